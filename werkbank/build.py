@@ -1,0 +1,174 @@
+"""``werkbank build``: write the complete static site into ``dist/``.
+
+Steps, in order:
+
+1. vendor the Pyodide runtime and its wheels into ``dist/pyodide/`` (see :mod:`werkbank.vendor`) and every lesson's
+   pinned extra wheels into ``dist/wheels/``;
+2. the front end: :func:`werkbank.site.build_site` bundles ``web/src`` and renders the HTML pages;
+3. the grading data the Web Worker loads: ``dist/grading/engine.json`` (the engine's sources) and one
+   ``dist/grading/<lesson-id>.json`` per lesson (its hidden graders, reference solutions, checkpoints, wheels);
+4. a last check that no file in ``dist/`` names a CDN, then ``dist/build.json`` with a hash of everything else.
+
+The build is incremental: files are only rewritten when their bytes change and, with a warm download cache, no
+network is touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Iterable
+
+from werkbank import vendor
+
+REPO_ROOT = vendor.REPO_ROOT
+GRADERS = REPO_ROOT / "graders"
+
+
+def _json_bytes(data) -> bytes:
+    return (json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8")
+
+
+def _py_sources(folder: Path) -> dict[str, str]:
+    """Every ``.py`` file under ``folder`` (recursively), keyed by its path relative to the repository."""
+    out = {}
+    for path in sorted(folder.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        out[path.relative_to(REPO_ROOT).as_posix()] = path.read_text(encoding="utf-8")
+    return out
+
+
+def engine_files(root: Path | None = None) -> dict[str, str]:
+    """``graders/__init__.py`` plus every ``.py`` under ``graders/engine/``, keyed by repository-relative path."""
+    root = root or GRADERS
+    files = {"graders/__init__.py": (root / "__init__.py").read_text(encoding="utf-8")}
+    files.update(_py_sources(root / "engine"))
+    return files
+
+
+def grader_package_files(module: str) -> dict[str, str]:
+    """The sources of the package a grader module lives in (every ``.py`` below it) plus its ancestors' inits.
+
+    ``graders.claims_abstention.claim_support`` -> everything under ``graders/claims_abstention/``.
+    ``graders/__init__.py`` itself ships in engine.json.
+    """
+    parts = module.split(".")
+    if len(parts) < 3 or parts[0] != "graders":
+        raise vendor.VendorError(f"grader {module!r} must live in a package under graders/ (graders.<pkg>.<module>)")
+    package_dir = REPO_ROOT.joinpath(*parts[:-1])
+    if not (package_dir / f"{parts[-1]}.py").is_file() and not (package_dir / parts[-1] / "__init__.py").is_file():
+        raise vendor.VendorError(f"grader module {module!r} not found under {package_dir}")
+    files = {}
+    for depth in range(2, len(parts) - 1):  # intermediate packages between graders/ and the grader's package
+        init = REPO_ROOT.joinpath(*parts[:depth], "__init__.py")
+        if init.is_file():
+            files[init.relative_to(REPO_ROOT).as_posix()] = init.read_text(encoding="utf-8")
+    files.update(_py_sources(package_dir))
+    return files
+
+
+def lesson_grading(lesson, requirements: list[dict]) -> dict:
+    """The ``dist/grading/<lesson-id>.json`` document for one lesson."""
+    files: dict[str, str] = {}
+    for cp in lesson.checkpoints:
+        files.update(grader_package_files(cp.grader))
+    return {
+        "lesson": lesson.id,
+        "files": dict(sorted(files.items())),
+        "solutions": {cp.id: cp.solution() for cp in lesson.checkpoints},
+        "checkpoints": {
+            cp.id: {"grader": cp.grader, "entry": list(cp.entry), "plot": cp.plot or ""} for cp in lesson.checkpoints
+        },
+        "requirements": requirements,
+    }
+
+
+def write_grading(dist: Path, lessons: list, requirements: dict[str, list[dict]]) -> list[str]:
+    """Write engine.json and one json per lesson into ``dist/grading/``; return the file names written."""
+    out = Path(dist) / "grading"
+    names = ["engine.json"]
+    vendor.write_if_changed(out / "engine.json", _json_bytes({"files": engine_files()}))
+    for lesson in lessons:
+        name = f"{lesson.id}.json"
+        vendor.write_if_changed(out / name, _json_bytes(lesson_grading(lesson, requirements.get(lesson.id, []))))
+        names.append(name)
+    return names
+
+
+def build_hash(dist: Path) -> str:
+    """sha-256 over every file in ``dist`` (path and contents) except ``build.json`` itself."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in Path(dist).rglob("*") if p.is_file()):
+        rel = path.relative_to(dist).as_posix()
+        if rel == "build.json":
+            continue
+        digest.update(rel.encode("utf-8") + b"\0" + vendor.sha256_file(path).encode("ascii") + b"\n")
+    return digest.hexdigest()
+
+
+def _resolve_lessons(lessons) -> list:
+    from werkbank.lessons import load_all, load_lesson
+
+    if lessons is None:
+        return load_all()
+    return [load_lesson(item) if isinstance(item, str) else item for item in lessons]
+
+
+def _build_site(dist: Path, lessons: list) -> None:
+    try:
+        from werkbank.site import build_site
+    except ModuleNotFoundError as exc:  # the front-end builder is written separately; until it lands, skip it
+        if exc.name != "werkbank.site":
+            raise
+        print("werkbank build: werkbank.site is missing, skipping the front end", file=sys.stderr)
+        return
+    build_site(dist, lessons)
+
+
+def build(dist: Path, *, lessons: Iterable | None = None) -> None:
+    """Write the whole static site into ``dist``: runtime, front end, grading data, build hash.
+
+    ``lessons``: None for every lesson under exercises/, else Lesson objects or lesson ids.
+    Raises :class:`werkbank.vendor.VendorError` (or the lessons' ``LessonError``) with a readable message.
+    """
+    dist = Path(dist)
+    dist.mkdir(parents=True, exist_ok=True)
+    lesson_list = _resolve_lessons(lessons)
+    vendor.vendor_runtime(dist)
+    pins = {lesson.id: list(lesson.requirements) for lesson in lesson_list if lesson.requirements}
+    requirements = vendor.vendor_requirements(dist, pins, prune_stale=lessons is None)
+    _build_site(dist, lesson_list)
+    names = write_grading(dist, lesson_list, requirements)
+    if lessons is None:
+        vendor.prune(dist / "grading", names)
+    vendor.check_no_cdn(dist)
+    vendor.write_if_changed(dist / "build.json", _json_bytes({"hash": build_hash(dist), "pyodide": vendor.PYODIDE_VERSION}))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m werkbank.build [DIST] [--lesson ID ...]``."""
+    parser = argparse.ArgumentParser(prog="python -m werkbank.build", description=__doc__.splitlines()[0])
+    parser.add_argument("dist", nargs="?", default=str(REPO_ROOT / "dist"), help="output folder (default: dist/)")
+    parser.add_argument("--lesson", action="append", help="build only this lesson id (repeatable)")
+    args = parser.parse_args(argv)
+    start = time.monotonic()
+    try:
+        build(Path(args.dist), lessons=args.lesson)
+    except Exception as exc:
+        from werkbank.lessons import LessonError
+
+        if isinstance(exc, (vendor.VendorError, LessonError)):
+            print(f"werkbank build: error: {exc}", file=sys.stderr)
+            return 1
+        raise
+    print(f"werkbank build: wrote {args.dist} in {time.monotonic() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
