@@ -1,0 +1,201 @@
+"""The comparison rules: is a learner's wire value the reference's?
+
+:func:`compare` works on wire values only (see :mod:`graders.engine.values`), so no learner method can take part in
+a verdict. It returns ``None`` for a match, or a :class:`Mismatch` naming where the values part and why, as message
+keys of :mod:`graders.engine.messages`.
+
+Rules: exact types (``bool`` is not ``int``, ``int`` is not ``float``, ``None`` is not ``0.0``, ``list`` is not
+``tuple``; numpy.float64 is a float; other numpy scalars are not Python numbers, with a hint); floats within relative
+1e-9 or absolute 1e-12 (NaN matches only NaN, -0.0 matches 0.0); arrays by type, shape, dtype kind (signed and
+unsigned integers are one kind) and values; dicts by their keys, then values; lists and tuples in order; objects by
+the reference object's attributes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+REL_TOL = 1e-9
+ABS_TOL = 1e-12
+
+_TYPE_NAMES = {
+    "none": "None", "bool": "bool", "int": "int", "float": "float", "str": "str", "list": "list",
+    "tuple": "tuple", "dict": "dict", "set": "set", "frozenset": "frozenset", "ndarray": "numpy.ndarray",
+}
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """Where and why two wire values differ. ``reason`` and ``hint`` are message keys; ``params`` fill them in."""
+
+    path: str
+    reason: str
+    params: dict = field(default_factory=dict)
+    hint: str | None = None
+
+
+def type_name(w) -> str:
+    """A short Python-style name for a wire value's type."""
+    tag = w[0]
+    if tag in _TYPE_NAMES:
+        return _TYPE_NAMES[tag]
+    if tag == "npscalar":
+        return f"numpy.{w[1]}"
+    if tag in ("object", "foreign"):
+        return w[1]
+    return tag
+
+
+def _number(v) -> float:
+    return float(v) if not isinstance(v, str) else float(v)
+
+
+def floats_match(a, b) -> bool:
+    """Float equality with the engine's tolerances; NaN matches only NaN, infinities only themselves."""
+    x, y = _number(a), _number(b)
+    if math.isnan(x) or math.isnan(y):
+        return math.isnan(x) and math.isnan(y)
+    if math.isinf(x) or math.isinf(y):
+        return x == y
+    return abs(x - y) <= max(REL_TOL * max(abs(x), abs(y)), ABS_TOL)
+
+
+def _kind_group(kind: str) -> str:
+    return "i" if kind in "iu" else kind
+
+
+def _type_hint(expected, actual) -> str | None:
+    e, a = expected[0], actual[0]
+    if a == "npscalar":
+        kind = actual[2]
+        if e == "int" and kind in "iu":
+            return "hint_int"
+        if e == "float" and kind in "fiu":
+            return "hint_float"
+        if e == "bool" and kind == "b":
+            return "hint_bool"
+    if e == "float" and a == "int":
+        return "hint_float"
+    if e == "int" and a == "float":
+        return "hint_int_not_float"
+    if e == "list" and a in ("ndarray", "tuple"):
+        return "hint_list"
+    if e == "tuple" and a == "list":
+        return "hint_tuple"
+    if e == "ndarray" and a in ("list", "tuple"):
+        return "hint_ndarray"
+    if e == "dict" and a == "foreign" and actual[2] == "dict":
+        return "hint_plain_dict"
+    if a == "foreign" and actual[2]:
+        return "hint_subclass"
+    return None
+
+
+def compare(expected, actual, path: str = "") -> Mismatch | None:
+    """``None`` when ``actual`` matches ``expected``, else the first :class:`Mismatch` (depth first, in order)."""
+    e, a = expected[0], actual[0]
+    if e != a:
+        return Mismatch(path, "type", {"expected": type_name(expected), "actual": type_name(actual)},
+                        _type_hint(expected, actual))
+    if e == "none":
+        return None
+    if e in ("bool", "int", "str"):
+        return None if expected[1] == actual[1] else Mismatch(path, "value")
+    if e == "float":
+        return None if floats_match(expected[1], actual[1]) else Mismatch(path, "value")
+    if e in ("list", "tuple", "set", "frozenset"):
+        xs, ys = expected[1], actual[1]
+        if len(xs) != len(ys):
+            return Mismatch(path, "length", {"expected": len(xs), "actual": len(ys)})
+        for i, (x, y) in enumerate(zip(xs, ys)):
+            found = compare(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if e == "dict":
+        return _compare_dict(expected, actual, path)
+    if e == "ndarray":
+        return _compare_array(expected, actual, path)
+    if e == "npscalar":
+        if _kind_group(expected[2]) != _kind_group(actual[2]):
+            return Mismatch(path, "dtype", {"expected": expected[1], "actual": actual[1]})
+        if expected[2] == "f":
+            return None if floats_match(expected[3], actual[3]) else Mismatch(path, "value")
+        return None if expected[3] == actual[3] else Mismatch(path, "value")
+    if e == "object":
+        if expected[1] != actual[1]:
+            return Mismatch(path, "type", {"expected": expected[1], "actual": actual[1]})
+        theirs = dict((name, w) for name, w in actual[2])
+        for name, w in expected[2]:
+            got = theirs.get(name, ["absent"])
+            if got[0] == "absent":
+                return Mismatch(f"{path}.{name}", "attribute_missing", {"name": name})
+            if got[0] == "raised":
+                return Mismatch(f"{path}.{name}", "attribute_raised", {"name": name, "error": got[1]})
+            found = compare(w, got, f"{path}.{name}")
+            if found:
+                return found
+        return None
+    # "foreign" on both sides never happens for a reference value; treat as different.
+    return Mismatch(path, "type", {"expected": type_name(expected), "actual": type_name(actual)},
+                    _type_hint(expected, actual))
+
+
+def _key_text(k) -> str:
+    from .values import show
+    return show(k, limit=60)
+
+
+def _compare_dict(expected, actual, path: str) -> Mismatch | None:
+    theirs = {_freeze(k): v for k, v in actual[1]}
+    ours = {_freeze(k): v for k, v in expected[1]}
+    missing = [k for k, _ in expected[1] if _freeze(k) not in theirs]
+    extra = [k for k, _ in actual[1] if _freeze(k) not in ours]
+    if missing or extra:
+        return Mismatch(path, "keys", {
+            "missing": ", ".join(_key_text(k) for k in missing) or "-",
+            "extra": ", ".join(_key_text(k) for k in extra) or "-",
+        })
+    for k, w in expected[1]:
+        found = compare(w, theirs[_freeze(k)], f"{path}[{_key_text(k)}]")
+        if found:
+            return found
+    return None
+
+
+def _freeze(w):
+    if isinstance(w, list):
+        return tuple(_freeze(v) for v in w)
+    return w
+
+
+def _compare_array(expected, actual, path: str) -> Mismatch | None:
+    _, e_dtype, e_kind, e_shape, e_values = expected
+    _, a_dtype, a_kind, a_shape, a_values = actual
+    if list(e_shape) != list(a_shape):
+        return Mismatch(path, "shape", {"expected": tuple(e_shape), "actual": tuple(a_shape)})
+    if _kind_group(e_kind) != _kind_group(a_kind):
+        return Mismatch(path, "dtype", {"expected": e_dtype, "actual": a_dtype},
+                        "hint_dtype_int" if e_kind in "iu" else ("hint_dtype_float" if e_kind == "f" else None))
+    for i, (x, y) in enumerate(zip(e_values, a_values)):
+        if e_kind == "f":
+            same = floats_match(x, y)
+        elif e_kind == "O":
+            same = compare(x, y) is None
+        else:
+            same = x == y
+        if not same:
+            index = _unravel(i, e_shape)
+            return Mismatch(f"{path}[{index}]", "value")
+    return None
+
+
+def _unravel(i: int, shape) -> str:
+    if len(shape) <= 1:
+        return str(i)
+    parts = []
+    for n in reversed(shape):
+        parts.append(i % n if n else 0)
+        i = i // n if n else 0
+    return ", ".join(str(p) for p in reversed(parts))

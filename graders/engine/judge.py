@@ -1,0 +1,181 @@
+"""Turn a prepared checkpoint and a learner run into a verdict.
+
+A verdict is a plain JSON-able dict: ``status`` (pass, fail, error, timeout or author_error), ``passed`` and
+``total``, the first ``failure`` (case id, the call as Python text, expected and actual as bounded reprs, the reason,
+the case's explanation and hint), ``failed_cases``, ``stdout``/``stderr``, the trimmed ``traceback`` with its
+``error_line``, a one-line ``message`` and ``notes``, all in the learner's language.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .compare import Mismatch, compare, type_name
+from .messages import LANGS, text
+from .values import show
+
+
+def call_text(call: str, args, kwargs, limit: int = 300) -> str:
+    """The case's call as Python source text, with bounded argument reprs."""
+    parts = [show(a, limit=limit // 2) for a in args[1]]
+    parts += [f"{show(k, 40)[1:-1]}={show(v, limit=limit // 2)}" for k, v in kwargs[1]]
+    body = ", ".join(parts)
+    if len(body) > limit:
+        body = body[:limit] + "…"
+    return f"{call}({body})"
+
+
+def _outcome_text(outcome: dict) -> str:
+    kind = outcome.get("kind")
+    if kind == "return":
+        return show(outcome["value"])
+    if kind == "raise":
+        message = outcome.get("message") or ""
+        return f"{outcome['exc']}({message[:200]!r})" if message else outcome["exc"]
+    if kind in ("missing", "not_callable"):
+        return f"<{outcome.get('name')} not defined>"
+    return "<no result>"
+
+
+def _where(path: str, lang: str) -> str:
+    return text("where", lang, path=path) if path else ""
+
+
+def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tuple[str, str | None] | None:
+    """``None`` when the learner's outcome matches; else ``(reason text, hint key)``."""
+    if actual is None:
+        return text("reason_not_reached", lang), None
+    kind = actual.get("kind")
+    if kind == "missing":
+        return text("reason_missing", lang, name=actual.get("name")), None
+    if kind == "not_callable":
+        return text("reason_not_callable", lang, name=actual.get("name")), None
+    if expected["kind"] == "raise":
+        exc = expected["exc"]
+        if kind == "return":
+            return text("reason_expected_raise", lang, exc=exc), None
+        if exc not in actual.get("builtin_mro", []):
+            return text("reason_wrong_raise", lang, exc=exc, actual=actual.get("exc")), None
+        pattern = meta.get("message")
+        if pattern and not re.search(pattern, actual.get("message", "")):
+            return text("reason_message", lang, exc=exc), None
+    else:
+        if kind == "raise":
+            return text("reason_unexpected_raise", lang, actual=actual.get("exc")), None
+        found = compare(expected["value"], actual["value"])
+        if found:
+            return _reason(found, lang), found.hint
+    if meta.get("forbid_warnings") and actual.get("warnings"):
+        return text("reason_warning", lang, warning=", ".join(actual["warnings"])), None
+    return None
+
+
+def _reason(found: Mismatch, lang: str) -> str:
+    params = dict(found.params)
+    params["where"] = _where(found.path, lang)
+    return text(f"reason_{found.reason}", lang, **params)
+
+
+def _base(prepared: dict, run: dict, lang: str) -> dict:
+    notes = []
+    if run.get("truncated"):
+        from .runner import OUTPUT_LIMIT
+        notes.append(text("note_output_truncated", lang, limit=OUTPUT_LIMIT))
+    return {
+        "status": None, "passed": 0, "total": len(prepared["plan"]["cases"]), "lang": lang,
+        "lesson": prepared.get("lesson"), "checkpoint": prepared.get("checkpoint"), "seed": prepared.get("seed"),
+        "failure": None, "failed_cases": [], "stdout": run.get("stdout", ""), "stderr": run.get("stderr", ""),
+        "traceback": run.get("traceback"), "error_line": run.get("error_line"), "message": "", "notes": notes,
+    }
+
+
+def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
+    """The verdict for ``run`` (from :func:`graders.engine.runner.run`) against ``prepared``."""
+    lang = lang if lang in LANGS else "en"
+    verdict = _base(prepared, run, lang)
+    status = run.get("status")
+    if status == "timeout":
+        verdict["status"] = "timeout"
+        verdict["message"] = text("timeout", lang, seconds=prepared["plan"].get("time_limit"))
+        return verdict
+    if status in ("error", "exit", "interrupted") and not run.get("outcomes"):
+        verdict["status"] = "error"
+        if status == "exit":
+            verdict["message"] = text("exit", lang, code=run.get("exit_code"))
+        elif status == "interrupted":
+            verdict["message"] = text("interrupt_own", lang)
+        elif run.get("syntax_error"):
+            verdict["message"] = text("syntax_error", lang, line=run.get("error_line"))
+        else:
+            verdict["message"] = text("error", lang)
+        return verdict
+    outcomes = {o.get("id"): o for o in run.get("outcomes", [])}
+    passed = 0
+    first = None
+    for case in prepared["plan"]["cases"]:
+        case_id = case["id"]
+        meta = prepared["cases"][case_id]
+        actual = outcomes.get(case_id)
+        problem = check_case(prepared["expected"][case_id], actual, meta, lang)
+        if problem is None:
+            passed += 1
+            continue
+        verdict["failed_cases"].append(case_id)
+        if first is None:
+            reason, hint_key = problem
+            explain = meta["explain"].get(lang) or meta["explain"].get("en", "")
+            hint = meta["hint"].get(lang) or meta["hint"].get("en", "")
+            if hint_key:
+                hint = (text(hint_key, lang) + (" " + hint if hint else "")).strip()
+            first = {
+                "case": case_id,
+                "call": call_text(case["call"], case["args"], case["kwargs"]),
+                "expected": _outcome_text(prepared["expected"][case_id]),
+                "actual": _outcome_text(actual) if actual else "<no result>",
+                "reason": reason,
+                "explanation": explain,
+                "hint": hint,
+            }
+            if actual and actual.get("kind") == "raise" and actual.get("traceback"):
+                verdict["traceback"] = actual["traceback"]
+                verdict["error_line"] = actual.get("error_line")
+    for case in prepared["plan"]["cases"]:
+        actual = outcomes.get(case["id"])
+        if actual and actual.get("mutated"):
+            verdict["notes"].append(text("note_mutated", lang, case=case["id"]))
+            break
+    verdict["passed"] = passed
+    verdict["failure"] = first
+    if status in ("exit", "interrupted", "error"):
+        # The run stopped part-way: never a pass.
+        verdict["status"] = "error"
+        verdict["message"] = text("exit", lang, code=run.get("exit_code")) if status == "exit" \
+            else text("interrupt_own", lang) if status == "interrupted" else text("error", lang)
+    elif first is None:
+        verdict["status"] = "pass"
+        verdict["message"] = text("pass", lang, total=verdict["total"])
+    else:
+        verdict["status"] = "fail"
+        verdict["message"] = text("fail", lang, passed=passed, total=verdict["total"], case=first["case"])
+    plot = prepared.get("plot")
+    if plot:
+        actual = outcomes.get(plot["case"])
+        verdict["plot"] = {
+            "kind": plot["kind"],
+            "expected": prepared["expected"][plot["case"]].get("value"),
+            "actual": actual.get("value") if actual and actual.get("kind") == "return" else None,
+        }
+    return verdict
+
+
+def author_error(detail: str, lang: str = "en", **extra) -> dict:
+    """The verdict for a broken grader or reference solution."""
+    lang = lang if lang in LANGS else "en"
+    verdict = {"status": "author_error", "passed": 0, "total": 0, "lang": lang, "failure": None,
+               "failed_cases": [], "stdout": "", "stderr": "", "traceback": None, "error_line": None,
+               "message": text("author_error", lang, detail=detail), "detail": detail, "notes": []}
+    verdict.update(extra)
+    return verdict
+
+
+__all__ = ["judge", "author_error", "check_case", "call_text", "type_name"]

@@ -1,0 +1,91 @@
+"""The CPython host: grade a file with the same engine, running the learner's code in a subprocess.
+
+The subprocess gets only the plan (inputs, never expected values), runs under the checkpoint's time limit and a
+memory cap, and answers through a private pipe; a timeout kills it. Preparing and judging happen in this process.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .case import AuthorError
+from .judge import author_error, judge
+from .prepare import prepare
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Seconds a subprocess may use to start Python and import numpy, on top of the checkpoint's limit.
+STARTUP_ALLOWANCE = 3.0
+#: Address-space cap for the learner's process, in bytes.
+MEMORY_LIMIT = 4 * 2**30
+
+_BOOT = (
+    "import sys; sys.path.insert(0, {root!r}); "
+    "from graders.engine import runner; sys.path.pop(0); runner.main()"
+)
+
+
+def _limit_memory() -> None:  # pragma: no cover - runs in the child
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def run_in_subprocess(source: str, plan: dict, time_limit: float) -> dict:
+    """Run the learner's ``source`` under ``plan`` in a fresh interpreter; ``{"status": "timeout"}`` when too slow."""
+    read_fd, write_fd = os.pipe()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONHASHSEED"] = "0"
+    process = subprocess.Popen(
+        [sys.executable, "-I", "-c", _BOOT.format(root=str(ROOT)), str(write_fd)],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        pass_fds=(write_fd,), cwd=os.path.abspath(os.sep), env=env, preexec_fn=_limit_memory,
+    )
+    os.close(write_fd)
+    try:
+        _, stderr = process.communicate(json.dumps({"source": source, "plan": plan}).encode(),
+                                        timeout=time_limit + STARTUP_ALLOWANCE)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        os.close(read_fd)
+        return {"status": "timeout", "stdout": "", "stderr": "", "outcomes": []}
+    with os.fdopen(read_fd, "r", encoding="utf-8") as pipe:
+        data = pipe.read()
+    try:
+        return json.loads(data)
+    except json.JSONDecodeError:
+        # The process died without answering: a crash (memory, os._exit, a fatal error in C).
+        detail = stderr.decode("utf-8", "replace")[-2000:]
+        return {"status": "error", "stdout": "", "stderr": detail, "outcomes": [],
+                "traceback": f"Python stopped abruptly (exit code {process.returncode}).\n{detail}".strip() + "\n",
+                "error_line": None}
+
+
+def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str = "en", seed: int = 0) -> dict:
+    """Grade ``source`` against a checkpoint; returns the verdict dict (``author_error`` for grader bugs)."""
+    from werkbank.lessons import LessonError, load_lesson
+
+    try:
+        lesson = load_lesson(lesson_id)
+        checkpoint = lesson.checkpoint(checkpoint_id)
+    except LessonError as error:
+        return author_error(str(error), lang, usage=True)
+    try:
+        grader = importlib.import_module(checkpoint.grader)
+        prepared = prepare(grader, checkpoint.solution(), lesson=lesson.id, checkpoint=checkpoint.id, seed=seed,
+                           entry=checkpoint.entry, plot=checkpoint.plot)
+    except AuthorError as error:
+        return author_error(str(error), lang)
+    except Exception as error:  # the grader module itself fails to import
+        return author_error(f"{checkpoint.grader}: {type(error).__name__}: {error}", lang)
+    run = run_in_subprocess(source, prepared["plan"], prepared["plan"]["time_limit"])
+    return judge(prepared, run, lang)

@@ -1,0 +1,351 @@
+"""Run a learner's code: as a fresh module, with captured output, and with the interpreter restored afterwards.
+
+:func:`run` is the only place learner code executes. It takes the learner's source and a *plan*: either
+``{"mode": "run"}`` (execute the module, as ``__main__``) or a check plan from :func:`graders.engine.prepare.prepare`
+(execute the module as ``main``, then call every case). The plan holds the cases' inputs, never their expected
+values. The result is JSON-able: status, output, a traceback trimmed to the learner's own lines, and one outcome per
+case, each encoded with :mod:`graders.engine.values`.
+
+While learner code runs, the ``graders`` package cannot be imported (a meta-path blocker, and its modules are taken
+out of ``sys.modules``). Afterwards the interpreter is put back: ``sys.modules``, every module's namespace (so
+``builtins.len = …`` or ``numpy.array_equal = …`` do not outlive the run), ``sys`` hooks and streams, the recursion
+limit and the warning filters.
+"""
+
+from __future__ import annotations
+
+import builtins
+import gc
+import io
+import linecache
+import sys
+import time
+import traceback
+import types
+import warnings
+
+from . import values
+
+#: The file name learner code is compiled under; tracebacks keep only frames from it.
+FILENAME = "main.py"
+#: Characters of stdout + stderr kept; the rest is dropped with a notice.
+OUTPUT_LIMIT = 200_000
+#: Modules imported before the snapshot, so that learners importing them later do not load them for the first time
+#: inside the sandboxed run.
+PRELOAD = ("math", "random", "statistics", "collections", "dataclasses", "typing", "itertools", "functools",
+           "json", "re", "fractions", "decimal", "copy", "numpy", "numpy.linalg", "numpy.random")
+_SYS_ATTRS = ("path", "meta_path", "path_hooks", "stdout", "stderr", "stdin", "displayhook", "excepthook",
+              "breakpointhook", "unraisablehook")
+
+_BaseException = BaseException
+_KeyboardInterrupt = KeyboardInterrupt
+_SystemExit = SystemExit
+_monotonic = time.monotonic
+
+
+class Output(io.TextIOBase):
+    """A text stream that keeps what is written, up to a shared limit, and forwards batches to ``on_output``."""
+
+    def __init__(self, name: str, sink: "OutputSink"):
+        self.name = name
+        self._sink = sink
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, s) -> int:
+        if type(s) is not str:
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        self._sink.add(self.name, s)
+        return len(s)
+
+    def flush(self) -> None:
+        self._sink.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+
+class OutputSink:
+    """Collects stdout and stderr under one character limit; batches go to an optional callback."""
+
+    def __init__(self, on_output=None, limit: int = OUTPUT_LIMIT):
+        self.parts = {"stdout": [], "stderr": []}
+        self.used = 0
+        self.limit = limit
+        self.truncated = False
+        self._on_output = on_output
+        self._pending: list[tuple[str, str]] = []
+        self._pending_size = 0
+        self._last_flush = _monotonic()
+
+    def add(self, stream: str, s: str) -> None:
+        if not s:
+            return
+        room = self.limit - self.used
+        if room <= 0:
+            self.truncated = True
+            return
+        if len(s) > room:
+            s = s[:room]
+            self.truncated = True
+        self.used += len(s)
+        self.parts[stream].append(s)
+        if self._on_output is not None:
+            self._pending.append((stream, s))
+            self._pending_size += len(s)
+            if self._pending_size > 8192 or _monotonic() - self._last_flush > 0.05:
+                self.flush()
+
+    def flush(self) -> None:
+        if self._on_output is None or not self._pending:
+            return
+        pending, self._pending, self._pending_size = self._pending, [], 0
+        self._last_flush = _monotonic()
+        merged: list[list[str]] = []
+        for stream, s in pending:
+            if merged and merged[-1][0] == stream:
+                merged[-1][1] += s
+            else:
+                merged.append([stream, s])
+        for stream, s in merged:
+            self._on_output(stream, s)
+
+    def text(self, stream: str) -> str:
+        return "".join(self.parts[stream])
+
+
+class _NoInput(io.TextIOBase):
+    """stdin for learner code: ``input()`` gets EOF at once instead of hanging."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readline(self, size: int = -1) -> str:
+        raise EOFError("input() has no keyboard here: give your function its data as arguments instead")
+
+    def read(self, size: int = -1) -> str:
+        raise EOFError("input() has no keyboard here: give your function its data as arguments instead")
+
+
+class _GraderBlocker:
+    """A meta-path finder that refuses the ``graders`` package while learner code runs."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "graders" or name.startswith("graders."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+class Sandbox:
+    """A snapshot of the interpreter's shared state, restored by :meth:`restore` after learner code ran."""
+
+    def __init__(self):
+        for name in PRELOAD:
+            try:
+                __import__(name)
+            except ImportError:
+                pass
+        self.modules = dict(sys.modules)
+        self.namespaces = {name: dict(m.__dict__) for name, m in self.modules.items()
+                           if isinstance(m, types.ModuleType)}
+        self.sys_attrs = {name: getattr(sys, name) for name in _SYS_ATTRS if hasattr(sys, name)}
+        self.sys_lists = {name: list(getattr(sys, name)) for name in ("path", "meta_path", "path_hooks")}
+        self.recursion_limit = sys.getrecursionlimit()
+        self.trace = sys.gettrace()
+        self.profile = sys.getprofile()
+        self.warning_filters = list(warnings.filters)
+        self.hidden: dict[str, types.ModuleType] = {}
+
+    def hide_graders(self) -> None:
+        """Take ``graders`` out of reach: out of ``sys.modules`` and blocked for import."""
+        for name in list(sys.modules):
+            if name == "graders" or name.startswith("graders."):
+                self.hidden[name] = sys.modules.pop(name)
+        sys.meta_path.insert(0, _GraderBlocker())
+
+    def restore(self) -> None:
+        """Put ``sys.modules``, module namespaces, ``sys`` hooks and streams, and warning filters back."""
+        for name, value in self.sys_attrs.items():
+            setattr(sys, name, value)
+        for name, items in self.sys_lists.items():
+            current = getattr(sys, name)
+            current[:] = items
+        sys.setrecursionlimit(self.recursion_limit)
+        sys.settrace(self.trace)
+        sys.setprofile(self.profile)
+        modules = sys.modules
+        for name in list(modules):
+            if name in self.modules:
+                continue
+            module = modules[name]
+            spec = getattr(module, "__spec__", None) if isinstance(module, types.ModuleType) else None
+            origin = getattr(spec, "origin", None) if spec is not None else None
+            # Keep modules the run imported from real files (C extensions cannot be loaded twice); drop the rest.
+            if not (isinstance(origin, str) and origin not in ("built-in", "frozen", FILENAME)
+                    and not name.startswith("graders")):
+                del modules[name]
+        for name, module in self.modules.items():
+            if modules.get(name) is not module:
+                modules[name] = module
+        for name, saved in self.namespaces.items():
+            namespace = self.modules[name].__dict__
+            if len(namespace) != len(saved) or any(namespace.get(k, _MISSING) is not v for k, v in saved.items()):
+                namespace.clear()
+                namespace.update(saved)
+        modules.update(self.hidden)
+        warnings.filters[:] = self.warning_filters
+        linecache.cache.pop(FILENAME, None)
+
+
+_MISSING = object()
+
+
+def _learner_frames(tb) -> traceback.StackSummary:
+    frames = [f for f in traceback.extract_tb(tb) if f.filename == FILENAME]
+    return traceback.StackSummary.from_list(frames)
+
+
+def format_error(error: BaseException) -> tuple[str, int | None]:
+    """The traceback of ``error`` trimmed to the learner's own lines, and the editor line to highlight."""
+    if isinstance(error, SyntaxError) and error.filename == FILENAME:
+        text = "".join(traceback.format_exception_only(type(error), error))
+        return text, error.lineno
+    frames = _learner_frames(error.__traceback__)
+    lines = ["Traceback (most recent call last):\n"] if frames else []
+    lines.extend(frames.format())
+    try:
+        lines.extend(traceback.format_exception_only(type(error), error))
+    except Exception:  # a learner exception whose __str__ fails
+        lines.append(f"{type(error).__name__}: <message could not be shown>\n")
+    line = frames[-1].lineno if frames else None
+    text = "".join(lines)
+    if len(text) > 20_000:
+        text = text[:8_000] + "\n…\n" + text[-8_000:]
+    return text, line
+
+
+def _resolve(namespace: dict, path: str):
+    head, *rest = path.split(".")
+    if head not in namespace:
+        raise LookupError(head)
+    obj = namespace[head]
+    for part in rest:
+        obj = getattr(obj, part)
+    return obj
+
+
+def _exception_outcome(error: BaseException) -> dict:
+    mro = [c.__name__ for c in type(error).__mro__ if c.__module__ == "builtins"]
+    try:
+        message = BaseException.__str__(error)
+    except Exception:
+        message = ""
+    return {"kind": "raise", "exc": type(error).__name__, "builtin_mro": mro, "message": message[:2000]}
+
+
+def call_case(namespace: dict, case: dict, attrs: dict) -> dict:
+    """Call one case's function in ``namespace`` with fresh arguments; the outcome as data."""
+    try:
+        target = _resolve(namespace, case["call"])
+    except LookupError as missing:
+        return {"kind": "missing", "name": str(missing.args[0]) if missing.args else case["call"]}
+    except AttributeError:
+        return {"kind": "missing", "name": case["call"]}
+    if not callable(target):
+        return {"kind": "not_callable", "name": case["call"]}
+    args = values.decode(case["args"])
+    kwargs = values.decode(case["kwargs"])
+    before = values.encode((args, kwargs))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = target(*args, **kwargs)
+        except (_KeyboardInterrupt, _SystemExit):
+            raise
+        except _BaseException as error:
+            outcome = _exception_outcome(error)
+            outcome["traceback"], outcome["error_line"] = format_error(error)
+        else:
+            outcome = {"kind": "return", "value": values.encode(result, attrs)}
+    outcome["warnings"] = sorted({w.category.__name__ for w in caught})
+    outcome["mutated"] = values.encode((args, kwargs)) != before
+    return outcome
+
+
+def run(source: str, plan: dict, on_output=None) -> dict:
+    """Execute ``source`` under ``plan``; see the module docstring. Never raises for anything learner code does,
+    except ``KeyboardInterrupt`` when the host interrupts it (the interpreter is restored first)."""
+    check = plan.get("mode") == "check"
+    sink = OutputSink(on_output)
+    result = {"status": "ok", "stdout": "", "stderr": "", "truncated": False, "traceback": None,
+              "error_line": None, "exit_code": None, "outcomes": []}
+    sandbox = Sandbox()
+    module = types.ModuleType("main" if check else "__main__")
+    module.__file__ = FILENAME
+    module.__builtins__ = builtins
+    namespace = module.__dict__
+    interrupted = None
+    try:
+        try:
+            code = compile(source, FILENAME, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as error:
+            result["status"] = "error"
+            result["traceback"], result["error_line"] = format_error(error) if isinstance(error, SyntaxError) \
+                else (f"{type(error).__name__}: {error}\n", None)
+            result["syntax_error"] = isinstance(error, SyntaxError)
+            return result
+        linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
+        sandbox.hide_graders()
+        sys.modules[module.__name__] = module
+        sys.stdout, sys.stderr, sys.stdin = Output("stdout", sink), Output("stderr", sink), _NoInput()
+        try:
+            exec(code, namespace)
+            if check:
+                attrs = plan.get("attrs", {})
+                for case in plan["cases"]:
+                    outcome = call_case(namespace, case, attrs)
+                    outcome["id"] = case["id"]
+                    result["outcomes"].append(outcome)
+        except _KeyboardInterrupt as error:
+            interrupted = error
+            result["status"] = "interrupted"
+            result["traceback"], result["error_line"] = format_error(error)
+        except _SystemExit as error:
+            result["status"] = "exit"
+            code_value = error.code
+            result["exit_code"] = code_value if isinstance(code_value, (int, type(None))) else str(code_value)
+        except _BaseException as error:
+            result["status"] = "error"
+            result["traceback"], result["error_line"] = format_error(error)
+    finally:
+        try:
+            sink.flush()
+        except _BaseException:
+            pass
+        while True:
+            try:
+                sandbox.restore()
+                break
+            except _KeyboardInterrupt:  # an interrupt that arrives late must not leave the interpreter patched
+                continue
+        namespace.clear()
+        result["stdout"], result["stderr"] = sink.text("stdout"), sink.text("stderr")
+        result["truncated"] = sink.truncated
+        del module, namespace
+        gc.collect()
+    return result
+
+
+def main() -> None:
+    """Subprocess entry point for CPython hosts: read ``{"source", "plan"}`` JSON on stdin, write the result JSON to
+    the file descriptor named by ``argv[1]``."""
+    import json
+    import os
+
+    request = json.loads(sys.stdin.read())
+    sys.stdin = io.StringIO("")
+    fd = int(sys.argv[1])
+    result = run(request["source"], request["plan"])
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(result, out)

@@ -1,0 +1,342 @@
+"""Values as inert, JSON-able data ("wire" values), and their bounded display.
+
+Everything the engine compares or shows passes through :func:`encode` first. Encoding reads a value with the
+interpreter's own primitives, captured when this module is imported: it never calls a learner object's ``__eq__``,
+``__repr__``, ``__bool__``, ``__len__`` or ``__iter__``. The only learner code it may run is an attribute getter
+(a property) on an object the case expects, which the learner's time limit covers.
+
+Wire forms (lists, first item the tag)::
+
+    ["none"]  ["bool", b]  ["int", "123"]  ["float", 1.5 | "nan" | "inf" | "-inf"]  ["str", s]
+    ["list", [w...]]  ["tuple", [w...]]  ["dict", [[kw, vw]...]]  ["set", [w...]]  ["frozenset", [w...]]
+    ["ndarray", dtype, kind, shape, [flat values]]   # values: numbers, "nan"/"inf" strings, ints as strings
+    ["npscalar", dtype, kind, value]
+    ["object", qualname, [[attr, w]...]]             # attr value ["absent"] or ["raised", "ExcName"]
+    ["foreign", typename, basename]                  # a type the engine does not compare (e.g. an int subclass)
+"""
+
+from __future__ import annotations
+
+import builtins as _builtins
+import dataclasses as _dataclasses
+import math as _math
+
+try:
+    import numpy as _np
+except ImportError:  # pragma: no cover - both hosts ship numpy
+    _np = None
+
+# Primitives captured at import, before any learner code can replace them.
+_type = _builtins.type
+_len = _builtins.len
+_isinstance = _builtins.isinstance
+_issubclass = _builtins.issubclass
+_callable = _builtins.callable
+_getattr = _builtins.getattr
+_str = _builtins.str
+_repr = _builtins.repr
+_float = _builtins.float
+_int = _builtins.int
+_bool = _builtins.bool
+_list = _builtins.list
+_tuple = _builtins.tuple
+_dict = _builtins.dict
+_set = _builtins.set
+_frozenset = _builtins.frozenset
+_range = _builtins.range
+_sorted = _builtins.sorted
+_enumerate = _builtins.enumerate
+_zip = _builtins.zip
+_object_getattribute = _builtins.object.__getattribute__
+_isnan = _math.isnan
+_isinf = _math.isinf
+_is_dataclass = _dataclasses.is_dataclass
+_fields = _dataclasses.fields
+_ndarray = _np.ndarray if _np is not None else None
+_np_generic = _np.generic if _np is not None else None
+_np_float64 = _np.float64 if _np is not None else None
+
+#: Largest array or container the engine encodes; bigger ones become ``["foreign", ...]``.
+MAX_ITEMS = 200_000
+_MAX_DEPTH = 40
+_BASES = (bool, int, float, str, list, tuple, dict, set, frozenset, type(None))
+
+
+def _float_value(x: float):
+    if _isnan(x):
+        return "nan"
+    if _isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def _foreign(tp) -> list:
+    base = ""
+    for candidate in _BASES:
+        if candidate is not tp and _issubclass(tp, candidate):
+            base = candidate.__name__
+            break
+    return ["foreign", _str(_getattr(tp, "__qualname__", "?")), base]
+
+
+def _array(x, attrs, depth) -> list:
+    dtype = x.dtype
+    kind = dtype.kind
+    if x.size > MAX_ITEMS:
+        return ["foreign", "ndarray (too large)", ""]
+    flat = x.reshape(-1).tolist() if kind != "O" else _list(x.reshape(-1))
+    if kind == "f":
+        values = [_float_value(_float(v)) for v in flat]
+    elif kind in "iu":
+        values = [_str(_int(v)) for v in flat]
+    elif kind == "b":
+        values = [_bool(v) for v in flat]
+    elif kind in "US":
+        values = [_str(v) for v in flat]
+    elif kind == "c":
+        values = [[_float_value(v.real), _float_value(v.imag)] for v in flat]
+    elif kind == "O":
+        values = [encode(v, attrs, depth + 1) for v in flat]
+    else:
+        values = [_str(v) for v in flat]
+    return ["ndarray", _str(dtype), kind, [_int(n) for n in x.shape], values]
+
+
+def _npscalar(x) -> list:
+    kind = x.dtype.kind
+    if kind == "f":
+        value = _float_value(_float(x))
+    elif kind in "iu":
+        value = _str(_int(x))
+    elif kind == "b":
+        value = _bool(x)
+    else:
+        value = _str(x)
+    return ["npscalar", _str(x.dtype), kind, value]
+
+
+def _object(x, tp, attrs, depth) -> list:
+    qualname = _str(_getattr(tp, "__qualname__", "?"))
+    names = attrs.get(qualname) if attrs else None
+    if names is None:
+        if _is_dataclass(tp):
+            names = [f.name for f in _fields(tp)]
+        else:
+            try:
+                namespace = _object_getattribute(x, "__dict__")
+            except AttributeError:
+                namespace = {}
+            names = [k for k in _list(_dict.keys(namespace)) if _type(k) is _str and not k.startswith("_")]
+    pairs = []
+    for name in names:
+        try:
+            value = _getattr(x, name)
+        except AttributeError:
+            pairs.append([name, ["absent"]])
+            continue
+        except Exception as error:  # a learner property raised
+            pairs.append([name, ["raised", _type(error).__name__]])
+            continue
+        pairs.append([name, encode(value, attrs, depth + 1)])
+    return ["object", qualname, pairs]
+
+
+def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
+    """Turn ``x`` into a wire value. ``attrs`` maps class names to the attributes to record for their objects."""
+    if depth > _MAX_DEPTH:
+        return ["foreign", "nesting too deep", ""]
+    tp = _type(x)
+    if x is None:
+        return ["none"]
+    if tp is _bool:
+        return ["bool", x is True]
+    if tp is _int:
+        return ["int", _str(_int.__repr__(x))]
+    if tp is _float or tp is _np_float64:
+        return ["float", _float_value(_float(x))]
+    if tp is _str:
+        return ["str", _str.__str__(x)]
+    if tp is _list or tp is _tuple:
+        if _len(x) > MAX_ITEMS:
+            return ["foreign", tp.__name__ + " (too large)", ""]
+        items = _list.copy(x) if tp is _list else _list(_tuple.__iter__(x))
+        return ["list" if tp is _list else "tuple", [encode(v, attrs, depth + 1) for v in items]]
+    if tp is _dict:
+        if _len(x) > MAX_ITEMS:
+            return ["foreign", "dict (too large)", ""]
+        return ["dict", [[encode(k, attrs, depth + 1), encode(v, attrs, depth + 1)] for k, v in _dict.items(x)]]
+    if tp is _set or tp is _frozenset:
+        items = [encode(v, attrs, depth + 1) for v in _list(tp.__iter__(x))]
+        items.sort(key=_repr)
+        return ["set" if tp is _set else "frozenset", items]
+    if _ndarray is not None:
+        if tp is _ndarray:
+            return _array(x, attrs, depth)
+        if _isinstance(x, _np_generic) and tp.__module__ == "numpy":
+            return _npscalar(x)
+    for base in _BASES:
+        if _isinstance(x, base):
+            # A subclass of a value type: compared as an object by its attributes when the case expects an object,
+            # and never equal to a plain value (so an ``int`` subclass overriding ``__eq__`` cannot pass).
+            if attrs and _getattr(tp, "__qualname__", None) in attrs:
+                return _object(x, tp, attrs, depth)
+            return _foreign(tp)
+    if _ndarray is not None and _isinstance(x, (_ndarray, _np_generic)):
+        return _foreign(tp)
+    if _isinstance(x, _builtins.BaseException) or _isinstance(x, _builtins.type) or _callable(x):
+        return _foreign(tp)
+    return _object(x, tp, attrs, depth)
+
+
+def decode(w):
+    """Build a fresh Python value from a wire value (used for call arguments)."""
+    tag = w[0]
+    if tag == "none":
+        return None
+    if tag in ("bool", "str"):
+        return w[1]
+    if tag == "int":
+        return int(w[1])
+    if tag == "float":
+        return float(w[1]) if isinstance(w[1], str) else float(w[1])
+    if tag == "list":
+        return [decode(v) for v in w[1]]
+    if tag == "tuple":
+        return tuple(decode(v) for v in w[1])
+    if tag == "dict":
+        return {decode(k): decode(v) for k, v in w[1]}
+    if tag == "set":
+        return {decode(v) for v in w[1]}
+    if tag == "frozenset":
+        return frozenset(decode(v) for v in w[1])
+    if tag == "ndarray":
+        _, dtype, kind, shape, values = w
+        if kind == "f":
+            flat = [float(v) for v in values]
+        elif kind in "iu":
+            flat = [int(v) for v in values]
+        elif kind == "c":
+            flat = [complex(float(a), float(b)) for a, b in values]
+        elif kind == "O":
+            flat = [decode(v) for v in values]
+        else:
+            flat = list(values)
+        if kind == "O":
+            array = _np.empty(len(flat), dtype=object)
+            array[:] = flat
+        else:
+            array = _np.array(flat, dtype=dtype)
+        return array.reshape(shape)
+    if tag == "npscalar":
+        _, dtype, kind, value = w
+        if kind == "f":
+            value = float(value)
+        elif kind in "iu":
+            value = int(value)
+        return _np.dtype(dtype).type(value)
+    raise ValueError(f"cannot decode a {tag!r} wire value")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Display: a bounded repr of wire values (the learner's own __repr__ never runs for feedback).
+
+class _Budget:
+    def __init__(self, limit: int):
+        self.left = limit
+
+
+def _fmt_float(v) -> str:
+    if isinstance(v, str):
+        return {"nan": "nan", "inf": "inf", "-inf": "-inf"}[v]
+    return repr(float(v))
+
+
+def _show(w, budget: _Budget, depth: int, max_items: int) -> str:
+    if budget.left <= 0:
+        return "…"
+    tag = w[0]
+    if tag == "none":
+        out = "None"
+    elif tag == "bool":
+        out = "True" if w[1] else "False"
+    elif tag == "int":
+        out = w[1] if len(w[1]) <= 40 else w[1][:18] + "…" + w[1][-18:]
+    elif tag == "float":
+        out = _fmt_float(w[1])
+    elif tag == "str":
+        s = w[1]
+        out = repr(s if len(s) <= 80 else s[:60] + "…" + s[-10:])
+    elif tag in ("list", "tuple", "set", "frozenset"):
+        inner = _seq([_item(v) for v in w[1]], budget, depth, max_items)
+        if tag == "list":
+            out = f"[{inner}]"
+        elif tag == "tuple":
+            out = f"({inner},)" if len(w[1]) == 1 else f"({inner})"
+        elif tag == "set":
+            out = f"{{{inner}}}" if w[1] else "set()"
+        else:
+            out = f"frozenset({{{inner}}})"
+    elif tag == "dict":
+        parts = [(lambda k=k, v=v: _show(k, budget, depth + 1, max_items) + ": " + _show(v, budget, depth + 1, max_items))
+                 for k, v in w[1]]
+        out = "{" + _join(parts, budget, max_items) + "}"
+    elif tag == "ndarray":
+        _, dtype, kind, shape, values = w
+        if kind == "f":
+            shown = [_fmt_float(v) for v in values[: max_items + 1]]
+        elif kind == "b":
+            shown = ["True" if v else "False" for v in values[: max_items + 1]]
+        elif kind == "O":
+            shown = [_show(v, budget, depth + 1, max_items) for v in values[: max_items + 1]]
+        elif kind in "US":
+            shown = [repr(v) for v in values[: max_items + 1]]
+        else:
+            shown = [str(v) for v in values[: max_items + 1]]
+        if len(values) > max_items:
+            shown = shown[:max_items] + [f"… {len(values) - max_items} more"]
+        body = ", ".join(shown)
+        if len(shape) != 1:
+            out = f"array([{body}], dtype={dtype}, shape={tuple(shape)})"
+        else:
+            out = f"array([{body}], dtype={dtype})"
+    elif tag == "npscalar":
+        _, dtype, kind, value = w
+        shown = _fmt_float(value) if kind == "f" else str(value)
+        out = f"numpy.{dtype}({shown})"
+    elif tag == "object":
+        parts = [(lambda n=n, v=v: f"{n}={_show(v, budget, depth + 1, max_items)}") for n, v in w[2]]
+        out = f"{w[1]}(" + _join(parts, budget, max_items) + ")"
+    elif tag == "foreign":
+        out = f"<{w[1]} object>" if not w[2] else f"<{w[1]} object, a {w[2]} subclass>"
+    elif tag == "absent":
+        out = "<missing>"
+    elif tag == "raised":
+        out = f"<raised {w[1]}>"
+    else:
+        out = "<?>"
+    budget.left -= len(out)
+    return out
+
+
+def _item(v):
+    return v
+
+
+def _seq(items, budget, depth, max_items):
+    return _join([(lambda v=v: _show(v, budget, depth + 1, max_items)) for v in items], budget, max_items)
+
+
+def _join(thunks, budget: _Budget, max_items: int) -> str:
+    shown = []
+    for i, thunk in enumerate(thunks):
+        if i >= max_items or budget.left <= 0:
+            shown.append(f"… {len(thunks) - i} more")
+            break
+        shown.append(thunk())
+    return ", ".join(shown)
+
+
+def show(w, limit: int = 400, max_items: int = 12) -> str:
+    """A bounded Python-like repr of a wire value: at most about ``limit`` characters."""
+    text = _show(w, _Budget(limit), 0, max_items)
+    return text if len(text) <= limit + 40 else text[: limit] + "…"
