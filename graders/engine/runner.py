@@ -15,6 +15,10 @@ limit and the warning filters.
 from __future__ import annotations
 
 import builtins
+# Bind the built-ins this module uses as its own globals: a learner's ``builtins.isinstance = …`` cannot reach them.
+from builtins import (BaseException, KeyboardInterrupt, LookupError, AttributeError, SystemExit, TypeError,  # noqa
+                      EOFError, ModuleNotFoundError, callable, dict, getattr, hasattr, int, isinstance, len, list,
+                      setattr, sorted, str, type)
 import gc
 import io
 import linecache
@@ -41,6 +45,10 @@ _BaseException = BaseException
 _KeyboardInterrupt = KeyboardInterrupt
 _SystemExit = SystemExit
 _monotonic = time.monotonic
+_catch_warnings = warnings.catch_warnings
+_simplefilter = warnings.simplefilter
+_encode = values.encode
+_decode = values.decode
 
 
 class Output(io.TextIOBase):
@@ -254,22 +262,22 @@ def call_case(namespace: dict, case: dict, attrs: dict) -> dict:
         return {"kind": "missing", "name": case["call"]}
     if not callable(target):
         return {"kind": "not_callable", "name": case["call"]}
-    args = values.decode(case["args"])
-    kwargs = values.decode(case["kwargs"])
-    before = values.encode((args, kwargs))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    args = _decode(case["args"])
+    kwargs = _decode(case["kwargs"])
+    before = _encode((args, kwargs))
+    with _catch_warnings(record=True) as caught:
+        _simplefilter("always")
         try:
             result = target(*args, **kwargs)
         except (_KeyboardInterrupt, _SystemExit):
             raise
         except _BaseException as error:
             outcome = _exception_outcome(error)
-            outcome["traceback"], outcome["error_line"] = format_error(error)
+            outcome["error"] = error  # formatted by run() once the interpreter is restored
         else:
-            outcome = {"kind": "return", "value": values.encode(result, attrs)}
+            outcome = {"kind": "return", "value": _encode(result, attrs)}
     outcome["warnings"] = sorted({w.category.__name__ for w in caught})
-    outcome["mutated"] = values.encode((args, kwargs)) != before
+    outcome["mutated"] = _encode((args, kwargs)) != before
     return outcome
 
 
@@ -285,7 +293,7 @@ def run(source: str, plan: dict, on_output=None) -> dict:
     module.__file__ = FILENAME
     module.__builtins__ = builtins
     namespace = module.__dict__
-    interrupted = None
+    failure = None
     try:
         try:
             code = compile(source, FILENAME, "exec", dont_inherit=True)
@@ -308,16 +316,15 @@ def run(source: str, plan: dict, on_output=None) -> dict:
                     outcome["id"] = case["id"]
                     result["outcomes"].append(outcome)
         except _KeyboardInterrupt as error:
-            interrupted = error
+            failure = error
             result["status"] = "interrupted"
-            result["traceback"], result["error_line"] = format_error(error)
         except _SystemExit as error:
             result["status"] = "exit"
             code_value = error.code
-            result["exit_code"] = code_value if isinstance(code_value, (int, type(None))) else str(code_value)
+            result["exit_code"] = code_value if type(code_value) in (int, type(None), bool) else str(code_value)
         except _BaseException as error:
+            failure = error
             result["status"] = "error"
-            result["traceback"], result["error_line"] = format_error(error)
     finally:
         try:
             sink.flush()
@@ -329,10 +336,17 @@ def run(source: str, plan: dict, on_output=None) -> dict:
                 break
             except _KeyboardInterrupt:  # an interrupt that arrives late must not leave the interpreter patched
                 continue
+        # Formatting happens here, with the interpreter restored, so learner patches cannot disturb it.
+        if failure is not None:
+            result["traceback"], result["error_line"] = format_error(failure)
+        for outcome in result["outcomes"]:
+            error = outcome.pop("error", None)
+            if error is not None:
+                outcome["traceback"], outcome["error_line"] = format_error(error)
         namespace.clear()
         result["stdout"], result["stderr"] = sink.text("stdout"), sink.text("stderr")
         result["truncated"] = sink.truncated
-        del module, namespace
+        del module, namespace, failure
         gc.collect()
     return result
 

@@ -18,6 +18,11 @@ Wire forms (lists, first item the tag)::
 from __future__ import annotations
 
 import builtins as _builtins
+# The built-ins used below are bound as this module's globals, out of reach of ``builtins.x = …`` in learner code.
+from builtins import (  # noqa: F401
+    AttributeError, Exception, ValueError, float, int, isinstance, issubclass, len, list, repr, str, tuple, type,
+    callable, dict, enumerate, frozenset, range, set, sorted, zip, getattr, abs, max, min, bool, complex, iter, next,
+)
 import dataclasses as _dataclasses
 import math as _math
 

@@ -1,0 +1,231 @@
+"""Engine tests of graders/engine/runner.py: running learner code, capturing it, and cleaning up after it."""
+
+import builtins
+import sys
+import types
+
+import numpy as np
+import pytest
+
+from graders.engine import runner
+from graders.engine.case import Case
+from graders.engine.judge import judge
+from graders.engine.local import run_in_subprocess
+from graders.engine.prepare import prepare
+
+pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+
+REFERENCE = '''
+def total(xs):
+    """Sum of a list of numbers."""
+    if not isinstance(xs, list):
+        raise ValueError("a list, please")
+    return float(sum(xs))
+'''
+
+
+def toy_grader(**extra):
+    grader = types.ModuleType("toy_grader")
+
+    def curated():
+        yield Case(id="three", call="total", args=([1.0, 2.0, 3.0],), explain={"en": "adds three numbers"})
+        yield Case(id="empty", call="total", args=([],), explain={"en": "the empty sum is 0.0"})
+        yield Case(id="not-a-list", call="total", args=((1.0,),), explain={"en": "a tuple is invalid"})
+
+    grader.curated = curated
+    for key, value in extra.items():
+        setattr(grader, key, value)
+    return grader
+
+
+@pytest.fixture(scope="module")
+def prepared():
+    return prepare(toy_grader(TIME_LIMIT=1.0), REFERENCE, lesson="toy", checkpoint="1", seed=0)
+
+
+def grade(prepared, source):
+    return judge(prepared, runner.run(source, prepared["plan"]), "en")
+
+
+def test_reference_passes(prepared):
+    verdict = grade(prepared, REFERENCE)
+    assert verdict["status"] == "pass"
+    assert (verdict["passed"], verdict["total"]) == (3, 3)
+
+
+def test_syntax_error_is_an_error_with_the_editor_line(prepared):
+    verdict = grade(prepared, "x = 1\n\ndef total(xs):\n    return (\n")
+    assert verdict["status"] == "error"
+    assert verdict["error_line"] == 4
+    assert "SyntaxError" in verdict["traceback"]
+    assert "line 4" in verdict["message"]
+
+
+def test_exception_at_import_is_an_error_trimmed_to_learner_lines(prepared):
+    source = "import json\n\ndef helper():\n    return json.loads('{')\n\nhelper()\n"
+    verdict = grade(prepared, source)
+    assert verdict["status"] == "error"
+    assert verdict["error_line"] == 4
+    tb = verdict["traceback"]
+    assert 'File "main.py", line 6' in tb and 'File "main.py", line 4' in tb
+    assert "json/decoder.py" not in tb and "runner.py" not in tb
+    assert "JSONDecodeError" in tb
+
+
+def test_print_is_captured(prepared):
+    verdict = grade(prepared, REFERENCE + "\nprint('hello', 42)\nimport sys\nprint('oops', file=sys.stderr)\n")
+    assert verdict["status"] == "pass"
+    assert verdict["stdout"] == "hello 42\n"
+    assert verdict["stderr"] == "oops\n"
+
+
+def test_output_is_capped_with_a_notice(prepared):
+    verdict = grade(prepared, REFERENCE + "\nprint('x' * 10**6)\n")
+    assert len(verdict["stdout"]) == runner.OUTPUT_LIMIT
+    assert any("cut off" in note for note in verdict["notes"])
+
+
+def test_endless_loop_times_out_in_a_subprocess(prepared):
+    run = run_in_subprocess("while True:\n    pass\n", prepared["plan"], 0.5)
+    verdict = judge(prepared, run, "en")
+    assert verdict["status"] == "timeout"
+
+
+def test_input_gets_eof_instead_of_hanging(prepared):
+    verdict = grade(prepared, "name = input('name? ')\n")
+    assert verdict["status"] == "error"
+    assert "EOFError" in verdict["traceback"]
+
+
+def test_patched_builtins_and_numpy_do_not_outlive_the_run(prepared):
+    original_len, original_isinstance, original_print = builtins.len, builtins.isinstance, builtins.print
+    original_array_equal = np.array_equal
+    hostile = REFERENCE + (
+        "\nimport builtins, numpy\n"
+        "builtins.len = lambda x: 0\n"
+        "builtins.isinstance = lambda *a: True\n"
+        "builtins.print = None\n"
+        "numpy.array_equal = lambda *a, **k: True\n"
+        "numpy.testing.assert_allclose = lambda *a, **k: None\n"
+        "import sys; sys.modules['json'] = None\n"
+    )
+    grade(prepared, hostile)
+    assert builtins.len is original_len
+    assert builtins.isinstance is original_isinstance
+    assert builtins.print is original_print
+    assert np.array_equal is original_array_equal
+    assert np.array_equal(np.zeros(2), np.ones(2)) is False
+    assert sys.modules["json"] is not None
+    # and the next run is clean
+    verdict = grade(prepared, REFERENCE + "\nassert len([1, 2]) == 2\nprint('fine')\n")
+    assert verdict["status"] == "pass" and verdict["stdout"] == "fine\n"
+
+
+def test_patched_builtins_cannot_make_a_wrong_answer_pass(prepared):
+    wrong = (
+        "import builtins\n"
+        "builtins.isinstance = lambda *a: True\n"
+        "builtins.type = lambda *a: float\n"
+        "def total(xs):\n"
+        "    return 0\n"
+    )
+    verdict = grade(prepared, wrong)
+    assert verdict["status"] == "fail"
+
+
+def test_mutated_input_is_noted_and_expected_values_are_unaffected(prepared):
+    mutating = REFERENCE.replace('return float(sum(xs))', 'value = float(sum(xs))\n    xs.clear()\n    return value')
+    verdict = grade(prepared, mutating)
+    assert verdict["status"] == "pass"
+    assert any("changed its argument" in note for note in verdict["notes"])
+    assert prepared["expected"]["three"]["value"] == ["float", 6.0]
+
+
+def test_state_kept_between_calls_does_not_help_hard_coding(prepared):
+    hard_coded = "def total(xs):\n    return 6.0\n"
+    verdict = grade(prepared, hard_coded)
+    assert verdict["status"] == "fail"
+    assert verdict["failure"]["case"] == "empty"
+
+
+def test_hostile_repr_never_shows_or_hangs(prepared):
+    hostile = (
+        "class Evil(float):\n"
+        "    def __repr__(self):\n"
+        "        while True:\n"
+        "            pass\n"
+        "    def __eq__(self, other):\n"
+        "        return True\n"
+        "class Raises:\n"
+        "    def __repr__(self):\n"
+        "        raise RuntimeError('no repr')\n"
+        "def total(xs):\n"
+        "    if isinstance(xs, tuple):\n"
+        "        return Raises()\n"
+        "    return Evil(sum(xs))\n"
+    )
+    verdict = grade(prepared, hostile)
+    assert verdict["status"] == "fail"
+    assert verdict["failure"]["actual"] == "<Evil object, a float subclass>"
+
+
+def test_repr_that_prints_the_expected_text_fails(prepared):
+    liar = "class Liar:\n    def __repr__(self):\n        return '6.0'\ndef total(xs):\n    return Liar()\n"
+    verdict = grade(prepared, liar)
+    assert verdict["status"] == "fail"
+    assert verdict["failure"]["actual"] != "6.0"
+
+
+def test_dataclass_with_future_annotations_and_type_hints_work():
+    source = (
+        "from __future__ import annotations\n"
+        "import typing\n"
+        "from dataclasses import dataclass\n"
+        "@dataclass\n"
+        "class Point:\n"
+        "    x: float\n"
+        "    label: str = 'p'\n"
+        "hints = typing.get_type_hints(Point)\n"
+        "print(sorted(hints))\n"
+    )
+    result = runner.run(source, {"mode": "run"})
+    assert result["status"] == "ok", result["traceback"]
+    assert result["stdout"] == "['label', 'x']\n"
+
+
+def test_run_mode_executes_as_main():
+    result = runner.run("if __name__ == '__main__':\n    print('demo')\n", {"mode": "run"})
+    assert result["stdout"] == "demo\n"
+
+
+def test_graders_cannot_be_imported_during_the_run(prepared):
+    verdict = grade(prepared, "import graders.engine.prepare\n")
+    assert verdict["status"] == "error"
+    assert "No module named 'graders" in verdict["traceback"]
+    import graders.engine.prepare  # noqa: F401  (and it is back afterwards)
+
+
+def test_sys_exit_is_the_learners_exit_not_a_pass(prepared):
+    verdict = grade(prepared, REFERENCE + "\nimport sys\nsys.exit(3)\n")
+    assert verdict["status"] == "error"
+    assert "exit code 3" in verdict["message"]
+
+
+def test_keyboard_interrupt_raised_by_learner_is_never_a_pass(prepared):
+    verdict = grade(prepared, REFERENCE + "\nraise KeyboardInterrupt\n")
+    assert verdict["status"] == "error"
+    assert "KeyboardInterrupt" in verdict["message"]
+
+
+def test_recursion_error_gives_a_short_traceback(prepared):
+    verdict = grade(prepared, "def f():\n    f()\nf()\n")
+    assert verdict["status"] == "error"
+    assert "RecursionError" in verdict["traceback"]
+    assert "more times" in verdict["traceback"]
+    assert len(verdict["traceback"]) < 2000
+
+
+def test_os_exit_in_a_subprocess_is_an_error_not_a_pass(prepared):
+    run = run_in_subprocess("import os\nos._exit(0)\n", prepared["plan"], 2.0)
+    verdict = judge(prepared, run, "en")
+    assert verdict["status"] == "error"
