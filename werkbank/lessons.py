@@ -7,13 +7,14 @@ and says what is wrong, so an author sees a clear message instead of a traceback
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-#: The repository's ``exercises/`` folder.
-EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
+#: The lessons folder: the repository's ``exercises/``, or ``$WERKBANK_EXERCISES`` when set (tests, authors' drafts).
+EXERCISES = Path(os.environ.get("WERKBANK_EXERCISES") or Path(__file__).resolve().parent.parent / "exercises")
 #: Languages the interface and the engine's messages exist in.
 LANGUAGES = ("nl", "en", "ar")
 

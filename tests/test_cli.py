@@ -1,0 +1,110 @@
+"""The `werkbank grade` and `werkbank check` contracts (werkbank/cli.py), run as real commands."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WERKBANK = [sys.executable, "-m", "werkbank.cli"]
+DEMO = ROOT / "exercises" / "_micropip-demo"
+
+
+def werkbank(*args, env=None):
+    return subprocess.run([*WERKBANK, *args], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          env={**os.environ, **(env or {})})
+
+
+def test_grade_json_pass_exits_0(tmp_path):
+    result = werkbank("grade", "micropip-demo", "1", str(DEMO / "01-decode-link" / "solution.py"), "--json")
+    assert result.returncode == 0, result.stderr
+    verdict = json.loads(result.stdout)
+    assert verdict["status"] == "pass"
+    assert verdict["passed"] == verdict["total"] > 0
+
+
+def test_grade_json_fail_exits_1_and_names_the_case(tmp_path):
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text("def decode_link(text):\n    return text\n")
+    result = werkbank("grade", "micropip-demo", "1", str(wrong), "--json", "--lang", "nl")
+    assert result.returncode == 1
+    verdict = json.loads(result.stdout)
+    assert verdict["status"] == "fail"
+    assert verdict["lang"] == "nl"
+    assert verdict["failure"]["case"] == "plain-space"
+    assert verdict["failure"]["call"] == "decode_link('a%20b')"
+    assert verdict["failure"]["expected"] == "'a b'"
+    assert verdict["failure"]["actual"] == "'a%20b'"
+    assert "gevallen" in verdict["message"]
+
+
+def test_grade_error_exits_1(tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("def decode_link(text)\n    return text\n")
+    result = werkbank("grade", "micropip-demo", "1", str(broken), "--json")
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["status"] == "error"
+
+
+def test_grade_timeout_exits_1(tmp_path):
+    loop = tmp_path / "loop.py"
+    loop.write_text("while True:\n    pass\n")
+    result = werkbank("grade", "micropip-demo", "1", str(loop), "--json")
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["status"] == "timeout"
+
+
+def test_unknown_lesson_and_missing_file_are_usage_errors(tmp_path):
+    result = werkbank("grade", "no-such-lesson", "1", str(DEMO / "01-decode-link" / "solution.py"), "--json")
+    assert result.returncode == 2
+    assert "no-such-lesson" in json.loads(result.stdout)["detail"]
+    result = werkbank("grade", "micropip-demo", "1", str(tmp_path / "absent.py"), "--json")
+    assert result.returncode == 2
+    result = werkbank("grade", "micropip-demo", "1")
+    assert result.returncode == 2
+
+
+def test_a_broken_reference_is_an_author_error_not_the_learners_failure(tmp_path):
+    lessons = tmp_path / "exercises"
+    shutil.copytree(DEMO, lessons / "demo")
+    (lessons / "demo" / "01-decode-link" / "solution.py").write_text(
+        "def decode_link(text):\n    raise TypeError('bug in the reference')\n")
+    result = werkbank("grade", "micropip-demo", "1", str(DEMO / "01-decode-link" / "solution.py"), "--json",
+                      env={"WERKBANK_EXERCISES": str(lessons)})
+    assert result.returncode == 2
+    verdict = json.loads(result.stdout)
+    assert verdict["status"] == "author_error"
+    assert "reference" in verdict["detail"]
+
+
+def test_check_proves_reference_starter_and_mistakes():
+    result = werkbank("check", "micropip-demo")
+    assert result.returncode == 0, result.stderr
+    assert "reference: pass" in result.stdout
+    assert "starter: fail" in result.stdout
+
+
+def test_check_reports_a_mistake_that_passes(tmp_path):
+    lessons = tmp_path / "exercises"
+    shutil.copytree(DEMO, lessons / "demo")
+    mistakes = lessons / "demo" / "01-decode-link" / "mistakes"
+    reference = (DEMO / "01-decode-link" / "solution.py").read_text()
+    (mistakes / "not_really_wrong.py").write_text(
+        "# mistake: claims to be wrong but is the reference\n# expect-fail: plain-space\n" + reference)
+    result = werkbank("check", "micropip-demo", env={"WERKBANK_EXERCISES": str(lessons)})
+    assert result.returncode == 1
+    assert "not_really_wrong.py" in result.stdout and "passes" in result.stderr
+
+
+@pytest.mark.parametrize("lang", ["nl", "en", "ar"])
+def test_text_output_is_readable(lang, tmp_path):
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text("def decode_link(text):\n    return text.upper()\n")
+    result = werkbank("grade", "micropip-demo", "1", str(wrong), "--lang", lang)
+    assert result.returncode == 1
+    assert result.stdout.startswith("FAIL: ")
+    assert "decode_link('a%20b')" in result.stdout
