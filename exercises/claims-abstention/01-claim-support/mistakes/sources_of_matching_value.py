@@ -1,0 +1,31 @@
+# mistake: sources lists only the facts whose value equals the claim's value, not every source for the pair
+# expect-fail: contradicted-sources
+def _valid(rows, keys, limit):
+    if not isinstance(rows, list) or len(rows) > limit:
+        raise ValueError("bad list")
+    for row in rows:
+        if not isinstance(row, dict) or set(row) != keys:
+            raise ValueError("bad keys")
+        for text in row.values():
+            if not isinstance(text, str) or not text.strip() or len(text) > 200:
+                raise ValueError("bad field")
+
+
+def claim_support(claims, facts):
+    _valid(claims, {"entity", "attribute", "value"}, 32)
+    _valid(facts, {"entity", "attribute", "value", "source"}, 128)
+    result = []
+    for claim in claims:
+        rows = [f for f in facts if f["entity"] == claim["entity"] and f["attribute"] == claim["attribute"]]
+        values = {f["value"] for f in rows}
+        if not values:
+            status = "unknown"
+        elif len(values) > 1:
+            status = "conflict"
+        elif claim["value"] in values:
+            status = "supported"
+        else:
+            status = "contradicted"
+        sources = sorted({f["source"] for f in rows if f["value"] == claim["value"]})
+        result.append({"status": status, "sources": sources})
+    return result

@@ -1,0 +1,27 @@
+# mistake: risk computed as 1 - overall_accuracy, i.e. errors plus abstentions over the total
+# expect-fail: seed-worked-example
+def _check(predictions, targets):
+    if not isinstance(predictions, list) or not isinstance(targets, list):
+        raise ValueError("lists please")
+    if not 1 <= len(targets) <= 1000 or len(predictions) != len(targets):
+        raise ValueError("1 to 1000 aligned items")
+    if any(not isinstance(t, str) or t == "" for t in targets):
+        raise ValueError("bad target")
+    if any(p is not None and (not isinstance(p, str) or p == "") for p in predictions):
+        raise ValueError("bad prediction")
+
+
+def abstention_metrics(predictions, targets):
+    _check(predictions, targets)
+    total = len(targets)
+    answered = sum(p is not None for p in predictions)
+    correct = sum(p == t for p, t in zip(predictions, targets))
+    return {
+        "total": total,
+        "answered": answered,
+        "correct": correct,
+        "coverage": answered / total,
+        "overall_accuracy": correct / total,
+        "answered_accuracy": correct / answered if answered else None,
+        "risk": 1 - correct / total if answered else None,
+    }
