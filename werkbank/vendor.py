@@ -484,9 +484,10 @@ def _pip_download_pin(pin: str, dest: Path) -> None:
 
 
 def requirement_wheel(pin: str, cache: Path | None = None,
-                      download: Callable[[str, Path], None] = _pip_download_pin) -> Path:
+                      download: Callable[[str, Path], None] | None = None) -> Path:
     """The cached wheel for ``pin``, downloaded with pip on first use; checked to be pure Python."""
     name, version = parse_pin(pin)
+    download = download or _pip_download_pin
     cache = Path(cache) if cache is not None else cache_dir()
     folder = cache / "requirements" / f"{canonical_name(name)}=={version}"
     wheels = sorted(folder.glob("*.whl")) if folder.is_dir() else []
@@ -529,7 +530,7 @@ class WheelInfo:
 
 
 def vendor_requirements(dist: Path, lesson_requirements: dict[str, list[str]], *, cache: Path | None = None,
-                        download: Callable[[str, Path], None] = _pip_download_pin,
+                        download: Callable[[str, Path], None] | None = None,
                         prune_stale: bool = True) -> dict[str, list[dict]]:
     """Copy every lesson's pinned extra wheels into ``dist/wheels/`` and write ``dist/wheels/index.json``.
 

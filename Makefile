@@ -1,0 +1,81 @@
+# werkbank: the two commands are `make test` (everything, from a fresh clone) and `make serve` (build + dev server).
+# Every target is idempotent; stamps keyed on the lock files make a second run fast.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+SETUP_STAMP := $(VENV)/.werkbank-setup
+NPM_STAMP := node_modules/.werkbank-npm
+CHROMIUM ?= /usr/bin/chromium
+
+.DEFAULT_GOAL := help
+.PHONY: help tools setup chromium build serve test check bench clean distclean
+
+help:
+	@echo "make setup     tools check, .venv (pip, pinned by requirements.lock), node_modules (npm ci)"
+	@echo "make chromium  install Chromium for the browser tests if it is missing"
+	@echo "make build     write the static site to dist/"
+	@echo "make serve     build, then serve dist/ on http://127.0.0.1:8000/ (PORT=... to change)"
+	@echo "make test      setup + chromium + build + the whole pytest suite"
+	@echo "make check     prove every lesson: references pass, starters and declared mistakes fail"
+	@echo "make bench     run the benchmark (tests/bench/run.py) when it exists"
+	@echo "make clean     remove dist/ and test output; make distclean also removes .venv and node_modules"
+
+# Which tools are missing, and exactly what to install.
+tools:
+	@missing=0; \
+	if ! command -v node >/dev/null 2>&1; then \
+	  echo "missing: node (Node.js 18 or newer). Debian/Ubuntu: apt-get install -y nodejs npm; else https://nodejs.org/"; missing=1; fi; \
+	if ! command -v npm >/dev/null 2>&1; then \
+	  echo "missing: npm. Debian/Ubuntu: apt-get install -y npm"; missing=1; fi; \
+	if ! command -v $(PYTHON) >/dev/null 2>&1; then \
+	  echo "missing: $(PYTHON) (Python 3.11 or newer). Debian/Ubuntu: apt-get install -y python3 python3-venv"; missing=1; \
+	elif ! $(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then \
+	  echo "too old: $(PYTHON) is $$($(PYTHON) -V 2>&1); werkbank needs Python 3.11 or newer (or run make PYTHON=python3.12 ...)"; missing=1; \
+	elif [ ! -x $(VPY) ] && ! $(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1; then \
+	  echo "missing: Python's venv module. Debian/Ubuntu: apt-get install -y python3-venv"; missing=1; fi; \
+	if [ $$missing = 1 ]; then echo "(make is present, since this ran.) Install the above, then run make again."; exit 1; fi
+
+setup: tools $(SETUP_STAMP) $(NPM_STAMP)
+
+$(SETUP_STAMP): pyproject.toml requirements.lock
+	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install --quiet --disable-pip-version-check -c requirements.lock -e '.[test]'
+	@touch $@
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "Chromium is missing: installing it with apt-get"; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else \
+	  echo "Chromium is missing at $(CHROMIUM). Install it as root: apt-get update && apt-get install -y chromium"; \
+	  echo "(or point CHROMIUM=/path/to/chromium at another build)"; exit 1; \
+	fi
+
+build: setup
+	$(VENV)/bin/werkbank build
+
+serve: build
+	$(VENV)/bin/werkbank serve
+
+test: setup chromium build
+	CHROMIUM=$(CHROMIUM) WERKBANK_DIST=$(CURDIR)/dist $(VPY) -m pytest -q
+
+check: setup
+	$(VENV)/bin/werkbank check
+
+bench: setup
+	@if [ -f tests/bench/run.py ]; then $(VPY) tests/bench/run.py; \
+	else echo "bench: tests/bench/run.py is not built yet"; fi
+
+clean:
+	rm -rf dist test-results .pytest_cache
+
+distclean: clean
+	rm -rf $(VENV) node_modules

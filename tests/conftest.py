@@ -1,0 +1,156 @@
+"""Shared pytest fixtures for every werkbank test.
+
+Fixtures (all documented below, reuse them instead of writing your own):
+
+- ``repo_root``       the repository folder (a Path).
+- ``dist``            a complete built site (session scope). ``$WERKBANK_DIST`` (``make test`` sets it to the dist/
+                      it has just built) is used as is; otherwise the site is built once per session into a
+                      temporary folder with ``werkbank.build.build``.
+- ``server_factory``  ``start(cmd, *, cwd=None) -> Server``: runs a server command in a subprocess and waits until it
+                      prints the port it listens on (``port N`` or ``http://host:N/``). ``Server.url`` is the
+                      origin plus ``/`` (``http://127.0.0.1:N/``), ``Server.origin`` has no trailing slash. Every
+                      server started is stopped at the end of the session.
+- ``serve_cmd``       ``serve_cmd(folder)``: the command line of ``werkbank serve`` for ``folder`` on a free port.
+- ``isolated_server`` ``werkbank serve`` on ``dist`` (COOP/COEP), a session-wide ``Server``.
+- ``plain_server``    ``python3 -m http.server`` on ``dist`` (a plain static host), a session-wide ``Server``.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+_PORT_LINE = re.compile(r"(?:port (\d+)|https?://[^/\s]+:(\d+)/)")
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """The repository folder."""
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def dist(tmp_path_factory) -> Path:
+    """A complete built site: ``$WERKBANK_DIST`` when set, else built once into a temporary folder."""
+    env = os.environ.get("WERKBANK_DIST")
+    if env:
+        path = Path(env)
+        if not path.is_absolute():
+            path = REPO_ROOT / path
+        assert (path / "build.json").is_file(), f"WERKBANK_DIST={env} is not a built site (no build.json)"
+        return path
+    from werkbank.build import build
+
+    path = tmp_path_factory.mktemp("dist")
+    build(path)
+    return path
+
+
+@dataclass
+class Server:
+    """A server subprocess started by ``server_factory``."""
+
+    proc: subprocess.Popen
+    host: str
+    port: int
+    log: Path
+
+    @property
+    def origin(self) -> str:
+        """``http://host:port`` (no trailing slash)."""
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def url(self) -> str:
+        """``http://host:port/``."""
+        return self.origin + "/"
+
+    def stop(self) -> None:
+        """Terminate the process (and wait for it)."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+def _start(cmd: list[str], log: Path, cwd: Path | None, timeout: float = 20.0) -> Server:
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env.pop("PORT", None)
+    with open(log, "wb") as err:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, env=env)
+    lines: queue.Queue = queue.Queue()
+
+    def pump() -> None:  # keep reading so the pipe never fills up
+        for raw in proc.stdout:
+            lines.put(raw.decode("utf-8", "replace"))
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    deadline = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=max(0.05, deadline - time.monotonic()))
+        except queue.Empty:
+            break
+        if line is None:
+            break
+        seen.append(line)
+        match = _PORT_LINE.search(line)
+        if match:
+            return Server(proc, "127.0.0.1", int(match.group(1) or match.group(2)), log)
+    proc.kill()
+    proc.wait(5)
+    raise RuntimeError(f"server {cmd} did not report a port; stdout: {''.join(seen)!r}; stderr: {log.read_text()!r}")
+
+
+@pytest.fixture(scope="session")
+def server_factory(tmp_path_factory):
+    """``start(cmd, cwd=None) -> Server`` for server subprocesses; all are stopped when the session ends."""
+    started: list[Server] = []
+    logs = tmp_path_factory.mktemp("server-logs")
+
+    def start(cmd: list[str], *, cwd: Path | None = None) -> Server:
+        server = _start(cmd, logs / f"server-{len(started)}.stderr", cwd)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def _werkbank_serve_cmd(folder: Path) -> list[str]:
+    return [sys.executable, "-m", "werkbank.cli", "serve", "--dist", str(folder), "--host", "127.0.0.1", "--port", "0"]
+
+
+@pytest.fixture(scope="session")
+def serve_cmd():
+    """``serve_cmd(folder) -> list[str]``: the command running ``werkbank serve`` on ``folder`` at a free port."""
+    return _werkbank_serve_cmd
+
+
+@pytest.fixture(scope="session")
+def isolated_server(server_factory, dist) -> Server:
+    """``werkbank serve`` on ``dist``: correct MIME types plus COOP/COEP, so pages are cross-origin isolated."""
+    return server_factory(_werkbank_serve_cmd(dist))
+
+
+@pytest.fixture(scope="session")
+def plain_server(server_factory, dist) -> Server:
+    """A plain static host (``python3 -m http.server``) on ``dist``: no COOP/COEP, stock MIME types."""
+    return server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                           "--directory", str(dist)])

@@ -1,0 +1,173 @@
+"""The built site (``dist`` fixture): required files, no CDN, verified wheels, grading data of the documented shape."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from werkbank import vendor
+from werkbank.build import build_hash, engine_files, grader_package_files
+from werkbank.lessons import load_all
+
+REQUIRED = [
+    "build.json",
+    "grading/engine.json",
+    "pyodide/pyodide.mjs",
+    "pyodide/pyodide.asm.js",
+    "pyodide/pyodide.asm.wasm",
+    "pyodide/python_stdlib.zip",
+    "pyodide/pyodide-lock.json",
+    "pyodide/numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl",
+    "pyodide/micropip-0.9.0-py3-none-any.whl",
+    "pyodide/packaging-24.2-py3-none-any.whl",
+]
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("rel", REQUIRED)
+def test_required_files_exist(dist, rel):
+    path = dist / rel
+    assert path.is_file() and path.stat().st_size > 0, f"{rel} missing or empty"
+
+
+def test_no_source_maps_or_node_extras(dist):
+    names = {p.name for p in (dist / "pyodide").iterdir()}
+    assert not {n for n in names if n.endswith(".map")}
+    assert "pyodide.js" not in names and "console.html" not in names
+
+
+def test_no_cdn_address_anywhere(dist):
+    """Every file, binary ones too, is free of CDN host names."""
+    offenders = []
+    for path in dist.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            offenders += [f"{path.relative_to(dist)}: {h!r}" for h in vendor.FORBIDDEN_HOSTS if h in data]
+    assert offenders == []
+
+
+def test_pyodide_mjs_loads_from_its_own_folder(dist):
+    assert b"import.meta.url" in (dist / "pyodide" / "pyodide.mjs").read_bytes()
+
+
+def test_shipped_wheels_match_the_upstream_lock(dist):
+    """numpy (and micropip, packaging) in dist/ hash to the entries of node_modules' pyodide-lock.json."""
+    upstream = vendor.load_lock()
+    for pkg in vendor.SHIPPED_PACKAGES:
+        entry = upstream["packages"][pkg]
+        assert sha256(dist / "pyodide" / entry["file_name"]) == entry["sha256"], pkg
+
+
+def test_shipped_lock_names_only_shipped_files(dist):
+    lock = json.loads((dist / "pyodide" / "pyodide-lock.json").read_text())
+    assert lock["info"]["version"] == vendor.PYODIDE_VERSION
+    for name, entry in lock["packages"].items():
+        path = dist / "pyodide" / entry["file_name"]
+        assert path.is_file(), f"lock names {entry['file_name']} for {name} but dist/ lacks it"
+        assert sha256(path) == entry["sha256"]
+        assert set(entry["depends"]) <= set(lock["packages"])
+
+
+def test_engine_json_shape(dist, repo_root):
+    engine = json.loads((dist / "grading" / "engine.json").read_text(encoding="utf-8"))
+    assert list(engine) == ["files"]
+    files = engine["files"]
+    expected = {"graders/__init__.py"} | {
+        p.relative_to(repo_root).as_posix() for p in (repo_root / "graders" / "engine").rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
+    assert set(files) == expected
+    for rel, src in files.items():
+        assert src == (repo_root / rel).read_text(encoding="utf-8")
+
+
+def lessons_by_id():
+    return {lesson.id: lesson for lesson in load_all()}
+
+
+@pytest.mark.parametrize("lesson_id", sorted(lessons_by_id()))
+def test_lesson_grading_json_shape(dist, repo_root, lesson_id):
+    lesson = lessons_by_id()[lesson_id]
+    doc = json.loads((dist / "grading" / f"{lesson_id}.json").read_text(encoding="utf-8"))
+    assert set(doc) == {"lesson", "files", "solutions", "checkpoints", "requirements"}
+    assert doc["lesson"] == lesson_id
+    ids = [cp.id for cp in lesson.checkpoints]
+    assert list(doc["solutions"]) == ids and list(doc["checkpoints"]) == ids
+    for cp in lesson.checkpoints:
+        assert doc["solutions"][cp.id] == cp.solution()
+        assert doc["checkpoints"][cp.id] == {"grader": cp.grader, "entry": list(cp.entry), "plot": cp.plot or ""}
+        module_file = cp.grader.replace(".", "/") + ".py"
+        assert module_file in doc["files"], f"{cp.grader} is not shipped"
+        package_init = cp.grader.rsplit(".", 1)[0].replace(".", "/") + "/__init__.py"
+        assert package_init in doc["files"]
+    for rel, src in doc["files"].items():
+        assert rel.startswith("graders/") and not rel.startswith("graders/engine/")
+        assert src == (repo_root / rel).read_text(encoding="utf-8")
+    assert len(doc["requirements"]) == len(lesson.requirements)
+    for req, pin in zip(doc["requirements"], lesson.requirements):
+        assert f"{req['name']}=={req['version']}" == pin
+        assert sha256(dist / "wheels" / req["file"]) == req["sha256"]
+
+
+def test_wheel_index_matches_the_lessons(dist):
+    pins = {pin for lesson in load_all() for pin in lesson.requirements}
+    index = json.loads((dist / "wheels" / "index.json").read_text())
+    assert {f"{w['name']}=={w['version']}" for w in index["wheels"]} == pins
+    for wheel in index["wheels"]:
+        vendor.check_pure_wheel(wheel["file"])
+        assert sha256(dist / "wheels" / wheel["file"]) == wheel["sha256"]
+
+
+def test_build_json_hashes_the_rest_of_dist(dist):
+    recorded = json.loads((dist / "build.json").read_text())
+    assert recorded["hash"] == build_hash(dist)
+    assert len(recorded["hash"]) == 64
+
+
+def test_build_hash_changes_with_any_file(tmp_path):
+    (tmp_path / "a.txt").write_text("one")
+    before = build_hash(tmp_path)
+    (tmp_path / "build.json").write_text("ignored")
+    assert build_hash(tmp_path) == before
+    (tmp_path / "a.txt").write_text("two")
+    assert build_hash(tmp_path) != before
+
+
+def test_grader_package_files_take_the_whole_package(repo_root):
+    files = grader_package_files("graders.micropip_demo.uses_package")
+    on_disk = {p.relative_to(repo_root).as_posix() for p in (repo_root / "graders" / "micropip_demo").rglob("*.py")
+               if "__pycache__" not in p.parts}
+    assert set(files) == on_disk
+    with pytest.raises(vendor.VendorError, match="not found"):
+        grader_package_files("graders.micropip_demo.no_such_module")
+
+
+def test_engine_files_include_the_package_init():
+    assert "graders/__init__.py" in engine_files()
+
+
+def test_warm_rebuild_is_fast_and_offline(tmp_path, monkeypatch):
+    """With a warm cache a second build of the runtime takes seconds and asks no download source."""
+    from werkbank import build as build_mod
+
+    dist = tmp_path / "dist"
+    build_mod.build(dist)  # the cache was warmed by the session's build (or by make)
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("a warm rebuild must not download anything")
+
+    monkeypatch.setattr(vendor, "default_sources", no_network)
+    monkeypatch.setattr(vendor, "_pip_download_pin", no_network)
+    before = {p: p.stat().st_mtime_ns for p in (dist / "pyodide").iterdir()}
+    start = time.monotonic()
+    build_mod.build(dist)
+    assert time.monotonic() - start < 15
+    after = {p: p.stat().st_mtime_ns for p in (dist / "pyodide").iterdir()}
+    assert before == after, "unchanged runtime files must not be rewritten"
