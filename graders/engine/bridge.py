@@ -58,7 +58,11 @@ def _engine_module(name: str) -> bool:
 def _scrub() -> None:
     for name in list(sys.modules):
         if (name.startswith("graders.") and not _engine_module(name)) or name == "reference_solution":
-            del sys.modules[name]
+            module = sys.modules.pop(name)
+            parent_name, _, child = name.rpartition(".")
+            parent = sys.modules.get(parent_name)
+            if parent is not None and getattr(parent, child, None) is module:
+                delattr(parent, child)  # the import system binds submodules on their parent package
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _MemoryImporter)]
     importlib.invalidate_caches()
     gc.collect()

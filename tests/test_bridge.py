@@ -1,0 +1,64 @@
+"""graders/engine/bridge.py, the worker's entry points, exercised in CPython with a real lesson bundle."""
+
+import gc
+import json
+import sys
+import types
+
+from graders.engine import bridge
+from graders.engine.local import grade_source
+from werkbank.build import lesson_grading
+from werkbank.lessons import load_lesson
+
+WRONG = "def decode_link(text):\n    return text\n"
+
+
+def _bundle():
+    return json.dumps(lesson_grading(load_lesson("micropip-demo"), []))
+
+
+def _grade(source, seed=0, lang="en"):
+    prepared = bridge.prepare(_bundle(), "1", seed)
+    plan = json.dumps(json.loads(prepared)["plan"])
+    run = bridge.run(source, plan, None)
+    return json.loads(bridge.judge(prepared, run, lang))
+
+
+def test_prepare_leaves_no_grader_module_importer_or_reference_behind():
+    prepared = json.loads(bridge.prepare(_bundle(), "1", 0))
+    assert prepared["expected"] and prepared["plan"]["cases"]
+    assert "expected" not in prepared["plan"]
+    assert not [name for name in sys.modules if name.startswith("graders.micropip_demo")]
+    assert "reference_solution" not in sys.modules
+    assert not [f for f in sys.meta_path if type(f).__name__ == "_MemoryImporter"]
+    gc.collect()
+    leftovers = [o for o in gc.get_objects() if isinstance(o, types.ModuleType)
+                 and o.__name__ in ("reference_solution", "graders.micropip_demo.uses_package")]
+    assert leftovers == []
+
+
+def test_bridge_verdicts_equal_the_cli_verdicts():
+    reference = load_lesson("micropip-demo").checkpoint("1").solution()
+    for source in (reference, WRONG):
+        ours = _grade(source, lang="nl")
+        cli = grade_source("micropip-demo", "1", source, lang="nl")
+        for key in ("status", "passed", "total", "failure", "failed_cases", "message"):
+            assert ours[key] == cli[key], key
+    assert _grade(reference)["status"] == "pass"
+    assert _grade(WRONG)["status"] == "fail"
+
+
+def test_run_mode_streams_output_in_batches():
+    seen = []
+    result = json.loads(bridge.run("for i in range(3):\n    print(i)\n", '{"mode": "run"}',
+                                   lambda stream, text: seen.append((stream, text))))
+    assert result["stdout"] == "0\n1\n2\n"
+    assert "".join(text for _, text in seen) == "0\n1\n2\n"
+
+
+def test_a_broken_bundle_is_an_author_error():
+    bundle = json.loads(_bundle())
+    bundle["solutions"]["1"] = "def decode_link(text):\n    raise TypeError('bug')\n"
+    prepared = bridge.prepare(json.dumps(bundle), "1", 0)
+    verdict = json.loads(bridge.judge(prepared, '{"status": "ok", "outcomes": []}', "en"))
+    assert verdict["status"] == "author_error"
