@@ -11,7 +11,7 @@ Wire forms (lists, first item the tag)::
     ["list", [w...]]  ["tuple", [w...]]  ["dict", [[kw, vw]...]]  ["set", [w...]]  ["frozenset", [w...]]
     ["ndarray", dtype, kind, shape, [flat values]]   # values: numbers, "nan"/"inf" strings, ints as strings
     ["npscalar", dtype, kind, value]
-    ["object", qualname, [[attr, w]...]]             # attr value ["absent"] or ["raised", "ExcName"]
+    ["object", classname, [[attr, w]...]]            # attr value ["absent"] or ["raised", "ExcName"]
     ["foreign", typename, basename]                  # a type the engine does not compare (e.g. an int subclass)
 """
 
@@ -81,7 +81,7 @@ def _foreign(tp) -> list:
         if candidate is not tp and _issubclass(tp, candidate):
             base = candidate.__name__
             break
-    return ["foreign", _str(_getattr(tp, "__qualname__", "?")), base]
+    return ["foreign", _str(_getattr(tp, "__name__", "?")), base]
 
 
 def _array(x, attrs, depth) -> list:
@@ -121,8 +121,8 @@ def _npscalar(x) -> list:
 
 
 def _object(x, tp, attrs, depth) -> list:
-    qualname = _str(_getattr(tp, "__qualname__", "?"))
-    names = attrs.get(qualname) if attrs else None
+    classname = _str(_getattr(tp, "__name__", "?"))
+    names = attrs.get(classname) if attrs else None
     if names is None:
         if _is_dataclass(tp):
             names = [f.name for f in _fields(tp)]
@@ -143,7 +143,7 @@ def _object(x, tp, attrs, depth) -> list:
             pairs.append([name, ["raised", _type(error).__name__]])
             continue
         pairs.append([name, encode(value, attrs, depth + 1)])
-    return ["object", qualname, pairs]
+    return ["object", classname, pairs]
 
 
 def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
@@ -183,7 +183,7 @@ def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
         if _isinstance(x, base):
             # A subclass of a value type: compared as an object by its attributes when the case expects an object,
             # and never equal to a plain value (so an ``int`` subclass overriding ``__eq__`` cannot pass).
-            if attrs and _getattr(tp, "__qualname__", None) in attrs:
+            if attrs and _getattr(tp, "__name__", None) in attrs:
                 return _object(x, tp, attrs, depth)
             return _foreign(tp)
     if _ndarray is not None and _isinstance(x, (_ndarray, _np_generic)):

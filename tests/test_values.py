@@ -1,0 +1,87 @@
+"""graders/engine/values.py: wire encoding, decoding and the bounded display."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from graders.engine.values import decode, encode, show
+
+ROUND_TRIPS = [
+    None, True, False, 0, -7, 2**80, 0.5, -0.0, "tekst", "", [1, [2.5, None]], (1, "a"), {"a": [1], "b": None},
+    {1, 2}, frozenset({"x"}), {"nested": ({"k": (1,)},)},
+]
+
+
+@pytest.mark.parametrize("value", ROUND_TRIPS, ids=repr)
+def test_plain_values_round_trip_through_json(value):
+    wire = json.loads(json.dumps(encode(value)))
+    back = decode(wire)
+    assert back == value and type(back) is type(value)
+
+
+def test_special_floats_survive_json_as_strings():
+    wire = encode([math.nan, math.inf, -math.inf])
+    text = json.dumps(wire)
+    assert "NaN" not in text and "Infinity" not in text  # JavaScript's JSON.parse rejects those
+    back = decode(json.loads(text))
+    assert math.isnan(back[0]) and back[1] == math.inf and back[2] == -math.inf
+
+
+@pytest.mark.parametrize("array", [np.array([0.1, np.nan]), np.arange(6, dtype=np.int32).reshape(2, 3),
+                                   np.array([True, False]), np.zeros(0), np.array(["a", "bc"])])
+def test_arrays_round_trip_with_dtype_and_shape(array):
+    back = decode(json.loads(json.dumps(encode(array))))
+    assert type(back) is np.ndarray
+    assert back.dtype == array.dtype and back.shape == array.shape
+    np.testing.assert_array_equal(back, array)
+
+
+def test_decoded_arguments_are_fresh_copies():
+    original = [{"a": [1, 2]}]
+    wire = encode(original)
+    first, second = decode(wire), decode(wire)
+    first[0]["a"].append(3)
+    assert second == [{"a": [1, 2]}] and original == [{"a": [1, 2]}]
+
+
+def test_show_looks_like_python_and_is_bounded():
+    assert show(encode({"status": "supported", "sources": ["s1", "s2"]})) == \
+        "{'status': 'supported', 'sources': ['s1', 's2']}"
+    assert show(encode((0.5, 2))) == "(0.5, 2)"
+    assert show(encode((1,))) == "(1,)"
+    assert show(encode(np.array([1.0, 2.5]))) == "array([1.0, 2.5], dtype=float64)"
+    assert show(encode(np.int64(4))) == "numpy.int64(4)"
+    long = show(encode(list(range(10_000))))
+    assert len(long) < 200 and "more" in long
+    assert len(show(encode("x" * 100_000))) < 200
+
+
+def test_objects_are_shown_by_their_attributes_without_calling_repr():
+    class Report:
+        def __init__(self):
+            self.ece = 0.25
+            self.count = 3
+
+        def __repr__(self):
+            raise RuntimeError("never called")
+
+    assert show(encode(Report())) == "Report(ece=0.25, count=3)"
+
+
+def test_a_property_that_raises_is_recorded_not_propagated():
+    class Broken:
+        @property
+        def value(self):
+            raise ZeroDivisionError
+
+    wire = encode(Broken(), {"Broken": ["value"]})
+    assert wire == ["object", "Broken", [["value", ["raised", "ZeroDivisionError"]]]]
+
+
+def test_self_referencing_structures_stop_at_a_depth_limit():
+    loop = []
+    loop.append(loop)
+    text = json.dumps(encode(loop))
+    assert "nesting too deep" in text
