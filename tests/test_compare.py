@@ -1,6 +1,7 @@
 """Table tests of the comparison rules (graders/engine/compare.py), through encode() as the engine uses them."""
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -9,7 +10,11 @@ import pytest
 from graders.engine.compare import compare
 from graders.engine.values import encode
 
-pytestmark = pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+
+def _matrix():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PendingDeprecationWarning)
+        return np.asmatrix(np.ones((1, 1)))
 
 
 class AlwaysEqual:
@@ -120,7 +125,7 @@ ROWS = [
     ("array int values exact", np.array([1, 2]), np.array([1, 3]), False, "value"),
     ("list is not ndarray", [0.1, 0.2], np.array([0.1, 0.2]), False, "type"),
     ("ndarray is not list", np.array([0.1, 0.2]), [0.1, 0.2], False, "type"),
-    ("ndarray subclass (matrix) is not ndarray", np.asmatrix(np.ones((1, 1))), np.array([[1.0]]), False, "type"),
+    ("ndarray subclass (matrix) is not ndarray", _matrix(), np.array([[1.0]]), False, "type"),
     ("dataclass attributes", Result(0.5, 2), Result(0.5, 2), True, None),
     ("plain class in another style", PlainResult(0.5, 2), Result(0.5, 2), True, None),
     ("properties in another style", PropertyResult(0.5, 2), Result(0.5, 2), True, None),
