@@ -302,22 +302,28 @@ def obtain(files: dict[str, str], cache: Path | None = None, sources: list | Non
     the file by hand.
     """
     cache = Path(cache) if cache is not None else cache_dir()
-    own_sources = sources is None
-    sources = default_sources() if own_sources else sources
+    own: list = []  # the default network sources, made only when a file is not in the cache
+
+    def get_sources() -> list:
+        if sources is not None:
+            return sources
+        if not own:
+            own.extend(default_sources())
+        return own
+
     paths: dict[str, Path] = {}
     try:
         for filename, expected in files.items():
-            paths[filename] = _obtain_one(filename, expected.lower(), cache, sources)
+            paths[filename] = _obtain_one(filename, expected.lower(), cache, get_sources)
     finally:
-        if own_sources:
-            for src in sources:
-                close = getattr(src, "close", None)
-                if close:
-                    close()
+        for src in own:
+            close = getattr(src, "close", None)
+            if close:
+                close()
     return paths
 
 
-def _obtain_one(filename: str, expected: str, cache: Path, sources: list) -> Path:
+def _obtain_one(filename: str, expected: str, cache: Path, get_sources: Callable[[], list]) -> Path:
     target = cache / filename
     failures: list[str] = []
     if target.is_file():
@@ -331,7 +337,7 @@ def _obtain_one(filename: str, expected: str, cache: Path, sources: list) -> Pat
         cache.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise VendorError(f"cannot create the cache folder {cache}: {exc}") from None
-    for source in sources:
+    for source in get_sources():
         fd, tmp_name = tempfile.mkstemp(dir=cache, prefix=f".{filename}.", suffix=".part")
         tmp = Path(tmp_name)
         try:
