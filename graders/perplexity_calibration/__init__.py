@@ -1,0 +1,1 @@
+"""Hidden graders of the lesson perplexity-calibration (one module per checkpoint)."""
