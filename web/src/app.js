@@ -1,0 +1,192 @@
+// Entry point of every page: theme, UI strings, progress, the Python runner and, on lesson pages, the editors.
+
+import { CheckpointView } from "./checkpoint.js";
+import { mountFigures } from "./figures/index.js";
+import { loadStrings, pageLang, t } from "./i18n.js";
+import { renderHomeProgress, renderLessonProgress } from "./progress.js";
+import { Runtime, runtimeAttribute } from "./runtime.js";
+import { KEY, ProgressStore } from "./storage.js";
+import { setupTheme } from "./theme.js";
+
+function readJson(id) {
+  const node = document.getElementById(id);
+  if (!node) return null;
+  try {
+    return JSON.parse(node.textContent);
+  } catch {
+    return null;
+  }
+}
+
+function showWarning(key) {
+  const box = document.querySelector("[data-warnings]");
+  if (!box || box.querySelector(`[data-warning="${key}"]`)) return;
+  const p = document.createElement("p");
+  p.className = "warning";
+  p.dataset.warning = key;
+  p.textContent = t(key);
+  box.append(p);
+}
+
+function showStoreWarnings(store) {
+  for (const key of store.warnings) showWarning(key);
+}
+
+/** The runtime indicator: "Python: loading… 45 %" / ready / running / restarting. */
+function runtimeIndicator(runtime) {
+  const label = document.querySelector("[data-runtime-label]");
+  const bar = document.querySelector("[data-runtime-progress]");
+  let percent = 0;
+  const paint = () => {
+    const state = runtime.state;
+    document.body.dataset.runtime = runtimeAttribute(state);
+    if (!label) return;
+    if (state === "booting" || state === "off") {
+      label.textContent = percent > 0 ? t("runtime_loading_pct", { pct: percent }) : t("runtime_loading");
+    } else if (state === "idle") label.textContent = t("runtime_ready");
+    else if (state === "running" || state === "stopping") label.textContent = t("runtime_running");
+    else if (state === "restarting") label.textContent = t("runtime_restarting");
+    else if (state === "failed") label.textContent = t("runtime_failed", { message: runtime.failure || "" });
+    if (bar) {
+      bar.hidden = !(state === "booting" || state === "restarting");
+      bar.value = percent;
+      bar.setAttribute("aria-label", label.textContent);
+    }
+  };
+  return {
+    state: () => paint(),
+    progress: (value) => {
+      percent = Math.max(0, Math.min(100, Math.round(value)));
+      paint();
+    },
+  };
+}
+
+function keepPlaceOnLanguageSwitch() {
+  for (const link of document.querySelectorAll("a[data-keep-place]")) {
+    link.addEventListener("click", () => {
+      let hash = window.location.hash;
+      if (!hash) {
+        // the last section or heading above the top of the viewport
+        const marks = document.querySelectorAll("main h1[id], main h2[id], main h3[id], main section[id]");
+        let best = null;
+        for (const mark of marks) if (mark.getBoundingClientRect().top <= 80) best = mark;
+        if (best) hash = `#${best.id}`;
+      }
+      if (hash) link.href = `${link.href.split("#")[0]}${hash}`;
+    });
+  }
+}
+
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function progressTools(store) {
+  const message = document.querySelector("[data-progress-message]");
+  const say = (text) => {
+    if (message) message.textContent = text;
+  };
+  document.querySelector('[data-action="export"]')?.addEventListener("click", () => {
+    download(`werkbank-progress-${new Date().toISOString().slice(0, 10)}.json`, store.exportJson());
+  });
+  document.querySelector('[data-action="import"]')?.addEventListener("change", async (event) => {
+    const file = event.target.files && event.target.files[0];
+    if (!file) return;
+    try {
+      store.importJson(await file.text());
+      say(t("import_done"));
+    } catch (error) {
+      say(t("import_failed", { message: error.message }));
+    }
+    event.target.value = "";
+  });
+  document.querySelector('[data-action="reset-all"]')?.addEventListener("click", () => {
+    if (!window.confirm(t("confirm_reset_all"))) return;
+    store.resetAll();
+    say(t("reset_all_done"));
+  });
+}
+
+function main() {
+  loadStrings();
+  setupTheme();
+  const lang = pageLang();
+  const store = new ProgressStore();
+  showStoreWarnings(store);
+  window.addEventListener("storage", (event) => {
+    if (event.key === KEY || event.key === null) store.syncFromStorage();
+  });
+
+  const views = [];
+  let indicator = null;
+  const runtime = new Runtime({
+    onState: (state) => {
+      if (indicator) indicator.state();
+      for (const view of views) view.setRuntimeState(state);
+    },
+    onProgress: (percent) => indicator && indicator.progress(percent),
+    onNotice: (key) => showWarning(key),
+  });
+  indicator = runtimeIndicator(runtime);
+  indicator.state();
+
+  const page = document.body.dataset.page;
+  if (page === "lesson") {
+    const lesson = readJson("lesson-data");
+    if (lesson) {
+      const ids = lesson.checkpoints.map((cp) => cp.id);
+      const byId = new Map(lesson.checkpoints.map((cp) => [cp.id, cp]));
+      for (const section of document.querySelectorAll("[data-checkpoint], [data-playground]")) {
+        const data = section.hasAttribute("data-checkpoint") ? byId.get(section.dataset.checkpoint) : null;
+        if (section.hasAttribute("data-checkpoint") && !data) continue;
+        views.push(new CheckpointView(section, { lesson, data, runtime, store, lang }));
+      }
+      const paint = () => {
+        renderLessonProgress(document, store, lesson.id, ids);
+        for (const view of views) view.refreshPassed();
+        showStoreWarnings(store);
+      };
+      store.onChange(paint);
+      paint();
+      window.addEventListener("pagehide", () => views.forEach((view) => view.flushDraft()));
+      document.addEventListener("visibilitychange", () => {
+        if (document.visibilityState === "hidden") views.forEach((view) => view.flushDraft());
+      });
+    }
+    mountFigures(document, lang);
+    keepPlaceOnLanguageSwitch();
+  } else {
+    const site = readJson("site-data") || { lessons: [] };
+    const paint = () => {
+      renderHomeProgress(document, store, site.lessons);
+      showStoreWarnings(store);
+    };
+    store.onChange(paint);
+    paint();
+    progressTools(store);
+  }
+  for (const view of views) view.setRuntimeState(runtime.state);
+
+  // Boot Python in the background once the page has loaded, unless the learner asked to save data.
+  const saveData = navigator.connection && navigator.connection.saveData;
+  const start = () => {
+    if (saveData) {
+      const label = document.querySelector("[data-runtime-label]");
+      if (label) label.textContent = t("runtime_idle_savedata");
+      return;
+    }
+    runtime.boot();
+  };
+  if (document.readyState === "complete") start();
+  else window.addEventListener("load", start, { once: true });
+}
+
+main();

@@ -1,0 +1,247 @@
+// The Python worker: boots Pyodide from this site, loads the grading engine and runs learner code.
+//
+// Loaded as a module worker from dist/assets/worker.js; everything else is addressed relative to it:
+// ../pyodide/ (runtime + numpy), ../grading/ (engine and lesson data), ../wheels/ (lesson requirements).
+// Lesson data (with hidden graders and reference solutions) and prepared plans (with expected values) stay in
+// module-scoped variables here: never on globalThis, never handed to Python while learner code runs.
+
+import { Req, Res, response, validate } from "./protocol.js";
+
+const post = self.postMessage.bind(self); // captured before learner code could replace globalThis.postMessage
+const HERE = import.meta.url;
+const LIB = "/lib/werkbank";
+const OUTPUT_CAP = 1_000_000; // characters forwarded per run; the page shows less and says so
+const FLUSH_CHARS = 8192;
+const FLUSH_MS = 60;
+
+let pyodide = null;
+let bridge = null;
+let booting = null;
+const lessonTexts = new Map(); // lesson id -> text of grading/<id>.json
+const lessonReady = new Map(); // lesson id -> Promise (files written, requirements installed)
+
+// ------------------------------------------------------------------ output batching
+
+let sink = null; // {runId, pending: [stream, text][], size, sent, last, truncated}
+
+function openSink(runId) {
+  sink = { runId, pending: [], size: 0, sent: 0, last: 0, truncated: false };
+}
+
+function emit(stream, text) {
+  if (!sink || !text) return;
+  if (sink.sent + sink.size >= OUTPUT_CAP) {
+    sink.truncated = true;
+    return;
+  }
+  sink.pending.push([stream === "stderr" ? "stderr" : "stdout", String(text)]);
+  sink.size += text.length;
+  if (sink.size >= FLUSH_CHARS || Date.now() - sink.last >= FLUSH_MS) flush();
+}
+
+function flush() {
+  if (!sink || !sink.pending.length) return;
+  // merge consecutive chunks of one stream into one message each
+  let stream = sink.pending[0][0];
+  let parts = [];
+  const send = () => {
+    if (parts.length) post(response(Res.OUTPUT, sink.runId, { stream, text: parts.join(""), truncated: sink.truncated }));
+  };
+  for (const [s, text] of sink.pending) {
+    if (s !== stream) {
+      send();
+      stream = s;
+      parts = [];
+    }
+    parts.push(text);
+  }
+  send();
+  sink.sent += sink.size;
+  sink.pending = [];
+  sink.size = 0;
+  sink.last = Date.now();
+}
+
+function closeSink() {
+  flush();
+  const truncated = sink ? sink.truncated : false;
+  sink = null;
+  return truncated;
+}
+
+/** on_output for bridge.run: a JS function (stream, text). */
+function onOutput(stream, text) {
+  emit(String(stream), String(text));
+}
+
+// ------------------------------------------------------------------ boot
+
+/** fetch that reports bytes received for the big runtime files. */
+function meteredFetch(runId, stage, from, to) {
+  const original = self.fetch.bind(self);
+  let loaded = 0;
+  let total = 0;
+  const report = () => {
+    const part = total > 0 ? Math.min(1, loaded / total) : 0;
+    post(response(Res.PROGRESS, runId, { stage, percent: Math.round(from + (to - from) * part), loaded, total }));
+  };
+  return async (input, init) => {
+    const res = await original(input, init);
+    const length = Number(res.headers.get("content-length")) || 0;
+    if (!res.ok || !res.body || !length || res.headers.get("content-encoding")) return res;
+    total += length;
+    const reader = res.body.getReader();
+    let lastReport = 0;
+    const body = new ReadableStream({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          report();
+          return;
+        }
+        loaded += value.byteLength;
+        if (Date.now() - lastReport > 100) {
+          lastReport = Date.now();
+          report();
+        }
+        controller.enqueue(value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+async function fetchText(relative) {
+  const url = new URL(relative, HERE);
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url.pathname}: HTTP ${res.status}`);
+  return res.text();
+}
+
+/** Write {path: source} files below /lib/werkbank in the Pyodide file system. */
+function writeFiles(files) {
+  const entries = Array.isArray(files)
+    ? files.map((f) => [f.path, f.content])
+    : Object.entries(files || {});
+  for (const [path, content] of entries) {
+    if (typeof path !== "string" || path.includes("..") || path.startsWith("/")) continue;
+    const full = `${LIB}/${path}`;
+    pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+    pyodide.FS.writeFile(full, String(content));
+  }
+}
+
+async function boot(runId, interruptBuffer) {
+  const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
+  const plainFetch = self.fetch;
+  progress("runtime", 1);
+  const { loadPyodide } = await import("../pyodide/pyodide.mjs");
+  self.fetch = meteredFetch(runId, "runtime", 2, 70);
+  try {
+    pyodide = await loadPyodide({
+      indexURL: new URL("../pyodide/", HERE).href,
+      stdout: (line) => emit("stdout", line + "\n"),
+      stderr: (line) => emit("stderr", line + "\n"),
+    });
+    self.fetch = meteredFetch(runId, "numpy", 70, 92);
+    await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
+  } finally {
+    self.fetch = plainFetch;
+  }
+  if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+  progress("engine", 94);
+  const engine = JSON.parse(await fetchText("../grading/engine.json"));
+  writeFiles(engine.files || engine);
+  pyodide.runPython(`import sys\nif ${JSON.stringify(LIB)} not in sys.path: sys.path.insert(0, ${JSON.stringify(LIB)})`);
+  bridge = pyodide.pyimport("graders.engine.bridge");
+  progress("engine", 100);
+  post(response(Res.READY, runId, { version: pyodide.version }));
+}
+
+/** Fetch a lesson's grading data once, write its files, install its requirements. */
+function lessonText(lessonId) {
+  if (!/^[a-z0-9-]+$/.test(lessonId)) return Promise.reject(new Error(`bad lesson id ${lessonId}`));
+  if (!lessonReady.has(lessonId)) {
+    const ready = (async () => {
+      const text = await fetchText(`../grading/${lessonId}.json`);
+      const data = JSON.parse(text);
+      writeFiles(data.files);
+      if (Array.isArray(data.requirements) && data.requirements.length) {
+        await pyodide.loadPackage("micropip", { messageCallback: () => {} });
+        await bridge.install_requirements(text, new URL("../wheels/", HERE).href);
+      }
+      lessonTexts.set(lessonId, text);
+      return text;
+    })();
+    ready.catch(() => lessonReady.delete(lessonId));
+    lessonReady.set(lessonId, ready);
+  }
+  return lessonReady.get(lessonId);
+}
+
+// ------------------------------------------------------------------ runs
+
+function clearInterrupt(buffer) {
+  if (buffer) buffer[0] = 0;
+}
+
+let interruptView = null;
+
+async function run(msg) {
+  openSink(msg.runId);
+  clearInterrupt(interruptView);
+  post(response(Res.STARTED, msg.runId, { timeLimit: msg.timeLimit }));
+  const result = JSON.parse(bridge.run(msg.source, '{"mode": "run"}', onOutput));
+  const truncated = closeSink();
+  post(response(Res.RESULT, msg.runId, { run: result, truncated }));
+}
+
+async function check(msg) {
+  const text = await lessonText(msg.lessonId);
+  const preparedJson = bridge.prepare(text, msg.checkpoint, msg.seed);
+  const plan = JSON.parse(preparedJson).plan || {};
+  const limit = Number(plan.time_limit) > 0 ? Number(plan.time_limit) : 5;
+  openSink(msg.runId);
+  clearInterrupt(interruptView);
+  post(response(Res.STARTED, msg.runId, { timeLimit: limit }));
+  const runJson = bridge.run(msg.source, JSON.stringify(plan), onOutput);
+  const truncated = closeSink();
+  const verdict = JSON.parse(bridge.judge(preparedJson, runJson, msg.lang));
+  post(response(Res.VERDICT, msg.runId, { verdict, truncated }));
+}
+
+function isFatal(error) {
+  return Boolean(error && (error.pyodide_fatal_error || /fatal error/i.test(String(error.message || ""))));
+}
+
+let queue = Promise.resolve();
+
+self.addEventListener("message", (event) => {
+  const msg = event.data;
+  if (!validate(msg, "request")) return;
+  queue = queue.then(() => handle(msg));
+});
+
+async function handle(msg) {
+  try {
+    if (msg.type === Req.INIT) {
+      if (!booting) {
+        interruptView = msg.interruptBuffer instanceof Uint8Array ? msg.interruptBuffer : null;
+        booting = boot(msg.runId, interruptView);
+      }
+      await booting;
+      return;
+    }
+    if (!bridge) throw new Error("Python is not loaded yet");
+    if (msg.type === Req.RUN) await run(msg);
+    else if (msg.type === Req.CHECK) await check(msg);
+  } catch (error) {
+    if (sink) closeSink();
+    const message = String((error && error.message) || error);
+    post(response(Res.FAILURE, msg.runId, { message, fatal: isFatal(error) || (msg.type === Req.INIT) }));
+  }
+}
