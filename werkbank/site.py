@@ -19,6 +19,7 @@ import html
 import json
 import shutil
 import subprocess
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -88,13 +89,42 @@ def bundle(dist: Path) -> dict[str, str]:
     common = ["--bundle", "--format=esm", "--minify", "--target=es2020",
               "--legal-comments=none", "--log-level=warning", "--charset=utf8"]
     versions: dict[str, str] = {}
-    _esbuild([str(WEB / "src" / "worker.js"), *common, f"--external:{PYODIDE_IMPORT}",
+    src = _source_dir()
+    _esbuild([str(src / "worker.js"), *common, f"--external:{PYODIDE_IMPORT}",
               f"--outfile={assets / 'worker.js'}"])
     versions["worker"] = _short_hash(assets / "worker.js")
-    _esbuild([str(WEB / "src" / "app.js"), *common, f"--define:WORKER_VERSION={json.dumps(versions['worker'])}",
+    _esbuild([str(src / "app.js"), *common, f"--define:WORKER_VERSION={json.dumps(versions['worker'])}",
               f"--outfile={assets / 'app.js'}"])
     versions["app"] = _short_hash(assets / "app.js")
     return versions
+
+
+#: Figure modules written by the lesson authors; app.js imports them by these names.
+FIGURE_MODULES = ("reliability.js", "risk_coverage.js")
+_PLACEHOLDER = (
+    "// Placeholder written by werkbank.site because this figure module is missing from web/src/figures/.\n"
+    "export function mount() {}\nexport function renderReliability() {}\n"
+)
+
+
+def _source_dir() -> Path:
+    """``web/src``, or, while a lesson's figure module has not landed yet, a copy with placeholders for it.
+
+    The copy lives in ``.cache/site-src`` inside the repository so ``node_modules`` still resolves.
+    """
+    src = WEB / "src"
+    missing = [name for name in FIGURE_MODULES if not (src / "figures" / name).is_file()]
+    if not missing:
+        return src
+    print(f"werkbank site: warning: web/src/figures/{', '.join(missing)} missing; those figures are left out",
+          file=sys.stderr)
+    copy = REPO_ROOT / ".cache" / "site-src"
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(src, copy)
+    for name in missing:
+        (copy / "figures" / name).write_text(_PLACEHOLDER, encoding="utf-8")
+    return copy
 
 
 def _esbuild(args: list[str]) -> None:
