@@ -78,3 +78,97 @@ def test_isolated_server_makes_the_page_cross_origin_isolated(page, isolated_ser
     assert page.evaluate("crossOriginIsolated") is True
     assert run_in_worker(page, isolated_server.origin, "import sys; sys.version_info[:2]") == [3, 12]
     request_log.assert_only(isolated_server.origin)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The site's own worker (dist/assets/worker.js, protocol in web/src/protocol.js), driven message by message.
+
+_DRIVER = """async ({ workerUrl, schema, jobs }) => {
+    const worker = new Worker(workerUrl, { type: "module" });
+    const errors = [];
+    worker.onerror = (event) => errors.push(String(event.message));
+    const ask = (message, finals) => new Promise((resolve) => {
+        const seen = [];
+        const listener = (event) => {
+            const data = event.data;
+            if (!data || data.runId !== message.runId) return;
+            seen.push(data);
+            if (finals.includes(data.type)) {
+                worker.removeEventListener("message", listener);
+                resolve(seen);
+            }
+        };
+        worker.addEventListener("message", listener);
+        worker.postMessage({ ...message, schema, runId: message.runId });
+    });
+    const out = [];
+    for (const job of jobs) out.push(await ask(job.message, job.finals));
+    worker.terminate();
+    return { replies: out, errors };
+}"""
+
+
+def protocol_schema(repo_root) -> int:
+    """The SCHEMA constant of web/src/protocol.js, so a bump there cannot silently break this test."""
+    import re
+
+    text = (repo_root / "web" / "src" / "protocol.js").read_text(encoding="utf-8")
+    return int(re.search(r"export const SCHEMA = (\d+);", text).group(1))
+
+
+def drive_site_worker(page, server, repo_root, jobs):
+    """Start dist/assets/worker.js on ``page`` and send each job's message; return the replies of each job."""
+    arg = {"workerUrl": server.origin + "/assets/worker.js", "schema": protocol_schema(repo_root), "jobs": jobs}
+    result = page.evaluate(_DRIVER, arg)
+    assert result["errors"] == [], result["errors"]
+    return result["replies"]
+
+
+def final(replies):
+    """The last reply of a job, failing with the worker's message when it is a failure."""
+    last = replies[-1]
+    assert last["type"] != "failure", last.get("message")
+    return last
+
+
+def test_site_worker_runs_numpy_from_a_plain_static_host(page, plain_server, request_log, repo_root, dist):
+    """The real site worker boots from dist/ and runs numpy; no request leaves the origin."""
+    if not (dist / "assets" / "worker.js").is_file():
+        pytest.fail("dist/assets/worker.js is missing: the site build did not bundle the worker")
+    page.goto(plain_server.url + "build.json")
+    code = "import numpy\nprint(numpy.unique([3, 1, 1]).tolist())\n"
+    boot, run = drive_site_worker(page, plain_server, repo_root, [
+        {"message": {"type": "init", "runId": "boot-000000000001"}, "finals": ["ready", "failure"]},
+        {"message": {"type": "run", "runId": "run-0000000000001", "source": code, "timeLimit": 30},
+         "finals": ["result", "failure"]},
+    ])
+    assert final(boot)["type"] == "ready"
+    result = final(run)
+    assert result["run"]["status"] == "ok", result["run"]
+    printed = "".join(m["text"] for m in run if m["type"] == "output" and m["stream"] == "stdout")
+    assert printed or result["run"]["stdout"], "the run printed nothing"
+    assert (printed or result["run"]["stdout"]).strip() == "[1, 3]"
+    request_log.assert_only(plain_server.origin)
+    assert any(u.endswith("/assets/worker.js") for u in request_log.urls)
+
+
+def test_site_worker_installs_the_lesson_wheel_offline(page, plain_server, request_log, repo_root, dist):
+    """Checking micropip-demo installs its vendored wheel with micropip from dist/wheels/, then grades."""
+    grading = json.loads((dist / "grading" / "micropip-demo.json").read_text(encoding="utf-8"))
+    solution = grading["solutions"]["1"]
+    starter = (repo_root / "exercises" / "_micropip-demo" / "01-decode-link" / "starter.py").read_text()
+    page.goto(plain_server.url + "build.json")
+    check = {"type": "check", "lessonId": "micropip-demo", "checkpoint": "1", "lang": "en", "seed": 0}
+    boot, good, bad = drive_site_worker(page, plain_server, repo_root, [
+        {"message": {"type": "init", "runId": "boot-000000000002"}, "finals": ["ready", "failure"]},
+        {"message": {**check, "runId": "check-00000000001", "source": solution}, "finals": ["verdict", "failure"]},
+        {"message": {**check, "runId": "check-00000000002", "source": starter}, "finals": ["verdict", "failure"]},
+    ])
+    assert final(boot)["type"] == "ready"
+    verdict = final(good)["verdict"]
+    assert verdict["status"] == "pass", verdict
+    assert verdict["total"] > 0 and verdict["passed"] == verdict["total"]
+    assert final(bad)["verdict"]["status"] == "fail"
+    wheel = grading["requirements"][0]["file"]
+    assert any(u.endswith("/wheels/" + wheel) for u in request_log.urls)
+    request_log.assert_only(plain_server.origin)
