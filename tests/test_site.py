@@ -1,0 +1,282 @@
+"""werkbank.site: the pages carry the DOM hooks the front end needs, the right lang/dir, and safely embedded data."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from werkbank.lessons import load_all, load_lesson_folder
+from werkbank.markdown import MarkdownError
+from werkbank.site import UI_LANGUAGES, build_site, catalog, json_for_script
+
+NASTY = '</script><script>alert("x")</script> & <!-- -->'
+
+LESSON_TOML = """
+id = "site-test"
+languages = ["nl", "en", "ar"]
+listed = true
+order = 1
+minutes = 25
+
+[text.nl]
+title = "Testles"
+summary = "Een *korte* les."
+prerequisites = "Python"
+goals = ["Een doel met $x^2$"]
+takeaways = ["Iets om te onthouden"]
+further_reading = "Lees [meer](https://example.org)."
+sources = ["Een bron"]
+
+[text.en]
+title = "Test lesson"
+summary = "A *short* lesson."
+prerequisites = "Python"
+goals = ["A goal with $x^2$"]
+takeaways = ["Something to keep"]
+further_reading = "Read [more](https://example.org)."
+sources = ["A source"]
+
+[text.ar]
+title = "درس اختبار"
+summary = "درس قصير."
+goals = ["هدف"]
+
+{checkpoints}
+"""
+
+CHECKPOINT = """
+[[checkpoints]]
+id = "{id}"
+folder = "cp{id}"
+grader = "graders.site_test.cp{id}"
+entry = ["f{id}"]
+plot = "{plot}"
+[checkpoints.title]
+nl = "Opdracht {id}"
+en = "Task {id}"
+ar = "مهمة {id}"
+"""
+
+
+def make_lesson(root: Path, *, lesson_id="site-test", listed=True, prose_extra="") -> Path:
+    """Write a three-checkpoint lesson in three languages under ``root`` and return its folder."""
+    folder = root / lesson_id
+    folder.mkdir(parents=True)
+    cps = "".join(CHECKPOINT.format(id=i, plot="reliability" if i == 3 else "") for i in (1, 2, 3))
+    toml = LESSON_TOML.replace("{checkpoints}", cps).replace('id = "site-test"', f'id = "{lesson_id}"')
+    toml = toml.replace("listed = true", f"listed = {'true' if listed else 'false'}")
+    (folder / "lesson.toml").write_text(toml, encoding="utf-8")
+    for lang in ("nl", "en", "ar"):
+        (folder / f"prose.{lang}.md").write_text(
+            f"# Kop {lang}\n\nTekst met $a^2$.\n\n## Tweede\n\n<script>alert(1)</script>\n{prose_extra}", encoding="utf-8")
+    for i in (1, 2, 3):
+        cp = folder / f"cp{i}"
+        cp.mkdir()
+        for lang in ("nl", "en", "ar"):
+            (cp / f"task.{lang}.md").write_text(f"Schrijf `f{i}` ({lang}).", encoding="utf-8")
+            (cp / f"hint.{lang}.md").write_text(f"Gebruik **return** ({lang}).", encoding="utf-8")
+        (cp / "starter.py").write_text(f"def f{i}(x):\n    # {NASTY}\n    pass\n", encoding="utf-8")
+        (cp / "solution.py").write_text(f"def f{i}(x):\n    return x  # a < b && c > d\n", encoding="utf-8")
+    return folder
+
+
+class Page(HTMLParser):
+    """Collects every start tag with its attributes, and the text of script elements by id."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.scripts: dict[str, str] = {}
+        self._script_id = None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append((tag, attrs))
+        if tag == "script":
+            self._script_id = attrs.get("id")
+
+    def handle_data(self, data):
+        if self._script_id:
+            self.scripts[self._script_id] = self.scripts.get(self._script_id, "") + data
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._script_id = None
+
+    def find(self, tag=None, **attrs):
+        """Tags matching ``tag`` and every attribute given (``True`` matches any value)."""
+        out = []
+        for name, have in self.tags:
+            if tag and name != tag:
+                continue
+            if all(k in have and (v is True or have[k] == v) for k, v in attrs.items()):
+                out.append(have)
+        return out
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lessons")
+    make_lesson(root)
+    make_lesson(root, lesson_id="hidden-test", listed=False)
+    lessons = load_all(root)
+    dist = tmp_path_factory.mktemp("dist")
+    build_site(dist, lessons)
+    return dist
+
+
+def read(dist: Path, rel: str) -> str:
+    return (dist / rel).read_text(encoding="utf-8")
+
+
+def test_bundles_are_written_minified_and_keep_pyodide_external(site):
+    app = read(site, "assets/app.js")
+    worker = read(site, "assets/worker.js")
+    assert len(app) > 50_000  # CodeMirror is bundled in
+    assert app.count("\n") < 50 and worker.count("\n") < 50  # minified
+    assert '"../pyodide/pyodide.mjs"' in worker  # left as a runtime import, not bundled
+    assert "loadPyodide" in worker and "setInterruptBuffer" in worker
+    assert not (site / "assets" / "app.js.map").exists()
+    assert (site / "static" / "site.css").is_file()
+
+
+def test_home_lists_every_listed_lesson_and_only_those(site):
+    page = Page(read(site, "index.html"))
+    links = page.find("a", **{"data-lesson": True})
+    assert [a["data-lesson"] for a in links] == ["site-test"]
+    assert links[0]["href"] == "lessons/site-test/nl.html"
+    assert page.find("html", lang=UI_LANGUAGES[0])
+    assert page.find(**{"data-runtime-status": True}) and page.find("body", **{"data-runtime": "loading"})
+    assert page.find("span", **{"data-lesson-progress": "site-test", "data-total": "3"})
+    html = read(site, "index.html")
+    assert "Een <em>korte</em> les." in html and "25 min" in html
+
+
+@pytest.mark.parametrize("lang", UI_LANGUAGES[1:])
+def test_home_exists_per_ui_language_with_a_switch(site, lang):
+    page = Page(read(site, f"{lang}/index.html"))
+    assert page.find("html", lang=lang, dir="rtl" if lang == "ar" else "ltr")
+    assert page.find("a", **{"data-lesson": "site-test", "href": f"../lessons/site-test/{lang}.html"})
+    assert page.find("a", href="../index.html", hreflang=UI_LANGUAGES[0])
+
+
+@pytest.mark.parametrize("lang", ["nl", "en", "ar"])
+def test_lesson_page_has_every_hook(site, lang):
+    text = read(site, f"lessons/site-test/{lang}.html")
+    page = Page(text)
+    assert page.find("html", lang=lang, dir="rtl" if lang == "ar" else "ltr")
+    assert page.find("body", **{"data-runtime": "loading", "data-page": "lesson"})
+    progress = page.find(**{"data-progress": True})
+    assert progress and re.search(r"data-progress [^>]*>0 / 3<", text)
+    sections = page.find("section", **{"data-checkpoint": True})
+    assert [s["data-checkpoint"] for s in sections] == ["1", "2", "3"]
+    for cp in ("1", "2", "3"):
+        body = text.split(f'data-checkpoint="{cp}"', 1)[1].split("</section>", 1)[0]
+        sub = Page("<x " + body)
+        actions = [b["data-action"] for b in sub.find("button", **{"data-action": True})]
+        assert actions == ["run", "check", "stop", "reset", "hint", "solution"]
+        assert sub.find(**{"data-verdict": "idle", "aria-live": "polite"})
+        assert sub.find("pre", **{"data-output": True, "dir": "ltr"})
+        assert sub.find("div", **{"data-editor": cp, "dir": "ltr"})
+    assert page.find("section", **{"data-playground": True})
+    for key in ("takeaways", "sources", "further_reading"):
+        if lang != "ar":
+            assert catalog(lang)[key] in text
+    # editors, code and math stay left-to-right on every page, Arabic included
+    assert all(m.get("dir") == "ltr" for m in page.find("math"))
+    assert page.find("math")
+    # header: title, minutes, prerequisites (where given), goals
+    title = {"nl": "Testles", "en": "Test lesson", "ar": "درس اختبار"}[lang]
+    assert f"<h1>{title}</h1>" in text and "25" in text
+
+
+def test_language_switch_links_stay_on_the_lesson(site):
+    page = Page(read(site, "lessons/site-test/en.html"))
+    switch = page.find("a", **{"data-keep-place": True})
+    assert sorted(a["href"] for a in switch) == ["ar.html", "nl.html"]
+    assert page.find("a", href="en.html", **{"aria-current": "page"})
+
+
+def test_headings_and_sections_have_anchors_shared_across_languages(site):
+    ids = {lang: re.findall(r' id="(s-\d+|checkpoint-\d+|try)"', read(site, f"lessons/site-test/{lang}.html"))
+           for lang in ("nl", "ar")}
+    assert ids["nl"] == ids["ar"]
+    assert {"s-1", "s-2", "checkpoint-1", "checkpoint-3", "try"} <= set(ids["nl"])
+
+
+def test_lesson_data_is_escaped_and_round_trips(site):
+    text = read(site, "lessons/site-test/en.html")
+    page = Page(text)
+    raw = page.scripts["lesson-data"]
+    assert "<" not in raw and ">" not in raw and "&" not in raw
+    assert "\\u003c/script\\u003e" in raw
+    data = json.loads(raw)
+    assert data["id"] == "site-test" and data["lang"] == "en"
+    assert [cp["id"] for cp in data["checkpoints"]] == ["1", "2", "3"]
+    first = data["checkpoints"][0]
+    assert NASTY in first["starter"]
+    assert first["solution"] == "def f1(x):\n    return x  # a < b && c > d\n"
+    assert first["entry"] == ["f1"] and first["title"] == "Task 1"
+    assert "<strong>return</strong>" in first["hint_html"]
+    assert [cp["plot"] for cp in data["checkpoints"]] == ["", "", "reliability"]
+    # the one literal </script> in the page closes the real script elements only
+    assert text.count("</script>") == text.count("<script")
+    strings = json.loads(page.scripts["ui-strings"])
+    assert strings["check"] == catalog("en")["check"]
+
+
+def test_starter_is_readable_without_javascript_and_escaped(site):
+    text = read(site, "lessons/site-test/en.html")
+    assert '<pre class="editor-fallback" dir="ltr"><code class="language-python">def f1(x):' in text
+    assert "&lt;/script&gt;&lt;script&gt;alert(&quot;x&quot;)" in text
+
+
+def test_raw_html_in_prose_is_shown_as_text(site):
+    text = read(site, "lessons/site-test/en.html")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert "<script>alert(1)" not in text
+
+
+def test_unlisted_lessons_are_built_but_not_linked(site):
+    assert (site / "lessons" / "hidden-test" / "en.html").is_file()
+    assert "hidden-test" not in Page(read(site, "index.html")).scripts.get("x", "") + "".join(
+        a["href"] for a in Page(read(site, "index.html")).find("a", href=True))
+
+
+def test_json_for_script_escapes_markup_characters():
+    out = json_for_script({"a": "</script><!--&-->", "b": "\u2028"})
+    assert out == '{"a":"\\u003c/script\\u003e\\u003c!--\\u0026--\\u003e","b":"\\u2028"}'
+    assert json.loads(out) == {"a": "</script><!--&-->", "b": "\u2028"}
+
+
+def test_unsafe_link_in_a_lesson_stops_the_build_naming_the_file(tmp_path):
+    make_lesson(tmp_path / "lessons", prose_extra="\n[click](javascript:alert(document.cookie))\n")
+    lessons = load_all(tmp_path / "lessons")
+    with pytest.raises(MarkdownError, match=r"prose\.nl\.md"):
+        build_site(tmp_path / "dist", lessons)
+
+
+def test_catalogs_have_the_same_keys():
+    keys = {lang: set(catalog(lang)) for lang in ("nl", "en", "ar")}
+    raw = {lang: set(json.loads((Path(__file__).parent.parent / "werkbank" / "catalog" / f"{lang}.json")
+                                .read_text(encoding="utf-8"))) for lang in ("nl", "en", "ar")}
+    assert raw["nl"] == raw["en"] == raw["ar"], (raw["nl"] ^ raw["en"], raw["en"] ^ raw["ar"])
+    assert keys["ar"] == keys["en"]
+
+
+def test_the_real_lessons_build(tmp_path):
+    lessons = load_all()
+    if not lessons:
+        pytest.skip("no lessons under exercises/")
+    build_site(tmp_path, lessons)
+    for lesson in lessons:
+        for lang in lesson.languages:
+            page = Page(read(tmp_path, f"lessons/{lesson.id}/{lang}.html"))
+            assert len(page.find("section", **{"data-checkpoint": True})) == len(lesson.checkpoints)
+    listed = [lesson.id for lesson in lessons if lesson.listed]
+    assert [a["data-lesson"] for a in Page(read(tmp_path, "index.html")).find("a", **{"data-lesson": True})] == listed
