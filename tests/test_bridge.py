@@ -26,7 +26,7 @@ def _grade(source, seed=0, lang="en"):
 
 def test_prepare_leaves_no_grader_module_importer_or_reference_behind():
     prepared = json.loads(bridge.prepare(_bundle(), "1", 0))
-    assert prepared["expected"] and prepared["plan"]["cases"]
+    assert prepared["key"]["expected"] and prepared["plan"]["cases"]
     assert "expected" not in prepared["plan"]
     assert not [name for name in sys.modules if name.startswith("graders.micropip_demo")]
     assert "reference_solution" not in sys.modules

@@ -138,7 +138,7 @@ def test_mutated_input_is_noted_and_expected_values_are_unaffected(prepared):
     verdict = grade(prepared, mutating)
     assert verdict["status"] == "pass"
     assert any("changed its argument" in note for note in verdict["notes"])
-    assert prepared["expected"]["three"]["value"] == ["float", 6.0]
+    assert prepared["key"]["expected"]["three"]["value"] == ["float", 6.0]
 
 
 def test_state_kept_between_calls_does_not_help_hard_coding(prepared):

@@ -94,100 +94,134 @@ def _type_hint(expected, actual) -> str | None:
 
 def compare(expected, actual, path: str = "") -> Mismatch | None:
     """``None`` when ``actual`` matches ``expected``, else the first :class:`Mismatch` (depth first, in order)."""
+    found = _cmp(expected, actual)
+    if found is None:
+        return None
+    segments, reason, params, hint = found
+    return Mismatch(path + "".join(_segment_text(seg) for seg in reversed(segments)), reason, params, hint)
+
+
+def _segment_text(seg) -> str:
+    kind, value = seg
+    if kind == "index":
+        return f"[{value}]"
+    if kind == "attr":
+        return f".{value}"
+    from .values import show
+
+    return f"[{show(value, limit=60)}]"
+
+
+def _fail(reason: str, params: dict | None = None, hint: str | None = None):
+    return [], reason, params or {}, hint
+
+
+def _within(found, segment):
+    if found is not None:
+        found[0].append(segment)
+    return found
+
+
+def _type_fail(expected, actual):
+    return _fail("type", {"expected": type_name(expected), "actual": type_name(actual)}, _type_hint(expected, actual))
+
+
+def _cmp(expected, actual):
     e, a = expected[0], actual[0]
     if e != a:
-        return Mismatch(path, "type", {"expected": type_name(expected), "actual": type_name(actual)},
-                        _type_hint(expected, actual))
+        return _type_fail(expected, actual)
     if e == "none":
         return None
     if e in ("bool", "int", "str"):
-        return None if expected[1] == actual[1] else Mismatch(path, "value")
+        return None if expected[1] == actual[1] else _fail("value")
     if e == "float":
-        return None if floats_match(expected[1], actual[1]) else Mismatch(path, "value")
+        return None if floats_match(expected[1], actual[1]) else _fail("value")
     if e in ("list", "tuple", "set", "frozenset"):
         xs, ys = expected[1], actual[1]
         if len(xs) != len(ys):
-            return Mismatch(path, "length", {"expected": len(xs), "actual": len(ys)})
+            return _fail("length", {"expected": len(xs), "actual": len(ys)})
         for i, (x, y) in enumerate(zip(xs, ys)):
-            found = compare(x, y, f"{path}[{i}]")
+            found = _cmp(x, y)
             if found:
-                return found
+                return _within(found, ("index", i))
         return None
     if e == "dict":
-        return _compare_dict(expected, actual, path)
+        return _compare_dict(expected, actual)
     if e == "ndarray":
-        return _compare_array(expected, actual, path)
+        return _compare_array(expected, actual)
     if e == "npscalar":
         if _kind_group(expected[2]) != _kind_group(actual[2]):
-            return Mismatch(path, "dtype", {"expected": expected[1], "actual": actual[1]})
+            return _fail("dtype", {"expected": expected[1], "actual": actual[1]})
         if expected[2] == "f":
-            return None if floats_match(expected[3], actual[3]) else Mismatch(path, "value")
-        return None if expected[3] == actual[3] else Mismatch(path, "value")
+            return None if floats_match(expected[3], actual[3]) else _fail("value")
+        return None if expected[3] == actual[3] else _fail("value")
     if e == "object":
         if expected[1] != actual[1]:
-            return Mismatch(path, "type", {"expected": expected[1], "actual": actual[1]})
+            return _fail("type", {"expected": expected[1], "actual": actual[1]})
         theirs = dict((name, w) for name, w in actual[2])
         for name, w in expected[2]:
             got = theirs.get(name, ["absent"])
             if got[0] == "absent":
-                return Mismatch(f"{path}.{name}", "attribute_missing", {"name": name})
+                return _within(_fail("attribute_missing", {"name": name}), ("attr", name))
             if got[0] == "raised":
-                return Mismatch(f"{path}.{name}", "attribute_raised", {"name": name, "error": got[1]})
-            found = compare(w, got, f"{path}.{name}")
+                return _within(_fail("attribute_raised", {"name": name, "error": got[1]}), ("attr", name))
+            found = _cmp(w, got)
             if found:
-                return found
+                return _within(found, ("attr", name))
         return None
     # "foreign" on both sides never happens for a reference value; treat as different.
-    return Mismatch(path, "type", {"expected": type_name(expected), "actual": type_name(actual)},
-                    _type_hint(expected, actual))
+    return _type_fail(expected, actual)
 
 
 def _key_text(k) -> str:
     from .values import show
+
     return show(k, limit=60)
 
 
-def _compare_dict(expected, actual, path: str) -> Mismatch | None:
+def _freeze(w):
+    """A hashable form of a wire value (dict keys are wire values)."""
+    if w[0] in ("str", "int", "bool", "none"):
+        return tuple(w)
+    if isinstance(w, list):
+        return tuple(_freeze(v) if isinstance(v, list) else v for v in w)
+    return w
+
+
+def _compare_dict(expected, actual):
     theirs = {_freeze(k): v for k, v in actual[1]}
-    ours = {_freeze(k): v for k, v in expected[1]}
-    missing = [k for k, _ in expected[1] if _freeze(k) not in theirs]
-    extra = [k for k, _ in actual[1] if _freeze(k) not in ours]
-    if missing or extra:
-        return Mismatch(path, "keys", {
+    if len(theirs) != len(expected[1]) or any(_freeze(k) not in theirs for k, _ in expected[1]):
+        ours = {_freeze(k) for k, _ in expected[1]}
+        missing = [k for k, _ in expected[1] if _freeze(k) not in theirs]
+        extra = [k for k, _ in actual[1] if _freeze(k) not in ours]
+        return _fail("keys", {
             "missing": ", ".join(_key_text(k) for k in missing) or "-",
             "extra": ", ".join(_key_text(k) for k in extra) or "-",
         })
     for k, w in expected[1]:
-        found = compare(w, theirs[_freeze(k)], f"{path}[{_key_text(k)}]")
+        found = _cmp(w, theirs[_freeze(k)])
         if found:
-            return found
+            return _within(found, ("key", k))
     return None
 
 
-def _freeze(w):
-    if isinstance(w, list):
-        return tuple(_freeze(v) for v in w)
-    return w
-
-
-def _compare_array(expected, actual, path: str) -> Mismatch | None:
+def _compare_array(expected, actual):
     _, e_dtype, e_kind, e_shape, e_values = expected
     _, a_dtype, a_kind, a_shape, a_values = actual
     if list(e_shape) != list(a_shape):
-        return Mismatch(path, "shape", {"expected": tuple(e_shape), "actual": tuple(a_shape)})
+        return _fail("shape", {"expected": tuple(e_shape), "actual": tuple(a_shape)})
     if _kind_group(e_kind) != _kind_group(a_kind):
-        return Mismatch(path, "dtype", {"expected": e_dtype, "actual": a_dtype},
-                        "hint_dtype_int" if e_kind in "iu" else ("hint_dtype_float" if e_kind == "f" else None))
+        return _fail("dtype", {"expected": e_dtype, "actual": a_dtype},
+                     "hint_dtype_int" if e_kind in "iu" else ("hint_dtype_float" if e_kind == "f" else None))
     for i, (x, y) in enumerate(zip(e_values, a_values)):
         if e_kind == "f":
-            same = floats_match(x, y)
+            same = x == y or floats_match(x, y)
         elif e_kind == "O":
-            same = compare(x, y) is None
+            same = _cmp(x, y) is None
         else:
             same = x == y
         if not same:
-            index = _unravel(i, e_shape)
-            return Mismatch(f"{path}[{index}]", "value")
+            return _within(_fail("value"), ("index", _unravel(i, e_shape)))
     return None
 
 

@@ -76,27 +76,29 @@ def _reason(found: Mismatch, lang: str) -> str:
     return text(f"reason_{found.reason}", lang, **params)
 
 
-def _base(prepared: dict, run: dict, lang: str) -> dict:
+def _base(key: dict, run: dict, lang: str) -> dict:
     notes = []
     if run.get("truncated"):
         from .runner import OUTPUT_LIMIT
         notes.append(text("note_output_truncated", lang, limit=OUTPUT_LIMIT))
     return {
-        "status": None, "passed": 0, "total": len(prepared["plan"]["cases"]), "lang": lang,
-        "lesson": prepared.get("lesson"), "checkpoint": prepared.get("checkpoint"), "seed": prepared.get("seed"),
+        "status": None, "passed": 0, "total": len(key["order"]), "lang": lang,
+        "lesson": key.get("lesson"), "checkpoint": key.get("checkpoint"), "seed": key.get("seed"),
         "failure": None, "failed_cases": [], "stdout": run.get("stdout", ""), "stderr": run.get("stderr", ""),
         "traceback": run.get("traceback"), "error_line": run.get("error_line"), "message": "", "notes": notes,
     }
 
 
 def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
-    """The verdict for ``run`` (from :func:`graders.engine.runner.run`) against ``prepared``."""
+    """The verdict for ``run`` (from :func:`graders.engine.runner.run`) against a prepared checkpoint (the whole
+    result of :func:`graders.engine.prepare.prepare`, or just its ``key``)."""
+    key = prepared.get("key", prepared)
     lang = lang if lang in LANGS else "en"
-    verdict = _base(prepared, run, lang)
+    verdict = _base(key, run, lang)
     status = run.get("status")
     if status == "timeout":
         verdict["status"] = "timeout"
-        verdict["message"] = text("timeout", lang, seconds=prepared["plan"].get("time_limit"))
+        verdict["message"] = text("timeout", lang, seconds=key.get("time_limit"))
         return verdict
     if status in ("error", "exit", "interrupted") and not run.get("outcomes"):
         verdict["status"] = "error"
@@ -112,11 +114,10 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
     outcomes = {o.get("id"): o for o in run.get("outcomes", [])}
     passed = 0
     first = None
-    for case in prepared["plan"]["cases"]:
-        case_id = case["id"]
-        meta = prepared["cases"][case_id]
+    for case_id in key["order"]:
+        meta = key["cases"][case_id]
         actual = outcomes.get(case_id)
-        problem = check_case(prepared["expected"][case_id], actual, meta, lang)
+        problem = check_case(key["expected"][case_id], actual, meta, lang)
         if problem is None:
             passed += 1
             continue
@@ -129,8 +130,8 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
                 hint = (text(hint_key, lang) + (" " + hint if hint else "")).strip()
             first = {
                 "case": case_id,
-                "call": call_text(case["call"], case["args"], case["kwargs"]),
-                "expected": _outcome_text(prepared["expected"][case_id]),
+                "call": meta["call"],
+                "expected": _outcome_text(key["expected"][case_id]),
                 "actual": _outcome_text(actual) if actual else "<no result>",
                 "reason": reason,
                 "explanation": explain,
@@ -139,10 +140,10 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
             if actual and actual.get("kind") == "raise" and actual.get("traceback"):
                 verdict["traceback"] = actual["traceback"]
                 verdict["error_line"] = actual.get("error_line")
-    for case in prepared["plan"]["cases"]:
-        actual = outcomes.get(case["id"])
+    for case_id in key["order"]:
+        actual = outcomes.get(case_id)
         if actual and actual.get("mutated"):
-            verdict["notes"].append(text("note_mutated", lang, case=case["id"]))
+            verdict["notes"].append(text("note_mutated", lang, case=case_id))
             break
     verdict["passed"] = passed
     verdict["failure"] = first
@@ -157,12 +158,12 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
     else:
         verdict["status"] = "fail"
         verdict["message"] = text("fail", lang, passed=passed, total=verdict["total"], case=first["case"])
-    plot = prepared.get("plot")
+    plot = key.get("plot")
     if plot:
         actual = outcomes.get(plot["case"])
         verdict["plot"] = {
             "kind": plot["kind"],
-            "expected": prepared["expected"][plot["case"]].get("value"),
+            "expected": key["expected"][plot["case"]].get("value"),
             "actual": actual.get("value") if actual and actual.get("kind") == "return" else None,
         }
     return verdict

@@ -1,7 +1,8 @@
 """Build a checkpoint's cases and compute every expected outcome with the reference solution.
 
 This runs before any learner code. The result has two parts: ``plan`` (the cases' calls and inputs, which the runner
-gets) and everything else (expected outcomes, explanations, hints), which the host keeps away from learner code.
+gets) and ``key`` (expected outcomes, explanations, hints, each call as text), which the host keeps away from learner
+code and hands to :func:`graders.engine.judge.judge` afterwards.
 Anything wrong with the grader module or the reference solution raises :class:`AuthorError`.
 """
 
@@ -76,6 +77,14 @@ def _attrs_of(w, found: dict) -> None:
             _attrs_of(v, found)
 
 
+def _has_foreign(w) -> bool:
+    if not isinstance(w, list) or not w:
+        return False
+    if w[0] in ("foreign", "object"):
+        return True
+    return any(_has_foreign(v) for v in w[1:] if isinstance(v, list))
+
+
 def _reference_outcome(module, case: Case, allowed: tuple) -> dict:
     from .runner import _resolve  # the same resolution rules as for learners
 
@@ -128,21 +137,31 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
             args, kwargs = values.encode(case.args), values.encode(case.kwargs)
         except Exception as error:
             raise AuthorError(f"case {case.id}: its arguments cannot be encoded: {error}") from None
-        if "foreign" in repr(args) or "foreign" in repr(kwargs):
+        if _has_foreign(args) or _has_foreign(kwargs):
             raise AuthorError(f"case {case.id}: its arguments hold a type the engine cannot pass on")
         plan_cases.append({"id": case.id, "call": case.call, "args": args, "kwargs": kwargs})
     plot_case = getattr(grader, "PLOT_CASE", None)
     if plot_case is not None and plot_case not in expected:
         raise AuthorError(f"PLOT_CASE {plot_case!r} is not a case id")
     time_limit = float(getattr(grader, "TIME_LIMIT", DEFAULT_TIME_LIMIT))
+    from .judge import call_text
+
     return {
+        # What the runner gets: calls and inputs only.
         "plan": {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": time_limit,
                  "entry": list(entry)},
-        "expected": expected,
-        "cases": {case.id: {"explain": case.explain, "hint": case.hint, "message": case.message,
-                            "forbid_warnings": case.forbid_warnings} for case in cases},
-        "lesson": lesson,
-        "checkpoint": checkpoint,
-        "seed": seed,
-        "plot": {"kind": plot, "case": plot_case} if plot and plot_case else None,
+        # What the judge gets, and learner code never: expected outcomes and the texts about each case.
+        "key": {
+            "lesson": lesson,
+            "checkpoint": checkpoint,
+            "seed": seed,
+            "time_limit": time_limit,
+            "order": [case.id for case in cases],
+            "expected": expected,
+            "cases": {case.id: {"explain": case.explain, "hint": case.hint, "message": case.message,
+                                "forbid_warnings": case.forbid_warnings, "call": call_text(item["call"], item["args"],
+                                                                                         item["kwargs"])}
+                      for case, item in zip(cases, plan_cases)},
+            "plot": {"kind": plot, "case": plot_case} if plot and plot_case else None,
+        },
     }

@@ -15,11 +15,12 @@ limit and the warning filters.
 from __future__ import annotations
 
 import builtins
+import itertools
+import operator
 # Bind the built-ins this module uses as its own globals: a learner's ``builtins.isinstance = …`` cannot reach them.
 from builtins import (BaseException, KeyboardInterrupt, LookupError, AttributeError, SystemExit, TypeError,  # noqa
                       EOFError, ModuleNotFoundError, callable, dict, getattr, hasattr, int, isinstance, len, list,
                       setattr, sorted, str, type)
-import gc
 import io
 import linecache
 import sys
@@ -155,8 +156,11 @@ class Sandbox:
             except ImportError:
                 pass
         self.modules = dict(sys.modules)
-        self.namespaces = {name: dict(m.__dict__) for name, m in self.modules.items()
-                           if isinstance(m, types.ModuleType)}
+        self.namespaces = {}
+        for name, m in self.modules.items():
+            if isinstance(m, types.ModuleType):
+                saved = m.__dict__
+                self.namespaces[name] = (dict(saved), tuple(saved), tuple(saved.values()))
         self.sys_attrs = {name: getattr(sys, name) for name in _SYS_ATTRS if hasattr(sys, name)}
         self.sys_lists = {name: list(getattr(sys, name)) for name in ("path", "meta_path", "path_hooks")}
         self.recursion_limit = sys.getrecursionlimit()
@@ -196,9 +200,10 @@ class Sandbox:
         for name, module in self.modules.items():
             if modules.get(name) is not module:
                 modules[name] = module
-        for name, saved in self.namespaces.items():
+        for name, (saved, keys, items) in self.namespaces.items():
             namespace = self.modules[name].__dict__
-            if len(namespace) != len(saved) or any(namespace.get(k, _MISSING) is not v for k, v in saved.items()):
+            # Identity checks in C loops: no learner __eq__ runs, and an unchanged module costs next to nothing.
+            if len(namespace) != len(keys) or not all(map(_is, map(namespace.get, keys, _repeat(_MISSING)), items)):
                 namespace.clear()
                 namespace.update(saved)
         modules.update(self.hidden)
@@ -207,6 +212,8 @@ class Sandbox:
 
 
 _MISSING = object()
+_is = operator.is_
+_repeat = itertools.repeat
 
 
 def _learner_frames(tb) -> traceback.StackSummary:
@@ -264,7 +271,6 @@ def call_case(namespace: dict, case: dict, attrs: dict) -> dict:
         return {"kind": "not_callable", "name": case["call"]}
     args = _decode(case["args"])
     kwargs = _decode(case["kwargs"])
-    before = _encode((args, kwargs))
     with _catch_warnings(record=True) as caught:
         _simplefilter("always")
         try:
@@ -277,7 +283,7 @@ def call_case(namespace: dict, case: dict, attrs: dict) -> dict:
         else:
             outcome = {"kind": "return", "value": _encode(result, attrs)}
     outcome["warnings"] = sorted({w.category.__name__ for w in caught})
-    outcome["mutated"] = _encode((args, kwargs)) != before
+    outcome["mutated"] = _encode(args) != case["args"] or _encode(kwargs) != case["kwargs"]
     return outcome
 
 
@@ -347,7 +353,6 @@ def run(source: str, plan: dict, on_output=None) -> dict:
         result["stdout"], result["stderr"] = sink.text("stdout"), sink.text("stderr")
         result["truncated"] = sink.truncated
         del module, namespace, failure
-        gc.collect()
     return result
 
 
