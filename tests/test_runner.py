@@ -229,3 +229,11 @@ def test_os_exit_in_a_subprocess_is_an_error_not_a_pass(prepared):
     run = run_in_subprocess("import os\nos._exit(0)\n", prepared["plan"], 2.0)
     verdict = judge(prepared, run, "en")
     assert verdict["status"] == "error"
+
+
+def test_sleeping_code_hits_the_wall_clock_limit(prepared, monkeypatch):
+    from graders.engine import local
+
+    monkeypatch.setattr(local, "WALL_ALLOWANCE", 0.5)
+    run = run_in_subprocess("import time\ntime.sleep(10**6)\n", prepared["plan"], 0.5)
+    assert judge(prepared, run, "en")["status"] == "timeout"

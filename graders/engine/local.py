@@ -1,14 +1,18 @@
 """The CPython host: grade a file with the same engine, running the learner's code in a subprocess.
 
-The subprocess gets only the plan (inputs, never expected values), runs under the checkpoint's time limit and a
-memory cap, and answers through a private pipe; a timeout kills it. Preparing and judging happen in this process.
+The subprocess gets only the plan (inputs, never expected values) and answers through a private pipe. Its time limit
+counts CPU seconds (``RLIMIT_CPU``), so a loaded machine does not turn a correct solution into a timeout; a generous
+wall-clock limit on top catches code that sleeps or waits. Memory is capped too. Preparing and judging happen in this
+process.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -18,8 +22,11 @@ from .judge import author_error, judge
 from .prepare import prepare
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Seconds a subprocess may use to start Python and import numpy, on top of the checkpoint's limit.
-STARTUP_ALLOWANCE = 3.0
+#: CPU seconds a subprocess may use to start Python and import numpy, on top of the checkpoint's limit.
+STARTUP_ALLOWANCE = 2.0
+#: Wall-clock limit, as a multiple of the checkpoint's limit (plus a fixed allowance), for code that does not use CPU.
+WALL_FACTOR = 3.0
+WALL_ALLOWANCE = 10.0
 #: Address-space cap for the learner's process, in bytes.
 MEMORY_LIMIT = 4 * 2**30
 
@@ -29,13 +36,16 @@ _BOOT = (
 )
 
 
-def _limit_memory() -> None:  # pragma: no cover - runs in the child
-    try:
-        import resource
+def _limits(cpu_seconds: int):
+    def apply() -> None:  # pragma: no cover - runs in the child
+        try:
+            import resource
 
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    except (ImportError, ValueError, OSError):
-        pass
+            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+        except (ImportError, ValueError, OSError):
+            pass
+    return apply
 
 
 def run_in_subprocess(source: str, plan: dict, time_limit: float) -> dict:
@@ -47,12 +57,13 @@ def run_in_subprocess(source: str, plan: dict, time_limit: float) -> dict:
     process = subprocess.Popen(
         [sys.executable, "-I", "-c", _BOOT.format(root=str(ROOT)), str(write_fd)],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        pass_fds=(write_fd,), cwd=os.path.abspath(os.sep), env=env, preexec_fn=_limit_memory,
+        pass_fds=(write_fd,), cwd=os.path.abspath(os.sep), env=env,
+        preexec_fn=_limits(math.ceil(time_limit + STARTUP_ALLOWANCE)),
     )
     os.close(write_fd)
     try:
         _, stderr = process.communicate(json.dumps({"source": source, "plan": plan}).encode(),
-                                        timeout=time_limit + STARTUP_ALLOWANCE)
+                                        timeout=time_limit * WALL_FACTOR + WALL_ALLOWANCE)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
@@ -60,6 +71,8 @@ def run_in_subprocess(source: str, plan: dict, time_limit: float) -> dict:
         return {"status": "timeout", "stdout": "", "stderr": "", "outcomes": []}
     with os.fdopen(read_fd, "r", encoding="utf-8") as pipe:
         data = pipe.read()
+    if process.returncode in (-signal.SIGXCPU, -signal.SIGKILL) and not data:
+        return {"status": "timeout", "stdout": "", "stderr": "", "outcomes": []}
     try:
         return json.loads(data)
     except json.JSONDecodeError:
