@@ -237,3 +237,10 @@ def test_sleeping_code_hits_the_wall_clock_limit(prepared, monkeypatch):
     monkeypatch.setattr(local, "WALL_ALLOWANCE", 0.5)
     run = run_in_subprocess("import time\ntime.sleep(10**6)\n", prepared["plan"], 0.5)
     assert judge(prepared, run, "en")["status"] == "timeout"
+
+
+def test_a_result_larger_than_the_pipe_buffer_comes_back_from_the_subprocess(prepared):
+    run = run_in_subprocess(REFERENCE + "\nprint('x' * 150_000)\n", prepared["plan"], 2.0)
+    verdict = judge(prepared, run, "en")
+    assert verdict["status"] == "pass"
+    assert len(verdict["stdout"]) == 150_001

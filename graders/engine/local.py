@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from .case import AuthorError
@@ -48,6 +49,15 @@ def _limits(cpu_seconds: int):
     return apply
 
 
+def _drain(fd: int, chunks: list) -> None:
+    with os.fdopen(fd, "rb") as pipe:
+        while True:
+            chunk = pipe.read(1 << 16)
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+
 def run_in_subprocess(source: str, plan: dict, time_limit: float) -> dict:
     """Run the learner's ``source`` under ``plan`` in a fresh interpreter; ``{"status": "timeout"}`` when too slow."""
     read_fd, write_fd = os.pipe()
@@ -61,16 +71,20 @@ def run_in_subprocess(source: str, plan: dict, time_limit: float) -> dict:
         preexec_fn=_limits(math.ceil(time_limit + STARTUP_ALLOWANCE)),
     )
     os.close(write_fd)
+    chunks: list[bytes] = []
+    # Drain the result pipe while the child runs: a result larger than the pipe buffer must not block the child.
+    reader = threading.Thread(target=_drain, args=(read_fd, chunks), daemon=True)
+    reader.start()
     try:
         _, stderr = process.communicate(json.dumps({"source": source, "plan": plan}).encode(),
                                         timeout=time_limit * WALL_FACTOR + WALL_ALLOWANCE)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
-        os.close(read_fd)
+        reader.join()
         return {"status": "timeout", "stdout": "", "stderr": "", "outcomes": []}
-    with os.fdopen(read_fd, "r", encoding="utf-8") as pipe:
-        data = pipe.read()
+    reader.join()
+    data = b"".join(chunks).decode("utf-8", "replace")
     if process.returncode in (-signal.SIGXCPU, -signal.SIGKILL) and not data:
         return {"status": "timeout", "stdout": "", "stderr": "", "outcomes": []}
     try:
