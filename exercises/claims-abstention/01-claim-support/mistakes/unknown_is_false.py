@@ -1,5 +1,5 @@
 # mistake: no evidence is reported as contradicted, as if missing evidence proved the claim false
-# expect-fail: seed-three-statuses
+# expect-fail: no-facts
 def _valid(rows, keys, limit):
     if not isinstance(rows, list) or len(rows) > limit:
         raise ValueError("bad list")

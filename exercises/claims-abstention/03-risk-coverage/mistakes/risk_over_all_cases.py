@@ -1,5 +1,5 @@
 # mistake: risk divides the wrong answers by all cases instead of by the answered ones
-# expect-fail: seed-curve
+# expect-fail: seed-threshold-half
 import numpy as np
 
 def _vector(values, label, limit):
