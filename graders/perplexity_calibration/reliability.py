@@ -291,7 +291,7 @@ def curated():
     )
     yield _report(
         "report-bool-labels",
-        ([0.9, 0.8, 0.3], [True, False, False]),
+        ([0.9, 0.85, 0.3], [True, False, False]),
         {"bins": 5},
         _t(
             "Booleans als labels, 5 bakken.",

@@ -1,0 +1,514 @@
+"""Lesson perplexity-calibration: reference fidelity, graders, alternative solutions, and the reliability figure.
+
+The fidelity tests hold hand-computed expectations for every curated case, written from the lesson's conventions
+(searchsorted side="right" binning, nan perplexity for zero tokens, (0.0, 0) ECE on empty input, ...), and check
+that each reference solution produces exactly them. A new curated case without an expectation here fails the test.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import math
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from graders.engine.local import grade_source
+from werkbank.lessons import load_lesson
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "perplexity-calibration"
+LESSON = load_lesson("perplexity-calibration")
+LN2, LN4 = math.log(2.0), math.log(4.0)
+RAISES = ValueError
+
+
+def _load_solution(checkpoint_id):
+    checkpoint = LESSON.checkpoint(checkpoint_id)
+    name = f"_pc_reference_{checkpoint_id}"
+    spec = importlib.util.spec_from_file_location(name, checkpoint.solution_path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _grader(checkpoint_id):
+    return importlib.import_module(LESSON.checkpoint(checkpoint_id).grader)
+
+
+def _call(module, case):
+    target = module
+    for part in case.call.split("."):
+        target = getattr(target, part)
+    return target(*case.args, **case.kwargs)
+
+
+def _same(expected, actual):
+    """Exact-type comparison in the spirit of the engine, for the hand-written expectations below."""
+    if isinstance(expected, tuple) and expected and expected[0] == "arrays":
+        _, conf, acc, count = expected
+        assert type(actual) is tuple and len(actual) == 3
+        for want, got, kind in ((conf, actual[0], "f"), (acc, actual[1], "f"), (count, actual[2], "i")):
+            assert isinstance(got, np.ndarray) and got.shape == (len(want),)
+            assert got.dtype.kind in ("iu" if kind == "i" else "f")
+            assert np.allclose(got, want, rtol=1e-9, atol=1e-12)
+        return
+    if isinstance(expected, dict):
+        for name, want in expected.items():
+            _same(want, getattr(actual, name))
+        return
+    if isinstance(expected, tuple):
+        assert type(actual) is tuple and len(actual) == len(expected)
+        for want, got in zip(expected, actual):
+            _same(want, got)
+        return
+    if isinstance(expected, float):
+        assert isinstance(actual, float), type(actual)
+        if math.isnan(expected):
+            assert math.isnan(actual)
+        else:
+            assert actual == pytest.approx(expected, rel=1e-9, abs=1e-12)
+        return
+    if isinstance(expected, int):
+        assert type(actual) is int and actual == expected
+        return
+    raise AssertionError(f"unhandled expectation {expected!r}")
+
+
+def _perplexity_result(ppl, avg, tokens):
+    return {"perplexity": ppl, "avg_neg_log_likelihood": avg, "total_tokens": tokens}
+
+
+def _arrays(conf, acc, count):
+    return ("arrays", conf, acc, count)
+
+
+def _sparse(bins, cells):
+    """Reliability triple of length `bins` with {bin: (mean confidence, accuracy, count)} filled in, zeros elsewhere."""
+    conf, acc, count = [0.0] * bins, [0.0] * bins, [0] * bins
+    for b, (c, a, n) in cells.items():
+        conf[b], acc[b], count[b] = c, a, n
+    return _arrays(conf, acc, count)
+
+
+NAN = float("nan")
+E15 = math.exp(1.5)
+
+EXPECTED = {
+    "1": {
+        "uniform-two-token": 2.0,
+        "uniform-two-token-result": _perplexity_result(2.0, LN2, 100),
+        "perfect-model": 1.0,
+        "perfect-model-result": _perplexity_result(1.0, 0.0, 15),
+        "vocabulary-size": 50000.0,
+        "multi-sequence-weighting": 2 ** 1.75,
+        "multi-sequence-result": _perplexity_result(E15, 1.5, 16),
+        "empty-sequence-inside": _perplexity_result(math.exp(2.0), 2.0, 4),
+        "zero-tokens": _perplexity_result(NAN, 0.0, 0),
+        "zero-tokens-perplexity": NAN,
+        "zero-token-counts": _perplexity_result(NAN, 0.0, 0),
+        "misaligned-lengths": RAISES,
+        "misaligned-perplexity": RAISES,
+        "negative-nll": RAISES,
+        "negative-nll-later": RAISES,
+        "negative-count": RAISES,
+        "numpy-inputs": _perplexity_result(E15, 1.5, 16),
+        "numpy-inputs-perplexity": 2 ** 1.75,
+    },
+    "2": {
+        "perfect-two-bins": (0.0, 2),
+        "all-wrong-confident": (0.99, 1),
+        "all-right-confident": (0.0225, 1),
+        "coin-flip-predictor": (1 / 6, 1),
+        "empty-middle-bins": (0.5 / 6, 4),
+        "default-ten-bins": (1.8 / 4, 4),
+        "empty-input": (0.0, 0),
+        "edge-zero": (1 / 3 + 0.05, 2),
+        "edge-inner": (0.475, 2),
+        "edge-one": (0.46, 1),
+        "edges-mixed": (0.35, 4),
+        "one-bin": (0.225, 1),
+        "two-bins-half": (0.1 + 0.35 * 2 / 3, 2),
+        "fifteen-bins": (0.074, 4),
+        "bins-zero": RAISES,
+        "bins-negative": RAISES,
+        "confidence-above-one": RAISES,
+        "confidence-negative": RAISES,
+        "label-two": RAISES,
+        "two-dimensional": RAISES,
+        "misaligned": RAISES,
+        "bool-labels": (0.0, 2),
+        "array-inputs": (0.5 / 6, 4),
+        "bool-array-labels": (0.13, 2),
+        "brier-perfect": 0.0,
+        "brier-worst": 1.0,
+        "brier-coin-flip": 0.25,
+        "brier-sees-spread": 0.24,
+        "brier-empty": 0.0,
+        "brier-bool-arrays": 0.18,
+        "brier-confidence-out-of-range": RAISES,
+        "brier-label-two": RAISES,
+        "brier-misaligned": RAISES,
+        "brier-two-dimensional": RAISES,
+    },
+}
+
+FORTY_TRIPLE = _sparse(10, {
+    2: (0.75 / 3, 1 / 3, 3),
+    3: (1.40 / 4, 1 / 4, 4),
+    4: (1.79 / 4, 2 / 4, 4),
+    5: (2.75 / 5, 2 / 5, 5),
+    6: (3.92 / 6, 3 / 6, 6),
+    7: (4.49 / 6, 4 / 6, 6),
+    8: (5.11 / 6, 4 / 6, 6),
+    9: (5.75 / 6, 5 / 6, 6),
+})
+FOUR_TRIPLE = _sparse(10, {0: (0.05, 0.0, 1), 1: (0.15, 0.0, 1), 8: (0.85, 1.0, 1), 9: (0.95, 1.0, 1)})
+FIFTEEN_TRIPLE = _sparse(15, {0: (0.03, 0.0, 1), 7: (0.505, 0.5, 2), 10: (0.7, 1.0, 1), 14: (0.97, 1.0, 1)})
+
+
+def _forty_brier():
+    grader = _grader("3")
+    return sum((p - y) ** 2 for p, y in zip(grader.FORTY_CONF, grader.FORTY_RIGHT)) / 40
+
+
+EXPECTED["3"] = {
+    "forty-predictions": FORTY_TRIPLE,
+    "four-predictions": FOUR_TRIPLE,
+    "empty-bins-are-zero": _sparse(10, {0: (0.05, 0.0, 1), 9: (0.94, 0.5, 2)}),
+    "empty-input": _sparse(10, {}),
+    "empty-input-four-bins": _sparse(4, {}),
+    "default-ten-bins": _sparse(10, {1: (0.15, 0.5, 2), 8: (0.85, 0.5, 2)}),
+    "edges": _sparse(10, {0: (0.0, 0.0, 1), 1: (0.1, 1.0, 1), 5: (0.5, 1.0, 1), 9: (1.0, 1.0, 1)}),
+    "one-bin": _arrays([0.525], [0.75], [4]),
+    "fifteen-bins": FIFTEEN_TRIPLE,
+    "bins-zero": RAISES,
+    "confidence-above-one": RAISES,
+    "label-two": RAISES,
+    "misaligned": RAISES,
+    "two-dimensional": RAISES,
+    "report-four-predictions": {"ece": 0.1, "brier": 0.0125, "populated_bins": 4, "reliability": FOUR_TRIPLE,
+                                "n_samples": 4},
+    "report-forty-predictions": {"ece": 4.88 / 40, "brier": None, "populated_bins": 8, "reliability": FORTY_TRIPLE,
+                                 "n_samples": 40},
+    "report-fifteen-bins": {"ece": 0.074, "brier": 0.6019 / 5, "populated_bins": 4, "reliability": FIFTEEN_TRIPLE,
+                            "n_samples": 5},
+    "report-empty": {"ece": 0.0, "brier": 0.0, "populated_bins": 0, "reliability": _sparse(10, {}),
+                     "n_samples": 0},
+    "report-bool-labels": {"ece": 0.35, "brier": 0.8225 / 3, "populated_bins": 2,
+                           "reliability": _sparse(5, {1: (0.3, 0.0, 1), 4: (0.875, 0.5, 2)}), "n_samples": 3},
+    "report-bins-zero": RAISES,
+    "report-label-two": RAISES,
+}
+EXPECTED["3"]["report-forty-predictions"]["brier"] = _forty_brier()
+
+
+# ---- fidelity: the references against hand-computed expectations -------------------------------------------------
+
+@pytest.mark.parametrize("checkpoint_id", ["1", "2", "3"])
+def test_every_curated_case_has_a_hand_computed_expectation(checkpoint_id):
+    ids = [case.id for case in _grader(checkpoint_id).curated()]
+    assert len(ids) == len(set(ids))
+    assert set(ids) == set(EXPECTED[checkpoint_id])
+
+
+def _curated_params():
+    for checkpoint_id in ("1", "2", "3"):
+        for case in _grader(checkpoint_id).curated():
+            yield pytest.param(checkpoint_id, case, id=f"{checkpoint_id}-{case.id}")
+
+
+@pytest.mark.parametrize("checkpoint_id,case", list(_curated_params()))
+def test_reference_matches_the_conventions(checkpoint_id, case):
+    module = _load_solution(checkpoint_id)
+    expected = EXPECTED[checkpoint_id][case.id]
+    if expected is RAISES:
+        with pytest.raises(ValueError):
+            _call(module, case)
+        return
+    _same(expected, _call(module, case))
+
+
+def test_checkpoint_three_reference_repeats_checkpoint_two():
+    """Checkpoint 3's solution is self-contained and agrees with checkpoint 2's on every checkpoint-2 case."""
+    two, three = _load_solution("2"), _load_solution("3")
+    for case in _grader("2").curated():
+        for module in (two, three):
+            expected = EXPECTED["2"][case.id]
+            if expected is RAISES:
+                with pytest.raises(ValueError):
+                    _call(module, case)
+            else:
+                _same(expected, _call(module, case))
+
+
+def test_negative_nll_message_mentions_the_minus_sign():
+    module = _load_solution("1")
+    with pytest.raises(ValueError, match="minus sign"):
+        module.PerplexityResult.from_token_nll([-1.0], [10])
+
+
+@pytest.mark.parametrize("checkpoint_id", ["2", "3"])
+def test_reference_empty_input_does_not_warn(checkpoint_id, recwarn):
+    module = _load_solution(checkpoint_id)
+    assert module.expected_calibration_error([], []) == (0.0, 0)
+    assert module.brier_score(np.array([]), np.array([])) == 0.0
+    assert len(recwarn) == 0
+
+
+# ---- random cases --------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("checkpoint_id", ["1", "2", "3"])
+def test_random_cases_are_reproducible_small_and_off_the_edges(checkpoint_id):
+    grader = _grader(checkpoint_id)
+    first = list(grader.random_cases(random.Random(5), grader.RANDOM_CASES))
+    again = list(grader.random_cases(random.Random(5), grader.RANDOM_CASES))
+    assert [repr(c.args) + repr(c.kwargs) for c in first] == [repr(c.args) + repr(c.kwargs) for c in again]
+    assert len(first) == grader.RANDOM_CASES
+    assert len({c.id for c in first}) == len(first)
+    for case in first:
+        assert set(case.explain) == {"nl", "en", "ar"}
+        assert len(case.args[0]) <= 60
+        bins = case.kwargs.get("bins")
+        if bins:
+            for p in case.args[0]:
+                if 0.0 < p < 1.0:
+                    # never exactly on an inner edge, where float rounding could split correct solutions
+                    assert all(abs(p * bins - k) > 1e-6 for k in range(1, bins))
+
+
+@pytest.mark.parametrize("checkpoint_id", ["1", "2", "3"])
+def test_every_case_explains_itself_in_three_languages(checkpoint_id):
+    for case in _grader(checkpoint_id).curated():
+        assert set(case.explain) == {"nl", "en", "ar"} and all(case.explain.values()), case.id
+        if case.hint:
+            assert set(case.hint) == {"nl", "en", "ar"} and all(case.hint.values()), case.id
+
+
+@pytest.mark.parametrize("checkpoint_id", ["1", "2", "3"])
+def test_reference_grades_all_cases_quickly(checkpoint_id):
+    grader = _grader(checkpoint_id)
+    module = _load_solution(checkpoint_id)
+    cases = list(grader.curated()) + list(grader.random_cases(random.Random(0), grader.RANDOM_CASES))
+    start = time.perf_counter()
+    for case in cases:
+        try:
+            _call(module, case)
+        except ValueError:
+            pass
+    assert time.perf_counter() - start < 0.5
+
+
+# ---- the engine on alternative correct solutions and on the upstream conventions ----------------------------------
+
+ALTERNATIVES = {
+    "1": ["alt_cp1_plain_class.py", "alt_cp1_numpy.py"],
+    "2": ["alt_cp2_loops.py", "alt_cp2_digitize.py"],
+    "3": ["alt_cp3_plain_class.py", "alt_cp3_loops.py"],
+}
+
+
+@pytest.mark.parametrize("checkpoint_id,name,seed", [
+    (cp, name, seed) for cp, names in ALTERNATIVES.items() for name in names for seed in (0, 7)
+])
+def test_alternative_correct_solutions_pass(checkpoint_id, name, seed):
+    verdict = grade_source(LESSON.id, checkpoint_id, (DATA / name).read_text(encoding="utf-8"), seed=seed)
+    assert verdict["status"] == "pass", verdict["failure"]
+
+
+def test_the_plot_carries_the_learners_triple():
+    source = (DATA / "alt_cp3_loops.py").read_text(encoding="utf-8")
+    verdict = grade_source(LESSON.id, "3", source, seed=0)
+    plot = verdict["plot"]
+    assert plot["kind"] == "reliability"
+    for wire in (plot["expected"], plot["actual"]):
+        assert wire[0] == "tuple" and len(wire[1]) == 3
+        counts = wire[1][2]
+        assert counts[0] == "ndarray" and counts[2] == "i"
+        assert [int(v) for v in counts[4]] == [0, 0, 3, 4, 4, 5, 6, 6, 6, 6]
+    # alt_cp3_loops stores counts as int32: the plot shows the learner's own dtype
+    assert plot["actual"][1][2][1] == "int32"
+
+
+def test_the_plot_has_no_actual_when_the_learner_raises():
+    source = LESSON.checkpoint("3").starter("en")
+    verdict = grade_source(LESSON.id, "3", source, seed=0)
+    assert verdict["status"] in ("fail", "error")
+    assert verdict["plot"]["actual"] is None
+    assert verdict["plot"]["expected"][0] == "tuple"
+
+
+def test_a_wrong_triple_is_plotted_as_returned():
+    mistake = LESSON.checkpoint("3").folder / "mistakes" / "bin_centres.py"
+    verdict = grade_source(LESSON.id, "3", mistake.read_text(encoding="utf-8"), seed=0)
+    assert verdict["status"] == "fail"
+    actual_conf = verdict["plot"]["actual"][1][0][4]
+    assert actual_conf[2] == pytest.approx(0.25) and actual_conf[9] == pytest.approx(0.95)
+
+
+# ---- the reliability figure in a real browser -------------------------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@pytest.fixture(scope="module")
+def figure_page(tmp_path_factory):
+    if not ESBUILD.exists() or not Path(CHROMIUM).exists():
+        pytest.skip("esbuild or chromium missing")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    bundle = tmp_path_factory.mktemp("reliability") / "reliability.js"
+    subprocess.run([str(ESBUILD), str(ROOT / "web" / "src" / "figures" / "reliability.js"), "--bundle",
+                    "--format=iife", "--global-name=Reliability", f"--outfile={bundle}"], check=True,
+                   capture_output=True)
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        page = browser.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.set_content("<!doctype html><html><body></body></html>")
+        page.add_script_tag(path=str(bundle))
+        yield page, errors
+        browser.close()
+
+
+def _plot_from_engine(source):
+    return grade_source(LESSON.id, "3", source, seed=0)["plot"]
+
+
+def _render(page, plot, lang):
+    return page.evaluate("""([plot, lang]) => {
+        const box = document.createElement('div');
+        document.body.replaceChildren(box);
+        Reliability.renderReliability(box, plot, lang);
+        return {
+            svgs: box.querySelectorAll('svg').length,
+            circles: [...box.querySelectorAll('svg')].map(s => s.querySelectorAll('circle').length),
+            rows: box.querySelectorAll('tbody tr').length,
+            cols: box.querySelectorAll('thead th').length,
+            notes: [...box.querySelectorAll('.reliability-note')].map(n => n.textContent),
+            labels: [...box.querySelectorAll('svg')].map(s => s.getAttribute('aria-label')),
+            cells: [...box.querySelectorAll('tbody tr')].map(r => [...r.children].map(c => c.textContent)),
+        };
+    }""", [plot, lang])
+
+
+@pytest.mark.browser
+def test_figure_draws_learner_and_reference_with_a_table(figure_page):
+    page, errors = figure_page
+    plot = _plot_from_engine((DATA / "alt_cp3_loops.py").read_text(encoding="utf-8"))
+    result = _render(page, plot, "en")
+    assert result["svgs"] == 2
+    assert result["circles"] == [8, 8]  # one point per populated bin, none for the two empty bins
+    assert result["rows"] == 10 and result["cols"] == 7
+    assert result["notes"] == []
+    assert result["cells"][2][:4] == ["0.20–0.30", "3", "0.250", "0.333"]
+    assert "8 of them populated" in result["labels"][0] and "40 predictions" in result["labels"][0]
+    assert errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["ar", "nl", "en"])
+def test_figure_explains_an_unusable_or_missing_result(figure_page, lang):
+    page, errors = figure_page
+    plot = _plot_from_engine(LESSON.checkpoint("3").solution())
+    unusable = dict(plot, actual=["tuple", [["str", "x"], ["none"], ["int", "3"]]])
+    result = _render(page, unusable, lang)
+    assert result["svgs"] == 1 and len(result["notes"]) == 1 and result["notes"][0]
+    missing = dict(plot, actual=None)
+    result_missing = _render(page, missing, lang)
+    assert result_missing["svgs"] == 1 and len(result_missing["notes"]) == 1
+    assert result_missing["notes"][0] != result["notes"][0]
+    assert errors == []
+
+
+@pytest.mark.browser
+def test_figure_keeps_learner_text_out_of_markup(figure_page):
+    page, errors = figure_page
+    plot = _plot_from_engine(LESSON.checkpoint("3").solution())
+    hostile = dict(plot, actual=None, note="<img src=x onerror=alert(1)>")
+    page.evaluate("""(plot) => {
+        const box = document.createElement('div');
+        document.body.replaceChildren(box);
+        Reliability.renderReliability(box, plot, 'en');
+    }""", hostile)
+    assert page.locator("img").count() == 0
+    assert "<img src=x" in page.locator(".reliability-note").first.text_content()
+    assert errors == []
+
+
+@pytest.mark.browser
+def test_figure_summary_matches_the_reference_solution(figure_page):
+    """The interactive figure bins and scores like the lesson: compare its numbers with the Python reference."""
+    page, errors = figure_page
+    reference = _load_solution("3")
+    rng = random.Random(11)
+    for bins in (1, 2, 5, 10, 15):
+        conf = [round(rng.random(), 3) for _ in range(60)] + [0.0, 0.1, 0.5, 1.0]
+        right = [1 if rng.random() < p else 0 for p in conf]
+        got = page.evaluate("([c, r, b]) => Reliability.summarize(c, r, b)", [conf, right, bins])
+        ece, populated = reference.expected_calibration_error(conf, right, bins=bins)
+        mean_conf, accuracy, count = reference.reliability_diagram(conf, right, bins=bins)
+        assert got["ece"] == pytest.approx(ece, abs=1e-12)
+        assert got["brier"] == pytest.approx(reference.brier_score(conf, right), abs=1e-12)
+        assert got["populated"] == populated
+        assert got["data"]["count"] == count.tolist()
+        assert got["data"]["conf"] == pytest.approx(mean_conf.tolist(), abs=1e-12)
+        assert got["data"]["acc"] == pytest.approx(accuracy.tolist(), abs=1e-12)
+    assert errors == []
+
+
+@pytest.mark.browser
+def test_interactive_figure_mounts_and_responds(figure_page):
+    page, errors = figure_page
+    state = page.evaluate("""() => {
+        const figure = document.createElement('figure');
+        const caption = document.createElement('figcaption');
+        caption.textContent = 'caption';
+        figure.append(caption);
+        document.body.replaceChildren(figure);
+        Reliability.mount(figure, 'ar');
+        const before = figure.querySelector('.reliability-stats').textContent;
+        const slider = figure.querySelector('input[type=range]');
+        slider.value = '1.0';
+        slider.dispatchEvent(new Event('input'));
+        const calibrated = figure.querySelector('.reliability-stats').textContent;
+        const bins = figure.querySelector('select');
+        bins.value = '5';
+        bins.dispatchEvent(new Event('change'));
+        return {
+            before, calibrated,
+            rows: figure.querySelectorAll('tbody tr').length,
+            captionLast: figure.lastElementChild === caption,
+            svgs: figure.querySelectorAll('svg').length,
+        };
+    }""")
+    assert state["before"] != state["calibrated"]
+    ece_over = float(state["before"].split("ECE")[1].split("·")[0].strip(" \u200f"))
+    ece_calibrated = float(state["calibrated"].split("ECE")[1].split("·")[0].strip(" \u200f"))
+    assert ece_calibrated < ece_over
+    assert state["rows"] == 5 and state["svgs"] == 1 and state["captionLast"]
+    assert errors == []
+
+
+def test_lesson_texts_render_with_both_flowcharts():
+    from werkbank.markdown import render
+
+    for lang in LESSON.languages:
+        html = render(LESSON.prose(lang), f"prose.{lang}.md", lang, heading_ids=True)
+        assert html.count("flowchart-figure") == 2
+        assert 'data-figure="reliability"' in html
+        assert "<math" in html
+        for checkpoint in LESSON.checkpoints:
+            render(checkpoint.task(lang), "task", lang)
+            render(checkpoint.hint(lang), "hint", lang)
+    assert list(LESSON.languages) == ["ar", "en"]
