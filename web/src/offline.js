@@ -1,0 +1,171 @@
+// The page's side of the service worker (dist/sw.js): register it, reload once into cross-origin isolation on a
+// plain static host, ask for the full offline copy, and report when a newer build is ready.
+//
+// Everything here is best effort: without service workers (old browsers, private modes, file: URLs, plain http on
+// a non-localhost origin) or when registration fails, the site works exactly as without this module.
+//
+// While the page runs, <html data-offline="..."> says how far the offline copy is: "unsupported", "failed",
+// "caching" (the service worker controls the page and is saving the build), "ready" (the whole build is saved).
+// <html data-update="available"> appears when a newer build is saved and waiting ("activated": another tab
+// switched to it), alongside the onUpdate callback.
+
+const RELOAD_GUARD = "werkbank-isolation-reload"; // sessionStorage: set while the one isolation reload is spent
+const CONTROL_WAIT_MS = 4000; // how long the page waits for a fresh service worker to take control
+const UPDATE_CHECK_MS = 60 * 60 * 1000; // look for a newer build at most this often while the page is open
+
+function mark(state) {
+  document.documentElement.dataset.offline = state;
+}
+
+function guardSet() {
+  try {
+    return window.sessionStorage.getItem(RELOAD_GUARD) !== null;
+  } catch {
+    return true; // no storage: never reload automatically (a reload loop would have no brake)
+  }
+}
+
+function setGuard(on) {
+  try {
+    if (on) window.sessionStorage.setItem(RELOAD_GUARD, String(Date.now()));
+    else window.sessionStorage.removeItem(RELOAD_GUARD);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The folder the built site lives in (where sw.js is): the parent of the assets/ folder this bundle runs from. */
+export function siteRoot() {
+  return new URL("../", import.meta.url);
+}
+
+/** Resolve when the page has a controlling service worker, or after `ms` (resolves to the controller or null). */
+function controlled(ms) {
+  const sw = navigator.serviceWorker;
+  if (sw.controller) return Promise.resolve(sw.controller);
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      sw.removeEventListener("controllerchange", done);
+      resolve(sw.controller || null);
+    };
+    const timer = setTimeout(done, ms);
+    sw.addEventListener("controllerchange", done);
+  });
+}
+
+/** Ask the controlling worker to save the rest of the build; marks <html data-offline> as it goes. */
+function requestPrecache(onCached) {
+  const sw = navigator.serviceWorker;
+  if (!sw.controller) return;
+  mark("caching");
+  sw.addEventListener("message", (event) => {
+    const data = event.data;
+    if (!data || data.type !== "precached") return;
+    const ok = Array.isArray(data.errors) && data.errors.length === 0;
+    mark(ok ? "ready" : "failed");
+    onCached(data);
+  });
+  sw.controller.postMessage({ type: "precache" });
+}
+
+/** Report a waiting worker (a newer build, completely saved) to `onUpdate` once; never reloads by itself. */
+function watchUpdates(registration, onUpdate) {
+  const sw = navigator.serviceWorker;
+  const announced = new Set();
+  let applying = false;
+  const apply = (worker) => () => {
+    if (applying) return;
+    applying = true;
+    sw.addEventListener("controllerchange", () => window.location.reload(), { once: true });
+    worker.postMessage({ type: "skip-waiting" });
+  };
+  const announce = (worker) => {
+    if (!worker || announced.has(worker) || !sw.controller) return; // a first install is not an update
+    announced.add(worker);
+    document.documentElement.dataset.update = "available";
+    onUpdate({ apply: apply(worker) });
+  };
+  announce(registration.waiting);
+  registration.addEventListener("updatefound", () => {
+    const worker = registration.installing;
+    if (!worker) return;
+    worker.addEventListener("statechange", () => {
+      if (worker.state === "installed") announce(worker);
+    });
+  });
+  // Another tab applied an update: this page still runs the old build, so offer a reload (the page decides).
+  let hadController = Boolean(sw.controller);
+  sw.addEventListener("controllerchange", () => {
+    if (hadController && !applying) {
+      document.documentElement.dataset.update = "activated";
+      onUpdate({ apply: () => window.location.reload(), activated: true });
+    }
+    hadController = true;
+  });
+  let lastCheck = Date.now();
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && Date.now() - lastCheck > UPDATE_CHECK_MS) {
+      lastCheck = Date.now();
+      registration.update().catch(() => {});
+    }
+  });
+}
+
+/**
+ * Register dist/sw.js for the whole site and settle the page's isolation.
+ *
+ * Options: onUpdate({apply, activated?}) is called when a newer build is saved and waiting (call apply() to switch
+ * to it: the page reloads into the new build); onCached(report) when the offline copy is complete or failed;
+ * root: the site root URL (default: the parent of this bundle's folder); waitMs: how long to wait for control.
+ *
+ * Resolves (never rejects) to {supported, registration, reloading}. When `reloading` is true the page is about to
+ * reload itself once (a plain host, first visit: the new worker adds the isolation headers after the reload), so
+ * the caller should not start anything expensive such as booting Python.
+ */
+export async function registerServiceWorker({ onUpdate = () => {}, onCached = () => {}, root, waitMs } = {}) {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) {
+    mark("unsupported");
+    return { supported: false, registration: null, reloading: false };
+  }
+  const base = new URL(root || siteRoot(), window.location.href);
+  const sw = navigator.serviceWorker;
+  const wasControlled = Boolean(sw.controller);
+  let registration;
+  try {
+    registration = await sw.register(new URL("sw.js", base).href, { scope: base.pathname, updateViaCache: "none" });
+  } catch (error) {
+    mark("failed");
+    console.warn("werkbank: service worker not registered:", (error && error.message) || error);
+    return { supported: true, registration: null, reloading: false };
+  }
+  watchUpdates(registration, onUpdate);
+
+  if (window.crossOriginIsolated) {
+    setGuard(false); // isolation works: a later uncontrolled load (shift+reload) may reload once again
+  } else if (!wasControlled) {
+    // Not isolated and not controlled: the first visit on a plain host (or a shift+reload). Once the worker
+    // controls this page, one reload makes it isolated. The guard stops a loop where isolation cannot work.
+    const controller = await controlled(waitMs ?? CONTROL_WAIT_MS);
+    if (controller && !guardSet() && setGuard(true)) {
+      window.location.reload();
+      return { supported: true, registration, reloading: true };
+    }
+  }
+  const start = () => {
+    if (sw.controller) requestPrecache(onCached);
+    else sw.addEventListener("controllerchange", () => requestPrecache(onCached), { once: true });
+  };
+  if (document.readyState === "complete") start();
+  else window.addEventListener("load", start, { once: true });
+  return { supported: true, registration, reloading: false };
+}
+
+/** Ask the browser to look for a newer build now (resolves to the registration, or null without a worker). */
+export async function checkForUpdate() {
+  if (!("serviceWorker" in navigator)) return null;
+  const registration = await navigator.serviceWorker.getRegistration(siteRoot().href);
+  if (registration) await registration.update();
+  return registration || null;
+}

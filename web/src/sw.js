@@ -1,0 +1,238 @@
+// werkbank's one service worker: an offline copy of the whole build, and cross-origin isolation on any host.
+//
+// It is written to dist/sw.js (the site root, so its scope covers every page) by werkbank/offline.py, which puts
+// the build's file list in place of the BUILD literal below: {version, files: {"relative/path": "sha256-<b64>"}}.
+//
+// Caching: one cache per build ("werkbank-<version>"). Every request for a file of the build is answered from that
+// cache; a miss is fetched once (checked against the build's sha-256 with fetch's `integrity`), stored, then served.
+// The page asks for the rest of the build with {type: "precache"}, so after one visit the whole site works offline.
+// A new build's worker copies unchanged files from the old cache and downloads only what changed, and only then
+// reports itself "installed" (the page shows "update available"); it takes over when the page posts
+// {type: "skip-waiting"}. Old caches are deleted when the new worker activates.
+//
+// Isolation: a page is crossOriginIsolated (SharedArrayBuffer, so Stop can interrupt Python) only when its document
+// comes with COOP same-origin + COEP require-corp. A plain static host sends neither, so every same-origin response
+// that passes through here gets COOP, COEP and CORP added when the host did not send them.
+
+const BUILD = /* @build */ { version: "dev", files: {} } /* @end-build */;
+
+const PREFIX = "werkbank-";
+const CACHE = PREFIX + BUILD.version;
+const SCOPE = new URL(self.registration.scope);
+const MANIFEST_URL = new URL(".werkbank-manifest.json", SCOPE).href; // the build's file list, kept in its cache
+const FILES = new Map(Object.entries(BUILD.files)); // relative path -> "sha256-<base64>"
+const PARALLEL = 6;
+const ISOLATION = [
+  ["Cross-Origin-Opener-Policy", "same-origin"],
+  ["Cross-Origin-Embedder-Policy", "require-corp"],
+  ["Cross-Origin-Resource-Policy", "same-origin"],
+];
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+const inflight = new Map(); // relative path -> Promise (fetch + store of that file)
+
+/** The build-relative path a URL stands for ("" and "dir/" mean their index.html), or null outside the scope. */
+function pathOf(url) {
+  const u = new URL(url);
+  if (u.origin !== SCOPE.origin || !u.pathname.startsWith(SCOPE.pathname)) return null;
+  let rel;
+  try {
+    rel = decodeURIComponent(u.pathname.slice(SCOPE.pathname.length));
+  } catch {
+    return null;
+  }
+  if (rel === "" || rel.endsWith("/")) rel += "index.html";
+  return rel;
+}
+
+/** The absolute URL (no query) under which a build file is stored. */
+function urlOf(path) {
+  return new URL(path.split("/").map(encodeURIComponent).join("/"), SCOPE).href;
+}
+
+/** Fetch one build file (verified against its sha-256) and store it; concurrent callers share one download. */
+function store(path) {
+  let pending = inflight.get(path);
+  if (!pending) {
+    pending = (async () => {
+      const response = await fetch(urlOf(path), {
+        integrity: FILES.get(path),
+        cache: "no-cache", // revalidate with the host: a stale HTTP-cache copy of an older build never gets in
+        credentials: "same-origin",
+        redirect: "follow",
+      });
+      if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+      const cache = await caches.open(CACHE);
+      await cache.put(urlOf(path), response);
+    })();
+    inflight.set(path, pending);
+    pending.then(
+      () => inflight.delete(path),
+      () => inflight.delete(path),
+    );
+  }
+  return pending;
+}
+
+/** Entries of older werkbank caches whose bytes equal a file of this build: url -> old cache name. */
+async function reusable() {
+  const found = new Map();
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(PREFIX) || name === CACHE) continue;
+    const cache = await caches.open(name);
+    const listed = await cache.match(MANIFEST_URL);
+    if (!listed) continue;
+    let files;
+    try {
+      files = await listed.json();
+    } catch {
+      continue;
+    }
+    for (const [path, integrity] of Object.entries(files)) {
+      if (FILES.get(path) === integrity && !found.has(urlOf(path))) found.set(urlOf(path), name);
+    }
+  }
+  return found;
+}
+
+/** Run `task` over `items`, at most `limit` at a time; resolves to the list of errors. */
+async function pool(items, limit, task) {
+  const errors = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      try {
+        await task(item);
+      } catch (error) {
+        errors.push(`${item}: ${(error && error.message) || error}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return errors;
+}
+
+/**
+ * Make the cache hold every file of the build: copy unchanged files from older caches, download the rest.
+ * Resolves to {version, total, fetched, copied, errors}.
+ */
+async function complete() {
+  const cache = await caches.open(CACHE);
+  await cache.put(MANIFEST_URL, new Response(JSON.stringify(BUILD.files), { headers: { "Content-Type": "application/json" } }));
+  const have = new Set((await cache.keys()).map((request) => request.url));
+  const missing = [...FILES.keys()].filter((path) => !have.has(urlOf(path)));
+  const donors = missing.length ? await reusable() : new Map();
+  let copied = 0;
+  let fetched = 0;
+  const errors = await pool(missing, PARALLEL, async (path) => {
+    const url = urlOf(path);
+    const donor = donors.get(url);
+    if (donor) {
+      const old = await (await caches.open(donor)).match(url);
+      if (old) {
+        await cache.put(url, old);
+        copied += 1;
+        return;
+      }
+    }
+    await store(path);
+    fetched += 1;
+  });
+  return { version: BUILD.version, total: FILES.size, fetched, copied, errors };
+}
+
+/** The response with COOP/COEP/CORP added where the host left them out (opaque responses pass unchanged). */
+function isolate(response) {
+  if (response.type === "opaque" || response.type === "opaqueredirect" || response.status === 0) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of ISOLATION) if (!headers.has(name)) headers.set(name, value);
+  // Always a fresh Response: it also drops the `redirected` flag and the stored URL (index.html for "/").
+  return new Response(NULL_BODY.has(response.status) ? null : response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+async function respond(request) {
+  const path = pathOf(request.url);
+  if (path !== null && FILES.has(path)) {
+    const cache = await caches.open(CACHE);
+    let hit = await cache.match(urlOf(path));
+    if (!hit) {
+      try {
+        await store(path);
+        hit = await cache.match(urlOf(path));
+      } catch {
+        hit = undefined; // the host's bytes differ from the build's or storage failed: use the network as is
+      }
+    }
+    if (hit) return isolate(hit);
+  }
+  try {
+    return isolate(await fetch(request));
+  } catch (error) {
+    if (request.mode === "navigate") {
+      return new Response("Offline, and this page is not part of the saved copy of the site.", {
+        status: 503,
+        headers: { "Content-Type": "text/plain; charset=utf-8" },
+      });
+    }
+    throw error;
+  }
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      if (self.registration.active) {
+        // An update: become "installed" (and so "update available") only with a complete copy of the new build.
+        const report = await complete();
+        if (report.errors.length) throw new Error(`werkbank: update incomplete: ${report.errors.join("; ")}`);
+      } else {
+        // The first install: take control at once so the page can reload into isolation quickly; the page asks
+        // for the full copy with {type: "precache"} once it is controlled.
+        await self.skipWaiting();
+      }
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("message", (event) => {
+  const data = event.data;
+  if (!data || typeof data !== "object") return;
+  if (data.type === "skip-waiting") {
+    event.waitUntil(self.skipWaiting());
+  } else if (data.type === "precache") {
+    event.waitUntil(
+      complete().then(
+        (report) => event.source && event.source.postMessage({ type: "precached", ...report }),
+        (error) =>
+          event.source &&
+          event.source.postMessage({ type: "precached", version: BUILD.version, errors: [String(error)] }),
+      ),
+    );
+  } else if (data.type === "version" && event.source) {
+    event.source.postMessage({ type: "version", version: BUILD.version });
+  }
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  if (new URL(request.url).origin !== SCOPE.origin) return; // the site makes no cross-origin requests
+  if (request.cache === "only-if-cached" && request.mode !== "same-origin") return;
+  event.respondWith(respond(request));
+});

@@ -1,0 +1,244 @@
+"""Offline and fast: the service worker, precompressed files and the headers file for static hosts.
+
+Called at the end of a build, after every other file of ``dist/`` is written (see :func:`finish`):
+
+- :func:`precompress` writes ``<file>.gz`` (and ``<file>.br`` when the ``brotli`` module happens to be installed)
+  next to every big text or binary asset, for hosts that serve precompressed files (nginx ``gzip_static``);
+- :func:`write_headers` writes ``dist/_headers`` (Netlify / Cloudflare Pages format): cross-origin isolation, the
+  content security policy and revalidation for every file;
+- :func:`write_service_worker` writes ``dist/sw.js`` from ``web/src/sw.js`` with the build's file list (path ->
+  sha-256) and a cache name derived from it, so a new build gets a new cache and an "update available" notice.
+
+:data:`NGINX_SNIPPET` is the equivalent configuration for nginx (also in the notes, readme-offline.md).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from werkbank.vendor import REPO_ROOT, write_if_changed
+
+SW_SOURCE = REPO_ROOT / "web" / "src" / "sw.js"
+SW_NAME = "sw.js"
+HEADERS_NAME = "_headers"
+
+#: The content security policy for every page (the header form; a <meta> CSP cannot carry frame-ancestors).
+#: CodeMirror injects <style> elements, hence 'unsafe-inline' for styles; Pyodide compiles WebAssembly, hence
+#: 'wasm-unsafe-eval' (WebAssembly only, not JavaScript eval).
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; object-src 'none'; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+#: Headers every response of the site should carry on a host that lets us set them.
+SITE_HEADERS = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    # Revalidate everything (a 304 costs a round trip, not the bytes); the service worker makes repeat visits fast.
+    "Cache-Control": "no-cache",
+}
+
+#: Suffixes worth precompressing, and the size from which it pays off.
+COMPRESS_SUFFIXES = (".wasm", ".js", ".mjs", ".json", ".zip", ".whl", ".html", ".css", ".svg", ".txt")
+COMPRESS_MIN_SIZE = 10 * 1024
+#: A compressed copy is kept only when it is at most this fraction of the original (zip/whl are mostly deflated).
+COMPRESS_MAX_RATIO = 0.9
+COMPRESSED_SUFFIXES = (".gz", ".br")
+
+NGINX_SNIPPET = f"""\
+# werkbank: serve dist/ with cross-origin isolation, precompressed files and the site's CSP.
+location / {{
+    root /srv/werkbank/dist;            # the built site
+    gzip_static on;                     # send file.gz when the browser accepts gzip (ngx_http_gzip_static_module)
+    # brotli_static on;                 # with the ngx_brotli module and .br files
+    types {{ application/wasm wasm; text/javascript js mjs; application/json json; }}
+    add_header Cross-Origin-Opener-Policy "same-origin" always;
+    add_header Cross-Origin-Embedder-Policy "require-corp" always;
+    add_header Cross-Origin-Resource-Policy "same-origin" always;
+    add_header Content-Security-Policy "{CSP}" always;
+    add_header X-Content-Type-Options "nosniff" always;
+    add_header Referrer-Policy "no-referrer" always;
+    add_header Cache-Control "no-cache" always;
+}}
+"""
+
+
+def _is_compressed_copy(rel: str) -> bool:
+    return rel.endswith(COMPRESSED_SUFFIXES)
+
+
+def precached(rel: str) -> bool:
+    """True when the build file at ``rel`` (posix path relative to dist) belongs in the service worker's cache."""
+    name = rel.rsplit("/", 1)[-1]
+    return not (rel in (SW_NAME, HEADERS_NAME, "build.json") or name.startswith(".") or _is_compressed_copy(rel))
+
+
+def integrity(path: Path) -> str:
+    """The Subresource Integrity string of a file: ``sha256-<base64 digest>``."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return "sha256-" + base64.b64encode(digest.digest()).decode("ascii")
+
+
+def asset_manifest(dist: Path) -> dict[str, str]:
+    """Every file of the build the service worker saves: posix path relative to ``dist`` -> integrity string."""
+    dist = Path(dist)
+    out = {}
+    for path in sorted(p for p in dist.rglob("*") if p.is_file()):
+        rel = path.relative_to(dist).as_posix()
+        if precached(rel):
+            out[rel] = integrity(path)
+    return out
+
+
+def build_version(manifest: dict[str, str]) -> str:
+    """A short hash of the whole file list (paths and contents): the name of this build's cache."""
+    digest = hashlib.sha256()
+    for rel, value in sorted(manifest.items()):
+        digest.update(rel.encode("utf-8") + b"\0" + value.encode("ascii") + b"\n")
+    return digest.hexdigest()[:16]
+
+
+_BUILD_LITERAL = re.compile(r"/\* @build \*/.*?/\* @end-build \*/", re.S)
+
+
+def render_service_worker(source: str, manifest: dict[str, str], version: str) -> str:
+    """``source`` (web/src/sw.js) with its placeholder BUILD literal replaced by this build's version and files."""
+    data = json.dumps({"version": version, "files": manifest}, separators=(",", ":"), sort_keys=True)
+    data = data.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    text, count = _BUILD_LITERAL.subn(lambda _m: data, source)
+    if count != 1:
+        raise ValueError(f"sw.js must contain exactly one /* @build */ ... /* @end-build */ literal, found {count}")
+    return text
+
+
+def write_service_worker(dist: Path, source: Path | None = None) -> str:
+    """Write ``dist/sw.js`` with the current file list of ``dist``; return the build version (cache name suffix).
+
+    Call it last, after every other file of the build is in place: files written later are not saved offline.
+    """
+    dist = Path(dist)
+    manifest = asset_manifest(dist)
+    version = build_version(manifest)
+    text = render_service_worker(Path(source or SW_SOURCE).read_text(encoding="utf-8"), manifest, version)
+    write_if_changed(dist / SW_NAME, text.encode("utf-8"))
+    return version
+
+
+def headers_file() -> str:
+    """The text of ``dist/_headers`` (Netlify / Cloudflare Pages syntax)."""
+    lines = ["# werkbank: headers for static hosts that read _headers (Netlify, Cloudflare Pages).",
+             "# Cross-origin isolation lets Stop interrupt Python; without it the service worker adds the same",
+             "# isolation headers itself after the first visit.", "/*"]
+    lines += [f"  {name}: {value}" for name, value in SITE_HEADERS.items()]
+    lines += ["/sw.js", "  Cache-Control: no-cache, no-store"]
+    return "\n".join(lines) + "\n"
+
+
+def write_headers(dist: Path) -> Path:
+    """Write ``dist/_headers``; return its path."""
+    path = Path(dist) / HEADERS_NAME
+    write_if_changed(path, headers_file().encode("utf-8"))
+    return path
+
+
+def _gzip(data: bytes) -> bytes:
+    # mtime=0 and no file name: the same input always gives the same bytes (incremental builds, stable hashes)
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def _brotli():
+    try:
+        import brotli  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return brotli
+
+
+def _eligible(path: Path, dist: Path) -> bool:
+    rel = path.relative_to(dist).as_posix()
+    return (path.suffix.lower() in COMPRESS_SUFFIXES and not _is_compressed_copy(rel) and rel != HEADERS_NAME
+            and path.stat().st_size >= COMPRESS_MIN_SIZE)
+
+
+def precompress(dist: Path, *, use_brotli: bool | None = None) -> list[str]:
+    """Write ``.gz`` (and ``.br`` with the optional ``brotli`` module) next to every big compressible file.
+
+    Big: at least :data:`COMPRESS_MIN_SIZE` bytes with a suffix in :data:`COMPRESS_SUFFIXES`. A copy is kept only
+    when it saves at least 10 %; stale copies (source gone, changed to small, or no longer worth it) are deleted.
+    Existing copies whose content still matches are left untouched. Returns the relative paths of the copies.
+    """
+    dist = Path(dist)
+    br = _brotli() if use_brotli in (None, True) else None
+    written: list[str] = []
+    keep: set[Path] = set()
+    for path in sorted(p for p in dist.rglob("*") if p.is_file()):
+        if not _eligible(path, dist):
+            continue
+        data = path.read_bytes()
+        limit = len(data) * COMPRESS_MAX_RATIO
+        gz_path = path.with_name(path.name + ".gz")
+        current = None
+        if gz_path.exists():
+            try:
+                current = gzip.decompress(gz_path.read_bytes())
+            except (OSError, EOFError):
+                current = None
+        if current == data and gz_path.stat().st_size <= limit:
+            keep.add(gz_path)
+        else:
+            packed = _gzip(data)
+            if len(packed) <= limit:
+                write_if_changed(gz_path, packed)
+                keep.add(gz_path)
+        if br is not None:
+            br_path = path.with_name(path.name + ".br")
+            packed = br.compress(data, quality=11)
+            if len(packed) <= limit:
+                write_if_changed(br_path, packed)
+                keep.add(br_path)
+    for path in sorted(p for p in dist.rglob("*") if p.is_file() and p.name.endswith(COMPRESSED_SUFFIXES)):
+        if path not in keep:
+            path.unlink()
+        else:
+            written.append(path.relative_to(dist).as_posix())
+    return written
+
+
+def finish(dist: Path) -> dict:
+    """The offline step of a build: precompressed copies, ``_headers``, then ``sw.js`` (last, it lists the rest).
+
+    Returns ``{"version": cache version, "compressed": [relative paths], "precached": number of files}``.
+    """
+    dist = Path(dist)
+    compressed = precompress(dist)
+    write_headers(dist)
+    version = write_service_worker(dist)
+    return {"version": version, "compressed": compressed, "precached": len(asset_manifest(dist))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m werkbank.offline [DIST]``: run :func:`finish` on an already built site."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m werkbank.offline", description=__doc__.splitlines()[0])
+    parser.add_argument("dist", nargs="?", default=str(REPO_ROOT / "dist"))
+    args = parser.parse_args(argv)
+    report = finish(Path(args.dist))
+    print(f"werkbank offline: sw.js version {report['version']}, {report['precached']} files saved offline, "
+          f"{len(report['compressed'])} precompressed copies")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
