@@ -162,14 +162,16 @@ async function boot(runId, interruptBuffer) {
   post(response(Res.READY, runId, { version: pyodide.version }));
 }
 
-/** Fetch a lesson's grading data once, write its files, install its requirements. */
+/**
+ * Fetch a lesson's grading data once and install its requirements. The grader modules and reference solutions stay
+ * in this JS string: bridge.prepare() imports them from memory, so they are never files learner code could open.
+ */
 function lessonText(lessonId) {
   if (!/^[a-z0-9-]+$/.test(lessonId)) return Promise.reject(new Error(`bad lesson id ${lessonId}`));
   if (!lessonReady.has(lessonId)) {
     const ready = (async () => {
       const text = await fetchText(`../grading/${lessonId}.json`);
       const data = JSON.parse(text);
-      writeFiles(data.files);
       if (Array.isArray(data.requirements) && data.requirements.length) {
         await pyodide.loadPackage("micropip", { messageCallback: () => {} });
         await bridge.install_requirements(text, new URL("../wheels/", HERE).href);
