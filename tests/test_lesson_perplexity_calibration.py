@@ -493,8 +493,8 @@ def test_interactive_figure_mounts_and_responds(figure_page):
         };
     }""")
     assert state["before"] != state["calibrated"]
-    ece_over = float(state["before"].split("ECE")[1].split("·")[0].strip(" \u200f"))
-    ece_calibrated = float(state["calibrated"].split("ECE")[1].split("·")[0].strip(" \u200f"))
+    ece_over = float(state["before"].split("ECE")[1].split("·")[0].strip())
+    ece_calibrated = float(state["calibrated"].split("ECE")[1].split("·")[0].strip())
     assert ece_calibrated < ece_over
     assert state["rows"] == 5 and state["svgs"] == 1 and state["captionLast"]
     assert errors == []

@@ -91,7 +91,7 @@ const STRINGS = {
     binsLabel: "الحاويات",
     sizeLabel: "التنبؤات",
     resample: "عينة جديدة",
-    stats: "ECE ‏{ece} · Brier ‏{brier} · الحاويات المأهولة {populated} من {bins}",
+    stats: "ECE {ece} · Brier {brier} · الحاويات المأهولة: {populated} من {bins}",
     figureTitle: "نموذج محاكى",
   },
 };
@@ -200,7 +200,9 @@ export function drawDiagram(data, title, lang, muted = false) {
     height,
     role: "img",
     class: "reliability-svg",
+    direction: "ltr",
   });
+  root.style.direction = "ltr";
   const bins = data.conf.length;
   const populated = data.count.filter((c) => c > 0).length;
   const n = data.count.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0);
@@ -352,20 +354,36 @@ export function renderReliability(container, plot, lang) {
   if (plot && (plot.actual === null || plot.actual === undefined)) notes.push(s.noResult);
   else if (!actual) notes.push(s.unusable);
   if (!expected && !actual) {
-    for (const note of notes) container.append(el("p", "reliability-note", note));
+    for (const note of notes) {
+      const p = el("p", "reliability-note", note);
+      p.dir = lang === "ar" ? "rtl" : "ltr";
+      p.style.textAlign = "start";
+      container.append(p);
+    }
     return container;
   }
+  // The verdict area is left-to-right; text and the order of the two panels follow the page's language,
+  // while the plots themselves keep their axes left to right.
+  const textDir = lang === "ar" ? "rtl" : "ltr";
   const row = layout();
+  row.dir = textDir;
+  row.style.textAlign = "start"; // the verdict area's [dir="ltr"] rule would pin everything to the left
   if (actual) row.append(panel(actual, s.yours, lang));
   if (expected) row.append(panel(expected, s.reference, lang, Boolean(actual)));
   container.append(row);
-  container.append(el("p", "reliability-legend", s.diagonal));
+  const legend = el("p", "reliability-legend", s.diagonal);
+  legend.dir = textDir;
+  legend.style.textAlign = "start";
+  container.append(legend);
   for (const note of notes) {
     const p = el("p", "reliability-note", note);
-    p.dir = lang === "ar" ? "rtl" : "ltr";
+    p.dir = textDir;
+    p.style.textAlign = "start";
     container.append(p);
   }
   const details = el("details", "reliability-data");
+  details.dir = textDir;
+  details.style.textAlign = "start";
   details.append(el("summary", null, s.showTable));
   details.append(dataTable(actual, expected, lang));
   container.append(details);
@@ -484,7 +502,7 @@ export function mount(element, lang) {
 
   const stats = el("p", "reliability-stats");
   stats.setAttribute("aria-live", "polite");
-  stats.dir = "ltr";
+  stats.dir = lang === "ar" ? "rtl" : "ltr";
   const plotBox = el("div", "reliability-figure-plot");
   plotBox.dir = "ltr";
   const details = el("details", "reliability-data");
