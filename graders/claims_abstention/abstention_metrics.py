@@ -33,10 +33,11 @@ def curated():
         "مثال الدرس: 3 أسئلة، أُجيب عن 2، وواحدة صحيحة. coverage = 2/3 وoverall_accuracy = 1/3 "
         "وanswered_accuracy = 1/2 وrisk = 1/2.",
         hint={"nl": "answered telt alles wat niet None is; overall_accuracy deelt door het totaal, "
-                    "answered_accuracy door answered.",
+                    "answered_accuracy door answered, en risk = (answered - correct) / answered. Tellingen zijn int.",
               "en": "answered counts everything that is not None; overall_accuracy divides by the total, "
-                    "answered_accuracy by answered.",
-              "ar": "answered يعدّ كل ما ليس None؛ overall_accuracy تقسم على المجموع، وanswered_accuracy على answered."})
+                    "answered_accuracy by answered, and risk = (answered - correct) / answered. Counts are int.",
+              "ar": "answered يعدّ كل ما ليس None؛ overall_accuracy تقسم على المجموع، وanswered_accuracy على "
+                    "answered، وrisk = (answered - correct) / answered. الأعداد من نوع int."})
     yield _case(
         "seed-all-abstain", [None, None, None], SEED_TARGETS,
         "Alle drie vragen onthouden: answered 0, coverage 0.0, overall_accuracy 0.0, en answered_accuracy en "

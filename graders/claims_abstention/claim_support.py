@@ -47,7 +47,13 @@ def curated():
         "The lesson's example: blue is supported, red is contradicted, weight is unknown (no fact about that "
         "attribute). A contradicted claim lists source s1 as well.",
         "مثال الدرس: الأزرق supported، والأحمر contradicted، والوزن unknown (لا حقيقة عن هذه السمة). "
-        "والادعاء المتناقض يذكر المصدر s1 أيضًا.")
+        "والادعاء المتناقض يذكر المصدر s1 أيضًا.",
+        hint={"nl": "Bewijs zijn alleen feitregels met hetzelfde entity én attribute. Geen bewijs: unknown met []; "
+                    "anders noemt sources alle bronnen van die regels, ook bij contradicted.",
+              "en": "Evidence is only fact rows with the same entity and attribute. No evidence: unknown with []; "
+                    "otherwise sources lists every source of those rows, for contradicted too.",
+              "ar": "الدليل هو صفوف الحقائق ذات الكيان والسمة نفسيهما فقط. بلا دليل: unknown مع []؛ وإلا فإن "
+                    "sources تذكر كل مصادر تلك الصفوف، حتى في contradicted."})
     yield _case(
         "seed-conflict", [blue], seed_facts + [fact("s2", value="rood")],
         "Het tweede voorbeeld: de lamp is als blauw (s1) én rood (s2) geregistreerd. Dat is conflict, met "
@@ -61,12 +67,15 @@ def curated():
               "ar": "عُدّ القيم المختلفة لكل (entity, attribute) أولًا، قبل البحث عن قيمة الادعاء."})
     yield _case(
         "contradicted-sources", [red], [fact("s4"), fact("s3")],
-        "Twee bronnen zeggen blauw, de claim zegt rood: contradicted, en sources noemt beide bronnen "
-        "(['s3', 's4']): ook tegenbewijs heeft een herkomst.",
-        "Two sources say blue, the claim says red: contradicted, and sources lists both (['s3', 's4']): "
-        "counter-evidence has an origin too.",
-        "مصدران يقولان أزرق والادعاء يقول أحمر: contradicted، وsources تذكر المصدرين (['s3', 's4']): "
-        "للدليل المضاد مصدر أيضًا.")
+        "Twee bronnen zeggen allebei blauw: dat is één geregistreerde waarde, dus geen conflict. De claim zegt "
+        "rood: contradicted, en sources noemt beide bronnen (['s3', 's4']): ook tegenbewijs heeft een herkomst.",
+        "Two sources both say blue: that is one registered value, so no conflict. The claim says red: "
+        "contradicted, and sources lists both (['s3', 's4']): counter-evidence has an origin too.",
+        "مصدران يقولان كلاهما أزرق: هذه قيمة مسجلة واحدة، فلا تعارض. والادعاء يقول أحمر: contradicted، "
+        "وsources تذكر المصدرين (['s3', 's4']): للدليل المضاد مصدر أيضًا.",
+        hint={"nl": "Tel verschillende waarden (een set), geen feitregels; en geef bij contradicted ook de bronnen.",
+              "en": "Count distinct values (a set), not fact rows; and list the sources for contradicted too.",
+              "ar": "عُدّ القيم المختلفة (مجموعة set) لا صفوف الحقائق؛ واذكر المصادر في حالة contradicted أيضًا."})
     yield _case(
         "same-value-two-sources", [blue], [fact("s2"), fact("s1")],
         "Twee bronnen registreren dezelfde waarde blauw. Dat is één waarde, dus supported (geen conflict), en "

@@ -35,9 +35,14 @@ def curated():
         "None. The thresholds 0 and 1 come back as floats 0.0 and 1.0.",
         "مثال الدرس بالعتبات 0 و.5 و.8 و1: answered = 4 و2 و1 و0، وrisk = 0.25 و0.5 و0.0 وNone. "
         "تعود العتبتان 0 و1 بصيغة float: 0.0 و1.0.",
-        hint={"nl": "Zet elke drempel om met float(...) en tel met int(...) zodat de typen kloppen.",
-              "en": "Convert each threshold with float(...) and counts with int(...) so the types match.",
-              "ar": "حوّل كل عتبة بـ float(...) والأعداد بـ int(...) لتتطابق الأنواع."})
+        hint={"nl": "Reken één rij na: bij drempel .5 worden .7 en .9 beantwoord, één fout: answered 2, correct 1, "
+                    "coverage 0.5, risk 0.5. Bij drempel 1 is risk None. Drempels als float, tellingen als int.",
+              "en": "Check one row by hand: at threshold .5 the cases .7 and .9 are answered, one wrong: answered 2, "
+                    "correct 1, coverage 0.5, risk 0.5. At threshold 1 risk is None. Thresholds as float, counts "
+                    "as int.",
+              "ar": "تحقّق من صف واحد يدويًا: عند العتبة .5 يُجاب عن .7 و.9 وواحدة خاطئة: answered = 2 "
+                    "وcorrect = 1 وcoverage = 0.5 وrisk = 0.5. وعند العتبة 1 تكون risk = None. العتبات float "
+                    "والأعداد int."})
     yield _case(
         "seed-threshold-zero", SEED_SCORES, SEED_CORRECT, [0.0],
         "Drempel 0: alle vier antwoorden, één fout: coverage 1.0, risk 0.25.",
@@ -49,7 +54,7 @@ def curated():
         "Threshold .5: two answers, one of them wrong: risk 0.5. A higher threshold gave more risk here.",
         "العتبة .5: إجابتان إحداهما خاطئة: risk = 0.5. العتبة الأعلى أعطت هنا خطرًا أكبر.")
     yield _case(
-        "threshold-equals-score", SEED_SCORES, SEED_CORRECT, [0.7, 0.4],
+        "threshold-equals-score", SEED_SCORES, SEED_CORRECT, [0.4, 0.7],
         "Een score gelijk aan de drempel telt als beantwoord (score >= drempel): bij .4 drie antwoorden, bij .7 "
         "twee.",
         "A score equal to the threshold counts as answered (score >= threshold): three answers at .4, two at .7.",
