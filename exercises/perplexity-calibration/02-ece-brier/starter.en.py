@@ -8,7 +8,8 @@ def expected_calibration_error(confidences, correct, bins=10):
     # 1. Raise ValueError for: different shapes or not 1-D, a confidence outside [0, 1],
     #    a label other than 0/1/True/False, bins <= 0.
     # 2. Empty input: return (0.0, 0).
-    # 3. Bin index: np.searchsorted(np.linspace(0, 1, bins + 1), p, side="right") - 1, clipped to [0, bins - 1].
+    # 3. Bin index: edges = np.linspace(0, 1, bins + 1), then
+    #    np.searchsorted(edges, p, side="right") - 1, clipped to [0, bins - 1].
     # 4. ECE = sum over populated bins of (size / N) * |mean confidence - accuracy|.
     # Return (ece, populated_bins) as a tuple (float, int).
     raise NotImplementedError("write expected_calibration_error")

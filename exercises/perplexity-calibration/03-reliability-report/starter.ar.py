@@ -4,18 +4,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# الصق هنا expected_calibration_error وbrier_score من نقطة التحقق 2 (مع دوالهما المساعدة):
-# يحتاج CalibrationReport إليهما كليهما، وسيُقيَّمان مجددًا عبر التقرير.
+# الصق هنا دالتيك من نقطة التحقق 2، مع دوالهما المساعدة:
+#   expected_calibration_error
+#   brier_score
+# يحتاج التقرير إليهما، وسيُقيَّمان مجددًا عبره.
 
 
 def reliability_diagram(confidences, correct, bins=10):
-    # الفحوص والحاويات نفسها كما في expected_calibration_error (و bins <= 0 يرفع ValueError أيضًا).
-    # أعد tuple من (bin_conf, bin_acc, bin_count)، مصفوفات numpy طول كل منها bins:
-    #   bin_conf  عشري: متوسط الثقة في كل حاوية (0.0 للحاوية الفارغة)
-    #   bin_acc   عشري: نسبة التنبؤات الصحيحة في كل حاوية (0.0 للحاوية الفارغة)
-    #   bin_count نوع صحيح: عدد التنبؤات في كل حاوية
+    # الفحوص والحاويات نفسها كما في نقطة التحقق 2
+    # (و bins <= 0 يرفع ValueError هنا أيضًا).
+    # أعد tuple من ثلاث مصفوفات numpy طول كل منها bins:
+    #   bin_conf   عشري: متوسط الثقة (0.0 للحاوية الفارغة)
+    #   bin_acc    عشري: نسبة الصواب (0.0 للحاوية الفارغة)
+    #   bin_count  صحيح: عدد التنبؤات
     # المدخلات الفارغة: ثلاث مصفوفات صفرية طولها bins.
-    raise NotImplementedError("اكتب reliability_diagram")
+    raise NotImplementedError("reliability_diagram")
 
 
 @dataclass
@@ -28,5 +31,6 @@ class CalibrationReport:
 
     @classmethod
     def from_predictions(cls, confidences, correct, bins=10):
-        # املأ كل الحقول من الدوال الثلاث؛ n_samples هو عدد التنبؤات.
-        raise NotImplementedError("اكتب CalibrationReport.from_predictions")
+        # املأ الحقول الخمسة من الدوال الثلاث.
+        # n_samples هو عدد التنبؤات.
+        raise NotImplementedError("from_predictions")
