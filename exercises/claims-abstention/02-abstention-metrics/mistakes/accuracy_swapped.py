@@ -14,8 +14,8 @@ def _check(predictions, targets):
 def abstention_metrics(predictions, targets):
     _check(predictions, targets)
     total = len(targets)
-    answered = sum(p is not None for p in predictions)
-    correct = sum(p == t for p, t in zip(predictions, targets))
+    answered = len(predictions) - predictions.count(None)
+    correct = sum(1 for i, t in enumerate(targets) if predictions[i] == t)
     return {
         "total": total,
         "answered": answered,

@@ -10,8 +10,8 @@ def abstention_metrics(predictions, targets):
     if any(p == "" for p in predictions):
         raise ValueError("empty prediction")
     total = len(targets)
-    answered = sum(p is not None for p in predictions)
-    correct = sum(p == t for p, t in zip(predictions, targets))
+    answered = len(predictions) - predictions.count(None)
+    correct = sum(1 for i, t in enumerate(targets) if predictions[i] == t)
     return {
         "total": total,
         "answered": answered,

@@ -14,7 +14,7 @@ def _check(predictions, targets):
 def abstention_metrics(predictions, targets):
     _check(predictions, targets)
     total = len(targets)
-    answered = sum(p is not None for p in predictions)
+    answered = len(predictions) - predictions.count(None)
     correct = sum(p is not None and p == t for p, t in zip(predictions, targets))
     return {
         "total": total,
