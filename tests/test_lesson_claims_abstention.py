@@ -40,7 +40,7 @@ REPO = Path(__file__).resolve().parent.parent
 ALTERNATIVES = REPO / "tests" / "data" / "claims-abstention"
 FIGURE = REPO / "web" / "src" / "figures" / "risk_coverage.js"
 LESSON = load_lesson(LESSON_ID)
-ENTRY = {"1": "claim_support", "2": "abstention_metrics", "3": "risk_coverage_curve"}
+ENTRY = {checkpoint.id: checkpoint.entry[0] for checkpoint in LESSON.checkpoints}
 
 
 def reference(checkpoint_id: str):
@@ -392,6 +392,8 @@ def test_figure_is_keyboard_operable_with_live_readout(source_server, lang):
             for _ in range(20):  # .70: the case with score .7 sits exactly on the threshold and is answered
                 page.keyboard.press("ArrowRight")
             assert slider.input_value() == "0.7"
+            text = readout.text_content()
+            assert " 2 " in text and "50 %" in text, text
             assert page.locator("li[data-state=answered]").count() == 2
             page.keyboard.press("End")  # threshold 1, above every score (.9): nothing is answered
             text = readout.text_content()

@@ -53,12 +53,17 @@ const STRINGS = {
 
 let mounted = 0;
 
+/** A case is answered when its score reaches the threshold (score >= threshold), else the system abstains. */
+export function isAnswered(item, threshold) {
+  return item.score >= threshold;
+}
+
 /** Answer the cases with score >= threshold: {answered, correct, coverage, risk}; risk is null when none is answered. */
 export function summarize(cases, threshold) {
   let answered = 0;
   let correct = 0;
   for (const item of cases) {
-    if (item.score >= threshold) {
+    if (isAnswered(item, threshold)) {
       answered += 1;
       if (item.correct) correct += 1;
     }
@@ -257,19 +262,19 @@ export function mount(element, lang) {
     readout.textContent = fill(s.summary, values);
     svgLabel.textContent = fill(s.svgLabel, values);
     CASES.forEach((item, index) => {
-      const isAnswered = item.score >= threshold;
+      const answered = isAnswered(item, threshold);
       rows[index].textContent = fill(s.caseLine, {
         n: index + 1,
         score: formatNumber(item.score, locale).replace(/0$/, ""),
         truth: item.correct ? s.right : s.wrong,
-        state: isAnswered ? s.answered : s.abstained,
+        state: answered ? s.answered : s.abstained,
       });
-      rows[index].dataset.state = isAnswered ? "answered" : "abstained";
+      rows[index].dataset.state = answered ? "answered" : "abstained";
       const circle = scorePanel.markers[index].querySelector("circle");
-      circle.setAttribute("fill", isAnswered ? "currentColor" : "none");
-      circle.setAttribute("fill-opacity", isAnswered ? "0.25" : "0");
-      circle.setAttribute("stroke-dasharray", isAnswered ? "none" : "4 3");
-      scorePanel.markers[index].setAttribute("data-state", isAnswered ? "answered" : "abstained");
+      circle.setAttribute("fill", answered ? "currentColor" : "none");
+      circle.setAttribute("fill-opacity", answered ? "0.25" : "0");
+      circle.setAttribute("stroke-dasharray", answered ? "none" : "4 3");
+      scorePanel.markers[index].setAttribute("data-state", answered ? "answered" : "abstained");
     });
     const x = scoreX(threshold);
     scorePanel.line.setAttribute("x1", x);
