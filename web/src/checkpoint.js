@@ -138,6 +138,7 @@ export class CheckpointView {
     this._end();
     if (result.kind === "result") {
       const run = result.run || {};
+      if (run.truncated) this.output.append("stdout", "", true); // the engine kept only its first part
       if (run.status === "error") {
         const line = Number.isInteger(run.error_line) ? run.error_line : null;
         showStatus(this.verdict, "error", line ? t("run_error", { line }) : t("verdict_error"));

@@ -1,0 +1,428 @@
+"""The learner's site in real Chromium: keyboard, Run, Check, Stop, progress, storage edge cases, RTL, safety.
+
+Uses the built ``dist`` (with the real lessons) through the fixtures in tests/conftest.py and tests/browser/conftest.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+LESSON = "claims-abstention"
+ARABIC_LESSON = "perplexity-calibration"
+KEY = "werkbank:progress"
+
+
+# ---------------------------------------------------------------- helpers
+
+def open_lesson(page, server, lang="en", lesson=LESSON, ready=True):
+    page.goto(f"{server.url}lessons/{lesson}/{lang}.html")
+    if ready:
+        wait_ready(page)
+
+
+def wait_ready(page):
+    page.wait_for_selector('body[data-runtime="ready"]', timeout=120_000)
+
+
+def section(page, cp):
+    return page.locator(f'[data-checkpoint="{cp}"]') if cp != "try" else page.locator("[data-playground]")
+
+
+def editor(page, cp):
+    return section(page, cp).locator(".cm-content")
+
+
+def replace_code(page, cp, code):
+    """Select everything in the editor and put `code` there as if pasted (no auto-indent)."""
+    editor(page, cp).click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(code)
+
+
+def editor_text(page, cp):
+    return section(page, cp).locator(".cm-content").evaluate(
+        "el => Array.from(el.querySelectorAll('.cm-line')).map(l => l.textContent).join('\\n')")
+
+
+def wait_verdict(page, cp, states=("pass", "fail", "error", "timeout")):
+    """Wait until the verdict of `cp` is one of `states` and no run is going on; return (state, text)."""
+    sel = f'[data-checkpoint="{cp}"]' if cp != "try" else "[data-playground]"
+    page.wait_for_function(
+        """([sel, states]) => {
+            const s = document.querySelector(sel);
+            return s.dataset.state !== 'running' && states.includes(s.querySelector('[data-verdict]').dataset.verdict);
+        }""",
+        arg=[sel, list(states)],
+        timeout=120_000,
+    )
+    box = section(page, cp).locator("[data-verdict]")
+    return box.get_attribute("data-verdict"), box.inner_text()
+
+
+def wait_idle(page, cp):
+    sel = f'[data-checkpoint="{cp}"]' if cp != "try" else "[data-playground]"
+    page.wait_for_function("sel => document.querySelector(sel).dataset.state === 'idle'", arg=sel, timeout=120_000)
+
+
+def put_solution(page, cp):
+    """Reveal the reference solution (confirming the dialog) and copy it into the editor."""
+    page.once("dialog", lambda d: d.accept())
+    section(page, cp).locator('[data-action="solution"]').click()
+    section(page, cp).locator("[data-solution] button").click()
+
+
+def stored(page):
+    raw = page.evaluate(f"localStorage.getItem({json.dumps(KEY)})")
+    return json.loads(raw) if raw else None
+
+
+def passed_ids(doc, lesson=LESSON):
+    cps = (doc or {}).get("lessons", {}).get(lesson, {}).get("checkpoints", {})
+    return sorted(cp for cp, rec in cps.items() if rec.get("passedAt"))
+
+
+# ---------------------------------------------------------------- home
+
+def test_home_lists_lessons_and_shows_python_ready(page, plain_server, request_log):
+    page.goto(plain_server.url)
+    links = page.locator("a[data-lesson]")
+    assert links.count() >= 2
+    ids = [links.nth(i).get_attribute("data-lesson") for i in range(links.count())]
+    assert LESSON in ids and ARABIC_LESSON in ids and "micropip-demo" not in ids
+    label = page.locator("[data-runtime-label]")
+    wait_ready(page)
+    assert "Python" in label.inner_text() and re.search(r"(ready|klaar)", label.inner_text())
+    assert page.locator(f'[data-lesson-progress="{LESSON}"]').inner_text() == "0 / 3"
+    request_log.assert_only(plain_server.origin)
+    assert page.werkbank_errors == []
+
+
+# ---------------------------------------------------------------- keyboard, Run, Check
+
+def test_checkpoint_reachable_by_keyboard_typed_run_and_escape_tab_leaves(page, isolated_server):
+    open_lesson(page, isolated_server)
+    target = editor(page, "1")
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        if target.evaluate("el => el === document.activeElement"):
+            break
+    else:
+        pytest.fail("Tab never reached the editor of checkpoint 1")
+    page.keyboard.press("Control+a")
+    page.keyboard.type("print(6 * 7)")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")  # Tab inside the editor indents instead of leaving
+    assert target.evaluate("el => el === document.activeElement")
+    assert editor_text(page, "1").split("\n")[1].startswith("    ")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")  # Escape then Tab moves focus out
+    assert not target.evaluate("el => el.contains(document.activeElement)")
+    section(page, "1").locator('[data-action="run"]').click()
+    wait_idle(page, "1")
+    assert "42" in section(page, "1").locator("[data-output]").inner_text()
+
+
+def test_check_gives_fail_then_pass_and_ctrl_enter_checks(page, isolated_server):
+    open_lesson(page, isolated_server)
+    section(page, "1").locator('[data-action="check"]').click()
+    state, text = wait_verdict(page, "1")
+    assert state == "fail", text
+    assert re.search(r"0/\d+", text)
+    assert "claim_support(" in section(page, "1").locator(".verdict-details").inner_text()
+    put_solution(page, "1")
+    editor(page, "1").click()
+    page.keyboard.press("Control+Enter")
+    state, text = wait_verdict(page, "1")
+    assert state == "pass", text
+    total = re.search(r"✓ (\d+)/(\d+)", text)
+    assert total and total.group(1) == total.group(2)
+    assert page.locator("[data-progress]").inner_text() == "1 / 3"
+    assert section(page, "1").locator("[data-passed-badge]").is_visible()
+    assert page.werkbank_errors == []
+
+
+def test_check_pressed_while_python_loads_is_queued(page, plain_server):
+    open_lesson(page, plain_server, ready=False)
+    section(page, "2").locator('[data-action="check"]').click()
+    assert page.get_attribute("body", "data-runtime") in ("loading", "ready", "running")
+    state, _ = wait_verdict(page, "2")
+    assert state == "fail"  # the starter fails: the queued Check really ran
+
+
+def test_run_error_highlights_the_line_and_shows_the_traceback(page, isolated_server):
+    open_lesson(page, isolated_server)
+    replace_code(page, "try", "x = 1\ny = 2\nraise ValueError('boom')\n")
+    section(page, "try").locator('[data-action="run"]').click()
+    state, text = wait_verdict(page, "try", ("error",))
+    assert "3" in text
+    assert "ValueError" in section(page, "try").locator("[data-output]").inner_text()
+    line = section(page, "try").locator(".cm-error-line")
+    assert line.count() == 1 and "raise ValueError" in line.inner_text()
+
+
+# ---------------------------------------------------------------- Stop and time limits
+
+@pytest.mark.parametrize("server_name", ["isolated_server", "plain_server"])
+def test_stop_ends_an_endless_loop_and_the_next_run_works(page, request, server_name):
+    server = request.getfixturevalue(server_name)
+    open_lesson(page, server)
+    isolated = page.evaluate("crossOriginIsolated")
+    assert isolated == (server_name == "isolated_server")
+    replace_code(page, "try", "while True:\n    pass\n")
+    section(page, "try").locator('[data-action="run"]').click()
+    stop = section(page, "try").locator('[data-action="stop"]')
+    stop.wait_for(state="visible")
+    page.wait_for_timeout(500)
+    assert page.get_attribute("body", "data-runtime") == "running"
+    stop.click()
+    page.wait_for_function("document.querySelector('[data-playground] [data-verdict]').dataset.stopped === 'true'",
+                           timeout=10_000)
+    assert "while True:" in editor_text(page, "try")  # the code stays
+    wait_ready(page)
+    replace_code(page, "try", "print('after', 1 + 1)\n")
+    section(page, "try").locator('[data-action="run"]').click()
+    wait_idle(page, "try")
+    assert "after 2" in section(page, "try").locator("[data-output]").inner_text()
+
+
+def test_stop_restarts_python_when_the_loop_swallows_the_interrupt(page, isolated_server):
+    open_lesson(page, isolated_server)
+    states = []
+    page.expose_function("noteState", lambda s: states.append(s))
+    page.evaluate("""() => new MutationObserver(() => window.noteState(document.body.dataset.runtime))
+                     .observe(document.body, {attributes: true, attributeFilter: ['data-runtime']})""")
+    # swallows KeyboardInterrupt at two levels, so even an interrupt that lands twice cannot end it
+    replace_code(page, "try", "def spin():\n    while True:\n        try:\n            while True:\n                pass\n"
+                               "        except BaseException:\n            pass\n\n"
+                               "while True:\n    try:\n        spin()\n    except BaseException:\n        pass\n")
+    section(page, "try").locator('[data-action="run"]').click()
+    page.wait_for_timeout(500)
+    section(page, "try").locator('[data-action="stop"]').click()
+    page.wait_for_function("document.querySelector('[data-playground] [data-verdict]').dataset.stopped === 'true'",
+                           timeout=10_000)
+    wait_ready(page)
+    assert "restarting" in states
+    replace_code(page, "try", "print('alive')\n")
+    section(page, "try").locator('[data-action="run"]').click()
+    wait_idle(page, "try")
+    assert "alive" in section(page, "try").locator("[data-output]").inner_text()
+
+
+def test_check_of_an_endless_loop_times_out(page, isolated_server):
+    open_lesson(page, isolated_server)
+    replace_code(page, "1", "def claim_support(claims, facts):\n    while True:\n        pass\n")
+    section(page, "1").locator('[data-action="check"]').click()
+    state, text = wait_verdict(page, "1", ("timeout", "error", "fail", "pass"))
+    assert state == "timeout", text
+    wait_ready(page)
+    assert page.locator("[data-progress]").inner_text() == "0 / 3"
+
+
+# ---------------------------------------------------------------- output safety
+
+def test_printed_html_is_shown_literally(page, isolated_server):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    open_lesson(page, isolated_server)
+    replace_code(page, "try", "print('<img src=x onerror=alert(1)>')\nimport sys\nprint('<b>err</b>', file=sys.stderr)\n")
+    section(page, "try").locator('[data-action="run"]').click()
+    wait_idle(page, "try")
+    out = section(page, "try").locator("[data-output]")
+    assert "<img src=x onerror=alert(1)>" in out.inner_text()
+    assert "<b>err</b>" in out.inner_text()
+    assert out.locator("img").count() == 0 and out.locator("b").count() == 0
+    assert page.locator("img[src=x]").count() == 0
+    page.wait_for_timeout(300)
+    assert dialogs == []
+
+
+def test_output_is_capped_with_a_notice(page, isolated_server):
+    open_lesson(page, isolated_server)
+    replace_code(page, "try", "for i in range(60000):\n    print('x' * 20)\n")
+    section(page, "try").locator('[data-action="run"]').click()
+    wait_idle(page, "try")
+    out = section(page, "try").locator("[data-output]")
+    assert out.locator(".output-notice").count() == 1
+    assert len(out.inner_text()) < 260_000
+
+
+def test_forged_worker_message_from_learner_code_is_ignored(page, isolated_server):
+    open_lesson(page, isolated_server)
+    forged = {"schema": 1, "type": "verdict", "runId": "0" * 32,
+              "verdict": {"status": "pass", "passed": 9, "total": 9, "message": "forged"}}
+    code = ("import js, json\n"
+            f"msg = {json.dumps(json.dumps(forged))}\n"
+            "js.postMessage(js.JSON.parse(msg))\n"
+            "js.postMessage(js.JSON.parse(json.dumps({'type': 'verdict', 'verdict': {'status': 'pass'}})))\n"
+            "def claim_support(claims, facts):\n    return []\n")
+    replace_code(page, "1", code)
+    section(page, "1").locator('[data-action="check"]').click()
+    state, text = wait_verdict(page, "1")
+    assert state != "pass" and "forged" not in text
+    assert page.locator("[data-progress]").inner_text() == "0 / 3"
+    assert passed_ids(stored(page)) == []
+
+
+# ---------------------------------------------------------------- progress and storage
+
+def test_reload_keeps_drafts_and_progress(page, isolated_server):
+    open_lesson(page, isolated_server)
+    put_solution(page, "1")
+    section(page, "1").locator('[data-action="check"]').click()
+    assert wait_verdict(page, "1")[0] == "pass"
+    replace_code(page, "2", "# my draft for two\n")
+    page.wait_for_timeout(800)  # past the autosave debounce
+    page.reload()
+    wait_ready(page)
+    assert page.locator("[data-progress]").inner_text() == "1 / 3"
+    assert editor_text(page, "2").startswith("# my draft for two")
+    doc = stored(page)
+    assert doc["version"] == 1 and passed_ids(doc) == ["1"]
+    assert doc["lessons"][LESSON]["checkpoints"]["1"]["solutionRevealed"] is True
+    assert section(page, "1").locator("[data-solution]").is_visible()  # remembered
+
+
+def test_reset_to_starter_is_undoable(page, isolated_server):
+    open_lesson(page, isolated_server)
+    starter = editor_text(page, "1")
+    replace_code(page, "1", "# mine\n")
+    section(page, "1").locator('[data-action="reset"]').click()
+    assert editor_text(page, "1") == starter
+    editor(page, "1").click()
+    page.keyboard.press("Control+z")
+    assert editor_text(page, "1").startswith("# mine")
+
+
+def test_corrupt_storage_starts_clean_and_keeps_the_raw_value(page, isolated_server):
+    open_lesson(page, isolated_server, ready=False)
+    page.evaluate(f"localStorage.setItem({json.dumps(KEY)}, '{{not json')")
+    page.reload()
+    warning = page.locator('[data-warning="storage_warning_corrupt"]')
+    warning.wait_for()
+    assert page.locator("[data-progress]").inner_text() == "0 / 3"
+    keys = page.evaluate("Object.keys(localStorage)")
+    aside = [k for k in keys if k.startswith(KEY + ":corrupt:")]
+    assert len(aside) == 1
+    assert page.evaluate(f"localStorage.getItem({json.dumps(aside[0])})") == "{not json"
+    wait_ready(page)
+    put_solution(page, "1")
+    section(page, "1").locator('[data-action="check"]').click()
+    assert wait_verdict(page, "1")[0] == "pass"
+    assert passed_ids(stored(page)) == ["1"]
+
+
+def test_newer_storage_version_is_left_untouched(page, isolated_server):
+    future = json.dumps({"version": 99, "whatever": {"x": 1}})
+    open_lesson(page, isolated_server, ready=False)
+    page.evaluate(f"localStorage.setItem({json.dumps(KEY)}, {json.dumps(future)})")
+    page.reload()
+    page.locator('[data-warning="storage_warning_newer"]').wait_for()
+    wait_ready(page)
+    put_solution(page, "1")
+    section(page, "1").locator('[data-action="check"]').click()
+    assert wait_verdict(page, "1")[0] == "pass"
+    assert page.locator("[data-progress]").inner_text() == "1 / 3"  # kept in memory
+    assert page.evaluate(f"localStorage.getItem({json.dumps(KEY)})") == future
+
+
+def test_blocked_storage_keeps_working_in_memory(page, isolated_server):
+    page.add_init_script("""Storage.prototype.setItem = function () {
+        throw new DOMException('full', 'QuotaExceededError'); };""")
+    open_lesson(page, isolated_server)
+    put_solution(page, "1")
+    section(page, "1").locator('[data-action="check"]').click()
+    assert wait_verdict(page, "1")[0] == "pass"
+    page.locator('[data-warning="storage_warning_memory"]').wait_for()
+    assert page.locator("[data-progress]").inner_text() == "1 / 3"
+
+
+def test_export_then_import_round_trip(page, isolated_server, tmp_path):
+    doc = {"version": 1, "lessons": {LESSON: {
+        "checkpoints": {"1": {"passedAt": "2026-01-02T03:04:05.000Z", "lastPassingCode": "x = 1", "solutionRevealed": False},
+                        "3": {"passedAt": "2026-01-03T03:04:05.000Z", "lastPassingCode": "y = 2", "solutionRevealed": True}},
+        "drafts": {"2": "# draft <b>&</b>"}}}}
+    page.goto(isolated_server.url)
+    page.evaluate(f"localStorage.setItem({json.dumps(KEY)}, {json.dumps(json.dumps(doc))})")
+    page.reload()
+    cell = page.locator(f'[data-lesson-progress="{LESSON}"]')
+    assert cell.inner_text() == "2 / 3"
+    with page.expect_download() as info:
+        page.locator('[data-action="export"]').click()
+    path = tmp_path / "progress.json"
+    info.value.save_as(path)
+    exported = json.loads(path.read_text(encoding="utf-8"))
+    assert exported == doc
+    page.once("dialog", lambda d: d.accept())
+    page.locator('[data-action="reset-all"]').click()
+    assert cell.inner_text() == "0 / 3"
+    assert stored(page) is None
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"version": 1, "lessons": {"x": {"checkpoints": {"1": "yes"}}}}', encoding="utf-8")
+    page.locator('input[data-action="import"]').set_input_files(str(bad))
+    page.wait_for_function("document.querySelector('[data-progress-message]').textContent.length > 0")
+    assert cell.inner_text() == "0 / 3"
+    page.locator('input[data-action="import"]').set_input_files(str(path))
+    page.wait_for_function(f"document.querySelector('[data-lesson-progress=\"{LESSON}\"]').textContent === '2 / 3'")
+    assert stored(page) == doc
+
+
+def test_two_tabs_keep_both_passes(context, isolated_server):
+    first, second = context.new_page(), context.new_page()
+    for pg in (first, second):
+        pg.set_default_timeout(120_000)
+        open_lesson(pg, isolated_server)
+    put_solution(first, "1")
+    first_check = section(first, "1").locator('[data-action="check"]')
+    put_solution(second, "2")
+    first_check.click()
+    assert wait_verdict(first, "1")[0] == "pass"
+    section(second, "2").locator('[data-action="check"]').click()  # this tab loaded before the first pass
+    assert wait_verdict(second, "2")[0] == "pass"
+    assert passed_ids(stored(second)) == ["1", "2"]
+    first.wait_for_function("document.querySelector('[data-progress]').textContent === '2 / 3'")
+    assert second.locator("[data-progress]").inner_text() == "2 / 3"
+    # a draft saved in the first tab does not drop the second tab's pass either
+    replace_code(first, "3", "# later draft\n")
+    first.wait_for_timeout(800)
+    assert passed_ids(stored(first)) == ["1", "2"]
+
+
+# ---------------------------------------------------------------- languages, theme
+
+def test_arabic_page_is_rtl_with_ltr_editor_code_and_output(page, isolated_server):
+    open_lesson(page, isolated_server, lang="ar", lesson=ARABIC_LESSON)
+    assert page.get_attribute("html", "lang") == "ar"
+    assert page.get_attribute("html", "dir") == "rtl"
+    assert page.evaluate("getComputedStyle(document.querySelector('main')).direction") == "rtl"
+    for selector in ('[data-checkpoint="1"] .cm-editor', '[data-checkpoint="1"] [data-output]', "[data-playground] .cm-content"):
+        assert page.evaluate(f"getComputedStyle(document.querySelector({json.dumps(selector)})).direction") == "ltr"
+    maths = page.locator("math")
+    if maths.count():
+        assert maths.first.get_attribute("dir") == "ltr"
+    replace_code(page, "try", "print('مرحبا', 1 + 2)\n")
+    section(page, "try").locator('[data-action="run"]').click()
+    wait_idle(page, "try")
+    assert "3" in section(page, "try").locator("[data-output]").inner_text()
+
+
+def test_language_switch_keeps_the_place(page, isolated_server):
+    page.goto(f"{isolated_server.url}lessons/{LESSON}/en.html#checkpoint-2")
+    page.locator('.lang-switch a[hreflang="nl"]').click()
+    page.wait_for_url(re.compile(r"/nl\.html#checkpoint-2$"))
+    assert page.get_attribute("html", "lang") == "nl"
+
+
+def test_theme_toggle_is_remembered(page, isolated_server):
+    open_lesson(page, isolated_server, ready=False)
+    before = page.evaluate("document.documentElement.dataset.theme")
+    page.locator("[data-theme-toggle]").click()
+    after = page.evaluate("document.documentElement.dataset.theme")
+    assert {before, after} == {"light", "dark"}
+    page.reload()
+    assert page.evaluate("document.documentElement.dataset.theme") == after
