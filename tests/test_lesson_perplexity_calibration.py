@@ -432,6 +432,23 @@ def test_figure_explains_an_unusable_or_missing_result(figure_page, lang):
 
 
 @pytest.mark.browser
+@pytest.mark.parametrize("mistake,svgs,notes", [
+    ("nan_for_empty_bins.py", 2, 0),      # nan cells: drawn, the empty bins simply have no bar
+    ("lists_not_arrays.py", 2, 0),        # the wrong container still draws; the verdict says what is wrong
+    ("float_counts.py", 2, 0),
+    ("list_of_arrays.py", 2, 0),
+])
+def test_figure_draws_what_wrong_solutions_returned(figure_page, mistake, svgs, notes):
+    page, errors = figure_page
+    path = LESSON.checkpoint("3").folder / "mistakes" / mistake
+    plot = _plot_from_engine(path.read_text(encoding="utf-8"))
+    result = _render(page, plot, "en")
+    assert result["svgs"] == svgs and len(result["notes"]) == notes
+    assert result["rows"] == 10
+    assert errors == []
+
+
+@pytest.mark.browser
 def test_figure_keeps_learner_text_out_of_markup(figure_page):
     page, errors = figure_page
     plot = _plot_from_engine(LESSON.checkpoint("3").solution())
