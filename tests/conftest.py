@@ -13,12 +13,25 @@ Fixtures (all documented below, reuse them instead of writing your own):
 - ``serve_cmd``       ``serve_cmd(folder)``: the command line of ``werkbank serve`` for ``folder`` on a free port.
 - ``isolated_server`` ``werkbank serve`` on ``dist`` (COOP/COEP), a session-wide ``Server``.
 - ``plain_server``    ``python3 -m http.server`` on ``dist`` (a plain static host), a session-wide ``Server``.
+
+Browser fixtures (Playwright's sync API; mark such tests ``@pytest.mark.browser``):
+
+- ``browser``         a headless Chromium (``$CHROMIUM``, else /usr/bin/chromium) launched with the flags every
+                      werkbank browser test uses (``CHROMIUM_ARGS``); one per test module. Use it instead of
+                      calling ``sync_playwright()`` yourself: two sync Playwright instances cannot run at once.
+- ``context``         a fresh browser context per test (empty storage, no service worker), closed afterwards.
+- ``request_log``     a ``RequestLog`` on ``context``: every request URL its pages, dedicated workers and service
+                      workers make, in order; ``.foreign(origin)`` lists those that left ``origin``,
+                      ``.assert_only(origin)`` fails the test if any did (or if nothing was requested at all).
+- ``page``            a new page in ``context`` (so ``request_log`` sees it), 120 s default timeout; console errors
+                      and uncaught page errors are collected in ``page.werkbank_errors``.
 """
 
 from __future__ import annotations
 
 import os
 import queue
+import shutil
 import re
 import subprocess
 import sys
@@ -154,3 +167,91 @@ def plain_server(server_factory, dist) -> Server:
     """A plain static host (``python3 -m http.server``) on ``dist``: no COOP/COEP, stock MIME types."""
     return server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
                            "--directory", str(dist)])
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# browser fixtures (Playwright, sync API)
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+_LOCAL_SCHEMES = ("data:", "blob:", "about:")
+
+
+def chromium_path() -> str:
+    """The Chromium executable: ``$CHROMIUM``, else /usr/bin/chromium, else ``chromium`` on PATH."""
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    pytest.skip("Chromium is not installed (make chromium installs it)")
+
+
+class RequestLog:
+    """Every request URL seen by one browser context (pages, dedicated workers, service workers)."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+
+    def attach(self, context) -> "RequestLog":
+        """Start recording the requests of ``context``."""
+        context.on("request", lambda request: self.urls.append(request.url))
+        return self
+
+    def foreign(self, origin: str) -> list[str]:
+        """Recorded URLs that went anywhere but ``origin`` (data:, blob: and about: URLs are local, not foreign)."""
+        origin = origin.rstrip("/")
+        return [u for u in self.urls if not u.startswith(_LOCAL_SCHEMES) and not (u == origin or u.startswith(origin + "/"))]
+
+    def assert_only(self, origin: str) -> None:
+        """Fail unless at least one request was seen and all of them went to ``origin``."""
+        assert self.urls, "no request was recorded at all"
+        foreign = self.foreign(origin)
+        assert not foreign, f"requests left {origin}: {foreign}"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium, one per test module.
+
+    Module scope (not session) on purpose: Playwright's sync API cannot start while another sync_playwright() is
+    running, so a session-wide instance would break any module that launches its own browser.
+    """
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def context(browser):
+    """A fresh browser context (own storage) for one test."""
+    ctx = browser.new_context()
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def request_log(context) -> RequestLog:
+    """Records every request of ``context``; see :class:`RequestLog`."""
+    return RequestLog().attach(context)
+
+
+@pytest.fixture
+def page(context, request_log):
+    """A page in ``context`` with a generous timeout; errors land in ``page.werkbank_errors``."""
+    pg = context.new_page()
+    pg.set_default_timeout(120_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    pg.on("console", lambda msg: errors.append(f"console.{msg.type}: {msg.text}") if msg.type == "error" else None)
+    pg.werkbank_errors = errors
+    return pg
