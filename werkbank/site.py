@@ -224,7 +224,11 @@ def _lang_switch(lang: str, targets: list[tuple[str, str]]) -> str:
 # ---------------------------------------------------------------- home
 
 def _lesson_lang(lesson, lang: str) -> str:
-    return lang if lang in lesson.languages else lesson.languages[0]
+    """The lesson language to link from a home page in ``lang``: the same, else English, else the original."""
+    for choice in (lang, "en"):
+        if choice in lesson.languages:
+            return choice
+    return lesson.languages[0]
 
 
 def _home(lang: str, lessons: list, versions: dict[str, str]) -> str:
@@ -239,15 +243,19 @@ def _home(lang: str, lessons: list, versions: dict[str, str]) -> str:
         text = lesson.text[ll]
         source = f"{lesson.folder / 'lesson.toml'} [text.{ll}]"
         total = len(lesson.checkpoints)
-        langs = ", ".join(catalog(x)["language_name"] for x in lesson.languages)
+        langs = ", ".join(
+            f'<a href="{root}lessons/{esc(lesson.id)}/{x}.html" lang="{x}" hreflang="{x}">'
+            f'{esc(catalog(x)["language_name"])}</a>' for x in lesson.languages)
+        ldir = "rtl" if ll in RTL else "ltr"
         cards.append(
-            f'<li class="lesson-card" lang="{ll}" dir="{"rtl" if ll in RTL else "ltr"}">'
-            f'<h3><a data-lesson="{esc(lesson.id)}" href="{root}lessons/{esc(lesson.id)}/{ll}.html">{esc(text.title)}</a></h3>'
-            f'<div class="summary">{_md(text.summary, source, ll)}</div>'
+            f'<li class="lesson-card">'
+            f'<h3 lang="{ll}" dir="{ldir}"><a data-lesson="{esc(lesson.id)}" '
+            f'href="{root}lessons/{esc(lesson.id)}/{ll}.html">{esc(text.title)}</a></h3>'
+            f'<div class="summary" lang="{ll}" dir="{ldir}">{_md(text.summary, source, ll)}</div>'
             f'<p class="meta"><span>{esc(_t(lang, "minutes", n=lesson.minutes))}</span> · '
-            f'<span>{esc(_t(lang, "lesson_languages"))}: {esc(langs)}</span> · '
+            f'<span>{esc(_t(lang, "lesson_languages"))}: <bdi>{langs}</bdi></span> · '
             f'<span>{esc(_t(lang, "progress"))}: <span data-lesson-progress="{esc(lesson.id)}" '
-            f'data-total="{total}">0 / {total}</span></span></p></li>'
+            f'data-total="{total}" dir="ltr">0 / {total}</span></span></p></li>'
         )
     body = (
         _topbar(lang, root, switch)
@@ -336,7 +344,7 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str]) -> str:
         f'<header class="lesson-header">'
         f'<h1>{esc(text.title)}</h1>'
         f'<p class="meta"><span>{esc(_t(lang, "minutes", n=lesson.minutes))}</span> · '
-        f'<span>{esc(_t(lang, "progress"))}: <span data-progress data-total="{total}" '
+        f'<span>{esc(_t(lang, "progress"))}: <span data-progress data-total="{total}" dir="ltr" '
         f'aria-label="{esc(_t(lang, "progress"))}">0 / {total}</span></span></p>'
         + (f'<p class="prereq"><strong>{esc(_t(lang, "prerequisites"))}:</strong> '
            f'{_md_inline(text.prerequisites, toml, lang)}</p>' if text.prerequisites else "")

@@ -5,8 +5,8 @@ import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import {
+  HighlightStyle,
   bracketMatching,
-  defaultHighlightStyle,
   foldGutter,
   indentOnInput,
   indentUnit,
@@ -14,6 +14,7 @@ import {
 } from "@codemirror/language";
 import { highlightSelectionMatches } from "@codemirror/search";
 import { EditorState, StateEffect, StateField } from "@codemirror/state";
+import { tags } from "@lezer/highlight";
 import {
   Decoration,
   EditorView,
@@ -44,6 +45,19 @@ const errorLineField = StateField.define({
   },
   provide: (field) => EditorView.decorations.from(field),
 });
+
+// Colours come from CSS variables (web/static/site.css), so one style serves the light and the dark theme.
+const highlight = HighlightStyle.define([
+  { tag: [tags.keyword, tags.controlKeyword, tags.operatorKeyword, tags.definitionKeyword, tags.moduleKeyword],
+    color: "var(--hl-keyword)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--hl-string)" },
+  { tag: [tags.number, tags.bool, tags.null], color: "var(--hl-number)" },
+  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: "var(--hl-comment)", fontStyle: "italic" },
+  { tag: [tags.function(tags.variableName), tags.function(tags.definition(tags.variableName))], color: "var(--hl-function)" },
+  { tag: [tags.definition(tags.variableName), tags.className, tags.definition(tags.className)], color: "var(--hl-def)" },
+  { tag: [tags.self, tags.standard(tags.variableName)], color: "var(--hl-builtin)" },
+  { tag: tags.invalid, color: "var(--fail)" },
+]);
 
 const theme = EditorView.theme({
   "&": { fontSize: "0.95rem", border: "1px solid var(--border)", borderRadius: "6px", background: "var(--code-bg)" },
@@ -89,7 +103,7 @@ export function createEditor(parent, { doc = "", label = "", onChange = null, on
       closeBrackets(),
       highlightActiveLine(),
       highlightSelectionMatches(),
-      syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+      syntaxHighlighting(highlight),
       python(),
       keymap.of([...keys, ...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
       errorLineField,
