@@ -95,9 +95,44 @@ def copy_site(src: Path, dst: Path) -> Path:
     return dst
 
 
+class ByteCounter:
+    """Body bytes a server sent (and responses with a body), since the last :meth:`reset`."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.reset()
+
+    def reset(self) -> None:
+        """Start counting from zero."""
+        with self.lock:
+            self.bytes = 0
+            self.responses = 0
+            self.paths: list[str] = []
+
+    def add(self, path: str, count: int) -> None:
+        """Record one response body of ``count`` bytes."""
+        with self.lock:
+            self.bytes += count
+            self.responses += 1
+            self.paths.append(path)
+
+
 class _QuietHandler(SimpleHTTPRequestHandler):
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript", ".wasm": "application/wasm",
                       ".js": "text/javascript", ".json": "application/json"}
+    counter: ByteCounter | None = None
+
+    def copyfile(self, source, outputfile):
+        """Copy the body, counting its bytes."""
+        total = 0
+        while True:
+            block = source.read(1 << 16)
+            if not block:
+                break
+            outputfile.write(block)
+            total += len(block)
+        if self.counter is not None:
+            self.counter.add(self.path, total)
 
     def log_message(self, format, *args):  # noqa: A002
         pass
@@ -112,12 +147,14 @@ class _IsolatedHandler(_QuietHandler):
 
 
 @contextmanager
-def serve(folder: Path, *, isolated: bool = False):
+def serve(folder: Path, *, isolated: bool = False, counter: ByteCounter | None = None):
     """Serve ``folder`` on a free loopback port in a thread; yields the origin (``http://127.0.0.1:N``).
 
     ``isolated`` adds COOP/COEP/CORP (like ``werkbank serve``); otherwise it behaves like a plain static host.
+    ``counter`` (a :class:`ByteCounter`) adds up the body bytes sent.
     """
-    handler = partial(_IsolatedHandler if isolated else _QuietHandler, directory=str(folder))
+    base = _IsolatedHandler if isolated else _QuietHandler
+    handler = partial(type("Handler", (base,), {"counter": counter}), directory=str(folder))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -1,0 +1,329 @@
+"""Offline and fast: the service worker, precompressed files, _headers and the optional bytecode build.
+
+The browser tests use the built ``dist`` on a plain static host (no COOP/COEP): after the first visit the service
+worker must make the page cross-origin isolated, keep the whole site working offline, and offer a newer build
+without reloading the page by itself. They need the integration described in /work/notes/readme-offline.md
+(``werkbank build`` runs ``werkbank.offline.finish``; app.js calls ``registerServiceWorker``).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from werkbank import bytecode, offline
+
+LESSON = "claims-abstention"
+WAIT_MS = 180_000
+
+
+# ---------------------------------------------------------------- build steps (no browser)
+
+def _sw_build(dist: Path) -> dict:
+    text = (dist / "sw.js").read_text(encoding="utf-8")
+    match = re.search(r"const BUILD = (\{.*?\});\n", text)
+    assert match, "sw.js has no BUILD literal"
+    return json.loads(match.group(1))
+
+
+def _sri(data: bytes) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
+
+
+def test_service_worker_lists_every_file_with_its_hash(tmp_path):
+    """sw.js carries each build file's sha-256; the cache version changes with content and only with content."""
+    (tmp_path / "lessons" / "x").mkdir(parents=True)
+    files = {"index.html": b"<p>home</p>", "lessons/x/en.html": b"<p>lesson</p>", "pyodide/a b.wasm": b"\0asm"}
+    for rel, data in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    (tmp_path / "build.json").write_text("{}")
+    offline.write_headers(tmp_path)
+    (tmp_path / "index.html.gz").write_bytes(gzip.compress(files["index.html"]))
+    first = offline.write_service_worker(tmp_path)
+    build = _sw_build(tmp_path)
+    assert build["version"] == first
+    assert build["files"] == {rel: _sri(data) for rel, data in files.items()}
+    assert offline.write_service_worker(tmp_path) == first  # nothing changed: same version, same bytes
+    (tmp_path / "lessons/x/en.html").write_bytes(b"<p>lesson, revised</p>")
+    second = offline.write_service_worker(tmp_path)
+    assert second != first
+    assert _sw_build(tmp_path)["files"]["lessons/x/en.html"] == _sri(b"<p>lesson, revised</p>")
+
+
+def test_render_service_worker_needs_its_placeholder():
+    """A sw.js source without the BUILD placeholder is refused instead of shipping an empty file list."""
+    with pytest.raises(ValueError):
+        offline.render_service_worker("const BUILD = {};", {}, "v")
+
+
+def test_precompress_keeps_only_copies_worth_having(tmp_path):
+    """Big compressible files get a .gz that decompresses to them; small or incompressible ones get none."""
+    big = ("def f(x):\n    return x * 2\n" * 2000).encode()
+    noise = os.urandom(40_000)
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "app.js").write_bytes(big)
+    (tmp_path / "assets" / "tiny.js").write_bytes(b"let a = 1;\n" * 10)
+    (tmp_path / "x.whl").write_bytes(noise)
+    (tmp_path / "photo.png").write_bytes(big)  # not a compressible type on the list
+    written = offline.precompress(tmp_path)
+    assert written == ["assets/app.js.gz"]
+    assert gzip.decompress((tmp_path / "assets/app.js.gz").read_bytes()) == big
+    # changed source -> new copy; removed source -> stale copy deleted
+    (tmp_path / "assets" / "app.js").write_bytes(big + b"# more\n" * 3000)
+    offline.precompress(tmp_path)
+    assert gzip.decompress((tmp_path / "assets/app.js.gz").read_bytes()).endswith(b"# more\n")
+    (tmp_path / "assets" / "app.js").unlink()
+    assert offline.precompress(tmp_path) == []
+    assert not (tmp_path / "assets/app.js.gz").exists()
+
+
+def _csp_directives(text: str) -> dict[str, str]:
+    return {part.split()[0]: " ".join(part.split()[1:]) for part in text.split(";") if part.strip()}
+
+
+def test_headers_file_isolates_and_matches_the_pages_csp(dist):
+    """dist/_headers sends COOP/COEP and the same CSP as the pages' <meta>, plus frame-ancestors (header-only)."""
+    headers = (dist / "_headers").read_text(encoding="utf-8")
+    assert "Cross-Origin-Opener-Policy: same-origin" in headers
+    assert "Cross-Origin-Embedder-Policy: require-corp" in headers
+    csp = _csp_directives(re.search(r"Content-Security-Policy: (.*)", headers).group(1))
+    assert csp["frame-ancestors"] == "'none'" and csp["object-src"] == "'none'"
+    assert csp["script-src"] == "'self' 'wasm-unsafe-eval'"
+    page = (dist / "lessons" / LESSON / "en.html").read_text(encoding="utf-8")
+    meta = _csp_directives(re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1))
+    assert {k: v for k, v in csp.items() if k != "frame-ancestors"} == meta
+
+
+def test_built_site_ships_the_service_worker_with_every_file(dist):
+    """The build's sw.js lists exactly the files of dist that belong offline, with their current hashes."""
+    assert (dist / "sw.js").is_file(), "dist/sw.js is missing: werkbank build must call werkbank.offline.finish"
+    build = _sw_build(dist)
+    expected = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
+    expected = {rel for rel in expected if offline.precached(rel)}
+    assert set(build["files"]) == expected
+    for rel in ("pyodide/pyodide.asm.wasm", "grading/engine.json", f"lessons/{LESSON}/en.html", "assets/worker.js"):
+        assert build["files"][rel] == _sri((dist / rel).read_bytes())
+    assert (dist / "pyodide" / "pyodide.asm.wasm.gz").is_file()
+
+
+# ---------------------------------------------------------------- bytecode (no browser)
+
+def _python312():
+    try:
+        return bytecode.find_python312()
+    except bytecode.BytecodeUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="module")
+def bytecode_dist(dist, tmp_path_factory):
+    """A copy of the built site with its runtime compiled to bytecode (skipped without a Python 3.12)."""
+    python, _ = _python312()
+    copy = tmp_path_factory.mktemp("bytecode-dist")
+    shutil.copytree(dist, copy, dirs_exist_ok=True)
+    report = bytecode.compile_runtime(copy, python=python)
+    offline.finish(copy)
+    return copy, report
+
+
+def test_bytecode_replaces_sources_and_updates_the_lock(bytecode_dist):
+    """No .py is left in the stdlib zip or the wheels, the lock hashes the new wheels, RECORD matches."""
+    copy, report = bytecode_dist
+    assert report["files"]["python_stdlib.zip"]["compiled"] > 400
+    lock = json.loads((copy / "pyodide" / "pyodide-lock.json").read_text())
+    for name, entry in lock["packages"].items():
+        path = copy / "pyodide" / entry["file_name"]
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"], name
+        with zipfile.ZipFile(path) as wheel:
+            names = wheel.namelist()
+            assert not [n for n in names if n.endswith(".py")], name
+            record = next(n for n in names if n.endswith(".dist-info/RECORD"))
+            for line in wheel.read(record).decode().splitlines():
+                file, digest, size = line.rsplit(",", 2)
+                if digest:
+                    data = wheel.read(file)
+                    assert int(size) == len(data) and digest == "sha256=" + base64.urlsafe_b64encode(
+                        hashlib.sha256(data).digest()).rstrip(b"=").decode(), file
+    with zipfile.ZipFile(copy / "pyodide" / "python_stdlib.zip") as stdlib:
+        assert not [n for n in stdlib.namelist() if n.endswith(".py")]
+        data = stdlib.read("json/decoder.pyc")
+    assert data[:4] == bytecode.MAGIC_312
+    python, _ = _python312()
+    probe = subprocess.run([python, "-I", "-c", "import marshal, sys; c = marshal.loads(sys.stdin.buffer.read()[16:]); "
+                            "print(c.co_filename)"], input=data, capture_output=True, check=True)
+    assert probe.stdout.decode().strip() == "/lib/python312.zip/json/decoder.py"
+
+
+def test_bytecode_without_python312_keeps_the_stock_files(tmp_path, dist):
+    """With no usable 3.12 the step changes nothing and says so."""
+    (tmp_path / "pyodide").mkdir()
+    shutil.copyfile(dist / "pyodide" / "pyodide-lock.json", tmp_path / "pyodide" / "pyodide-lock.json")
+    before = (tmp_path / "pyodide" / "pyodide-lock.json").read_bytes()
+    if sys.version_info[:2] == (3, 12):
+        pytest.skip("this interpreter is a 3.12")
+    report = bytecode.compile_runtime(tmp_path, python=sys.executable)
+    assert report["python"] is None and "keeping the stock" in report["notice"]
+    assert (tmp_path / "pyodide" / "pyodide-lock.json").read_bytes() == before
+
+
+# ---------------------------------------------------------------- browser
+
+def _open(page, server, path=f"lessons/{LESSON}/en.html"):
+    page.goto(server.url + path)
+
+
+def _wait(page, selector):
+    # CSS only: the pages' CSP forbids eval, which string predicates would need
+    page.wait_for_selector(selector, timeout=WAIT_MS, state="attached")
+
+
+def _wait_saved(page):
+    _wait(page, "html[data-offline=ready], html[data-offline=failed]")
+    assert page.get_attribute("html", "data-offline") == "ready"
+
+
+def _replace_code(page, cp, code):
+    sel = f'[data-checkpoint="{cp}"]' if cp != "try" else "[data-playground]"
+    page.locator(f"{sel} .cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(code)
+
+
+def _check(page, cp) -> tuple[str, str]:
+    sel = f'[data-checkpoint="{cp}"]'
+    page.click(f'{sel} [data-action="check"]')  # data-state becomes "running" before click() returns
+    _wait(page, f'{sel}[data-state="idle"] [data-verdict]:not([data-verdict="running"])')
+    box = page.locator(f"{sel} [data-verdict]")
+    return box.get_attribute("data-verdict"), box.inner_text()
+
+
+def _put_solution(page, cp):
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click(f'[data-checkpoint="{cp}"] [data-action="solution"]')
+    page.click(f'[data-checkpoint="{cp}"] [data-solution] button')
+
+
+@pytest.mark.browser
+def test_plain_host_becomes_isolated_after_one_reload(context, plain_server):
+    """A host without COOP/COEP: the first visit reloads exactly once, then the page is cross-origin isolated."""
+    page = context.new_page()
+    navigations = []
+    page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
+    response = page.goto(plain_server.url + f"lessons/{LESSON}/en.html")
+    assert "cross-origin-opener-policy" not in response.headers  # really a plain host
+    _wait_saved(page)  # only a controlled page, after the reload, asks for the offline copy
+    assert page.evaluate("crossOriginIsolated") is True
+    assert page.evaluate("typeof SharedArrayBuffer") == "function"
+    _wait(page, "body[data-runtime=ready]")
+    assert len(navigations) == 2, navigations
+    page.reload()  # a second visit is isolated straight away: no further reload
+    _wait(page, "body[data-runtime=ready]")
+    assert page.evaluate("crossOriginIsolated") is True
+    assert len(navigations) == 3, navigations
+
+
+@pytest.mark.browser
+def test_after_one_visit_a_check_works_offline(context, plain_server):
+    """Visit once, go offline, reload: the page, Python and the graders all come from the saved copy."""
+    page = context.new_page()
+    _open(page, plain_server)
+    _wait_saved(page)
+    _wait(page, "body[data-runtime=ready]")
+    context.set_offline(True)
+    page.reload()
+    _wait(page, "body[data-runtime=ready]")
+    state, text = _check(page, "2")  # the starter: grading really runs and finds it wrong
+    assert state == "fail", text
+    _put_solution(page, "2")
+    state, text = _check(page, "2")
+    assert state == "pass", text
+    page.goto(plain_server.url)  # another page of the site, never opened before, offline too
+    _wait(page, "body[data-runtime=ready]")
+    assert page.locator(f'a[data-lesson="{LESSON}"]').count() == 1
+
+
+def _marked(page) -> bool:
+    return page.locator('meta[name="werkbank-test-build"]').count() > 0
+
+
+@pytest.mark.browser
+def test_new_build_offers_an_update_and_serves_it_when_applied(context, dist, tmp_path, server_factory):
+    """A changed build is announced (the open page is not reloaded) and served after the learner applies it."""
+    site = tmp_path / "site"
+    shutil.copytree(dist, site)
+    server = server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                             "--directory", str(site)])
+    page = context.new_page()
+    _open(page, server)
+    _wait_saved(page)
+    old_version = _sw_build(site)["version"]
+    lesson_page = site / "lessons" / LESSON / "en.html"
+    lesson_page.write_text(lesson_page.read_text(encoding="utf-8").replace(
+        "<head>", '<head>\n<meta name="werkbank-test-build" content="2">', 1), encoding="utf-8")
+    new_version = offline.finish(site)["version"]
+    assert new_version != old_version
+    page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    _wait(page, "html[data-update=available]")
+    assert not _marked(page)  # the open page was left alone
+    page.reload()  # a plain reload keeps the old build while the new one waits
+    _wait(page, "html[data-update=available]")
+    assert not _marked(page)
+    with page.expect_navigation():
+        page.click('[data-action="apply-update"]')
+    _wait(page, "body[data-runtime=ready]")
+    assert _marked(page)
+    names = page.evaluate("caches.keys()")
+    assert names == [f"werkbank-{new_version}"], names
+
+
+@pytest.mark.browser
+def test_bytecode_build_grades_like_the_stock_build(browser, dist, bytecode_dist, server_factory, plain_server):
+    """The same submissions get the same verdicts from both builds; a traceback through numpy still names the line."""
+    from werkbank.lessons import load_lesson
+
+    copy, _ = bytecode_dist
+    bc_server = server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                                "--directory", str(copy)])
+    lesson = load_lesson(LESSON)
+    submissions = []
+    for cp in lesson.checkpoints:
+        submissions.append((cp.id, "starter", cp.starter("en")))
+        submissions.append((cp.id, "solution", cp.solution()))
+        for mistake in cp.mistakes()[:2]:
+            submissions.append((cp.id, mistake.path.name, mistake.path.read_text(encoding="utf-8")))
+    crash = "import numpy as np\n\nnp.linalg.inv(np.array([[1.0, 2.0], [2.0, 4.0]]))\n"
+    results = {}
+    for name, server in (("stock", plain_server), ("bytecode", bc_server)):
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        _open(page, server)
+        _wait(page, "body[data-runtime=ready]")
+        verdicts = []
+        for cp, label, source in submissions:
+            _replace_code(page, cp, source)
+            state, text = _check(page, cp)
+            verdicts.append((cp, label, state))  # texts may name a seeded random case: compare states
+        _replace_code(page, "try", crash)
+        page.click('[data-playground] [data-action="run"]')
+        _wait(page, '[data-playground][data-state="idle"] [data-verdict]:not([data-verdict="running"])')
+        output = page.locator("[data-playground] [data-output]").inner_text()
+        results[name] = {"verdicts": verdicts, "output": output}
+        ctx.close()
+    assert results["bytecode"]["verdicts"] == results["stock"]["verdicts"]
+    assert [v[2] for v in results["stock"]["verdicts"] if v[1] == "solution"] == ["pass"] * len(lesson.checkpoints)
+    assert all(v[2] != "pass" for v in results["stock"]["verdicts"] if v[1] != "solution")
+    for name, result in results.items():
+        assert "LinAlgError" in result["output"] and "line 3" in result["output"], (name, result["output"])
