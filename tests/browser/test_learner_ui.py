@@ -214,6 +214,21 @@ def test_stop_restarts_python_when_the_loop_swallows_the_interrupt(page, isolate
     assert "alive" in section(page, "try").locator("[data-output]").inner_text()
 
 
+def test_python_crash_restarts_the_runtime_and_says_so(page, isolated_server):
+    open_lesson(page, isolated_server)
+    # Pyodide's own fatal-error path, as a real crash (e.g. a broken wasm stack) would take it
+    replace_code(page, "try", "import pyodide_js, js\npyodide_js._api.fatal_error(js.Error.new('boom'))\n")
+    section(page, "try").locator('[data-action="run"]').click()
+    page.locator('[data-warning="runtime_crashed"]').wait_for()
+    wait_idle(page, "try")
+    assert page.get_attribute("body", "data-runtime") in ("restarting", "ready")
+    wait_ready(page)
+    replace_code(page, "try", "print('back', 40 + 2)\n")
+    section(page, "try").locator('[data-action="run"]').click()
+    wait_idle(page, "try")
+    assert "back 42" in section(page, "try").locator("[data-output]").inner_text()
+
+
 def test_check_of_an_endless_loop_times_out(page, isolated_server):
     open_lesson(page, isolated_server)
     replace_code(page, "1", "def claim_support(claims, facts):\n    while True:\n        pass\n")

@@ -197,7 +197,7 @@ async function run(msg) {
   openSink(msg.runId);
   clearInterrupt(interruptView);
   post(response(Res.STARTED, msg.runId, { timeLimit: msg.timeLimit }));
-  const result = JSON.parse(bridge.run(msg.source, '{"mode": "run"}', onOutput));
+  const result = fromBridge(bridge.run(msg.source, '{"mode": "run"}', onOutput), "run");
   const truncated = closeSink();
   post(response(Res.RESULT, msg.runId, { run: result, truncated }));
 }
@@ -205,19 +205,34 @@ async function run(msg) {
 async function check(msg) {
   const text = await lessonText(msg.lessonId);
   const preparedJson = bridge.prepare(text, msg.checkpoint, msg.seed);
-  const plan = JSON.parse(preparedJson).plan || {};
+  const plan = fromBridge(preparedJson, "prepare").plan || {};
   const limit = Number(plan.time_limit) > 0 ? Number(plan.time_limit) : 5;
   openSink(msg.runId);
   clearInterrupt(interruptView);
   post(response(Res.STARTED, msg.runId, { timeLimit: limit }));
   const runJson = bridge.run(msg.source, JSON.stringify(plan), onOutput);
   const truncated = closeSink();
-  const verdict = JSON.parse(bridge.judge(preparedJson, runJson, msg.lang));
+  if (typeof runJson !== "string") throw new Error("bridge.run returned no JSON text");
+  const verdict = fromBridge(bridge.judge(preparedJson, runJson, msg.lang), "judge");
   post(response(Res.VERDICT, msg.runId, { verdict, truncated }));
 }
 
+/** True when Pyodide can no longer be used (its fatal error handler ran, or it stopped answering). */
 function isFatal(error) {
-  return Boolean(error && (error.pyodide_fatal_error || /fatal error/i.test(String(error.message || ""))));
+  if (error && (error.pyodide_fatal_error || /fatal(ly)? (error|failed)/i.test(String(error.message || "")))) return true;
+  if (!pyodide) return false;
+  try {
+    pyodide.runPython("None");
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Parse a JSON string the bridge returned; anything else is an error. */
+function fromBridge(value, what) {
+  if (typeof value !== "string") throw new Error(`bridge.${what} returned ${typeof value}, not JSON text`);
+  return JSON.parse(value);
 }
 
 let queue = Promise.resolve();
