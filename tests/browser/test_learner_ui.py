@@ -284,6 +284,29 @@ def test_forged_worker_message_from_learner_code_is_ignored(page, isolated_serve
     assert passed_ids(stored(page)) == []
 
 
+def test_hidden_graders_never_reach_the_python_file_system(page, isolated_server):
+    open_lesson(page, isolated_server)
+    section(page, "1").locator('[data-action="check"]').click()  # the lesson's grading data is loaded now
+    wait_verdict(page, "1")
+    replace_code(page, "try", "import os\nfor root, dirs, files in os.walk('/'):\n"
+                               "    if '/proc' in root or '/dev' in root:\n        continue\n"
+                               "    for f in files:\n        p = os.path.join(root, f)\n"
+                               "        if 'claims_abstention' in p or 'solution' in f:\n            print('FOUND', p)\n"
+                               "print('walked')\n")
+    section(page, "try").locator('[data-action="run"]').click()
+    wait_idle(page, "try")
+    out = section(page, "try").locator("[data-output]").inner_text()
+    assert "walked" in out and "FOUND" not in out
+
+
+def test_run_can_import_the_lessons_extra_package(page, plain_server):
+    open_lesson(page, plain_server, lesson="micropip-demo")
+    replace_code(page, "try", "import mdurl\nprint(mdurl.decode('a%20b') + '!')\n")
+    section(page, "try").locator('[data-action="run"]').click()
+    wait_idle(page, "try")
+    assert "a b!" in section(page, "try").locator("[data-output]").inner_text()
+
+
 # ---------------------------------------------------------------- progress and storage
 
 def test_reload_keeps_drafts_and_progress(page, isolated_server):

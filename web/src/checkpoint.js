@@ -132,6 +132,7 @@ export class CheckpointView {
     const result = await this.runtime.execute({
       type: "run",
       owner: this.owner,
+      lessonId: this.lesson.id,
       source: getText(this.view),
       onOutput: (stream, text, truncated) => this.output.append(stream, text, truncated),
     });

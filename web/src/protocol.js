@@ -11,7 +11,7 @@ export const SCHEMA = 1;
 /** Request types (page -> worker). */
 export const Req = Object.freeze({
   INIT: "init", // boot Pyodide; {interruptBuffer?: Uint8Array over a SharedArrayBuffer}
-  RUN: "run", // {source, timeLimit}: run learner code freely
+  RUN: "run", // {source, timeLimit, lessonId?}: run learner code freely (with the lesson's extra packages)
   CHECK: "check", // {lessonId, checkpoint, source, lang, seed}: prepare -> run -> judge
 });
 

@@ -233,7 +233,9 @@ export class Runtime {
     } else {
       job.timeLimit = job.timeLimit || RUN_TIME_LIMIT;
       job.type = Req.RUN;
-      this.worker.postMessage(request(Req.RUN, job.runId, { source: job.source, timeLimit: job.timeLimit }));
+      const payload = { source: job.source, timeLimit: job.timeLimit };
+      if (typeof job.lessonId === "string") payload.lessonId = job.lessonId;
+      this.worker.postMessage(request(Req.RUN, job.runId, payload));
     }
     job.prepareTimer = this._timer(() => this._interrupt("timeout"), PREPARE_LIMIT_MS);
   }

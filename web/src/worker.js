@@ -17,8 +17,7 @@ const FLUSH_MS = 60;
 let pyodide = null;
 let bridge = null;
 let booting = null;
-const lessonTexts = new Map(); // lesson id -> text of grading/<id>.json
-const lessonReady = new Map(); // lesson id -> Promise (files written, requirements installed)
+const lessonReady = new Map(); // lesson id -> Promise of the text of grading/<id>.json (requirements installed)
 
 // ------------------------------------------------------------------ output batching
 
@@ -122,7 +121,7 @@ async function fetchText(relative) {
   return res.text();
 }
 
-/** Write {path: source} files below /lib/werkbank in the Pyodide file system. */
+/** Write the engine's {path: source} files below /lib/werkbank in the Pyodide file system. */
 function writeFiles(files) {
   const entries = Array.isArray(files)
     ? files.map((f) => [f.path, f.content])
@@ -176,7 +175,6 @@ function lessonText(lessonId) {
         await pyodide.loadPackage("micropip", { messageCallback: () => {} });
         await bridge.install_requirements(text, new URL("../wheels/", HERE).href);
       }
-      lessonTexts.set(lessonId, text);
       return text;
     })();
     ready.catch(() => lessonReady.delete(lessonId));
@@ -194,6 +192,13 @@ function clearInterrupt(buffer) {
 let interruptView = null;
 
 async function run(msg) {
+  if (msg.lessonId) {
+    try {
+      await lessonText(msg.lessonId); // installs the lesson's extra packages, so Run can import them too
+    } catch (error) {
+      console.warn(`lesson ${msg.lessonId}: ${error && error.message}`);
+    }
+  }
   openSink(msg.runId);
   clearInterrupt(interruptView);
   post(response(Res.STARTED, msg.runId, { timeLimit: msg.timeLimit }));
