@@ -280,3 +280,18 @@ def test_the_real_lessons_build(tmp_path):
             assert len(page.find("section", **{"data-checkpoint": True})) == len(lesson.checkpoints)
     listed = [lesson.id for lesson in lessons if lesson.listed]
     assert [a["data-lesson"] for a in Page(read(tmp_path, "index.html")).find("a", **{"data-lesson": True})] == listed
+
+
+def test_front_end_unit_tests_pass():
+    """web/test/*.test.mjs (storage, protocol, runner state machine) under Node's own test runner."""
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run([node, "--test", "web/test/"], cwd=root, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    counts = dict(re.findall(r"^# (pass|fail) (\d+)$", result.stdout, re.M))
+    assert int(counts["fail"]) == 0 and int(counts["pass"]) >= 20, result.stdout[-2000:]

@@ -1,0 +1,57 @@
+// Unit tests for web/src/protocol.js (run by `node --test web/test/`).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { Req, Res, SCHEMA, belongsTo, newRunId, request, response, validate } from "../src/protocol.js";
+
+test("run ids are random 128-bit hex strings", () => {
+  const ids = new Set(Array.from({ length: 50 }, () => newRunId()));
+  assert.equal(ids.size, 50);
+  for (const id of ids) assert.match(id, /^[0-9a-f]{32}$/);
+});
+
+test("constructors stamp schema, type and run id and validate", () => {
+  const id = newRunId();
+  const req = request(Req.CHECK, id, { lessonId: "l", checkpoint: "1", source: "x", lang: "en", seed: 3 });
+  assert.equal(req.schema, SCHEMA);
+  assert.ok(validate(req, "request"));
+  assert.ok(!validate(req, "response"));
+  const res = response(Res.VERDICT, id, { verdict: { status: "pass" } });
+  assert.ok(belongsTo(res, id));
+  assert.ok(!belongsTo(res, newRunId()));
+  assert.throws(() => request("nope", id));
+  assert.throws(() => response(Req.RUN, id));
+});
+
+test("payload fields cannot override the stamped schema, type or run id", () => {
+  const id = newRunId();
+  const res = response(Res.OUTPUT, id, { stream: "stdout", text: "hi", runId: "forged-forged", schema: 9, type: "x" });
+  assert.equal(res.runId, id);
+  assert.equal(res.schema, SCHEMA);
+  assert.equal(res.type, Res.OUTPUT);
+});
+
+test("malformed, foreign-schema and incomplete messages are rejected", () => {
+  const id = newRunId();
+  const good = response(Res.VERDICT, id, { verdict: { status: "fail" } });
+  assert.ok(validate(good, "response"));
+  for (const bad of [
+    null,
+    "verdict",
+    [],
+    { ...good, schema: SCHEMA + 1 },
+    { ...good, runId: 5 },
+    { ...good, runId: "short" },
+    { ...good, type: "verdicts" },
+    { ...good, verdict: null },
+    { ...good, verdict: "pass" },
+    response(Res.OUTPUT, id, { stream: "stdout" }),
+    response(Res.FAILURE, id, { message: "x" }),
+  ]) {
+    assert.ok(!validate(bad, "response"), JSON.stringify(bad));
+  }
+  // a forged verdict without the current run id is not accepted even when well-formed
+  const forged = response(Res.VERDICT, "0".repeat(32), { verdict: { status: "pass" } });
+  assert.ok(validate(forged, "response"));
+  assert.ok(!belongsTo(forged, id));
+});

@@ -1,0 +1,172 @@
+// Unit tests for web/src/storage.js (run by `node --test web/test/`, which tests/test_site.py calls).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { KEY, ProgressStore, mergeProgress, migrate, validateProgress } from "../src/storage.js";
+
+/** A Storage look-alike over a Map; `failWrites` makes setItem throw like a full or blocked storage. */
+class FakeStorage {
+  constructor(entries = {}) {
+    this.map = new Map(Object.entries(entries));
+    this.failWrites = false;
+  }
+  getItem(key) {
+    return this.map.has(key) ? this.map.get(key) : null;
+  }
+  setItem(key, value) {
+    if (this.failWrites) throw Object.assign(new Error("full"), { name: "QuotaExceededError" });
+    this.map.set(key, String(value));
+  }
+  removeItem(key) {
+    this.map.delete(key);
+  }
+}
+
+const pass = (at, code = "x") => ({ passedAt: at, lastPassingCode: code, solutionRevealed: false });
+
+test("a pass and a draft are written under the versioned key", () => {
+  const storage = new FakeStorage();
+  const store = new ProgressStore(storage);
+  store.markPassed("les", "1", "def f(): pass");
+  store.saveDraft("les", "2", "# draft");
+  const doc = JSON.parse(storage.getItem(KEY));
+  assert.equal(doc.version, 1);
+  assert.equal(doc.lessons.les.checkpoints["1"].lastPassingCode, "def f(): pass");
+  assert.ok(!Number.isNaN(Date.parse(doc.lessons.les.checkpoints["1"].passedAt)));
+  assert.equal(doc.lessons.les.drafts["2"], "# draft");
+  assert.equal(new ProgressStore(storage).passedCount("les", ["1", "2", "3"]), 1);
+});
+
+test("corrupt JSON is set aside under a timestamped key and the store starts clean", () => {
+  const storage = new FakeStorage({ [KEY]: "{oops" });
+  const store = new ProgressStore(storage);
+  assert.deepEqual(store.warnings, ["storage_warning_corrupt"]);
+  assert.equal(storage.getItem(KEY), null);
+  const aside = [...storage.map.keys()].filter((k) => k.startsWith(`${KEY}:corrupt:`));
+  assert.equal(aside.length, 1);
+  assert.equal(storage.getItem(aside[0]), "{oops");
+  store.markPassed("les", "1", "ok");
+  assert.equal(JSON.parse(storage.getItem(KEY)).lessons.les.checkpoints["1"].lastPassingCode, "ok");
+});
+
+test("a well-formed document with wrong field types counts as corrupt too", () => {
+  const raw = JSON.stringify({ version: 1, lessons: { les: { checkpoints: { 1: "yes" } } } });
+  const storage = new FakeStorage({ [KEY]: raw });
+  const store = new ProgressStore(storage);
+  assert.deepEqual(store.warnings, ["storage_warning_corrupt"]);
+  assert.equal(store.passedCount("les", ["1"]), 0);
+});
+
+test("a newer schema is left untouched and nothing is written", () => {
+  const future = JSON.stringify({ version: 7, stuff: [1, 2] });
+  const storage = new FakeStorage({ [KEY]: future });
+  const store = new ProgressStore(storage);
+  assert.deepEqual(store.warnings, ["storage_warning_newer"]);
+  store.markPassed("les", "1", "code");
+  store.saveDraft("les", "1", "draft");
+  assert.equal(storage.getItem(KEY), future);
+  assert.equal(store.isPassed("les", "1"), true); // still works in memory
+});
+
+test("version 0 documents are migrated", () => {
+  const storage = new FakeStorage({ [KEY]: JSON.stringify({ les: { 1: true, 2: false } }) });
+  const store = new ProgressStore(storage);
+  assert.deepEqual(store.warnings, []);
+  assert.equal(store.isPassed("les", "1"), true);
+  assert.equal(store.isPassed("les", "2"), false);
+  assert.equal(migrate({ version: 99 }), null);
+});
+
+test("a failing setItem switches to memory with a warning and keeps working", () => {
+  const storage = new FakeStorage();
+  storage.failWrites = true;
+  const store = new ProgressStore(storage);
+  store.markPassed("les", "3", "c");
+  assert.deepEqual(store.warnings, ["storage_warning_memory"]);
+  assert.equal(store.isPassed("les", "3"), true);
+  assert.equal(storage.getItem(KEY), null);
+});
+
+test("storage that throws on access (blocked cookies) is treated as memory-only", () => {
+  const blocked = {
+    getItem() {
+      throw Object.assign(new Error("denied"), { name: "SecurityError" });
+    },
+    setItem() {
+      throw Object.assign(new Error("denied"), { name: "SecurityError" });
+    },
+    removeItem() {},
+  };
+  const store = new ProgressStore(blocked);
+  store.markPassed("les", "1", "c");
+  assert.ok(store.warnings.includes("storage_warning_memory"));
+  assert.equal(store.isPassed("les", "1"), true);
+});
+
+test("two stores on one storage never lose each other's passes", () => {
+  const storage = new FakeStorage();
+  const tabA = new ProgressStore(storage);
+  const tabB = new ProgressStore(storage); // opened before A passes anything
+  tabA.markPassed("les", "1", "a");
+  tabB.markPassed("les", "2", "b");
+  tabB.saveDraft("les", "3", "draft b");
+  const doc = JSON.parse(storage.getItem(KEY));
+  assert.deepEqual(Object.keys(doc.lessons.les.checkpoints).sort(), ["1", "2"]);
+  tabA.syncFromStorage();
+  assert.equal(tabA.passedCount("les", ["1", "2", "3"]), 2);
+  assert.equal(tabA.draft("les", "3"), "draft b");
+});
+
+test("merge keeps the earliest pass time, the later pass's code and any revealed solution", () => {
+  const a = { version: 1, lessons: { l: { checkpoints: { 1: pass("2026-01-02T00:00:00.000Z", "new") }, drafts: { 1: "mine" } } } };
+  const b = {
+    version: 1,
+    lessons: { l: { checkpoints: { 1: { ...pass("2026-01-01T00:00:00.000Z", "old"), solutionRevealed: true } }, drafts: { 1: "theirs", 2: "other" } } },
+  };
+  const merged = mergeProgress(a, b);
+  assert.deepEqual(merged.lessons.l.checkpoints["1"], {
+    passedAt: "2026-01-01T00:00:00.000Z",
+    lastPassingCode: "new",
+    solutionRevealed: true,
+  });
+  assert.deepEqual(merged.lessons.l.drafts, { 1: "mine", 2: "other" });
+});
+
+test("import validates, merges and rejects junk with a reason", () => {
+  const store = new ProgressStore(new FakeStorage());
+  store.markPassed("les", "1", "x");
+  const other = { version: 1, lessons: { les: { checkpoints: { 2: pass("2026-03-01T00:00:00.000Z") }, drafts: {} } } };
+  store.importJson(JSON.stringify(other));
+  assert.equal(store.passedCount("les", ["1", "2"]), 2);
+  assert.throws(() => store.importJson("not json"), /not JSON/);
+  assert.throws(() => store.importJson(JSON.stringify({ version: 1, lessons: [] })), /lessons/);
+  assert.throws(() => store.importJson(JSON.stringify({ version: 1, lessons: { "Bad Id": {} } })), /lesson id/);
+  assert.throws(() => store.importJson(JSON.stringify({ version: 5, lessons: {} })), /newer/);
+  assert.equal(store.passedCount("les", ["1", "2"]), 2); // a failed import changes nothing
+});
+
+test("export round-trips through import into an empty store", () => {
+  const first = new ProgressStore(new FakeStorage());
+  first.markPassed("a", "1", "code <&>");
+  first.saveDraft("a", "2", "draft");
+  first.markSolutionRevealed("a", "3");
+  const second = new ProgressStore(new FakeStorage());
+  second.importJson(first.exportJson());
+  assert.deepEqual(second.doc, first.doc);
+  assert.deepEqual(validateProgress(JSON.parse(first.exportJson())), first.doc);
+});
+
+test("reset all empties the store and another tab follows", () => {
+  const storage = new FakeStorage();
+  const tabA = new ProgressStore(storage);
+  const tabB = new ProgressStore(storage);
+  tabA.markPassed("les", "1", "x");
+  tabB.syncFromStorage();
+  assert.equal(tabB.isPassed("les", "1"), true);
+  tabA.resetAll();
+  assert.equal(storage.getItem(KEY), null);
+  tabB.syncFromStorage();
+  assert.equal(tabB.isPassed("les", "1"), false);
+  tabB.saveDraft("les", "1", "d"); // must not bring the old pass back
+  assert.equal(new ProgressStore(storage).isPassed("les", "1"), false);
+});
