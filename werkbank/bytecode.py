@@ -13,7 +13,8 @@ bytecode; only the quoted source line is missing for those frames. Learner code 
 The ``.pyc`` files are unchecked hash-based pycs (PEP 552), so the output does not depend on timestamps and the same
 input gives the same bytes. Compiled archives are cached (``<cache>/bytecode/``), keyed by the input's sha-256 and the
 compiler, so an incremental build does not compile again. The wheels' RECORD files are rewritten to match and
-``dist/pyodide/pyodide-lock.json`` gets the new sha-256 of each rewritten wheel (Pyodide checks it when loading).
+``dist/pyodide/pyodide-lock.json`` gets the new sha-256 of each rewritten wheel (Pyodide checks it when loading);
+``dist/pyodide/bytecode.json`` records which stock file (by sha-256) each compiled archive was made from.
 
 Without a usable Python 3.12, the stock files stay in place and a notice is printed.
 """
@@ -38,6 +39,8 @@ MAGIC_312 = (3531).to_bytes(2, "little") + b"\r\n"
 #: Bumped whenever the helper's output changes, so cached archives from an older helper are not reused.
 HELPER_VERSION = "1"
 STDLIB = "python_stdlib.zip"
+#: dist/pyodide/<PROVENANCE>: for each compiled archive, the sha-256 of the stock file it was made from.
+PROVENANCE = "bytecode.json"
 STDLIB_PREFIX = "/lib/python312.zip/"
 SITE_PREFIX = "/lib/python3.12/site-packages/"
 
@@ -183,6 +186,7 @@ def compile_runtime(dist: Path, *, python: str | None = None, cache: Path | None
         if entry.get("install_dir", "site") == "site" and entry["file_name"].endswith(".whl"):
             jobs.append((entry["file_name"], SITE_PREFIX, True, name))
     files = {}
+    provenance = {}
     for filename, prefix, wheel, package in jobs:
         path = folder / filename
         if not path.is_file():
@@ -192,11 +196,16 @@ def compile_runtime(dist: Path, *, python: str | None = None, cache: Path | None
             files[filename] = {"compiled": 0, "kept_source": [], "before": before, "after": before}
             continue
         compiled, report = _compile_archive(python, version, path, prefix, wheel, cache)
+        source_sha = sha256_file(path)
         shutil.copyfile(compiled, path)
         if package:
             lock["packages"][package]["sha256"] = sha256_file(path)
+        provenance[filename] = {"source_sha256": source_sha, "sha256": sha256_file(path)}
         files[filename] = {**report, "before": before, "after": path.stat().st_size}
     write_if_changed(lock_path, (json.dumps(lock, indent=1, sort_keys=True) + "\n").encode())
+    if provenance:
+        record = {"compiler": version, "helper": HELPER_VERSION, "files": provenance}
+        write_if_changed(folder / PROVENANCE, (json.dumps(record, indent=1, sort_keys=True) + "\n").encode())
     return {"python": python, "version": version, "files": files}
 
 

@@ -21,7 +21,7 @@ import json
 import re
 from pathlib import Path
 
-from werkbank.vendor import REPO_ROOT, write_if_changed
+from werkbank.vendor import REPO_ROOT, cache_dir, write_if_changed
 
 SW_SOURCE = REPO_ROOT / "web" / "src" / "sw.js"
 SW_NAME = "sw.js"
@@ -153,8 +153,28 @@ def write_headers(dist: Path) -> Path:
 
 
 def _gzip(data: bytes) -> bytes:
-    # mtime=0 and no file name: the same input always gives the same bytes (incremental builds, stable hashes)
-    return gzip.compress(data, compresslevel=9, mtime=0)
+    """gzip level 9 with mtime=0 and no file name: the same input always gives the same bytes.
+
+    Big inputs (the 10 MB wasm takes seconds) are kept in ``<cache>/gzip/<sha-256>.gz``, because the vendoring step
+    prunes unknown files from dist/pyodide/ and a rebuild would otherwise compress them again.
+    """
+    if len(data) < 256 * 1024:
+        return gzip.compress(data, compresslevel=9, mtime=0)
+    folder = cache_dir() / "gzip"
+    cached = folder / f"{hashlib.sha256(data).hexdigest()}.gz"
+    try:
+        packed = cached.read_bytes()
+        if gzip.decompress(packed) == data:
+            return packed
+    except (OSError, EOFError):
+        pass
+    packed = gzip.compress(data, compresslevel=9, mtime=0)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_if_changed(cached, packed)
+    except OSError:
+        pass  # a read-only cache only costs time
+    return packed
 
 
 def _brotli():

@@ -125,12 +125,15 @@ class _QuietHandler(SimpleHTTPRequestHandler):
     def copyfile(self, source, outputfile):
         """Copy the body, counting its bytes."""
         total = 0
-        while True:
-            block = source.read(1 << 16)
-            if not block:
-                break
-            outputfile.write(block)
-            total += len(block)
+        try:
+            while True:
+                block = source.read(1 << 16)
+                if not block:
+                    break
+                outputfile.write(block)
+                total += len(block)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the browser went away (a context closed mid-download): count what was sent
         if self.counter is not None:
             self.counter.add(self.path, total)
 
@@ -146,15 +149,56 @@ class _IsolatedHandler(_QuietHandler):
         super().end_headers()
 
 
+def parse_headers_file(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The rules of a Netlify-style ``_headers`` file: [(path pattern, [(name, value), ...]), ...]."""
+    rules: list[tuple[str, list[tuple[str, str]]]] = []
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line[0].isspace():
+            rules.append((line.strip(), []))
+        elif rules and ":" in line:
+            name, value = line.strip().split(":", 1)
+            rules[-1][1].append((name.strip(), value.strip()))
+    return rules
+
+
+def _matches(pattern: str, path: str) -> bool:
+    return path.startswith(pattern[:-1]) if pattern.endswith("*") else path == pattern
+
+
+class _HeadersFileHandler(_QuietHandler):
+    """Sends what dist/_headers asks for (later rules override earlier ones for the same header)."""
+
+    rules: list = []
+
+    def end_headers(self):
+        path = self.path.split("?", 1)[0]
+        chosen: dict[str, tuple[str, str]] = {}
+        for pattern, headers in self.rules:
+            if _matches(pattern, path):
+                for name, value in headers:
+                    chosen[name.lower()] = (name, value)
+        for name, value in chosen.values():
+            self.send_header(name, value)
+        super().end_headers()
+
+
 @contextmanager
-def serve(folder: Path, *, isolated: bool = False, counter: ByteCounter | None = None):
+def serve(folder: Path, *, isolated: bool = False, counter: ByteCounter | None = None, headers_file: bool = False):
     """Serve ``folder`` on a free loopback port in a thread; yields the origin (``http://127.0.0.1:N``).
 
     ``isolated`` adds COOP/COEP/CORP (like ``werkbank serve``); otherwise it behaves like a plain static host.
-    ``counter`` (a :class:`ByteCounter`) adds up the body bytes sent.
+    ``counter`` (a :class:`ByteCounter`) adds up the body bytes sent. ``headers_file`` sends what the folder's
+    ``_headers`` file says (like Netlify / Cloudflare Pages), instead of either of the above.
     """
-    base = _IsolatedHandler if isolated else _QuietHandler
-    handler = partial(type("Handler", (base,), {"counter": counter}), directory=str(folder))
+    attrs: dict = {"counter": counter}
+    if headers_file:
+        base = _HeadersFileHandler
+        attrs["rules"] = parse_headers_file((Path(folder) / "_headers").read_text(encoding="utf-8"))
+    else:
+        base = _IsolatedHandler if isolated else _QuietHandler
+    handler = partial(type("Handler", (base,), attrs), directory=str(folder))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -156,6 +156,12 @@ def test_bytecode_replaces_sources_and_updates_the_lock(bytecode_dist):
                     data = wheel.read(file)
                     assert int(size) == len(data) and digest == "sha256=" + base64.urlsafe_b64encode(
                         hashlib.sha256(data).digest()).rstrip(b"=").decode(), file
+    from werkbank import vendor
+
+    upstream = vendor.load_lock()["packages"]
+    made_from = json.loads((copy / "pyodide" / bytecode.PROVENANCE).read_text())["files"]
+    for name, entry in lock["packages"].items():  # each compiled wheel came from the hash-verified stock wheel
+        assert made_from[entry["file_name"]]["source_sha256"] == upstream[name]["sha256"], name
     with zipfile.ZipFile(copy / "pyodide" / "python_stdlib.zip") as stdlib:
         assert not [n for n in stdlib.namelist() if n.endswith(".py")]
         data = stdlib.read("json/decoder.pyc")
@@ -304,7 +310,7 @@ def test_bytecode_build_grades_like_the_stock_build(browser, dist, bytecode_dist
         submissions.append((cp.id, "solution", cp.solution()))
         for mistake in cp.mistakes()[:2]:
             submissions.append((cp.id, mistake.path.name, mistake.path.read_text(encoding="utf-8")))
-    crash = "import numpy as np\n\nnp.linalg.inv(np.array([[1.0, 2.0], [2.0, 4.0]]))\n"
+    crash = "import numpy as np\n\nnp.linalg.inv(np.ones((2, 3)))\n"
     results = {}
     for name, server in (("stock", plain_server), ("bytecode", bc_server)):
         ctx = browser.new_context()
@@ -327,3 +333,71 @@ def test_bytecode_build_grades_like_the_stock_build(browser, dist, bytecode_dist
     assert all(v[2] != "pass" for v in results["stock"]["verdicts"] if v[1] != "solution")
     for name, result in results.items():
         assert "LinAlgError" in result["output"] and "line 3" in result["output"], (name, result["output"])
+
+
+_TRACEBACK_WORKER = r"""
+const origin = __ORIGIN__;
+try {
+  const { loadPyodide } = await import(origin + "/pyodide/pyodide.mjs");
+  const pyodide = await loadPyodide({ indexURL: origin + "/pyodide/" });
+  await pyodide.loadPackage("numpy");
+  postMessage({ ok: true, value: pyodide.runPython(`
+import json, traceback
+import numpy as np
+out = []
+for action in (lambda: np.linalg.inv(np.ones((2, 3))), lambda: json.loads("{")):
+    try:
+        action()
+    except Exception:
+        out.append(traceback.format_exc())
+out.append(str(np.linalg.inv(np.eye(2)).tolist()))
+(chr(10) + "=====" + chr(10)).join(out)
+`) });
+} catch (err) {
+  postMessage({ ok: false, error: String(err && err.stack || err) });
+}
+"""
+
+
+@pytest.mark.browser
+def test_bytecode_tracebacks_still_name_numpy_and_stdlib_files_and_lines(page, bytecode_dist, server_factory):
+    """Frames inside the compiled numpy and stdlib keep their runtime file names and real line numbers."""
+    copy, _ = bytecode_dist
+    server = server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                             "--directory", str(copy)])
+    page.goto(server.url + "build.json")
+    source = _TRACEBACK_WORKER.replace("__ORIGIN__", json.dumps(server.origin))
+    result = page.evaluate("""(src) => new Promise((resolve) => {
+        const worker = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })), { type: "module" });
+        worker.onmessage = (event) => { worker.terminate(); resolve(event.data); };
+        worker.onerror = (event) => resolve({ ok: false, error: event.message });
+    })""", source)
+    assert result["ok"], result.get("error")
+    numpy_tb, json_tb, identity = result["value"].split("\n=====\n")
+    assert re.search(r'File "/lib/python3\.12/site-packages/numpy/linalg/_linalg\.py", line [1-9]\d*, in \w+', numpy_tb)
+    assert "LinAlgError" in numpy_tb
+    assert re.search(r'File "/lib/python312\.zip/json/decoder\.py", line [1-9]\d*, in raw_decode', json_tb)
+    assert identity == "[[1.0, 0.0], [0.0, 1.0]]"
+
+
+@pytest.mark.browser
+def test_host_sending_the_headers_file_isolates_and_the_csp_allows_python(browser, dist):
+    """A host that applies dist/_headers (service workers blocked here): isolated, CSP enforced, a Check passes."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import sitekit
+
+    ctx = browser.new_context(service_workers="block")
+    page = ctx.new_page()
+    problems = []
+    page.on("pageerror", lambda exc: problems.append(f"pageerror: {exc}"))
+    page.on("console", lambda msg: problems.append(msg.text) if "Content Security Policy" in msg.text else None)
+    with sitekit.serve(dist, headers_file=True) as origin:
+        response = page.goto(f"{origin}/lessons/{LESSON}/en.html")
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        _wait(page, "body[data-runtime=ready]")
+        assert page.evaluate("crossOriginIsolated") is True
+        _put_solution(page, "2")
+        state, text = _check(page, "2")
+        ctx.close()
+    assert state == "pass", text
+    assert problems == []

@@ -10,7 +10,7 @@
 // switched to it), alongside the onUpdate callback.
 
 const RELOAD_GUARD = "werkbank-isolation-reload"; // sessionStorage: set while the one isolation reload is spent
-const CONTROL_WAIT_MS = 4000; // how long the page waits for a fresh service worker to take control
+const CONTROL_WAIT_MS = 4000; // how long a first visit waits for the fresh service worker to activate
 const UPDATE_CHECK_MS = 60 * 60 * 1000; // look for a newer build at most this often while the page is open
 
 function mark(state) {
@@ -40,18 +40,28 @@ export function siteRoot() {
   return new URL("../", import.meta.url);
 }
 
-/** Resolve when the page has a controlling service worker, or after `ms` (resolves to the controller or null). */
-function controlled(ms) {
-  const sw = navigator.serviceWorker;
-  if (sw.controller) return Promise.resolve(sw.controller);
+/**
+ * Resolve to true once the registration has an active worker (a navigation would then be controlled by it), or
+ * to false after `ms`. After a shift+reload the worker is already active and this resolves at once.
+ */
+function activated(registration, ms) {
+  if (registration.active) return Promise.resolve(true);
   return new Promise((resolve) => {
-    const done = () => {
+    let timer = null;
+    const finish = (value) => {
       clearTimeout(timer);
-      sw.removeEventListener("controllerchange", done);
-      resolve(sw.controller || null);
+      resolve(value);
     };
-    const timer = setTimeout(done, ms);
-    sw.addEventListener("controllerchange", done);
+    timer = setTimeout(() => finish(Boolean(registration.active)), ms);
+    const follow = (worker) => {
+      if (!worker) return;
+      worker.addEventListener("statechange", () => {
+        if (registration.active) finish(true);
+        else if (worker.state === "redundant") finish(false);
+      });
+    };
+    follow(registration.installing || registration.waiting);
+    registration.addEventListener("updatefound", () => follow(registration.installing));
   });
 }
 
@@ -124,7 +134,18 @@ function watchUpdates(registration, onUpdate) {
  * reload itself once (a plain host, first visit: the new worker adds the isolation headers after the reload), so
  * the caller should not start anything expensive such as booting Python.
  */
-export async function registerServiceWorker({ onUpdate = () => {}, onCached = () => {}, root, waitMs } = {}) {
+export async function registerServiceWorker(options = {}) {
+  try {
+    return await setUp(options);
+  } catch (error) {
+    // Whatever goes wrong here must not keep the page from working: report it and carry on without the worker.
+    mark("failed");
+    console.warn("werkbank: service worker setup failed:", (error && error.message) || error);
+    return { supported: false, registration: null, reloading: false };
+  }
+}
+
+async function setUp({ onUpdate = () => {}, onCached = () => {}, root, waitMs } = {}) {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) {
     mark("unsupported");
     return { supported: false, registration: null, reloading: false };
@@ -135,6 +156,7 @@ export async function registerServiceWorker({ onUpdate = () => {}, onCached = ()
   let registration;
   try {
     registration = await sw.register(new URL("sw.js", base).href, { scope: base.pathname, updateViaCache: "none" });
+    if (!registration) throw new Error("register() gave no registration"); // e.g. blocked by an automation tool
   } catch (error) {
     mark("failed");
     console.warn("werkbank: service worker not registered:", (error && error.message) || error);
@@ -145,10 +167,11 @@ export async function registerServiceWorker({ onUpdate = () => {}, onCached = ()
   if (window.crossOriginIsolated) {
     setGuard(false); // isolation works: a later uncontrolled load (shift+reload) may reload once again
   } else if (!wasControlled) {
-    // Not isolated and not controlled: the first visit on a plain host (or a shift+reload). Once the worker
-    // controls this page, one reload makes it isolated. The guard stops a loop where isolation cannot work.
-    const controller = await controlled(waitMs ?? CONTROL_WAIT_MS);
-    if (controller && !guardSet() && setGuard(true)) {
+    // Not isolated and not controlled: the first visit on a plain host (or a shift+reload). Once the worker is
+    // active, one reload lets it answer the page with the isolation headers. The guard stops a reload loop where
+    // isolation cannot work (the flag stays set for the tab's session unless isolation succeeds).
+    const active = await activated(registration, waitMs ?? CONTROL_WAIT_MS);
+    if (active && !guardSet() && setGuard(true)) {
       window.location.reload();
       return { supported: true, registration, reloading: true };
     }
