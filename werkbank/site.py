@@ -154,6 +154,19 @@ def copy_static(dist: Path) -> str:
 
 # ---------------------------------------------------------------- page shell
 
+def page_csp() -> str:
+    """The pages' Content-Security-Policy: the site's header CSP (werkbank.offline.CSP) minus the header-only
+    ``frame-ancestors``. No eval, no inline script, nothing from another origin."""
+    try:
+        from werkbank.offline import CSP
+    except ImportError:  # the offline module is optional for the pages
+        CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+               "img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; "
+               "object-src 'none'; base-uri 'none'; form-action 'none'")
+    parts = [p.strip() for p in CSP.split(";") if p.strip() and not p.strip().startswith("frame-ancestors")]
+    return "; ".join(parts)
+
+
 def _shell(*, lang: str, root: str, title: str, body: str, page: str, versions: dict[str, str],
            body_attrs: str = "", head_extra: str = "") -> str:
     """The HTML document around a page body. ``root`` is the relative path to ``dist/`` ("", "../", "../../")."""
@@ -165,7 +178,7 @@ def _shell(*, lang: str, root: str, title: str, body: str, page: str, versions: 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'">
+<meta http-equiv="Content-Security-Policy" content="{esc(page_csp())}">
 <meta name="color-scheme" content="light dark">
 <title>{esc(title)}</title>
 <link rel="icon" href="{root}static/favicon.svg" type="image/svg+xml">
@@ -294,8 +307,8 @@ def _buttons(lang: str, actions: list[str]) -> str:
     out = []
     for action in actions:
         cls = " primary" if action == "check" else ""
-        hidden = " hidden" if action == "stop" else ""
-        out.append(f'<button type="button" class="btn{cls}" data-action="{action}"{hidden}>{esc(_t(lang, action))}</button>')
+        extra = " hidden" if action == "stop" else ' aria-expanded="false"' if action == "hint" else ""
+        out.append(f'<button type="button" class="btn{cls}" data-action="{action}"{extra}>{esc(_t(lang, action))}</button>')
     return "".join(out)
 
 

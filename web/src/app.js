@@ -5,6 +5,7 @@ import { mountFigures } from "./figures/index.js";
 import { loadStrings, pageLang, t } from "./i18n.js";
 import { renderHomeProgress, renderLessonProgress } from "./progress.js";
 import { Runtime, runtimeAttribute } from "./runtime.js";
+import { registerServiceWorker } from "./offline.js";
 import { KEY, ProgressStore } from "./storage.js";
 import { setupTheme } from "./theme.js";
 
@@ -115,9 +116,28 @@ function progressTools(store) {
   });
 }
 
+/** "A newer version is ready" with a button; the page never reloads by itself (drafts are flushed on pagehide). */
+function showUpdate(update) {
+  const box = document.querySelector("[data-warnings]");
+  if (!box || box.querySelector('[data-action="apply-update"]')) return;
+  const p = document.createElement("p");
+  p.className = "notice";
+  p.dataset.warning = "update_available";
+  p.textContent = `${t("update_available")} `;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "btn";
+  button.dataset.action = "apply-update";
+  button.textContent = t("update_apply");
+  button.addEventListener("click", () => update.apply());
+  p.append(button);
+  box.append(p);
+}
+
 function main() {
   loadStrings();
   setupTheme();
+  const serviceWorker = registerServiceWorker({ onUpdate: showUpdate });
   const lang = pageLang();
   const store = new ProgressStore();
   showStoreWarnings(store);
@@ -183,7 +203,10 @@ function main() {
       if (label) label.textContent = t("runtime_idle_savedata");
       return;
     }
-    runtime.boot();
+    // on a plain host's first visit the service worker reloads the page once into isolation: boot after that
+    serviceWorker.then(({ reloading }) => {
+      if (!reloading) runtime.boot();
+    });
   };
   if (document.readyState === "complete") start();
   else window.addEventListener("load", start, { once: true });
