@@ -186,6 +186,14 @@ def test_bytecode_without_python312_keeps_the_stock_files(tmp_path, dist):
 
 # ---------------------------------------------------------------- browser
 
+@pytest.fixture
+def sw_context(browser):
+    """A fresh browser context with service workers allowed (whatever the shared ``context`` fixture does)."""
+    ctx = browser.new_context(service_workers="allow")
+    yield ctx
+    ctx.close()
+
+
 def _open(page, server, path=f"lessons/{LESSON}/en.html"):
     page.goto(server.url + path)
 
@@ -223,9 +231,9 @@ def _put_solution(page, cp):
 
 
 @pytest.mark.browser
-def test_plain_host_becomes_isolated_after_one_reload(context, plain_server):
+def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     """A host without COOP/COEP: the first visit reloads exactly once, then the page is cross-origin isolated."""
-    page = context.new_page()
+    page = sw_context.new_page()
     navigations = []
     page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
     response = page.goto(plain_server.url + f"lessons/{LESSON}/en.html")
@@ -242,13 +250,13 @@ def test_plain_host_becomes_isolated_after_one_reload(context, plain_server):
 
 
 @pytest.mark.browser
-def test_after_one_visit_a_check_works_offline(context, plain_server):
+def test_after_one_visit_a_check_works_offline(sw_context, plain_server):
     """Visit once, go offline, reload: the page, Python and the graders all come from the saved copy."""
-    page = context.new_page()
+    page = sw_context.new_page()
     _open(page, plain_server)
     _wait_saved(page)
     _wait(page, "body[data-runtime=ready]")
-    context.set_offline(True)
+    sw_context.set_offline(True)
     page.reload()
     _wait(page, "body[data-runtime=ready]")
     state, text = _check(page, "2")  # the starter: grading really runs and finds it wrong
@@ -266,13 +274,13 @@ def _marked(page) -> bool:
 
 
 @pytest.mark.browser
-def test_new_build_offers_an_update_and_serves_it_when_applied(context, dist, tmp_path, server_factory):
+def test_new_build_offers_an_update_and_serves_it_when_applied(sw_context, dist, tmp_path, server_factory):
     """A changed build is announced (the open page is not reloaded) and served after the learner applies it."""
     site = tmp_path / "site"
     shutil.copytree(dist, site)
     server = server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
                              "--directory", str(site)])
-    page = context.new_page()
+    page = sw_context.new_page()
     _open(page, server)
     _wait_saved(page)
     old_version = _sw_build(site)["version"]
@@ -313,7 +321,7 @@ def test_bytecode_build_grades_like_the_stock_build(browser, dist, bytecode_dist
     crash = "import numpy as np\n\nnp.linalg.inv(np.ones((2, 3)))\n"
     results = {}
     for name, server in (("stock", plain_server), ("bytecode", bc_server)):
-        ctx = browser.new_context()
+        ctx = browser.new_context(service_workers="block")  # grading parity only: no isolation reload midway
         page = ctx.new_page()
         _open(page, server)
         _wait(page, "body[data-runtime=ready]")
