@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from graders.engine.case import Case
+from graders.perplexity_calibration.common import (THREE_CONFIDENCES_TWO_LABELS, case_builder,
+                                                    outside_unit_interval, random_explain, random_predictions, t)
 
 TIME_LIMIT = 5.0
 RANDOM_CASES = 24
@@ -10,19 +11,14 @@ RANDOM_CASES = 24
 BIN_CHOICES = (1, 2, 3, 5, 10, 10, 15, 20)
 
 
-def _t(nl, en, ar):
-    """One text in the three interface languages."""
-    return {"nl": nl, "en": en, "ar": ar}
-
-
-_WEIGHT_HINT = _t(
+_WEIGHT_HINT = t(
     "Weeg het gat |gem. zekerheid − nauwkeurigheid| van elke bak met het aandeel voorspellingen in die bak "
     "(grootte / N) en tel op; lege bakken tellen niet mee.",
     "Weight each bin's gap |mean confidence − accuracy| by the share of predictions in that bin (size / N) and add "
     "them up; empty bins contribute nothing.",
     "زِن فجوة كل حاوية |متوسط الثقة − الدقة| بنصيبها من التنبؤات (الحجم ÷ N) ثم اجمع؛ الحاويات الفارغة لا تسهم بشيء.",
 )
-_EDGE_HINT = _t(
+_EDGE_HINT = t(
     "Bakindex = np.searchsorted(randen, p, side=\"right\") − 1, begrensd tot [0, bins − 1], met "
     "randen = np.linspace(0, 1, bins + 1). Een waarde op een binnenrand gaat naar de bovenste bak; 1.0 naar de laatste.",
     "Bin index = np.searchsorted(edges, p, side=\"right\") − 1, clipped to [0, bins − 1], with "
@@ -30,35 +26,30 @@ _EDGE_HINT = _t(
     "رقم الحاوية = np.searchsorted(edges, p, side=\"right\") − 1، مقصوصًا إلى [0, bins − 1]، حيث "
     "edges = np.linspace(0, 1, bins + 1). القيمة الواقعة على حد داخلي تذهب إلى الحاوية الأعلى، و1.0 إلى الأخيرة.",
 )
-_TYPE_HINT = _t(
+_TYPE_HINT = t(
     "Geef een tuple (float, int) terug: zet het aantal gevulde bakken om met int(...), niet numpy.int64.",
     "Return a tuple (float, int): convert the populated-bin count with int(...), not numpy.int64.",
     "أعد tuple من (float, int): حوّل عدد الحاويات المأهولة بـ int(...)، لا numpy.int64.",
 )
-_CHECK_HINT = _t(
+_CHECK_HINT = t(
     "Controleer vorm, bereik en labels voordat je rekent, en gooi ValueError bij een fout.",
     "Check shape, range and labels before computing, and raise ValueError when something is wrong.",
     "افحص الشكل والمدى والتسميات قبل الحساب، وارفع ValueError عند وجود خطأ.",
 )
-_EMPTY_HINT = _t(
+_EMPTY_HINT = t(
     "Lege invoer: geef meteen (0.0, 0) of 0.0 terug, zonder np.mean op een lege array (dat waarschuwt en geeft nan).",
     "Empty input: return (0.0, 0) or 0.0 straight away, without np.mean on an empty array (it warns and gives nan).",
     "المدخلات الفارغة: أعد (0.0, 0) أو 0.0 مباشرة، دون np.mean على مصفوفة فارغة (فهو يحذّر ويعطي nan).",
 )
-_BRIER_HINT = _t(
+_BRIER_HINT = t(
     "Brier = gemiddelde van (p − y)²: gekwadrateerd, niet de absolute waarde.",
     "Brier = mean of (p − y)²: squared, not the absolute value.",
     "Brier = متوسط (p − y)²: مربّع، لا القيمة المطلقة.",
 )
 
 
-def _ece(case_id, args, kwargs, explain, hint=_WEIGHT_HINT, **extra):
-    return Case(id=case_id, call="expected_calibration_error", args=args, kwargs=kwargs, explain=explain, hint=hint,
-                **extra)
-
-
-def _brier(case_id, args, explain, hint=_BRIER_HINT, **extra):
-    return Case(id=case_id, call="brier_score", args=args, explain=explain, hint=hint, **extra)
+_ece = case_builder("expected_calibration_error", _WEIGHT_HINT)
+_brier = case_builder("brier_score", _BRIER_HINT)  # brier_score takes no keyword arguments: kwargs is always {}
 
 
 def curated():
@@ -67,7 +58,7 @@ def curated():
         "perfect-two-bins",
         ([0.25, 0.25, 0.25, 0.25, 0.75, 0.75, 0.75, 0.75], [1, 0, 0, 0, 1, 1, 0, 1]),
         {"bins": 2},
-        _t(
+        t(
             "Perfect gekalibreerd in twee bakken: 25% zekerheid en 1 van 4 goed, 75% zekerheid en 3 van 4 goed. "
             "ECE 0.0, 2 gevulde bakken.",
             "Perfectly calibrated in two bins: 25% confidence and 1 of 4 right, 75% confidence and 3 of 4 right. "
@@ -80,7 +71,7 @@ def curated():
         "all-wrong-confident",
         ([0.99, 0.99, 0.99, 0.99], [0, 0, 0, 0]),
         {"bins": 10},
-        _t(
+        t(
             "Alles fout met zekerheid 0.99: ECE 0.99 en 1 gevulde bak.",
             "All wrong with confidence 0.99: ECE 0.99 and 1 populated bin.",
             "كلها خاطئة بثقة 0.99: ECE يساوي 0.99 وحاوية واحدة مأهولة.",
@@ -90,7 +81,7 @@ def curated():
         "all-right-confident",
         ([0.95, 0.97, 0.99, 1.0], [1, 1, 1, 1]),
         {"bins": 10},
-        _t(
+        t(
             "Alles goed met hoge zekerheid: alle vier in de laatste bak (ook 1.0), ECE = 1 − 0.9775 = 0.0225.",
             "All right with high confidence: all four in the last bin (1.0 too), ECE = 1 − 0.9775 = 0.0225.",
             "كلها صحيحة بثقة عالية: الأربعة في الحاوية الأخيرة (ومنها 1.0)، وECE = 1 − 0.9775 = 0.0225.",
@@ -101,7 +92,7 @@ def curated():
         "coin-flip-predictor",
         ([0.5] * 6, [1, 1, 0, 1, 0, 1]),
         {"bins": 10},
-        _t(
+        t(
             "Steeds p = 0.5 en 4 van 6 goed: ECE = |0.5 − 4/6| ≈ 0.1667 in één bak.",
             "Always p = 0.5 and 4 of 6 right: ECE = |0.5 − 4/6| ≈ 0.1667 in one bin.",
             "دائمًا p = 0.5 و4 من 6 صحيحة: ECE = |0.5 − 4/6| ≈ 0.1667 في حاوية واحدة.",
@@ -111,7 +102,7 @@ def curated():
         "empty-middle-bins",
         ([0.05, 0.05, 0.05, 0.15, 0.85, 0.95], [0, 0, 0, 0, 1, 1]),
         {"bins": 10},
-        _t(
+        t(
             "Vier gevulde bakken van ongelijke grootte met lege bakken ertussen. Het gewogen gemiddelde is 0.0833; "
             "een ongewogen gemiddelde van de gaten zou 0.1 geven.",
             "Four populated bins of unequal size with empty bins between them. The weighted mean is 0.0833; an "
@@ -124,7 +115,7 @@ def curated():
         "default-ten-bins",
         ([0.15, 0.25, 0.35, 0.45], [0, 1, 0, 1]),
         {},
-        _t(
+        t(
             "Zonder bins-argument gelden 10 bakken: vier voorspellingen in vier verschillende bakken.",
             "Without a bins argument there are 10 bins: four predictions in four different bins.",
             "بدون وسيط bins تكون الحاويات 10: أربعة تنبؤات في أربع حاويات مختلفة.",
@@ -134,7 +125,7 @@ def curated():
         "empty-input",
         ([], []),
         {"bins": 10},
-        _t(
+        t(
             "Lege invoer geeft (0.0, 0), zonder uitzondering en zonder waarschuwing.",
             "Empty input gives (0.0, 0), with no exception and no warning.",
             "المدخلات الفارغة تعطي (0.0, 0)، بلا استثناء ولا تحذير.",
@@ -146,7 +137,7 @@ def curated():
         "edge-zero",
         ([0.0, 0.0, 0.85], [1, 0, 1]),
         {"bins": 10},
-        _t(
+        t(
             "Zekerheid precies 0.0 hoort in de eerste bak (niet buiten alle bakken): 2 gevulde bakken.",
             "Confidence exactly 0.0 belongs to the first bin (not outside every bin): 2 populated bins.",
             "الثقة 0.0 بالضبط تنتمي إلى الحاوية الأولى (لا خارج كل الحاويات): حاويتان مأهولتان.",
@@ -157,7 +148,7 @@ def curated():
         "edge-inner",
         ([0.1, 0.05], [1, 0]),
         {"bins": 10},
-        _t(
+        t(
             "0.1 ligt op de rand tussen bak 0 en bak 1 en hoort in de bovenste (bak 1): twee bakken met één "
             "voorspelling, ECE 0.475.",
             "0.1 lies on the edge between bin 0 and bin 1 and belongs to the upper one (bin 1): two bins with one "
@@ -171,7 +162,7 @@ def curated():
         "edge-one",
         ([1.0, 0.92], [0, 1]),
         {"bins": 10},
-        _t(
+        t(
             "1.0 is de bovenrand van het interval en hoort in de laatste bak, samen met 0.92: ECE 0.46, 1 gevulde bak.",
             "1.0 is the top of the interval and belongs to the last bin, together with 0.92: ECE 0.46, 1 populated bin.",
             "‏1.0 هو أعلى المجال وينتمي إلى الحاوية الأخيرة مع 0.92: ECE يساوي 0.46، وحاوية واحدة مأهولة.",
@@ -182,7 +173,7 @@ def curated():
         "edges-mixed",
         ([0.0, 0.1, 0.5, 1.0], [0, 1, 1, 1]),
         {"bins": 10},
-        _t(
+        t(
             "De randen 0.0, 0.1, 0.5 en 1.0 vallen in de bakken 0, 1, 5 en 9: 4 gevulde bakken, ECE 0.35.",
             "The edges 0.0, 0.1, 0.5 and 1.0 fall in bins 0, 1, 5 and 9: 4 populated bins, ECE 0.35.",
             "الحدود 0.0 و0.1 و0.5 و1.0 تقع في الحاويات 0 و1 و5 و9: أربع حاويات مأهولة، وECE يساوي 0.35.",
@@ -193,7 +184,7 @@ def curated():
         "one-bin",
         ([0.2, 0.9, 0.6, 0.4], [0, 1, 1, 1]),
         {"bins": 1},
-        _t(
+        t(
             "Met 1 bak is ECE gewoon |gemiddelde zekerheid − nauwkeurigheid| = |0.525 − 0.75| = 0.225.",
             "With 1 bin, ECE is simply |mean confidence − accuracy| = |0.525 − 0.75| = 0.225.",
             "مع حاوية واحدة يكون ECE ببساطة |متوسط الثقة − الدقة| = |0.525 − 0.75| = 0.225.",
@@ -203,7 +194,7 @@ def curated():
         "two-bins-half",
         ([0.5, 0.3, 0.8], [1, 0, 1]),
         {"bins": 2},
-        _t(
+        t(
             "Met 2 bakken ligt 0.5 op de binnenrand en gaat naar de bovenste bak, bij 0.8: ECE ≈ 0.3333.",
             "With 2 bins, 0.5 lies on the inner edge and goes to the upper bin, with 0.8: ECE ≈ 0.3333.",
             "مع حاويتين تقع 0.5 على الحد الداخلي فتذهب إلى الحاوية العليا مع 0.8: ECE ≈ 0.3333.",
@@ -214,7 +205,7 @@ def curated():
         "fifteen-bins",
         ([0.03, 0.5, 0.51, 0.97, 0.7], [0, 1, 0, 1, 1]),
         {"bins": 15},
-        _t(
+        t(
             "15 bakken (een gangbare keuze in vergelijkende studies): 0.5 en 0.51 delen bak 7, de rest zit alleen.",
             "15 bins (a common choice in comparison studies): 0.5 and 0.51 share bin 7, the others are alone.",
             "‏15 حاوية (خيار شائع في دراسات المقارنة): 0.5 و0.51 تشتركان في الحاوية 7، والباقي منفردة.",
@@ -224,7 +215,7 @@ def curated():
         "bins-zero",
         ([0.5], [1]),
         {"bins": 0},
-        _t(
+        t(
             "bins = 0 is geen geldige indeling: ValueError.",
             "bins = 0 is not a valid binning: ValueError.",
             "‏bins = 0 ليس تقسيمًا صالحًا: ValueError.",
@@ -235,7 +226,7 @@ def curated():
         "bins-negative",
         ([0.5], [1]),
         {"bins": -3},
-        _t(
+        t(
             "Een negatief aantal bakken: ValueError.",
             "A negative number of bins: ValueError.",
             "عدد سالب من الحاويات: ValueError.",
@@ -246,29 +237,21 @@ def curated():
         "confidence-above-one",
         ([0.2, 1.5], [0, 1]),
         {"bins": 10},
-        _t(
-            "Zekerheid 1.5 ligt buiten [0, 1]: ValueError.",
-            "Confidence 1.5 lies outside [0, 1]: ValueError.",
-            "الثقة 1.5 خارج [0, 1]: ValueError.",
-        ),
+        outside_unit_interval("1.5"),
         hint=_CHECK_HINT,
     )
     yield _ece(
         "confidence-negative",
         ([-0.1, 0.4], [0, 1]),
         {"bins": 10},
-        _t(
-            "Zekerheid −0.1 ligt buiten [0, 1]: ValueError.",
-            "Confidence −0.1 lies outside [0, 1]: ValueError.",
-            "الثقة −0.1 خارج [0, 1]: ValueError.",
-        ),
+        outside_unit_interval("−0.1"),
         hint=_CHECK_HINT,
     )
     yield _ece(
         "label-two",
         ([0.3, 0.8], [1, 2]),
         {"bins": 10},
-        _t(
+        t(
             "Label 2 is geen juist/onjuist-waarde: ValueError.",
             "Label 2 is not a right/wrong value: ValueError.",
             "التسمية 2 ليست قيمة صواب/خطأ: ValueError.",
@@ -279,7 +262,7 @@ def curated():
         "two-dimensional",
         ([[0.2, 0.8], [0.4, 0.6]], [[0, 1], [1, 1]]),
         {"bins": 10},
-        _t(
+        t(
             "2-D invoer (ook al hebben beide dezelfde vorm) is niet toegestaan: ValueError.",
             "2-D input (even with equal shapes) is not allowed: ValueError.",
             "المدخلات ثنائية الأبعاد (حتى بشكلين متطابقين) غير مسموحة: ValueError.",
@@ -290,7 +273,7 @@ def curated():
         "misaligned",
         ([0.2, 0.3], [1]),
         {"bins": 10},
-        _t(
+        t(
             "Twee zekerheden maar één label: ValueError.",
             "Two confidences but one label: ValueError.",
             "ثقتان مقابل تسمية واحدة: ValueError.",
@@ -301,7 +284,7 @@ def curated():
         "bool-labels",
         ([0.25, 0.25, 0.25, 0.25, 0.75, 0.75, 0.75, 0.75], [True, False, False, False, True, True, False, True]),
         {"bins": 2},
-        _t(
+        t(
             "Booleans als labels betekenen hetzelfde als 1 en 0: opnieuw ECE 0.0.",
             "Booleans as labels mean the same as 1 and 0: again ECE 0.0.",
             "القيم المنطقية كتسميات تعني 1 و0 نفسيهما: ECE يساوي 0.0 مجددًا.",
@@ -311,7 +294,7 @@ def curated():
         "array-inputs",
         (np.array([0.05, 0.05, 0.05, 0.15, 0.85, 0.95]), np.array([0, 0, 0, 0, 1, 1])),
         {"bins": 10},
-        _t(
+        t(
             "Dezelfde voorspellingen als numpy-arrays geven hetzelfde resultaat, nog steeds (float, int).",
             "The same predictions as numpy arrays give the same result, still (float, int).",
             "التنبؤات نفسها كمصفوفات numpy تعطي النتيجة نفسها، وتبقى (float, int).",
@@ -322,7 +305,7 @@ def curated():
         "bool-array-labels",
         (np.array([0.62, 0.68, 0.91]), np.array([True, False, True])),
         {"bins": 5},
-        _t(
+        t(
             "Een numpy-array met dtype bool als labels, 5 bakken.",
             "A numpy array of dtype bool as labels, 5 bins.",
             "مصفوفة numpy من النوع bool كتسميات، مع 5 حاويات.",
@@ -331,7 +314,8 @@ def curated():
     yield _brier(
         "brier-perfect",
         ([1.0, 0.0], [1, 0]),
-        _t(
+        {},
+        t(
             "Volledig zeker en steeds juist: Brier 0.0.",
             "Fully certain and always right: Brier 0.0.",
             "يقين تام وصواب دائم: Brier يساوي 0.0.",
@@ -340,7 +324,8 @@ def curated():
     yield _brier(
         "brier-worst",
         ([1.0, 0.0], [0, 1]),
-        _t(
+        {},
+        t(
             "Volledig zeker en steeds fout: Brier 1.0, het maximum.",
             "Fully certain and always wrong: Brier 1.0, the maximum.",
             "يقين تام وخطأ دائم: Brier يساوي 1.0، وهو الحد الأقصى.",
@@ -349,7 +334,8 @@ def curated():
     yield _brier(
         "brier-coin-flip",
         ([0.5] * 6, [1, 1, 0, 1, 0, 1]),
-        _t(
+        {},
+        t(
             "Steeds p = 0.5: elke term is 0.25, dus Brier 0.25, wat de uitkomsten ook zijn.",
             "Always p = 0.5: every term is 0.25, so Brier 0.25 whatever the outcomes.",
             "دائمًا p = 0.5: كل حد يساوي 0.25، إذن Brier يساوي 0.25 مهما كانت النتائج.",
@@ -358,7 +344,8 @@ def curated():
     yield _brier(
         "brier-sees-spread",
         ([0.6] * 5, [1, 1, 1, 0, 0]),
-        _t(
+        {},
+        t(
             "Zekerheid 0.6 en 3 van 5 goed: ECE is 0, maar Brier = (3·0.16 + 2·0.36)/5 = 0.24 ziet dat geen enkele "
             "voorspelling scherp is.",
             "Confidence 0.6 and 3 of 5 right: ECE is 0, but Brier = (3·0.16 + 2·0.36)/5 = 0.24 sees that no single "
@@ -369,7 +356,8 @@ def curated():
     yield _brier(
         "brier-empty",
         ([], []),
-        _t(
+        {},
+        t(
             "Lege invoer: Brier 0.0, zonder waarschuwing.",
             "Empty input: Brier 0.0, with no warning.",
             "مدخلات فارغة: Brier يساوي 0.0، بلا تحذير.",
@@ -380,7 +368,8 @@ def curated():
     yield _brier(
         "brier-bool-arrays",
         (np.array([0.9, 0.2, 0.7]), np.array([True, False, False])),
-        _t(
+        {},
+        t(
             "numpy-arrays met bool-labels: (0.01 + 0.04 + 0.49) / 3 = 0.18.",
             "numpy arrays with bool labels: (0.01 + 0.04 + 0.49) / 3 = 0.18.",
             "مصفوفات numpy بتسميات منطقية: (0.01 + 0.04 + 0.49) / 3 = 0.18.",
@@ -389,7 +378,8 @@ def curated():
     yield _brier(
         "brier-confidence-out-of-range",
         ([0.2, 1.5], [0, 1]),
-        _t(
+        {},
+        t(
             "Ook brier_score weigert zekerheid 1.5: ValueError.",
             "brier_score too refuses confidence 1.5: ValueError.",
             "‏brier_score أيضًا ترفض الثقة 1.5: ValueError.",
@@ -399,7 +389,8 @@ def curated():
     yield _brier(
         "brier-label-two",
         ([0.3, 0.8], [1, 2]),
-        _t(
+        {},
+        t(
             "Ook brier_score weigert label 2: ValueError.",
             "brier_score too refuses label 2: ValueError.",
             "‏brier_score أيضًا ترفض التسمية 2: ValueError.",
@@ -409,17 +400,15 @@ def curated():
     yield _brier(
         "brier-misaligned",
         ([0.2, 0.3, 0.4], [1, 0]),
-        _t(
-            "Drie zekerheden, twee labels: ValueError.",
-            "Three confidences, two labels: ValueError.",
-            "ثلاث ثقات مقابل تسميتين: ValueError.",
-        ),
+        {},
+        THREE_CONFIDENCES_TWO_LABELS,
         hint=_CHECK_HINT,
     )
     yield _brier(
         "brier-two-dimensional",
         (np.array([[0.2, 0.8]]), np.array([[0, 1]])),
-        _t(
+        {},
+        t(
             "Een 2-D array, ook met gelijke vormen: ValueError.",
             "A 2-D array, even with equal shapes: ValueError.",
             "مصفوفة ثنائية الأبعاد، حتى بشكلين متطابقين: ValueError.",
@@ -428,55 +417,20 @@ def curated():
     )
 
 
-def _confidence(rng, bins):
-    """A confidence rounded to 3 decimals that is not exactly on an inner bin edge (0.0 and 1.0 are allowed)."""
-    while True:
-        roll = rng.random()
-        if roll < 0.05:
-            return 1.0
-        if roll < 0.08:
-            return 0.0
-        value = round(rng.random(), 3)
-        if value in (0.0, 1.0):
-            continue
-        if all(abs(value * bins - k) > 1e-6 for k in range(1, bins)):
-            return value
-
-
 def random_cases(rng, count):
     """Yield `count` random prediction sets (0 to 30 predictions), alternating ECE and Brier cases."""
     for number in range(count):
-        bins = rng.choice(BIN_CHOICES)
-        size = 0 if rng.random() < 0.05 else rng.randint(1, 30)
-        conf = [_confidence(rng, bins) for _ in range(size)]
-        right = [1 if rng.random() < p * rng.uniform(0.6, 1.2) else 0 for p in conf]
-        style = rng.random()
-        if style < 0.25:
-            labels = [bool(y) for y in right]
-        else:
-            labels = right
-        if rng.random() < 0.3:
-            args = (np.array(conf, dtype=np.float64), np.array(labels))
-        else:
-            args = (conf, labels)
+        bins, size, args = random_predictions(rng, BIN_CHOICES, 30)
         if number % 3 == 2:
             yield _brier(
                 f"random-{number}",
                 args,
-                _t(
+                {},
+                t(
                     f"Willekeurige voorspellingen: {size} stuks.",
                     f"Random predictions: {size} of them.",
                     f"تنبؤات عشوائية: عددها {size}.",
                 ),
             )
         else:
-            yield _ece(
-                f"random-{number}",
-                args,
-                {"bins": bins},
-                _t(
-                    f"Willekeurige voorspellingen: {size} stuks in {bins} bak(ken).",
-                    f"Random predictions: {size} of them in {bins} bin(s).",
-                    f"تنبؤات عشوائية: عددها {size} في {bins} حاوية.",
-                ),
-            )
+            yield _ece(f"random-{number}", args, {"bins": bins}, random_explain(size, bins))

@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from graders.engine.case import Case
+from graders.perplexity_calibration.common import t
 
 TIME_LIMIT = 5.0
 RANDOM_CASES = 20
@@ -13,17 +14,12 @@ LN2 = math.log(2.0)
 LN4 = math.log(4.0)
 
 
-def _t(nl, en, ar):
-    """One text in the three interface languages."""
-    return {"nl": nl, "en": en, "ar": ar}
-
-
-_WEIGHTING_HINT = _t(
+_WEIGHTING_HINT = t(
     "Tel eerst alle NLL-sommen op en alle tokens, en deel pas daarna: één gemiddelde per token, niet per reeks.",
     "Add up all NLL sums and all token counts first, then divide once: one average per token, not per sequence.",
     "اجمع كل مجاميع NLL وكل أعداد الرموز أولًا، ثم اقسم مرة واحدة: متوسط واحد لكل رمز، لا لكل تسلسل.",
 )
-_ZERO_HINT = _t(
+_ZERO_HINT = t(
     "Geen tokens betekent: niets om te meten. Geef perplexity nan, gemiddelde 0.0 en total_tokens 0 terug, zonder "
     "te delen door nul.",
     "No tokens means nothing to measure. Return perplexity nan, average 0.0 and total_tokens 0, without dividing by "
@@ -31,7 +27,7 @@ _ZERO_HINT = _t(
     "انعدام الرموز يعني أنه لا شيء يُقاس. أعد perplexity بقيمة nan، والمتوسط 0.0، وtotal_tokens بقيمة 0، دون قسمة على "
     "صفر.",
 )
-_CHECK_HINT = _t(
+_CHECK_HINT = t(
     "Controleer de invoer voordat je rekent en gooi ValueError bij een fout.",
     "Check the input before computing and raise ValueError when it is wrong.",
     "افحص المدخلات قبل الحساب وارفع ValueError عندما تكون خاطئة.",
@@ -44,12 +40,12 @@ def curated():
         id="uniform-two-token",
         call="perplexity",
         args=([100 * LN2], [100]),
-        explain=_t(
+        explain=t(
             "Een model dat steeds twee tokens even waarschijnlijk vindt (p = 1/2) heeft perplexity 2.",
             "A model that always finds two tokens equally likely (p = 1/2) has perplexity 2.",
             "النموذج الذي يرى رمزين متساويين في الاحتمال دائمًا (p = 1/2) تبلغ حيرته 2.",
         ),
-        hint=_t(
+        hint=t(
             "perplexity = exp(som van de NLL / som van de tokens), met de natuurlijke e-macht.",
             "perplexity = exp(sum of NLL / sum of tokens), using the natural exponential.",
             "الحيرة = exp(مجموع NLL ÷ مجموع الرموز)، بالأس الطبيعي e.",
@@ -59,12 +55,12 @@ def curated():
         id="uniform-two-token-result",
         call="PerplexityResult.from_token_nll",
         args=([100 * LN2], [100]),
-        explain=_t(
+        explain=t(
             "Hetzelfde voorbeeld als object: perplexity 2.0, gemiddelde ln 2 per token, 100 tokens (een int).",
             "The same example as an object: perplexity 2.0, average ln 2 per token, 100 tokens (an int).",
             "المثال نفسه ككائن: الحيرة 2.0، والمتوسط ln 2 لكل رمز، و100 رمز (عدد صحيح int).",
         ),
-        hint=_t(
+        hint=t(
             "Het object heeft drie attributen: perplexity (float), avg_neg_log_likelihood (float), total_tokens (int).",
             "The object has three attributes: perplexity (float), avg_neg_log_likelihood (float), total_tokens (int).",
             "للكائن ثلاث خصائص: perplexity (float) وavg_neg_log_likelihood (float) وtotal_tokens (int).",
@@ -74,7 +70,7 @@ def curated():
         id="perfect-model",
         call="perplexity",
         args=([0.0], [10]),
-        explain=_t(
+        explain=t(
             "Een model dat elk echt token kans 1 geeft heeft NLL 0 en dus perplexity 1, de ondergrens.",
             "A model that gives every actual token probability 1 has NLL 0 and so perplexity 1, the lower bound.",
             "النموذج الذي يعطي كل رمز فعلي احتمال 1 يكون NLL لديه 0، فحيرته 1، وهي الحد الأدنى.",
@@ -84,7 +80,7 @@ def curated():
         id="perfect-model-result",
         call="PerplexityResult.from_token_nll",
         args=([0.0, 0.0], [10, 5]),
-        explain=_t(
+        explain=t(
             "Twee perfect voorspelde reeksen: perplexity 1.0, gemiddelde 0.0, 15 tokens.",
             "Two perfectly predicted sequences: perplexity 1.0, average 0.0, 15 tokens.",
             "تسلسلان متوقَّعان تمامًا: الحيرة 1.0، والمتوسط 0.0، و15 رمزًا.",
@@ -94,7 +90,7 @@ def curated():
         id="vocabulary-size",
         call="perplexity",
         args=([20 * math.log(50000.0)], [20]),
-        explain=_t(
+        explain=t(
             "Een uniform model over 50 000 tokens heeft perplexity 50 000: de vocabulairegrootte is de bovengrens "
             "van een model dat niets geleerd heeft.",
             "A uniform model over 50,000 tokens has perplexity 50,000: the vocabulary size is what a model that "
@@ -106,7 +102,7 @@ def curated():
         id="multi-sequence-weighting",
         call="perplexity",
         args=([10 * LN2, 30 * LN4], [10, 30]),
-        explain=_t(
+        explain=t(
             "Twee reeksen van 10 en 30 tokens (ln 2 en ln 4 per token). Elk token telt even zwaar: "
             "exp(70·ln 2 / 40) = 2^1.75 ≈ 3.364, niet het gemiddelde van de perplexities per reeks (3).",
             "Two sequences of 10 and 30 tokens (ln 2 and ln 4 per token). Every token weighs the same: "
@@ -120,7 +116,7 @@ def curated():
         id="multi-sequence-result",
         call="PerplexityResult.from_token_nll",
         args=([12.0, 3.0, 9.0], [4, 2, 10]),
-        explain=_t(
+        explain=t(
             "Drie reeksen: gemiddelde NLL = 24 / 16 = 1.5 per token, perplexity e^1.5, total_tokens 16.",
             "Three sequences: average NLL = 24 / 16 = 1.5 per token, perplexity e^1.5, total_tokens 16.",
             "ثلاثة تسلسلات: متوسط NLL = 24 / 16 = 1.5 لكل رمز، والحيرة e^1.5، وtotal_tokens يساوي 16.",
@@ -131,7 +127,7 @@ def curated():
         id="empty-sequence-inside",
         call="PerplexityResult.from_token_nll",
         args=([6.0, 0.0, 2.0], [3, 0, 1]),
-        explain=_t(
+        explain=t(
             "Een reeks met 0 tokens (en NLL 0) in het midden verandert niets: 8 / 4 = 2 per token.",
             "A sequence with 0 tokens (and NLL 0) in the middle changes nothing: 8 / 4 = 2 per token.",
             "تسلسل فيه 0 رموز (وNLL يساوي 0) في الوسط لا يغيّر شيئًا: 8 / 4 = 2 لكل رمز.",
@@ -142,7 +138,7 @@ def curated():
         id="zero-tokens",
         call="PerplexityResult.from_token_nll",
         args=([], []),
-        explain=_t(
+        explain=t(
             "Geen reeksen, dus geen tokens: perplexity nan, gemiddelde 0.0, total_tokens 0, en geen uitzondering.",
             "No sequences, so no tokens: perplexity nan, average 0.0, total_tokens 0, and no exception.",
             "لا تسلسلات، إذن لا رموز: الحيرة nan، والمتوسط 0.0، وtotal_tokens يساوي 0، ولا استثناء.",
@@ -153,7 +149,7 @@ def curated():
         id="zero-tokens-perplexity",
         call="perplexity",
         args=([], []),
-        explain=_t(
+        explain=t(
             "perplexity() op een lege corpus geeft nan (een float), niet 0.0 en geen fout.",
             "perplexity() on an empty corpus gives nan (a float), not 0.0 and no error.",
             "‏perplexity() على مدوَّنة فارغة تعطي nan (عددًا عشريًا)، لا 0.0 ولا خطأ.",
@@ -164,7 +160,7 @@ def curated():
         id="zero-token-counts",
         call="PerplexityResult.from_token_nll",
         args=([0.0, 0.0], [0, 0]),
-        explain=_t(
+        explain=t(
             "Twee reeksen zonder tokens: het totaal is 0, dus weer nan, 0.0 en 0.",
             "Two sequences without tokens: the total is 0, so again nan, 0.0 and 0.",
             "تسلسلان بلا رموز: المجموع 0، فالنتيجة مجددًا nan و0.0 و0.",
@@ -175,7 +171,7 @@ def curated():
         id="misaligned-lengths",
         call="PerplexityResult.from_token_nll",
         args=([1.0, 2.0], [10]),
-        explain=_t(
+        explain=t(
             "Twee NLL-sommen maar één aantal tokens: de lijsten horen paarsgewijs bij elkaar, dus ValueError.",
             "Two NLL sums but one token count: the lists belong together pairwise, so ValueError.",
             "مجموعا NLL مقابل عدد رموز واحد: القائمتان متقابلتان زوجًا بزوج، لذا ValueError.",
@@ -186,7 +182,7 @@ def curated():
         id="misaligned-perplexity",
         call="perplexity",
         args=([1.0], [5, 5]),
-        explain=_t(
+        explain=t(
             "Ook perplexity() weigert lijsten van ongelijke lengte met ValueError (zip zou stil afkappen).",
             "perplexity() too refuses lists of unequal length with ValueError (zip would silently truncate).",
             "‏perplexity() أيضًا ترفض قائمتين مختلفتي الطول بـ ValueError (لأن zip يقتطع بصمت).",
@@ -197,14 +193,14 @@ def curated():
         id="negative-nll",
         call="PerplexityResult.from_token_nll",
         args=([-1.0], [10]),
-        explain=_t(
+        explain=t(
             "Een negatieve NLL is onmogelijk; meestal is het minteken vergeten (log p in plaats van -log p). Dat zou "
             "een perplexity onder 1 geven, dus ValueError.",
             "A negative NLL is impossible; usually the minus sign was forgotten (log p instead of -log p). It would "
             "give a perplexity below 1, so ValueError.",
             "‏NLL سالب مستحيل؛ غالبًا نُسيت إشارة السالب (log p بدل -log p). سيعطي ذلك حيرة أقل من 1، لذا ValueError.",
         ),
-        hint=_t(
+        hint=t(
             "Controleer elke NLL-som: is er één kleiner dan 0, gooi dan ValueError en noem het vergeten minteken.",
             "Check every NLL sum: if one is below 0, raise ValueError and mention the forgotten minus sign.",
             "افحص كل مجموع NLL: إن كان أحدها أقل من 0 فارفع ValueError واذكر إشارة السالب المنسية.",
@@ -214,7 +210,7 @@ def curated():
         id="negative-nll-later",
         call="perplexity",
         args=([3.0, -0.5], [4, 2]),
-        explain=_t(
+        explain=t(
             "De tweede NLL-som is negatief; ook één foute reeks is genoeg voor ValueError.",
             "The second NLL sum is negative; a single bad sequence is enough for ValueError.",
             "مجموع NLL الثاني سالب؛ يكفي تسلسل واحد خاطئ لرفع ValueError.",
@@ -225,7 +221,7 @@ def curated():
         id="negative-count",
         call="PerplexityResult.from_token_nll",
         args=([1.0, 2.0], [4, -3]),
-        explain=_t(
+        explain=t(
             "Een negatief aantal tokens bestaat niet: ValueError.",
             "A negative token count does not exist: ValueError.",
             "لا وجود لعدد رموز سالب: ValueError.",
@@ -236,7 +232,7 @@ def curated():
         id="numpy-inputs",
         call="PerplexityResult.from_token_nll",
         args=(np.array([12.0, 3.0, 9.0]), np.array([4, 2, 10], dtype=np.int64)),
-        explain=_t(
+        explain=t(
             "Dezelfde drie reeksen als numpy-arrays. total_tokens moet een Python-int blijven (gebruik int(...)), "
             "geen numpy.int64.",
             "The same three sequences as numpy arrays. total_tokens must still be a Python int (use int(...)), not "
@@ -244,7 +240,7 @@ def curated():
             "التسلسلات الثلاثة نفسها كمصفوفات numpy. يجب أن يبقى total_tokens عددًا صحيحًا من بايثون (استخدم int(...))، "
             "لا numpy.int64.",
         ),
-        hint=_t(
+        hint=t(
             "sum() of np.sum() over een numpy-array geeft een numpy-getal; zet het om met int(...) en float(...).",
             "sum() or np.sum() over a numpy array gives a numpy number; convert it with int(...) and float(...).",
             "‏sum() أو np.sum() على مصفوفة numpy يعطي عددًا من numpy؛ حوّله بـ int(...) وfloat(...).",
@@ -254,7 +250,7 @@ def curated():
         id="numpy-inputs-perplexity",
         call="perplexity",
         args=(np.array([10 * LN2, 30 * LN4]), np.array([10, 30])),
-        explain=_t(
+        explain=t(
             "perplexity() werkt ook op numpy-arrays en geeft een float terug: 2^1.75.",
             "perplexity() also works on numpy arrays and returns a float: 2^1.75.",
             "‏perplexity() تعمل أيضًا على مصفوفات numpy وتعيد عددًا عشريًا: 2^1.75.",
@@ -277,7 +273,7 @@ def random_cases(rng, count):
             id=f"random-{number}",
             call=call,
             args=args,
-            explain=_t(
+            explain=t(
                 f"Een willekeurige corpus van {sequences} reeks(en) met samen {sum(counts)} tokens.",
                 f"A random corpus of {sequences} sequence(s) with {sum(counts)} tokens in total.",
                 f"مدوَّنة عشوائية من {sequences} تسلسل بمجموع {sum(counts)} رمزًا.",

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from graders.engine.case import Case
+from graders.perplexity_calibration.common import (THREE_CONFIDENCES_TWO_LABELS, case_builder,
+                                                    outside_unit_interval, random_explain, random_predictions, t)
 
 TIME_LIMIT = 5.0
 RANDOM_CASES = 16
@@ -35,12 +36,7 @@ FORTY_RIGHT = [
 ]
 
 
-def _t(nl, en, ar):
-    """One text in the three interface languages."""
-    return {"nl": nl, "en": en, "ar": ar}
-
-
-_SHAPE_HINT = _t(
+_SHAPE_HINT = t(
     "Geef een tuple van drie numpy-arrays van lengte bins terug: gemiddelde zekerheid (float), nauwkeurigheid "
     "(float) en aantal (een integer-dtype, bv. np.int64).",
     "Return a tuple of three numpy arrays of length bins: mean confidence (float), accuracy (float) and count (an "
@@ -48,26 +44,26 @@ _SHAPE_HINT = _t(
     "أعد tuple من ثلاث مصفوفات numpy طول كل منها bins: متوسط الثقة (float)، والدقة (float)، والعدد (نوع صحيح مثل "
     "np.int64).",
 )
-_EMPTY_BIN_HINT = _t(
+_EMPTY_BIN_HINT = t(
     "Een lege bak krijgt 0.0 voor zekerheid en nauwkeurigheid (en aantal 0), geen nan. Begin met np.zeros en vul "
     "alleen de gevulde bakken.",
     "An empty bin gets 0.0 for confidence and accuracy (and count 0), not nan. Start from np.zeros and fill only the "
     "populated bins.",
     "الحاوية الفارغة تأخذ 0.0 للثقة والدقة (والعدد 0)، لا nan. ابدأ بـ np.zeros واملأ الحاويات المأهولة فقط.",
 )
-_EDGE_HINT = _t(
+_EDGE_HINT = t(
     "Gebruik dezelfde bakindeling als in checkpoint 2: searchsorted(randen, p, side=\"right\") − 1, begrensd tot "
     "[0, bins − 1].",
     "Use the same binning as in checkpoint 2: searchsorted(edges, p, side=\"right\") − 1, clipped to [0, bins − 1].",
     "استخدم تقسيم الحاويات نفسه كما في نقطة التحقق 2: searchsorted(edges, p, side=\"right\") − 1، مقصوصًا إلى "
     "[0, bins − 1].",
 )
-_CHECK_HINT = _t(
+_CHECK_HINT = t(
     "Controleer de invoer (vorm, bereik, labels, bins) zoals in checkpoint 2 en gooi ValueError.",
     "Check the input (shape, range, labels, bins) as in checkpoint 2 and raise ValueError.",
     "افحص المدخلات (الشكل والمدى والتسميات وbins) كما في نقطة التحقق 2 وارفع ValueError.",
 )
-_REPORT_HINT = _t(
+_REPORT_HINT = t(
     "Het rapport heeft vijf attributen: ece (float), brier (float), populated_bins (int), reliability (het tuple "
     "van drie arrays) en n_samples (int, het aantal voorspellingen).",
     "The report has five attributes: ece (float), brier (float), populated_bins (int), reliability (the tuple of "
@@ -77,13 +73,8 @@ _REPORT_HINT = _t(
 )
 
 
-def _rel(case_id, args, kwargs, explain, hint=_SHAPE_HINT, **extra):
-    return Case(id=case_id, call="reliability_diagram", args=args, kwargs=kwargs, explain=explain, hint=hint, **extra)
-
-
-def _report(case_id, args, kwargs, explain, hint=_REPORT_HINT, **extra):
-    return Case(id=case_id, call="CalibrationReport.from_predictions", args=args, kwargs=kwargs, explain=explain,
-                hint=hint, **extra)
+_rel = case_builder("reliability_diagram", _SHAPE_HINT)
+_report = case_builder("CalibrationReport.from_predictions", _REPORT_HINT)
 
 
 def curated():
@@ -92,7 +83,7 @@ def curated():
         "forty-predictions",
         (list(FORTY_CONF), list(FORTY_RIGHT)),
         {"bins": 10},
-        _t(
+        t(
             "40 voorspellingen van een iets te zeker model in 10 bakken; bak 0 en 1 blijven leeg. Dit geval wordt "
             "als betrouwbaarheidsdiagram getekend.",
             "40 predictions of a slightly overconfident model in 10 bins; bins 0 and 1 stay empty. This case is drawn "
@@ -105,7 +96,7 @@ def curated():
         "four-predictions",
         ([0.05, 0.15, 0.85, 0.95], [0, 0, 1, 1]),
         {"bins": 10},
-        _t(
+        t(
             "Vier voorspellingen in de bakken 0, 1, 8 en 9; de zes bakken ertussen zijn leeg (0.0 en aantal 0).",
             "Four predictions in bins 0, 1, 8 and 9; the six bins between them are empty (0.0 and count 0).",
             "أربعة تنبؤات في الحاويات 0 و1 و8 و9؛ الحاويات الست بينها فارغة (0.0 والعدد 0).",
@@ -115,7 +106,7 @@ def curated():
         "empty-bins-are-zero",
         ([0.05, 0.95, 0.93], [0, 1, 0]),
         {"bins": 10},
-        _t(
+        t(
             "Alleen bak 0 en bak 9 zijn gevuld; de lege bakken 1 tot en met 8 moeten 0.0 bevatten, geen nan.",
             "Only bin 0 and bin 9 are populated; the empty bins 1 to 8 must hold 0.0, not nan.",
             "الحاويتان 0 و9 فقط مأهولتان؛ يجب أن تحمل الحاويات الفارغة من 1 إلى 8 القيمة 0.0، لا nan.",
@@ -126,7 +117,7 @@ def curated():
         "empty-input",
         ([], []),
         {"bins": 10},
-        _t(
+        t(
             "Lege invoer: drie nul-arrays van lengte 10 (de laatste met een integer-dtype), zonder waarschuwing.",
             "Empty input: three zero arrays of length 10 (the last with an integer dtype), with no warning.",
             "مدخلات فارغة: ثلاث مصفوفات صفرية طولها 10 (الأخيرة من نوع صحيح)، بلا تحذير.",
@@ -138,7 +129,7 @@ def curated():
         "empty-input-four-bins",
         ([], []),
         {"bins": 4},
-        _t(
+        t(
             "Lege invoer met bins = 4: de arrays hebben lengte 4, niet 10.",
             "Empty input with bins = 4: the arrays have length 4, not 10.",
             "مدخلات فارغة مع bins = 4: طول المصفوفات 4، لا 10.",
@@ -150,7 +141,7 @@ def curated():
         "default-ten-bins",
         ([0.12, 0.18, 0.82, 0.88], [0, 1, 1, 0]),
         {},
-        _t(
+        t(
             "Zonder bins-argument: 10 bakken, dus arrays van lengte 10.",
             "Without a bins argument: 10 bins, so arrays of length 10.",
             "بدون وسيط bins: عشر حاويات، فطول المصفوفات 10.",
@@ -160,7 +151,7 @@ def curated():
         "edges",
         ([0.0, 0.1, 0.5, 1.0], [0, 1, 1, 1]),
         {"bins": 10},
-        _t(
+        t(
             "De randen 0.0, 0.1, 0.5 en 1.0 komen in de bakken 0, 1, 5 en 9.",
             "The edges 0.0, 0.1, 0.5 and 1.0 land in bins 0, 1, 5 and 9.",
             "الحدود 0.0 و0.1 و0.5 و1.0 تقع في الحاويات 0 و1 و5 و9.",
@@ -171,7 +162,7 @@ def curated():
         "one-bin",
         ([0.2, 0.9, 0.6, 0.4], [0, 1, 1, 1]),
         {"bins": 1},
-        _t(
+        t(
             "Eén bak: arrays van lengte 1 met de totale gemiddelde zekerheid 0.525, nauwkeurigheid 0.75 en aantal 4.",
             "One bin: arrays of length 1 with the overall mean confidence 0.525, accuracy 0.75 and count 4.",
             "حاوية واحدة: مصفوفات طولها 1 فيها متوسط الثقة الكلي 0.525، والدقة 0.75، والعدد 4.",
@@ -181,7 +172,7 @@ def curated():
         "fifteen-bins",
         (np.array([0.03, 0.5, 0.51, 0.97, 0.7]), np.array([False, True, False, True, True])),
         {"bins": 15},
-        _t(
+        t(
             "15 bakken, numpy-invoer met bool-labels: 0.5 en 0.51 delen bak 7.",
             "15 bins, numpy input with bool labels: 0.5 and 0.51 share bin 7.",
             "‏15 حاوية، ومدخلات numpy بتسميات منطقية: 0.5 و0.51 تشتركان في الحاوية 7.",
@@ -191,7 +182,7 @@ def curated():
         "bins-zero",
         ([0.5], [1]),
         {"bins": 0},
-        _t(
+        t(
             "bins = 0: ValueError, net als bij de ECE.",
             "bins = 0: ValueError, just as for the ECE.",
             "‏bins = 0: ValueError، كما في ECE.",
@@ -202,18 +193,14 @@ def curated():
         "confidence-above-one",
         ([0.4, 1.5], [0, 1]),
         {"bins": 10},
-        _t(
-            "Zekerheid 1.5 ligt buiten [0, 1]: ValueError.",
-            "Confidence 1.5 lies outside [0, 1]: ValueError.",
-            "الثقة 1.5 خارج [0, 1]: ValueError.",
-        ),
+        outside_unit_interval("1.5"),
         hint=_CHECK_HINT,
     )
     yield _rel(
         "label-two",
         ([0.4, 0.6], [2, 1]),
         {"bins": 10},
-        _t(
+        t(
             "Label 2: ValueError.",
             "Label 2: ValueError.",
             "التسمية 2: ValueError.",
@@ -224,18 +211,14 @@ def curated():
         "misaligned",
         ([0.4, 0.6, 0.7], [1, 0]),
         {"bins": 10},
-        _t(
-            "Drie zekerheden, twee labels: ValueError.",
-            "Three confidences, two labels: ValueError.",
-            "ثلاث ثقات مقابل تسميتين: ValueError.",
-        ),
+        THREE_CONFIDENCES_TWO_LABELS,
         hint=_CHECK_HINT,
     )
     yield _rel(
         "two-dimensional",
         ([[0.4, 0.6]], [[1, 0]]),
         {"bins": 10},
-        _t(
+        t(
             "2-D invoer: ValueError.",
             "2-D input: ValueError.",
             "مدخلات ثنائية الأبعاد: ValueError.",
@@ -246,7 +229,7 @@ def curated():
         "report-four-predictions",
         ([0.05, 0.15, 0.85, 0.95], [0, 0, 1, 1]),
         {"bins": 10},
-        _t(
+        t(
             "Het rapport van vier voorspellingen: ece 0.1, brier 0.0125, 4 gevulde bakken, het tuple met drie "
             "arrays, n_samples 4.",
             "The report of four predictions: ece 0.1, brier 0.0125, 4 populated bins, the tuple of three arrays, "
@@ -259,7 +242,7 @@ def curated():
         "report-forty-predictions",
         (np.array(FORTY_CONF), np.array(FORTY_RIGHT)),
         {},
-        _t(
+        t(
             "Het rapport van de 40 voorspellingen als numpy-arrays, met de standaard 10 bakken.",
             "The report of the 40 predictions as numpy arrays, with the default 10 bins.",
             "تقرير التنبؤات الأربعين كمصفوفات numpy، مع الحاويات العشر الافتراضية.",
@@ -269,7 +252,7 @@ def curated():
         "report-fifteen-bins",
         ([0.03, 0.5, 0.51, 0.97, 0.7], [0, 1, 0, 1, 1]),
         {"bins": 15},
-        _t(
+        t(
             "bins = 15 moet zowel de ECE als het betrouwbaarheidsdiagram bereiken.",
             "bins = 15 must reach both the ECE and the reliability diagram.",
             "يجب أن تصل bins = 15 إلى ECE وإلى مخطط الموثوقية كليهما.",
@@ -279,7 +262,7 @@ def curated():
         "report-empty",
         ([], []),
         {"bins": 10},
-        _t(
+        t(
             "Leeg rapport: ece 0.0, brier 0.0, 0 gevulde bakken, nul-arrays van lengte 10, n_samples 0, zonder "
             "waarschuwing.",
             "Empty report: ece 0.0, brier 0.0, 0 populated bins, zero arrays of length 10, n_samples 0, with no "
@@ -293,7 +276,7 @@ def curated():
         "report-bool-labels",
         ([0.9, 0.85, 0.3], [True, False, False]),
         {"bins": 5},
-        _t(
+        t(
             "Booleans als labels, 5 bakken.",
             "Booleans as labels, 5 bins.",
             "قيم منطقية كتسميات، مع 5 حاويات.",
@@ -303,7 +286,7 @@ def curated():
         "report-bins-zero",
         ([0.5], [1]),
         {"bins": 0},
-        _t(
+        t(
             "Een rapport met bins = 0: ValueError.",
             "A report with bins = 0: ValueError.",
             "تقرير مع bins = 0: ValueError.",
@@ -314,7 +297,7 @@ def curated():
         "report-label-two",
         ([0.5, 0.5], [1, 2]),
         {"bins": 10},
-        _t(
+        t(
             "Een rapport met label 2: ValueError.",
             "A report with label 2: ValueError.",
             "تقرير بتسمية 2: ValueError.",
@@ -323,39 +306,9 @@ def curated():
     )
 
 
-def _confidence(rng, bins):
-    """A confidence rounded to 3 decimals that is not exactly on an inner bin edge (0.0 and 1.0 are allowed)."""
-    while True:
-        roll = rng.random()
-        if roll < 0.05:
-            return 1.0
-        if roll < 0.08:
-            return 0.0
-        value = round(rng.random(), 3)
-        if value in (0.0, 1.0):
-            continue
-        if all(abs(value * bins - k) > 1e-6 for k in range(1, bins)):
-            return value
-
-
 def random_cases(rng, count):
     """Yield `count` random prediction sets (0 to 25 predictions), alternating diagram and report cases."""
     for number in range(count):
-        bins = rng.choice(BIN_CHOICES)
-        size = 0 if rng.random() < 0.05 else rng.randint(1, 25)
-        conf = [_confidence(rng, bins) for _ in range(size)]
-        right = [1 if rng.random() < p * rng.uniform(0.6, 1.2) else 0 for p in conf]
-        labels = [bool(y) for y in right] if rng.random() < 0.25 else right
-        if rng.random() < 0.3:
-            args = (np.array(conf, dtype=np.float64), np.array(labels))
-        else:
-            args = (conf, labels)
-        explain = _t(
-            f"Willekeurige voorspellingen: {size} stuks in {bins} bak(ken).",
-            f"Random predictions: {size} of them in {bins} bin(s).",
-            f"تنبؤات عشوائية: عددها {size} في {bins} حاوية.",
-        )
-        if number % 2:
-            yield _report(f"random-{number}", args, {"bins": bins}, explain)
-        else:
-            yield _rel(f"random-{number}", args, {"bins": bins}, explain)
+        bins, size, args = random_predictions(rng, BIN_CHOICES, 25)
+        build = _report if number % 2 else _rel
+        yield build(f"random-{number}", args, {"bins": bins}, random_explain(size, bins))

@@ -1,0 +1,86 @@
+"""Shared pieces of the perplexity-calibration graders: texts, case builders, random prediction sets.
+
+Checkpoints 2 (``ece_brier``) and 3 (``reliability``) grade functions with one input contract: confidences in
+[0, 1], right/wrong labels and a number of bins. One copy of the builders and the generators lives here, so a fix
+lands in both checkpoints. Not a grader itself: no lesson.toml names this module.
+"""
+
+import numpy as np
+
+from graders.engine.case import Case
+
+
+def t(nl, en, ar):
+    """One text in the three interface languages."""
+    return {"nl": nl, "en": en, "ar": ar}
+
+
+def case_builder(call, default_hint):
+    """A function that builds cases of ``call``: ``build(case_id, args, kwargs, explain, hint=default_hint, **extra)``.
+
+    ``extra`` goes to :class:`Case` as it is (``forbid_warnings``, ``message``).
+    """
+    def build(case_id, args, kwargs, explain, hint=default_hint, **extra):
+        """One case of the builder's call; without ``hint`` the checkpoint's usual advice is shown."""
+        return Case(id=case_id, call=call, args=args, kwargs=kwargs, explain=explain, hint=hint, **extra)
+
+    return build
+
+
+def outside_unit_interval(shown):
+    """The explanation of a case whose confidence ``shown`` (as printed, e.g. "1.5") lies outside [0, 1]."""
+    return t(
+        f"Zekerheid {shown} ligt buiten [0, 1]: ValueError.",
+        f"Confidence {shown} lies outside [0, 1]: ValueError.",
+        f"الثقة {shown} خارج [0, 1]: ValueError.",
+    )
+
+
+#: The explanation of a case with three confidences but only two labels.
+THREE_CONFIDENCES_TWO_LABELS = t(
+    "Drie zekerheden, twee labels: ValueError.",
+    "Three confidences, two labels: ValueError.",
+    "ثلاث ثقات مقابل تسميتين: ValueError.",
+)
+
+
+def confidence(rng, bins):
+    """A confidence rounded to 3 decimals that is not exactly on an inner bin edge (0.0 and 1.0 are allowed)."""
+    while True:
+        roll = rng.random()
+        if roll < 0.05:
+            return 1.0
+        if roll < 0.08:
+            return 0.0
+        value = round(rng.random(), 3)
+        if value in (0.0, 1.0):
+            continue
+        if all(abs(value * bins - k) > 1e-6 for k in range(1, bins)):
+            return value
+
+
+def random_predictions(rng, bin_choices, max_size):
+    """A random prediction set: ``(bins, size, args)`` with ``args = (confidences, labels)``.
+
+    ``bins`` is drawn from ``bin_choices``; ``size`` is 0 (one time in twenty) or 1 to ``max_size``. Labels are
+    1/0, a quarter of the time booleans, and both lists become numpy arrays three times in ten.
+    """
+    bins = rng.choice(bin_choices)
+    size = 0 if rng.random() < 0.05 else rng.randint(1, max_size)
+    conf = [confidence(rng, bins) for _ in range(size)]
+    right = [1 if rng.random() < p * rng.uniform(0.6, 1.2) else 0 for p in conf]
+    labels = [bool(y) for y in right] if rng.random() < 0.25 else right
+    if rng.random() < 0.3:
+        args = (np.array(conf, dtype=np.float64), np.array(labels))
+    else:
+        args = (conf, labels)
+    return bins, size, args
+
+
+def random_explain(size, bins):
+    """The explanation of a random case with ``size`` predictions in ``bins`` bins."""
+    return t(
+        f"Willekeurige voorspellingen: {size} stuks in {bins} bak(ken).",
+        f"Random predictions: {size} of them in {bins} bin(s).",
+        f"تنبؤات عشوائية: عددها {size} في {bins} حاوية.",
+    )
