@@ -1,5 +1,5 @@
 """Hidden grader: claims-abstention, checkpoint 2 (abstention_metrics)."""
-from graders.engine.case import Case
+from graders.claims_abstention.common import case_builders
 
 TIME_LIMIT = 5.0
 RANDOM_CASES = 25
@@ -7,19 +7,8 @@ RANDOM_CASES = 25
 SEED_TARGETS = ["factuur", "storing", "vraag"]
 
 
-def _case(case_id, predictions, targets, nl, en, ar, hint=None):
-    """One abstention_metrics case with its explanation in nl, en and ar (and an optional hint)."""
-    extra = {"hint": hint} if hint else {}
-    return Case(id=case_id, call="abstention_metrics", args=(predictions, targets),
-                explain={"nl": nl, "en": en, "ar": ar}, **extra)
-
-
-def _invalid(case_id, predictions, targets, nl, en, ar):
-    """A case whose input breaks a rule of the task, so abstention_metrics must raise ValueError."""
-    return _case(case_id, predictions, targets,
-                 nl + " Dat is ongeldige invoer: verwacht wordt ValueError.",
-                 en + " That is invalid input: ValueError is expected.",
-                 ar + " هذا إدخال غير صالح: المتوقع هو ValueError.")
+# _case(case_id, predictions, targets, nl, en, ar, hint=None) and _invalid(case_id, predictions, targets, nl, en, ar)
+_case, _invalid = case_builders("abstention_metrics", 2)
 
 
 def curated():

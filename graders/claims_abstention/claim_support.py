@@ -1,5 +1,5 @@
 """Hidden grader: claims-abstention, checkpoint 1 (claim_support)."""
-from graders.engine.case import Case
+from graders.claims_abstention.common import case_builders
 
 TIME_LIMIT = 5.0
 RANDOM_CASES = 25
@@ -17,22 +17,12 @@ def fact(source, entity="lamp", attribute="kleur", value="blauw"):
     return {"entity": entity, "attribute": attribute, "value": value, "source": source}
 
 
-def _case(case_id, claims, facts, nl, en, ar, hint=None):
-    """One claim_support case with its explanation in nl, en and ar (and an optional hint in the same three)."""
-    extra = {"hint": hint} if hint else {}
-    return Case(id=case_id, call="claim_support", args=(claims, facts),
-                explain={"nl": nl, "en": en, "ar": ar}, **extra)
-
-
-def _invalid(case_id, claims, facts, nl, en, ar):
-    """A case whose input breaks a rule of the task, so claim_support must raise ValueError."""
-    return _case(case_id, claims, facts,
-                 nl + " Dat is ongeldige invoer: verwacht wordt ValueError.",
-                 en + " That is invalid input: ValueError is expected.",
-                 ar + " هذا إدخال غير صالح: المتوقع هو ValueError.",
-                 hint={"nl": "Controleer alle invoer vóór je iets berekent en gooi dan ValueError.",
-                       "en": "Validate all input before computing anything, and raise ValueError.",
-                       "ar": "تحقّق من كل الإدخال قبل أي حساب، وارفع ValueError."})
+# _case(case_id, claims, facts, nl, en, ar, hint=None) and _invalid(case_id, claims, facts, nl, en, ar)
+_case, _invalid = case_builders(
+    "claim_support", 2,
+    invalid_hint={"nl": "Controleer alle invoer vóór je iets berekent en gooi dan ValueError.",
+                  "en": "Validate all input before computing anything, and raise ValueError.",
+                  "ar": "تحقّق من كل الإدخال قبل أي حساب، وارفع ValueError."})
 
 
 def curated():

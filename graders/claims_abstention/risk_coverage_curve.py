@@ -1,7 +1,7 @@
 """Hidden grader: claims-abstention, checkpoint 3 (risk_coverage_curve)."""
 import numpy as np
 
-from graders.engine.case import Case
+from graders.claims_abstention.common import case_builders
 
 TIME_LIMIT = 5.0
 RANDOM_CASES = 25
@@ -10,19 +10,8 @@ SEED_SCORES = [0.1, 0.4, 0.7, 0.9]
 SEED_CORRECT = [True, True, False, True]
 
 
-def _case(case_id, scores, correct, thresholds, nl, en, ar, hint=None):
-    """One risk_coverage_curve case with its explanation in nl, en and ar (and an optional hint)."""
-    extra = {"hint": hint} if hint else {}
-    return Case(id=case_id, call="risk_coverage_curve", args=(scores, correct, thresholds),
-                explain={"nl": nl, "en": en, "ar": ar}, **extra)
-
-
-def _invalid(case_id, scores, correct, thresholds, nl, en, ar):
-    """A case whose input breaks a rule of the task, so risk_coverage_curve must raise ValueError."""
-    return _case(case_id, scores, correct, thresholds,
-                 nl + " Dat is ongeldige invoer: verwacht wordt ValueError.",
-                 en + " That is invalid input: ValueError is expected.",
-                 ar + " هذا إدخال غير صالح: المتوقع هو ValueError.")
+# _case(case_id, scores, correct, thresholds, nl, en, ar, hint=None); _invalid: the same without hint
+_case, _invalid = case_builders("risk_coverage_curve", 3)
 
 
 def curated():
