@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import html
 import json
 import os
 import re
@@ -102,7 +103,8 @@ def test_headers_file_isolates_and_matches_the_pages_csp(dist):
     assert csp["frame-ancestors"] == "'none'" and csp["object-src"] == "'none'"
     assert csp["script-src"] == "'self' 'wasm-unsafe-eval'"
     page = (dist / "lessons" / LESSON / "en.html").read_text(encoding="utf-8")
-    meta = _csp_directives(re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1))
+    meta = _csp_directives(html.unescape(
+        re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)))
     assert {k: v for k, v in csp.items() if k != "frame-ancestors"} == meta
 
 
