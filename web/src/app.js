@@ -40,6 +40,7 @@ function runtimeIndicator(runtime) {
   let percent = 0;
   const paint = () => {
     const state = runtime.state;
+    if (state === "idle" || state === "running") percent = 0; // the next boot (a restart) counts from 0 again
     document.body.dataset.runtime = runtimeAttribute(state);
     if (!label) return;
     if (state === "booting" || state === "off") {
@@ -57,7 +58,10 @@ function runtimeIndicator(runtime) {
   return {
     state: () => paint(),
     progress: (value) => {
-      percent = Math.max(0, Math.min(100, Math.round(value)));
+      // never step back within one boot (files arrive in any order); a new boot starts again from 0
+      if (runtime.state === "booting" || runtime.state === "restarting") {
+        percent = Math.max(percent, Math.min(100, Math.round(value)));
+      }
       paint();
     },
   };

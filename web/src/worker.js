@@ -75,20 +75,35 @@ function onOutput(stream, text) {
 
 // ------------------------------------------------------------------ boot
 
-/** fetch that reports bytes received for the big runtime files. */
-function meteredFetch(runId, stage, from, to) {
+/**
+ * fetch that reports bytes received for the big runtime files, as a percentage between `from` and `to`.
+ * `expected` is a floor for the total (bytes), so the first small file does not look like the whole stage.
+ */
+function meteredFetch(runId, stage, from, to, expected) {
   const original = self.fetch.bind(self);
   let loaded = 0;
   let total = 0;
   const report = () => {
-    const part = total > 0 ? Math.min(1, loaded / total) : 0;
+    const part = Math.min(1, loaded / Math.max(total, expected, 1));
     post(response(Res.PROGRESS, runId, { stage, percent: Math.round(from + (to - from) * part), loaded, total }));
   };
   return async (input, init) => {
     const res = await original(input, init);
     const length = Number(res.headers.get("content-length")) || 0;
-    if (!res.ok || !res.body || !length || res.headers.get("content-encoding")) return res;
+    if (!res.ok || !res.body || !length) return res;
     total += length;
+    if (res.headers.get("content-encoding")) {
+      // compressed on the wire: the body yields more bytes than content-length says; count the file when done
+      res
+        .clone()
+        .arrayBuffer()
+        .then(() => {
+          loaded += length;
+          report();
+        })
+        .catch(() => {});
+      return res;
+    }
     const reader = res.body.getReader();
     let lastReport = 0;
     const body = new ReadableStream({
@@ -139,14 +154,14 @@ async function boot(runId, interruptBuffer) {
   const plainFetch = self.fetch;
   progress("runtime", 1);
   const { loadPyodide } = await import("../pyodide/pyodide.mjs");
-  self.fetch = meteredFetch(runId, "runtime", 2, 70);
+  self.fetch = meteredFetch(runId, "runtime", 2, 70, 12_000_000); // wasm + stdlib, about 12.5 MB
   try {
     pyodide = await loadPyodide({
       indexURL: new URL("../pyodide/", HERE).href,
       stdout: (line) => emit("stdout", line + "\n"),
       stderr: (line) => emit("stderr", line + "\n"),
     });
-    self.fetch = meteredFetch(runId, "numpy", 70, 92);
+    self.fetch = meteredFetch(runId, "numpy", 70, 92, 3_000_000); // the numpy wheel, about 3 MB
     await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
   } finally {
     self.fetch = plainFetch;
