@@ -164,6 +164,7 @@ def test_check_gives_fail_then_pass_and_ctrl_enter_checks(page, isolated_server,
     assert total and total.group(1) == total.group(2)
     assert page.locator("[data-progress]").inner_text() == "1 / 3"
     assert section(page, "1").locator("[data-passed-badge]").is_visible()
+    assert page.locator('figure[data-figure="risk-coverage"][data-mounted="true"]').count() == 1
     assert page_errors(page, dist) == []
 
 
@@ -356,6 +357,8 @@ def test_reload_keeps_drafts_and_progress(page, isolated_server):
     assert doc["version"] == 1 and passed_ids(doc) == ["1"]
     assert doc["lessons"][LESSON]["checkpoints"]["1"]["solutionRevealed"] is True
     assert section(page, "1").locator("[data-solution]").is_visible()  # remembered
+    page.goto(isolated_server.url + "en/index.html")
+    assert page.locator(f'[data-lesson-progress="{LESSON}"]').inner_text() == "1 / 3"
 
 
 def test_reset_to_starter_is_undoable(page, isolated_server):
@@ -479,6 +482,20 @@ def test_arabic_page_is_rtl_with_ltr_editor_code_and_output(page, isolated_serve
     section(page, "try").locator('[data-action="run"]').click()
     wait_idle(page, "try")
     assert "3" in section(page, "try").locator("[data-output]").inner_text()
+
+
+def test_a_verdict_with_plot_data_draws_the_reliability_diagram(page, isolated_server):
+    open_lesson(page, isolated_server, lesson=ARABIC_LESSON)
+    plotted = [i for i in ("1", "2", "3") if page.evaluate(
+        "cp => JSON.parse(document.getElementById('lesson-data').textContent).checkpoints.find(c => c.id === cp).plot",
+        i)]
+    assert plotted, "the lesson declares no plot"
+    cp = plotted[0]
+    put_solution(page, cp)
+    section(page, cp).locator('[data-action="check"]').click()
+    state, _ = wait_verdict(page, cp)
+    assert state == "pass"
+    assert section(page, cp).locator("[data-verdict] .verdict-plot svg").count() >= 1
 
 
 def test_language_switch_keeps_the_place(page, isolated_server):
