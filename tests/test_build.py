@@ -58,11 +58,23 @@ def test_pyodide_mjs_loads_from_its_own_folder(dist):
 
 
 def test_shipped_wheels_match_the_upstream_lock(dist):
-    """numpy (and micropip, packaging) in dist/ hash to the entries of node_modules' pyodide-lock.json."""
+    """numpy (and micropip, packaging) in dist/ hash to the entries of node_modules' pyodide-lock.json.
+
+    A bytecode build (dist/pyodide/bytecode.json) ships recompiled wheels: then the recorded source of each must be
+    the upstream wheel, and the shipped bytes must be the recorded compiled ones.
+    """
     upstream = vendor.load_lock()
+    provenance_path = dist / "pyodide" / "bytecode.json"
+    provenance = json.loads(provenance_path.read_text())["files"] if provenance_path.exists() else {}
     for pkg in vendor.SHIPPED_PACKAGES:
         entry = upstream["packages"][pkg]
-        assert sha256(dist / "pyodide" / entry["file_name"]) == entry["sha256"], pkg
+        shipped = sha256(dist / "pyodide" / entry["file_name"])
+        if entry["file_name"] in provenance:
+            record = provenance[entry["file_name"]]
+            assert record["source_sha256"] == entry["sha256"], pkg
+            assert shipped == record["sha256"], pkg
+        else:
+            assert shipped == entry["sha256"], pkg
 
 
 def test_shipped_lock_names_only_shipped_files(dist):
@@ -158,7 +170,7 @@ def test_warm_rebuild_is_fast_and_offline(tmp_path, monkeypatch):
     from werkbank import build as build_mod
 
     dist = tmp_path / "dist"
-    build_mod.build(dist)  # the cache was warmed by the session's build (or by make)
+    build_mod.build(dist, bytecode=False)  # the cache was warmed by the session's build (or by make)
 
     def no_network(*args, **kwargs):
         raise AssertionError("a warm rebuild must not download anything")
@@ -167,7 +179,7 @@ def test_warm_rebuild_is_fast_and_offline(tmp_path, monkeypatch):
     monkeypatch.setattr(vendor, "_pip_download_pin", no_network)
     before = {p: p.stat().st_mtime_ns for p in (dist / "pyodide").iterdir()}
     start = time.monotonic()
-    build_mod.build(dist)
+    build_mod.build(dist, bytecode=False)
     assert time.monotonic() - start < 15
     after = {p: p.stat().st_mtime_ns for p in (dist / "pyodide").iterdir()}
     assert before == after, "unchanged runtime files must not be rewritten"

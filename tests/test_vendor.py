@@ -435,3 +435,10 @@ def test_cache_dir_honours_the_environment(monkeypatch, tmp_path):
     assert vendor.cache_dir() == tmp_path / "c"
     monkeypatch.delenv("WERKBANK_CACHE")
     assert vendor.cache_dir() == Path.home() / ".cache" / "werkbank"
+
+
+def test_prune_keeps_precompressed_copies_of_kept_files(tmp_path):
+    for name in ["keep.js", "keep.js.gz", "keep.js.br", "old.js", "old.js.gz"]:
+        (tmp_path / name).write_bytes(b"x")
+    vendor.prune(tmp_path, ["keep.js"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.js", "keep.js.br", "keep.js.gz"]

@@ -7,7 +7,9 @@ Steps, in order:
 2. the front end: :func:`werkbank.site.build_site` bundles ``web/src`` and renders the HTML pages;
 3. the grading data the Web Worker loads: ``dist/grading/engine.json`` (the engine's sources) and one
    ``dist/grading/<lesson-id>.json`` per lesson (its hidden graders, reference solutions, checkpoints, wheels);
-4. a last check that no file in ``dist/`` names a CDN, then ``dist/build.json`` with a hash of everything else.
+4. optionally (``bytecode``) the runtime's Python files precompiled, then the offline step
+   (:func:`werkbank.offline.finish`: precompressed copies, ``_headers``, the service worker ``sw.js``);
+5. a last check that no file in ``dist/`` names a CDN, then ``dist/build.json`` with a hash of everything else.
 
 The build is incremental: files are only rewritten when their bytes change and, with a warm download cache, no
 network is touched.
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -130,10 +133,12 @@ def _build_site(dist: Path, lessons: list) -> None:
     build_site(dist, lessons)
 
 
-def build(dist: Path, *, lessons: Iterable | None = None) -> None:
-    """Write the whole static site into ``dist``: runtime, front end, grading data, build hash.
+def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None = None) -> None:
+    """Write the whole static site into ``dist``: runtime, front end, grading data, offline files, build hash.
 
     ``lessons``: None for every lesson under exercises/, else Lesson objects or lesson ids.
+    ``bytecode``: precompile the runtime's Python files (:mod:`werkbank.bytecode`, needs a CPython 3.12); None
+    means "when the environment variable ``WERKBANK_BYTECODE`` is 1".
     Raises :class:`werkbank.vendor.VendorError` (or the lessons' ``LessonError``) with a readable message.
     """
     dist = Path(dist)
@@ -146,6 +151,15 @@ def build(dist: Path, *, lessons: Iterable | None = None) -> None:
     names = write_grading(dist, lesson_list, requirements)
     if lessons is None:
         vendor.prune(dist / "grading", names)
+    if bytecode is None:
+        bytecode = os.environ.get("WERKBANK_BYTECODE") == "1"
+    if bytecode:
+        from werkbank.bytecode import compile_runtime
+
+        compile_runtime(dist)  # without a CPython 3.12 it says so and keeps the stock files
+    from werkbank.offline import finish
+
+    finish(dist)  # precompressed copies, _headers, sw.js: the last writer before build.json
     vendor.check_no_cdn(dist)
     vendor.write_if_changed(dist / "build.json", _json_bytes({"hash": build_hash(dist), "pyodide": vendor.PYODIDE_VERSION}))
 
@@ -155,10 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m werkbank.build", description=__doc__.splitlines()[0])
     parser.add_argument("dist", nargs="?", default=str(REPO_ROOT / "dist"), help="output folder (default: dist/)")
     parser.add_argument("--lesson", action="append", help="build only this lesson id (repeatable)")
+    parser.add_argument("--bytecode", action="store_true", default=None,
+                        help="precompile the runtime's Python files (needs CPython 3.12)")
     args = parser.parse_args(argv)
     start = time.monotonic()
     try:
-        build(Path(args.dist), lessons=args.lesson)
+        build(Path(args.dist), lessons=args.lesson, bytecode=args.bytecode)
     except Exception as exc:
         from werkbank.lessons import LessonError
 

@@ -156,9 +156,17 @@ def write_if_changed(dst: Path, data: bytes) -> bool:
     return True
 
 
+#: Suffixes of precompressed copies that a later build step (werkbank.offline) writes next to a file.
+COMPRESSED_SUFFIXES = (".gz", ".br")
+
+
 def prune(folder: Path, keep: Iterable[str]) -> None:
-    """Delete files directly in ``folder`` whose names are not in ``keep`` (stale output of earlier builds)."""
+    """Delete files directly in ``folder`` whose names are not in ``keep`` (stale output of earlier builds).
+
+    Precompressed copies of kept files (``name.gz``, ``name.br``) stay; the offline step checks them itself.
+    """
     keep = set(keep)
+    keep |= {name + suffix for name in keep for suffix in COMPRESSED_SUFFIXES}
     if folder.is_dir():
         for child in folder.iterdir():
             if child.is_file() and child.name not in keep:
