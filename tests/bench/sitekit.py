@@ -82,10 +82,13 @@ def ensure_offline(dist: Path) -> Path:
 
 
 def build_site(dist: Path, lessons: list[str] | None = None) -> Path:
-    """``werkbank build`` into ``dist`` (only ``lessons`` when given), then :func:`ensure_offline`."""
+    """``werkbank build`` into ``dist`` (only ``lessons`` when given; never bytecode), then :func:`ensure_offline`."""
+    import inspect
+
     from werkbank.build import build
 
-    build(Path(dist), lessons=lessons)
+    extra = {"bytecode": False} if "bytecode" in inspect.signature(build).parameters else {}
+    build(Path(dist), lessons=lessons, **extra)
     return ensure_offline(dist)
 
 
