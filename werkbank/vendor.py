@@ -534,11 +534,15 @@ def requirement_wheel(pin: str, cache: Path | None = None,
                 raise VendorError(f"{pin}: expected one wheel from pip download, got {[p.name for p in got]}")
             check_pure_wheel(got[0].name, pin)
             if folder.exists():
-                shutil.rmtree(folder)
+                shutil.rmtree(folder, ignore_errors=True)
             staged = Path(tmp) / "staged"
             staged.mkdir()
             os.replace(got[0], staged / got[0].name)
-            os.replace(staged, folder)
+            try:
+                os.replace(staged, folder)
+            except OSError:  # another build filled the folder meanwhile: use its copy if it is complete
+                if len(sorted(folder.glob("*.whl"))) != 1:
+                    raise
         wheels = sorted(folder.glob("*.whl"))
     wheel = wheels[0]
     check_pure_wheel(wheel.name, pin)
