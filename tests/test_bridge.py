@@ -62,3 +62,29 @@ def test_a_broken_bundle_is_an_author_error():
     prepared = bridge.prepare(json.dumps(bundle), "1", 0)
     verdict = json.loads(bridge.judge(prepared, '{"status": "ok", "outcomes": []}', "en"))
     assert verdict["status"] == "author_error"
+
+
+def test_judge_needs_only_the_key():
+    reference = load_lesson("micropip-demo").checkpoint("1").solution()
+    prepared = json.loads(bridge.prepare(_bundle(), "1", 0))
+    run = bridge.run(reference, json.dumps(prepared["plan"]), None)
+    verdict = json.loads(bridge.judge(json.dumps(prepared["key"]), run, "en"))
+    assert verdict["status"] == "pass" and verdict["total"] == len(prepared["plan"]["cases"])
+
+
+def test_a_run_can_call_the_plot_case_and_get_the_plot_data():
+    from werkbank.build import lesson_grading
+
+    bundle = json.dumps(lesson_grading(load_lesson("perplexity-calibration"), []))
+    prepared = json.loads(bridge.prepare(bundle, "3", 0))
+    plot_case = prepared["key"]["plot"]["case"]
+    case = next(c for c in prepared["plan"]["cases"] if c["id"] == plot_case)
+    source = load_lesson("perplexity-calibration").checkpoint("3").solution() + "\nprint('demo')\n"
+    plan = {"mode": "run", "cases": [case], "attrs": prepared["plan"]["attrs"]}
+    run = bridge.run(source, json.dumps(plan), None)
+    assert json.loads(run)["stdout"] == "demo\n"
+    plot = json.loads(bridge.plot(json.dumps(prepared["key"]), run))
+    assert plot["kind"] == "reliability"
+    assert plot["actual"] == plot["expected"] and plot["expected"][0] == "tuple"
+    broken = json.loads(bridge.plot(json.dumps(prepared["key"]), bridge.run("x = 1\n", json.dumps(plan), None)))
+    assert broken["actual"] is None and broken["expected"] == plot["expected"]

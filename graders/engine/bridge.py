@@ -16,7 +16,7 @@ import sys
 
 from . import runner
 from .case import AuthorError
-from .judge import author_error, judge as _judge
+from .judge import author_error, judge as _judge, plot_data
 from .prepare import prepare as _prepare
 
 
@@ -102,11 +102,20 @@ def run(source: str, plan_json: str, on_output=None) -> str:
 
 
 def judge(prepared_json: str, run_json: str, lang: str) -> str:
-    """Compare a run with its prepared checkpoint; returns the verdict JSON."""
+    """Compare a run with its prepared checkpoint (the whole prepared JSON, or just its ``key``); returns the
+    verdict JSON."""
     prepared = json.loads(prepared_json)
     if "author_error" in prepared:
         return json.dumps(author_error(prepared["author_error"], lang))
     return json.dumps(_judge(prepared, json.loads(run_json), lang))
+
+
+def plot(prepared_json: str, run_json: str) -> str:
+    """The checkpoint's plot data for a run (``null`` when the checkpoint has none), as JSON."""
+    prepared = json.loads(prepared_json)
+    if "author_error" in prepared:
+        return "null"
+    return json.dumps(plot_data(prepared, json.loads(run_json)))
 
 
 async def install_requirements(lesson_json: str, base_url: str) -> str:

@@ -158,15 +158,25 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
     else:
         verdict["status"] = "fail"
         verdict["message"] = text("fail", lang, passed=passed, total=verdict["total"], case=first["case"])
-    plot = key.get("plot")
+    plot = plot_data(key, run)
     if plot:
-        actual = outcomes.get(plot["case"])
-        verdict["plot"] = {
-            "kind": plot["kind"],
-            "expected": key["expected"][plot["case"]].get("value"),
-            "actual": actual.get("value") if actual and actual.get("kind") == "return" else None,
-        }
+        verdict["plot"] = plot
     return verdict
+
+
+def plot_data(prepared: dict, run: dict) -> dict | None:
+    """The checkpoint's plot (``{"kind", "expected", "actual"}``, ``actual`` None when the learner's call did not
+    return), or ``None`` when the checkpoint has no plot. Works for a Check and for a Run that called the plot case."""
+    key = prepared.get("key", prepared)
+    plot = key.get("plot")
+    if not plot:
+        return None
+    actual = next((o for o in run.get("outcomes", []) if o.get("id") == plot["case"]), None)
+    return {
+        "kind": plot["kind"],
+        "expected": key["expected"][plot["case"]].get("value"),
+        "actual": actual.get("value") if actual and actual.get("kind") == "return" else None,
+    }
 
 
 def author_error(detail: str, lang: str = "en", **extra) -> dict:
@@ -179,4 +189,4 @@ def author_error(detail: str, lang: str = "en", **extra) -> dict:
     return verdict
 
 
-__all__ = ["judge", "author_error", "check_case", "call_text", "type_name"]
+__all__ = ["judge", "author_error", "check_case", "call_text", "plot_data", "type_name"]

@@ -2,8 +2,8 @@
 
 :func:`run` is the only place learner code executes. It takes the learner's source and a *plan*: either
 ``{"mode": "run"}`` (execute the module, as ``__main__``) or a check plan from :func:`graders.engine.prepare.prepare`
-(execute the module as ``main``, then call every case). The plan holds the cases' inputs, never their expected
-values. The result is JSON-able: status, output, a traceback trimmed to the learner's own lines, and one outcome per
+(execute the module as ``main``, then call every case); a run plan may carry ``cases`` too. The plan holds the
+cases' inputs, never their expected values. The result is JSON-able: status, output, a traceback trimmed to the learner's own lines, and one outcome per
 case, each encoded with :mod:`graders.engine.values`.
 
 While learner code runs, the ``graders`` package cannot be imported (a meta-path blocker, and its modules are taken
@@ -86,7 +86,7 @@ class OutputSink:
         self._on_output = on_output
         self._pending: list[tuple[str, str]] = []
         self._pending_size = 0
-        self._last_flush = _monotonic()
+        self._last_flush = float("-inf")  # the first write goes out at once
 
     def add(self, stream: str, s: str) -> None:
         if not s:
@@ -315,7 +315,7 @@ def run(source: str, plan: dict, on_output=None) -> dict:
         sys.stdout, sys.stderr, sys.stdin = Output("stdout", sink), Output("stderr", sink), _NoInput()
         try:
             exec(code, namespace)
-            if check:
+            if check or plan.get("cases"):  # a Run may ask for cases too (the data for a checkpoint's plot)
                 attrs = plan.get("attrs", {})
                 for case in plan["cases"]:
                     outcome = call_case(namespace, case, attrs)

@@ -499,6 +499,21 @@ def test_a_verdict_with_plot_data_draws_the_reliability_diagram(page, isolated_s
     assert section(page, cp).locator("[data-verdict] .verdict-plot svg").count() >= 1
 
 
+def test_run_also_draws_the_learners_reliability_diagram(page, isolated_server):
+    """Run (not only Check) draws the plot: from what the learner's function returns, or a note when it can't."""
+    open_lesson(page, isolated_server, lesson=ARABIC_LESSON)
+    put_solution(page, "3")
+    section(page, "3").locator('[data-action="run"]').click()
+    wait_idle(page, "3")
+    assert section(page, "3").locator("[data-verdict] .verdict-plot svg").count() >= 1
+    replace_code(page, "3", "print('nothing defined yet')\n")
+    section(page, "3").locator('[data-action="run"]').click()
+    wait_idle(page, "3")
+    plot = section(page, "3").locator("[data-verdict] .verdict-plot")
+    assert plot.count() == 1 and plot.inner_text().strip(), "a Run without the function still explains the plot"
+    assert "nothing defined yet" in section(page, "3").locator("[data-output]").inner_text()
+
+
 def test_language_switch_keeps_the_place(page, isolated_server):
     page.goto(f"{isolated_server.url}lessons/{LESSON}/en.html#checkpoint-2")
     page.locator('.lang-switch a[hreflang="nl"]').click()

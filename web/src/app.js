@@ -167,6 +167,7 @@ function main() {
     const lesson = readJson("lesson-data");
     if (lesson) {
       const ids = lesson.checkpoints.map((cp) => cp.id);
+      runtime.warm(lesson.id, ids); // expected values are computed while the learner reads
       const byId = new Map(lesson.checkpoints.map((cp) => [cp.id, cp]));
       for (const section of document.querySelectorAll("[data-checkpoint], [data-playground]")) {
         const data = section.hasAttribute("data-checkpoint") ? byId.get(section.dataset.checkpoint) : null;

@@ -4,7 +4,7 @@
 import { createEditor, getText, markErrorLine, setText } from "./editor.js";
 import { t } from "./i18n.js";
 import { OutputView } from "./output.js";
-import { renderVerdict, showStatus, trimTraceback } from "./verdict.js";
+import { renderPlot, renderVerdict, showStatus, trimTraceback } from "./verdict.js";
 
 const DRAFT_DELAY_MS = 400;
 
@@ -25,13 +25,6 @@ function debounce(fn, ms) {
     }
   };
   return wrapped;
-}
-
-/** A random 32-bit seed for the grader's random cases. */
-function newSeed() {
-  const buf = new Uint32Array(1);
-  crypto.getRandomValues(buf);
-  return buf[0];
 }
 
 /**
@@ -133,6 +126,7 @@ export class CheckpointView {
       type: "run",
       owner: this.owner,
       lessonId: this.lesson.id,
+      checkpoint: this.data ? String(this.data.id) : undefined,
       source: getText(this.view),
       onOutput: (stream, text, truncated) => this.output.append(stream, text, truncated),
     });
@@ -150,6 +144,7 @@ export class CheckpointView {
         this.verdict.dataset.verdict = "idle";
         this.output.placeholder(t("no_output"));
       }
+      if (result.plot) renderPlot(this.verdict, result.plot, this.lang);
     } else {
       this._other(result);
     }
@@ -168,7 +163,7 @@ export class CheckpointView {
       lessonId: this.lesson.id,
       checkpoint: this.data.id,
       lang: this.lang,
-      seed: newSeed(),
+      seed: this.runtime.seedFor(this.lesson.id, this.data.id),
       onOutput: (stream, text, truncated) => this.output.append(stream, text, truncated),
     });
     this._end();

@@ -13,6 +13,7 @@ export const Req = Object.freeze({
   INIT: "init", // boot Pyodide; {interruptBuffer?: Uint8Array over a SharedArrayBuffer}
   RUN: "run", // {source, timeLimit, lessonId?}: run learner code freely (with the lesson's extra packages)
   CHECK: "check", // {lessonId, checkpoint, source, lang, seed}: prepare -> run -> judge
+  PREPARE: "prepare", // {lessonId, checkpoint, seed}: compute a Check's expected values ahead of time; no reply
 });
 
 /** Response types (worker -> page). */
@@ -21,7 +22,7 @@ export const Res = Object.freeze({
   READY: "ready", // {version}
   STARTED: "started", // {timeLimit}: learner code starts now, the page starts the clock
   OUTPUT: "output", // {stream: "stdout"|"stderr", text, truncated}
-  RESULT: "result", // {run}: the bridge's run JSON (Run)
+  RESULT: "result", // {run, plot?}: the bridge's run JSON (Run), and the checkpoint's plot data when it has one
   VERDICT: "verdict", // {verdict}: the verdict JSON (Check)
   FAILURE: "failure", // {message, fatal}: the worker could not do what was asked
 });
@@ -30,6 +31,7 @@ const FIELDS = {
   [Req.INIT]: {},
   [Req.RUN]: { source: "string", timeLimit: "number" },
   [Req.CHECK]: { lessonId: "string", checkpoint: "string", source: "string", lang: "string", seed: "number" },
+  [Req.PREPARE]: { lessonId: "string", checkpoint: "string", seed: "number" },
   [Res.PROGRESS]: { stage: "string", percent: "number" },
   [Res.READY]: {},
   [Res.STARTED]: { timeLimit: "number" },

@@ -16,6 +16,11 @@ export const RUN_TIME_LIMIT = 30;
 /** How long an interrupted run may take to answer before the worker is replaced. */
 export const GRACE_MS = 1000;
 const SLACK_MS = 300; // message latency on top of a time limit
+/** A random 32-bit seed for a checkpoint's random cases. */
+function newSeed() {
+  return crypto.getRandomValues(new Uint32Array(1))[0];
+}
+
 const PREPARE_LIMIT_MS = 60_000; // prepare (reference solution on every case) before learner code starts
 
 /** Map a runner state to the page's `data-runtime` value. */
@@ -47,6 +52,8 @@ function workerUrl() {
 export class Runtime {
   /** Create a runner; nothing loads until boot() or the first execute(). */
   constructor({ onState = () => {}, onProgress = () => {}, onNotice = () => {}, createWorker = null } = {}) {
+    this.warmList = null; // {lessonId, checkpoints} to prepare whenever a worker is ready
+    this.seeds = new Map(); // "lesson/checkpoint" -> the seed of its next Check
     this.state = "off";
     this.onState = onState;
     this.onProgress = onProgress;
@@ -128,6 +135,7 @@ export class Runtime {
         this.onProgress(100, "ready");
         this._set("idle");
         this._next();
+        this._sendWarm();
       } else if (msg.type === Res.FAILURE) {
         this._bootFailed(msg.message);
       }
@@ -148,10 +156,12 @@ export class Runtime {
         if (job.onOutput) job.onOutput(msg.stream, msg.text, Boolean(msg.truncated));
         break;
       case Res.RESULT:
-        this._finish(job.stopReason ? { kind: job.stopReason, timeLimit: job.timeLimit } : { kind: "result", run: msg.run });
+        this._finish(job.stopReason ? { kind: job.stopReason, timeLimit: job.timeLimit } : { kind: "result", run: msg.run, ...(msg.plot ? { plot: msg.plot } : {}) });
         break;
       case Res.VERDICT:
         this._finish(job.stopReason ? { kind: job.stopReason, timeLimit: job.timeLimit } : { kind: "verdict", verdict: msg.verdict });
+        this.seeds.set(`${job.lessonId}/${job.checkpoint}`, newSeed()); // random cases change with every Check
+        if (this.worker && !job.stopReason) this._prepare(job.lessonId, job.checkpoint);
         break;
       case Res.FAILURE:
         if (msg.fatal) {
@@ -197,6 +207,32 @@ export class Runtime {
     });
   }
 
+  /**
+   * Ask the worker to prepare these checkpoints' next Checks while it is idle, so a Check only runs and judges.
+   * Sent once Python is ready, and again after every restart (a new worker starts with nothing prepared).
+   */
+  warm(lessonId, checkpoints) {
+    this.warmList = { lessonId, checkpoints: checkpoints.map(String) };
+    if (this.state === "idle" || this.state === "running") this._sendWarm();
+  }
+
+  /** The seed of the next Check of a checkpoint (the one prepared ahead); a new one after every Check. */
+  seedFor(lessonId, checkpoint) {
+    const key = `${lessonId}/${checkpoint}`;
+    if (!this.seeds.has(key)) this.seeds.set(key, newSeed());
+    return this.seeds.get(key);
+  }
+
+  _prepare(lessonId, checkpoint) {
+    const seed = this.seedFor(lessonId, checkpoint);
+    this.worker.postMessage(request(Req.PREPARE, newRunId(), { lessonId, checkpoint: String(checkpoint), seed }));
+  }
+
+  _sendWarm() {
+    if (!this.worker || !this.warmList) return;
+    for (const checkpoint of this.warmList.checkpoints) this._prepare(this.warmList.lessonId, checkpoint);
+  }
+
   /** True while a job is queued for `owner` (an opaque key the caller passed as job.owner). */
   isQueued(owner) {
     return this.queue.some((job) => job.owner === owner);
@@ -235,6 +271,7 @@ export class Runtime {
       job.type = Req.RUN;
       const payload = { source: job.source, timeLimit: job.timeLimit };
       if (typeof job.lessonId === "string") payload.lessonId = job.lessonId;
+      if (typeof job.checkpoint === "string") payload.checkpoint = job.checkpoint;
       this.worker.postMessage(request(Req.RUN, job.runId, payload));
     }
     job.prepareTimer = this._timer(() => this._interrupt("timeout"), PREPARE_LIMIT_MS);

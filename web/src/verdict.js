@@ -79,16 +79,19 @@ export function renderVerdict(area, verdict, lang, timeLimit) {
     area.append(details);
   }
   for (const note of verdict.notes || []) area.append(el("p", "verdict-note", note));
-  if (verdict.plot) {
-    const container = el("div", "verdict-plot");
-    container.dir = "ltr";
-    area.append(container);
-    try {
-      renderReliability(container, verdict.plot, lang);
-    } catch (error) {
-      console.error("reliability plot failed", error);
-      container.remove();
-    }
-  }
+  if (verdict.plot) renderPlot(area, verdict.plot, lang);
   return status;
+}
+
+/** Append a checkpoint's plot (the learner's result beside the reference's) to `area`; after a Check or a Run. */
+export function renderPlot(area, plot, lang) {
+  const container = el("div", "verdict-plot");
+  container.dir = "ltr";
+  area.append(container);
+  try {
+    renderReliability(container, plot, lang);
+  } catch (error) {
+    console.error("reliability plot failed", error);
+    container.remove();
+  }
 }

@@ -206,34 +206,74 @@ function clearInterrupt(buffer) {
 
 let interruptView = null;
 
+/** Prepared checkpoints, the latest seed each: "lesson/checkpoint" -> {seed, plan, keyJson, plotCase} or {authorJson}. */
+const prepared = new Map();
+
+/** Run the reference on every case of a checkpoint; the expected values stay in this JS object. */
+async function prepareEntry(lessonId, checkpoint, seed) {
+  const text = await lessonText(lessonId);
+  const json = bridge.prepare(text, checkpoint, seed >>> 0);
+  const parsed = fromBridge(json, "prepare");
+  if (parsed.author_error) return { seed, authorJson: json };
+  const plotCase = parsed.key.plot ? parsed.key.plot.case : null;
+  return { seed, plan: parsed.plan, keyJson: JSON.stringify(parsed.key), plotCase };
+}
+
+/** The prepared checkpoint for `seed`: the one waiting when its seed matches, else prepared now (and kept). */
+async function preparedFor(lessonId, checkpoint, seed) {
+  const key = `${lessonId}/${checkpoint}`;
+  const waiting = prepared.get(key);
+  if (waiting && waiting.seed === seed >>> 0) return waiting;
+  const entry = await prepareEntry(lessonId, checkpoint, seed >>> 0);
+  prepared.set(key, entry);
+  return entry;
+}
+
 async function run(msg) {
+  let plotEntry = null;
   if (msg.lessonId) {
     try {
-      await lessonText(msg.lessonId); // installs the lesson's extra packages, so Run can import them too
+      const text = await lessonText(msg.lessonId); // installs the lesson's extra packages, so Run can import them too
+      const meta = typeof msg.checkpoint === "string" ? (JSON.parse(text).checkpoints || {})[msg.checkpoint] : null;
+      if (meta && meta.plot) {
+        const waiting = prepared.get(`${msg.lessonId}/${msg.checkpoint}`);
+        plotEntry = await preparedFor(msg.lessonId, msg.checkpoint, waiting ? waiting.seed : 0);
+      }
     } catch (error) {
       console.warn(`lesson ${msg.lessonId}: ${error && error.message}`);
     }
   }
+  let plan = '{"mode": "run"}';
+  if (plotEntry && plotEntry.plotCase) {
+    // A checkpoint with a plot: after the module ran, call the plot's case too, so Run can draw the learner's result.
+    const cases = plotEntry.plan.cases.filter((c) => c.id === plotEntry.plotCase);
+    plan = JSON.stringify({ mode: "run", cases, attrs: plotEntry.plan.attrs });
+  }
   openSink(msg.runId);
   clearInterrupt(interruptView);
   post(response(Res.STARTED, msg.runId, { timeLimit: msg.timeLimit }));
-  const result = fromBridge(bridge.run(msg.source, '{"mode": "run"}', onOutput), "run");
+  const runJson = bridge.run(msg.source, plan, onOutput);
   const truncated = closeSink();
-  post(response(Res.RESULT, msg.runId, { run: result, truncated }));
+  const result = fromBridge(runJson, "run");
+  const plot = plotEntry && plotEntry.keyJson ? fromBridge(bridge.plot(plotEntry.keyJson, runJson), "plot") : null;
+  post(response(Res.RESULT, msg.runId, plot ? { run: result, truncated, plot } : { run: result, truncated }));
 }
 
 async function check(msg) {
-  const text = await lessonText(msg.lessonId);
-  const preparedJson = bridge.prepare(text, msg.checkpoint, msg.seed);
-  const plan = fromBridge(preparedJson, "prepare").plan || {};
-  const limit = Number(plan.time_limit) > 0 ? Number(plan.time_limit) : 5;
+  const entry = await preparedFor(msg.lessonId, msg.checkpoint, msg.seed);
+  if (entry.authorJson) {
+    const verdict = fromBridge(bridge.judge(entry.authorJson, "{}", msg.lang), "judge");
+    post(response(Res.VERDICT, msg.runId, { verdict, truncated: false }));
+    return;
+  }
+  const limit = Number(entry.plan.time_limit) > 0 ? Number(entry.plan.time_limit) : 5;
   openSink(msg.runId);
   clearInterrupt(interruptView);
   post(response(Res.STARTED, msg.runId, { timeLimit: limit }));
-  const runJson = bridge.run(msg.source, JSON.stringify(plan), onOutput);
+  const runJson = bridge.run(msg.source, JSON.stringify(entry.plan), onOutput);
   const truncated = closeSink();
   if (typeof runJson !== "string") throw new Error("bridge.run returned no JSON text");
-  const verdict = fromBridge(bridge.judge(preparedJson, runJson, msg.lang), "judge");
+  const verdict = fromBridge(bridge.judge(entry.keyJson, runJson, msg.lang), "judge");
   post(response(Res.VERDICT, msg.runId, { verdict, truncated }));
 }
 
@@ -276,6 +316,10 @@ async function handle(msg) {
     if (!bridge) throw new Error("Python is not loaded yet");
     if (msg.type === Req.RUN) await run(msg);
     else if (msg.type === Req.CHECK) await check(msg);
+    else if (msg.type === Req.PREPARE) {
+      // No reply: if this fails, the Check with this seed prepares again and reports the problem then.
+      await preparedFor(msg.lessonId, msg.checkpoint, msg.seed).catch(() => {});
+    }
   } catch (error) {
     if (sink) closeSink();
     const message = String((error && error.message) || error);

@@ -215,3 +215,50 @@ test("jobs run one at a time, in order, and a queued job can be cancelled", asyn
   assert.equal((await c).kind, "result");
   assert.deepEqual(order, ["a", "c"]);
 });
+
+test("checkpoints to warm are prepared once Python is ready, after queued jobs, and again after a restart", async () => {
+  const { runtime, workers } = makeRuntime(scripted());
+  runtime.warm("claims-abstention", ["1", "2", "3"]);
+  assert.equal(workers.length, 0); // nothing to send before a worker exists
+  await runtime.execute({ type: "check", source: "x = 1", lessonId: "claims-abstention", checkpoint: "2", lang: "en", seed: 1 });
+  const types = workers[0].sent.map((m) => m.type);
+  assert.deepEqual(types, [Req.INIT, Req.CHECK, Req.PREPARE, Req.PREPARE, Req.PREPARE]);
+  assert.deepEqual(workers[0].sent.slice(2).map((m) => [m.lessonId, m.checkpoint]),
+    [["claims-abstention", "1"], ["claims-abstention", "2"], ["claims-abstention", "3"]]);
+  runtime._restart(false);
+  await sleep(10);
+  assert.deepEqual(workers[1].sent.map((m) => m.type), [Req.INIT, Req.PREPARE, Req.PREPARE, Req.PREPARE]);
+});
+
+test("a Run result carries the checkpoint's plot only when the worker sent one", async () => {
+  const plot = { kind: "reliability", expected: ["none"], actual: null };
+  const { runtime } = makeRuntime(scripted({
+    run(msg, worker) {
+      worker.reply(response(Res.STARTED, msg.runId, { timeLimit: 5 }));
+      worker.reply(response(Res.RESULT, msg.runId, { run: { status: "ok" }, plot }));
+    },
+  }));
+  const result = await runtime.execute({ type: "run", source: "x = 1", lessonId: "l", checkpoint: "3" });
+  assert.deepEqual(result, { kind: "result", run: { status: "ok" }, plot });
+});
+
+test("each Check uses the seed prepared ahead, then a new seed is prepared for the next Check", async () => {
+  const { runtime, workers } = makeRuntime(scripted({
+    run(msg, worker) {
+      worker.reply(response(Res.STARTED, msg.runId, { timeLimit: 5 }));
+      worker.reply(response(Res.VERDICT, msg.runId, { verdict: { status: "fail", seed: msg.seed } }));
+    },
+  }));
+  runtime.warm("lesson", ["1"]);
+  const first = runtime.seedFor("lesson", "1");
+  const job = { type: "check", source: "x = 1", lessonId: "lesson", checkpoint: "1", lang: "en" };
+  await runtime.execute({ ...job, seed: runtime.seedFor("lesson", "1") });
+  const sent = workers[0].sent;
+  const check = sent.find((m) => m.type === Req.CHECK);
+  const prepares = sent.filter((m) => m.type === Req.PREPARE);
+  assert.equal(check.seed, first);
+  assert.equal(prepares[0].seed, first); // prepared ahead with the seed the Check then used
+  const next = runtime.seedFor("lesson", "1");
+  assert.notEqual(next, first);
+  assert.equal(prepares.at(-1).seed, next); // and the next Check's seed is prepared right after the verdict
+});
