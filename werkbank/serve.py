@@ -52,6 +52,7 @@ class DistHandler(SimpleHTTPRequestHandler):
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES, "": "application/octet-stream"}
     server_version = "werkbank"
     sys_version = ""
+    protocol_version = "HTTP/1.1"  # keep-alive: a lesson page makes dozens of requests
 
     def end_headers(self) -> None:
         """Add the cross-origin isolation headers and ask browsers to revalidate (dev builds change often)."""
