@@ -78,10 +78,12 @@ def _check(args) -> int:
 def _build(args) -> int:
     from werkbank.build import build
     from werkbank.lessons import LessonError
+    from werkbank.site import SiteError
+    from werkbank.vendor import VendorError
 
     try:
-        build(Path(args.dist))
-    except LessonError as error:
+        build(Path(args.dist), bytecode=False if args.stock else None)
+    except (LessonError, SiteError, VendorError) as error:
         print(f"werkbank build: {error}", file=sys.stderr)
         return 2
     return 0
@@ -116,6 +118,8 @@ def parser() -> argparse.ArgumentParser:
     check.set_defaults(func=_check)
     build = sub.add_parser("build", help="write the static site to dist/")
     build.add_argument("--dist", default=str(ROOT / "dist"))
+    build.add_argument("--stock", action="store_true",
+                       help="ship Pyodide's stock runtime files instead of the bytecode-compiled ones")
     build.set_defaults(func=_build)
     serve = sub.add_parser("serve", help="serve dist/ with COOP/COEP headers")
     serve.add_argument("--dist", default=str(ROOT / "dist"))

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from werkbank import bytecode, offline
+from werkbank import bytecode, offline, vendor
 
 LESSON = "claims-abstention"
 WAIT_MS = 180_000
@@ -130,11 +130,22 @@ def _python312():
 
 
 @pytest.fixture(scope="module")
-def bytecode_dist(dist, tmp_path_factory):
-    """A copy of the built site with its runtime compiled to bytecode (skipped without a Python 3.12)."""
+def stock_dist(dist, tmp_path_factory):
+    """A copy of the built site with Pyodide's stock runtime files (the default build ships bytecode)."""
+    copy = tmp_path_factory.mktemp("stock-dist")
+    shutil.copytree(dist, copy, dirs_exist_ok=True)
+    vendor.vendor_runtime(copy)  # puts the verified stock archives and lock back
+    (copy / "pyodide" / "bytecode.json").unlink(missing_ok=True)
+    offline.finish(copy)
+    return copy
+
+
+@pytest.fixture(scope="module")
+def bytecode_dist(stock_dist, tmp_path_factory):
+    """A copy of the stock site with its runtime compiled to bytecode (skipped without a Python 3.12)."""
     python, _ = _python312()
     copy = tmp_path_factory.mktemp("bytecode-dist")
-    shutil.copytree(dist, copy, dirs_exist_ok=True)
+    shutil.copytree(stock_dist, copy, dirs_exist_ok=True)
     report = bytecode.compile_runtime(copy, python=python)
     offline.finish(copy)
     return copy, report
@@ -306,13 +317,14 @@ def test_new_build_offers_an_update_and_serves_it_when_applied(sw_context, dist,
 
 
 @pytest.mark.browser
-def test_bytecode_build_grades_like_the_stock_build(browser, dist, bytecode_dist, server_factory, plain_server):
+def test_bytecode_build_grades_like_the_stock_build(browser, stock_dist, bytecode_dist, server_factory):
     """The same submissions get the same verdicts from both builds; a traceback through numpy still names the line."""
     from werkbank.lessons import load_lesson
 
     copy, _ = bytecode_dist
-    bc_server = server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
-                                "--directory", str(copy)])
+    plain_server, bc_server = (
+        server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(d)])
+        for d in (stock_dist, copy))
     lesson = load_lesson(LESSON)
     submissions = []
     for cp in lesson.checkpoints:
