@@ -189,6 +189,8 @@ def chromium_path() -> str:
     for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
         if candidate and Path(candidate).exists():
             return candidate
+    if os.environ.get("CI"):  # in CI a missing browser must fail the run, never quietly skip the browser tests
+        pytest.fail("Chromium is not installed: `make chromium` installs it")
     pytest.skip("Chromium is not installed (make chromium installs it)")
 
 
