@@ -70,7 +70,7 @@ test: setup chromium build
 check: setup
 	$(VENV)/bin/werkbank check
 
-bench: setup
+bench: setup chromium
 	@if [ -f tests/bench/run.py ]; then $(VPY) tests/bench/run.py; \
 	else echo "bench: tests/bench/run.py is not built yet"; fi
 
