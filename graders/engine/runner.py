@@ -76,7 +76,8 @@ class Output(io.TextIOBase):
 
 
 class OutputSink:
-    """Collects stdout and stderr under one character limit; batches go to an optional callback."""
+    """Collects stdout and stderr under one character limit; batches go to an optional callback
+    ``on_output(stream, text)``, which hears ``("truncated", "")`` as soon as the limit cuts output off."""
 
     def __init__(self, on_output=None, limit: int = OUTPUT_LIMIT):
         self.parts = {"stdout": [], "stderr": []}
@@ -87,13 +88,16 @@ class OutputSink:
         self._pending: list[tuple[str, str]] = []
         self._pending_size = 0
         self._last_flush = float("-inf")  # the first write goes out at once
+        self._signalled = False  # on_output("truncated", "") was called
 
     def add(self, stream: str, s: str) -> None:
         if not s:
             return
         room = self.limit - self.used
         if room <= 0:
-            self.truncated = True
+            if not self.truncated:
+                self.truncated = True
+                self.flush()  # say so now: a program that keeps printing may never end by itself
             return
         if len(s) > room:
             s = s[:room]
@@ -103,11 +107,15 @@ class OutputSink:
         if self._on_output is not None:
             self._pending.append((stream, s))
             self._pending_size += len(s)
-            if self._pending_size > 8192 or _monotonic() - self._last_flush > 0.05:
+            if self.truncated or self._pending_size > 8192 or _monotonic() - self._last_flush > 0.05:
                 self.flush()
 
     def flush(self) -> None:
-        if self._on_output is None or not self._pending:
+        """Forward pending output; once the limit was hit, also call ``on_output("truncated", "")`` (once)."""
+        if self._on_output is None:
+            return
+        if not self._pending:
+            self._signal_truncated()
             return
         pending, self._pending, self._pending_size = self._pending, [], 0
         self._last_flush = _monotonic()
@@ -119,6 +127,12 @@ class OutputSink:
                 merged.append([stream, s])
         for stream, s in merged:
             self._on_output(stream, s)
+        self._signal_truncated()
+
+    def _signal_truncated(self) -> None:
+        if self.truncated and not self._signalled:
+            self._signalled = True
+            self._on_output("truncated", "")
 
     def text(self, stream: str) -> str:
         return "".join(self.parts[stream])
@@ -216,9 +230,37 @@ _is = operator.is_
 _repeat = itertools.repeat
 
 
-def _learner_frames(tb) -> traceback.StackSummary:
-    frames = [f for f in traceback.extract_tb(tb) if f.filename == FILENAME]
-    return traceback.StackSummary.from_list(frames)
+_MAX_RUNS = 60  # runs of learner frames shown in a traceback: the outermost and innermost halves
+
+
+def _learner_frames(tb) -> tuple[list[str], int | None]:
+    """The formatted learner frames of ``tb`` and the innermost one's line.
+
+    Runs of the same line are collapsed before any source line is looked up, as CPython prints them, so the
+    traceback of a recursion a million frames deep is as quick to make as a short one.
+    """
+    runs: list = []  # [code, lineno, frame, count]
+    for frame, lineno in traceback.walk_tb(tb):
+        code = frame.f_code
+        if code.co_filename != FILENAME:
+            continue
+        if runs and runs[-1][0] is code and runs[-1][1] == lineno:
+            runs[-1][3] += 1
+        else:
+            runs.append([code, lineno, frame, 1])
+    if not runs:
+        return [], None
+    shown = runs if len(runs) <= _MAX_RUNS else runs[:_MAX_RUNS // 2] + [None] + runs[-(_MAX_RUNS // 2):]
+    lines: list[str] = []
+    for entry in shown:
+        if entry is None:
+            lines.append("  …\n")
+            continue
+        _, lineno, frame, count = entry
+        lines.extend(traceback.StackSummary.extract([(frame, lineno)] * min(count, 3)).format())
+        if count > 3:
+            lines.append(f"  [Previous line repeated {count - 3} more times]\n")
+    return lines, runs[-1][1]
 
 
 def format_error(error: BaseException) -> tuple[str, int | None]:
@@ -226,14 +268,13 @@ def format_error(error: BaseException) -> tuple[str, int | None]:
     if isinstance(error, SyntaxError) and error.filename == FILENAME:
         text = "".join(traceback.format_exception_only(type(error), error))
         return text, error.lineno
-    frames = _learner_frames(error.__traceback__)
+    frames, line = _learner_frames(error.__traceback__)
     lines = ["Traceback (most recent call last):\n"] if frames else []
-    lines.extend(frames.format())
+    lines.extend(frames)
     try:
         lines.extend(traceback.format_exception_only(type(error), error))
     except Exception:  # a learner exception whose __str__ fails
         lines.append(f"{type(error).__name__}: <message could not be shown>\n")
-    line = frames[-1].lineno if frames else None
     text = "".join(lines)
     if len(text) > 20_000:
         text = text[:8_000] + "\n…\n" + text[-8_000:]
