@@ -68,8 +68,18 @@ function closeSink() {
   return truncated;
 }
 
-/** on_output for bridge.run: a JS function (stream, text). */
+/** on_output for bridge.run: a JS function (stream, text); ("truncated", "") when the engine's limit cut output. */
 function onOutput(stream, text) {
+  if (String(stream) === "truncated") {
+    // tell the page now, not when the run ends: a program that keeps printing may only end by Stop
+    if (sink && !sink.truncated) {
+      const pending = sink.pending.length > 0;
+      sink.truncated = true;
+      if (pending) flush(); // its messages carry truncated: true
+      else post(response(Res.OUTPUT, sink.runId, { stream: "stdout", text: "", truncated: true }));
+    }
+    return;
+  }
   emit(String(stream), String(text));
 }
 
