@@ -29,8 +29,25 @@ function showWarning(key) {
   box.append(p);
 }
 
+/** Download the progress document as a JSON file. */
+function exportProgress(store) {
+  download(`werkbank-progress-${new Date().toISOString().slice(0, 10)}.json`, store.exportJson());
+}
+
 function showStoreWarnings(store) {
   for (const key of store.warnings) showWarning(key);
+  // Progress that lives only in this page's memory is lost with the page: offer the export right beside the
+  // warning (the home page has its own export button).
+  const memory = document.querySelector('[data-warning="storage_warning_memory"]');
+  if (memory && !document.querySelector('[data-action="export"]')) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "btn";
+    button.dataset.action = "export";
+    button.textContent = t("export");
+    button.addEventListener("click", () => exportProgress(store));
+    memory.append(" ", button);
+  }
 }
 
 /** The runtime indicator: "Python: loading… 45 %" / ready / running / restarting. */
@@ -99,9 +116,7 @@ function progressTools(store) {
   const say = (text) => {
     if (message) message.textContent = text;
   };
-  document.querySelector('[data-action="export"]')?.addEventListener("click", () => {
-    download(`werkbank-progress-${new Date().toISOString().slice(0, 10)}.json`, store.exportJson());
-  });
+  document.querySelector('[data-action="export"]')?.addEventListener("click", () => exportProgress(store));
   document.querySelector('[data-action="import"]')?.addEventListener("change", async (event) => {
     const file = event.target.files && event.target.files[0];
     if (!file) return;
