@@ -1,0 +1,367 @@
+"""Runaway and hostile learner code, through the lesson page's editors in real Chromium.
+
+Each case runs the way a learner would: code typed into a checkpoint's editor (or the free "try" editor), then Run,
+Check or Stop. One page per server is shared by the whole module (Python boots once per server); every test leaves
+Python ready again. Cases that depend on cross-origin isolation (Stop) run on both hosts: ``werkbank serve``
+(isolated, Stop raises KeyboardInterrupt) and a plain ``python3 -m http.server`` with service workers blocked (not
+isolated, Stop replaces the worker).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from werkbank.lessons import load_lesson
+
+from test_learner_ui import (KEY, LESSON, editor_text, open_lesson, passed_ids, poll, replace_code, section,
+                             stored, wait_idle, wait_ready, wait_verdict)
+
+pytestmark = pytest.mark.browser
+
+CATALOG = json.loads((Path(__file__).resolve().parents[2] / "werkbank/catalog/en.json").read_text("utf-8"))
+
+
+def ui(key):
+    """The English UI string `key` from the site's catalog."""
+    return CATALOG[key]
+
+
+SOLUTION = load_lesson(LESSON).checkpoint("1").solution()
+CRASHED = "Python crashed and was restarted"
+
+
+# ---------------------------------------------------------------- one shared page per server
+
+@pytest.fixture(scope="module")
+def pages(browser, request):
+    """``get(server_name) -> page``: one lesson page per server for the whole module, service workers blocked."""
+    made = {}
+
+    def get(name):
+        if name not in made:
+            server = request.getfixturevalue(name)
+            context = browser.new_context(service_workers="block")
+            page = context.new_page()
+            page.set_default_timeout(120_000)
+            page.dialogs = []
+            page.on("dialog", lambda d, p=page: (p.dialogs.append(d.message), d.dismiss()))
+            open_lesson(page, server)
+            assert page.evaluate("crossOriginIsolated") == (name == "isolated_server")
+            made[name] = (context, page)
+        page = made[name][1]
+        wait_ready(page)  # a previous test may have left Python restarting
+        return page
+
+    yield get
+    for context, _ in made.values():
+        context.close()
+
+
+@pytest.fixture
+def iso(pages):
+    """The shared page on the cross-origin isolated server."""
+    return pages("isolated_server")
+
+
+def run(page, cp, code):
+    """Run `code` in editor `cp`; wait until it ended; return (verdict state, verdict text, output text)."""
+    replace_code(page, cp, code)
+    section(page, cp).locator('[data-action="run"]').click()
+    wait_idle(page, cp)
+    box = section(page, cp).locator("[data-verdict]")
+    return box.get_attribute("data-verdict"), box.inner_text(), section(page, cp).locator("[data-output]").inner_text()
+
+
+def check(page, code, cp="1"):
+    """Check `code` in checkpoint `cp`; return (state, verdict text, output text, stopped attribute)."""
+    replace_code(page, cp, code)
+    section(page, cp).locator('[data-action="check"]').click()
+    state, text = wait_verdict(page, cp, ("pass", "fail", "error", "timeout", "idle"))
+    box = section(page, cp).locator("[data-verdict]")
+    return state, text, section(page, cp).locator("[data-output]").inner_text(), box.get_attribute("data-stopped")
+
+
+def assert_next_run_works(page, cp="try"):
+    wait_ready(page)
+    state, _, out = run(page, cp, "print('next', 6 * 7)\n")
+    assert "next 42" in out, (state, out)
+
+
+def stop_after(page, cp, code, *, while_running=None):
+    """Run `code`, check it is still running after a moment (and `while_running(page)`), press Stop, and return how
+    many seconds the Stop took to show "stopped"."""
+    replace_code(page, cp, code)
+    section(page, cp).locator('[data-action="run"]').click()
+    stop = section(page, cp).locator('[data-action="stop"]')
+    stop.wait_for(state="visible")
+    page.wait_for_timeout(700)
+    assert page.get_attribute("body", "data-runtime") == "running"
+    if while_running:
+        while_running(page)
+    started = time.monotonic()
+    stop.click()
+    sel = f'[data-checkpoint="{cp}"]' if cp != "try" else "[data-playground]"
+    poll(page, "sel => document.querySelector(sel + ' [data-verdict]').dataset.stopped === 'true'", sel, timeout=15)
+    return time.monotonic() - started
+
+
+# ---------------------------------------------------------------- sleep, input
+
+@pytest.mark.parametrize("server_name", ["isolated_server", "plain_server"])
+def test_stop_ends_a_long_sleep(pages, server_name):
+    page = pages(server_name)
+    took = stop_after(page, "try", "import time\nprint('sleeping')\ntime.sleep(10**6)\nprint('woke')\n")
+    assert took < 10
+    assert "time.sleep(10**6)" in editor_text(page, "try")
+    assert "woke" not in section(page, "try").locator("[data-output]").inner_text()
+    assert_next_run_works(page)
+
+
+def test_input_in_a_run_gives_eoferror_at_once(iso):
+    started = time.monotonic()
+    state, _, out = run(iso, "try", "name = input('Name? ')\nprint('hello', name)\n")
+    assert time.monotonic() - started < 20
+    assert state == "error" and "EOFError" in out and "hello" not in out
+    assert_next_run_works(iso)
+
+
+# ---------------------------------------------------------------- recursion
+
+def test_endless_recursion_gives_a_short_recursionerror(iso):
+    state, text, out = run(iso, "try", "def f():\n    f()\n\nf()\n")
+    assert state == "error", text
+    assert "RecursionError" in out
+    assert len(out) < 5_000, f"the traceback is not short: {len(out)} characters"
+    assert_next_run_works(iso)
+
+
+def test_deep_recursion_with_raised_limit_restarts_or_raises(iso):
+    code = "import sys\nsys.setrecursionlimit(10**6)\n\ndef f(n):\n    return f(n + 1)\n\nf(0)\n"
+    state, text, out = run(iso, "try", code)
+    crashed = CRASHED in text
+    assert crashed or "RecursionError" in out or "MemoryError" in out, (state, text, out[-500:])
+    if crashed:
+        assert iso.locator('[data-warning="runtime_crashed"]').count() == 1
+    assert editor_text(iso, "try").strip() == code.strip()  # the learner's code survived
+    assert_next_run_works(iso)
+    # the raised limit did not outlive the run
+    _, _, out = run(iso, "try", "import sys\nprint('limit', sys.getrecursionlimit() < 10**6)\n")
+    assert "limit True" in out
+
+
+# ---------------------------------------------------------------- memory
+
+@pytest.mark.parametrize("code, errors", [
+    # 3 GiB and 10**10 items do not even fit a 32-bit index on wasm32: CPython refuses them before allocating
+    ("data = bytearray(3 * 2**30)\nprint(len(data))\n", ("MemoryError", "OverflowError")),
+    ("data = [0] * 10**10\nprint(len(data))\n", ("MemoryError", "OverflowError")),
+    # 10**9 items (4 GB of pointers) fit the index but not the memory
+    ("data = [0] * 10**9\nprint(len(data))\n", ("MemoryError",)),
+], ids=["bytearray-3GiB", "list-1e10", "list-1e9"])
+def test_huge_allocation_is_an_error_and_the_page_stays_usable(iso, code, errors):
+    state, text, out = run(iso, "try", code)
+    assert CRASHED in text or (state == "error" and any(e in out for e in errors)), (state, text, out[-500:])
+    assert iso.evaluate("1 + 1") == 2  # the page itself answers
+    assert_next_run_works(iso)
+
+
+# ---------------------------------------------------------------- output floods
+
+@pytest.mark.parametrize("server_name", ["isolated_server", "plain_server"])
+def test_endless_printing_is_capped_and_stop_works(pages, server_name):
+    page = pages(server_name)
+    out = section(page, "try").locator("[data-output]")
+
+    def capped(pg):
+        poll(pg, "() => document.querySelector('[data-playground] [data-output] .output-notice') !== null",
+             timeout=30)
+
+    stop_after(page, "try", "while True:\n    print('x')\n", while_running=capped)
+    assert out.locator(".output-notice").count() == 1
+    assert ui("output_truncated").split("{")[0] in out.inner_text()
+    size = page.evaluate("() => document.querySelector('[data-playground] [data-output]').textContent.length")
+    assert 100_000 < size < 300_000
+    assert_next_run_works(page)
+
+
+def test_one_huge_print_is_capped_with_the_notice(iso):
+    state, _, out = run(iso, "try", "print('x' * 10**8)\n")
+    notice = section(iso, "try").locator("[data-output] .output-notice")
+    assert notice.count() == 1, state
+    assert len(out) < 300_000 and out.count("x") > 100_000
+    assert_next_run_works(iso)
+
+
+# ---------------------------------------------------------------- exits and interrupts in a Check
+
+CLEAN_TAIL = "\n\ndef claim_support(claims, facts):\n    return []\n"
+
+
+@pytest.mark.parametrize("code, expect", [
+    ("import sys\nsys.exit(3)" + CLEAN_TAIL, "exit code 3"),
+    ("exit()" + CLEAN_TAIL, "exit code None"),
+    ("raise KeyboardInterrupt" + CLEAN_TAIL, "KeyboardInterrupt"),
+    # the same three from inside the graded function, after a correct-looking module
+    (SOLUTION + "\n\n_real = claim_support\n\ndef claim_support(claims, facts):\n    import sys\n    sys.exit(3)\n",
+     "exit code 3"),
+    (SOLUTION + "\n\ndef claim_support(claims, facts):\n    raise KeyboardInterrupt\n", "KeyboardInterrupt"),
+])
+def test_learners_own_exit_or_interrupt_never_passes_and_is_not_a_stop(iso, code, expect):
+    before = iso.locator("[data-progress]").inner_text()
+    state, text, out, stopped = check(iso, code)
+    assert state not in ("pass", "idle"), text
+    assert stopped is None, "the learner's own exit was shown as a Stop"
+    assert ui("verdict_stopped") not in text
+    assert expect in text + out, (text, out)
+    assert iso.locator("[data-progress]").inner_text() == before
+    wait_ready(iso)
+
+
+def test_os_exit_in_a_check_is_a_crash_or_an_error(iso):
+    before = iso.locator("[data-progress]").inner_text()
+    state, text, out, stopped = check(iso, "import os\nos._exit(0)" + CLEAN_TAIL)
+    assert state in ("error", "fail"), (state, text, out)
+    assert stopped is None
+    assert iso.locator("[data-progress]").inner_text() == before
+    assert_next_run_works(iso)
+
+
+# ---------------------------------------------------------------- patched built-ins and numpy
+
+PATCHED_BUILTINS = ("from builtins import len, isinstance, print  # this module keeps the real ones\n"
+                    "import builtins\n"
+                    "builtins.len = lambda x: 0\n"
+                    "builtins.isinstance = lambda *a: True\n"
+                    "builtins.print = None\n\n")
+
+
+def test_patched_builtins_do_not_change_grading_or_the_next_run(iso):
+    state, text, out, _ = check(iso, PATCHED_BUILTINS + SOLUTION)
+    assert state == "pass", (text, out)
+    assert section(iso, "1").get_attribute("data-passed") == "true"
+    _, _, out = run(iso, "try", "print(len([1, 2]))\nprint(isinstance(1, str))\n")
+    assert out.split() == ["2", "False"], out
+
+
+def test_patched_numpy_does_not_make_a_wrong_answer_pass(iso):
+    code = ("import numpy, numpy.testing\n"
+            "numpy.array_equal = lambda *a, **k: True\n"
+            "numpy.testing.assert_allclose = lambda *a, **k: None\n" + CLEAN_TAIL)
+    state, text, _, _ = check(iso, code)
+    assert state == "fail", text
+    _, _, out = run(iso, "try", "import numpy\nprint(numpy.array_equal([1], [2]))\n")
+    assert out.strip() == "False", out
+
+
+# ---------------------------------------------------------------- objects that lie about themselves
+
+WRAPPED = SOLUTION + "\n\n_real = claim_support\n\n"
+
+
+@pytest.mark.parametrize("code", [
+    WRAPPED + "class Same:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n"
+              "        return False\n    __hash__ = object.__hash__\n\n"
+              "def claim_support(claims, facts):\n    return Same()\n",
+    "class Yes(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\n\n"
+    "def claim_support(claims, facts):\n    return Yes(0)\n",
+    WRAPPED + "class LooksRight:\n    def __init__(self, text):\n        self.text = text\n"
+              "    def __repr__(self):\n        return self.text\n\n"
+              "def claim_support(claims, facts):\n    return LooksRight(repr(_real(claims, facts)))\n",
+], ids=["eq-always-true", "int-subclass-eq", "repr-says-expected"])
+def test_objects_that_claim_to_be_right_fail(iso, code):
+    state, text, _, _ = check(iso, code)
+    assert state == "fail", text
+    assert section(iso, "1").locator(".verdict-details").count() == 1
+
+
+@pytest.mark.parametrize("body", ["raise RuntimeError('no repr for you')", "while True:\n            pass"],
+                         ids=["repr-raises", "repr-loops"])
+def test_a_result_whose_repr_breaks_fails_with_a_placeholder_in_time(iso, body):
+    code = f"class Odd:\n    def __repr__(self):\n        {body}\n\ndef claim_support(claims, facts):\n    return Odd()\n"
+    started = time.monotonic()
+    state, text, _, _ = check(iso, code)
+    assert state == "fail", text
+    assert time.monotonic() - started < 5.0 + 10  # the grader's limit plus page and message latency
+    got = section(iso, "1").locator(".verdict-details dd").nth(2).inner_text()
+    assert got.strip() and "no repr for you" not in got
+    assert "no repr for you" not in text
+
+
+# ---------------------------------------------------------------- text that looks like markup
+
+def test_markup_and_escape_sequences_are_shown_as_text(iso):
+    iso.dialogs.clear()
+    osc8 = "'\\x1b]8;;http://example.com\\x1b\\\\link\\x1b]8;;\\x1b\\\\'"
+    code = ("print('<img src=x onerror=alert(1)>')\n"
+            "print('<script>alert(1)</script>')\n"
+            f"print({osc8})\n"
+            "raise ValueError('<b>bold</b><img src=x onerror=alert(1)>')\n")
+    state, _, out = run(iso, "try", code)
+    assert state == "error"
+    assert "<img src=x onerror=alert(1)>" in out and "<script>alert(1)</script>" in out
+    assert "\x1b]8;;http://example.com" in iso.evaluate(
+        "() => document.querySelector('[data-playground] [data-output]').textContent")
+    assert "ValueError: <b>bold</b><img src=x onerror=alert(1)>" in out
+    # the same in a Check: the traceback lands in the verdict area
+    state, text, _, _ = check(iso, "raise ValueError('<b>bold</b><img src=x onerror=alert(1)>')\n")
+    assert state == "error" and "<b>bold</b>" in text
+    for cp in ("try", "1"):
+        for tag in ("img", "script", "b", "a"):
+            found = section(iso, cp).locator(f"[data-output] {tag}, [data-verdict] {tag}").count()
+            assert found == 0, f"a <{tag}> element appeared in {cp}"
+    assert iso.locator("img[src=x]").count() == 0
+    iso.wait_for_timeout(300)
+    assert iso.dialogs == []
+
+
+# ---------------------------------------------------------------- storage
+
+def test_full_storage_warns_keeps_working_and_offers_export(browser, isolated_server, tmp_path):
+    context = browser.new_context(service_workers="block", accept_downloads=True)
+    context.add_init_script("""Storage.prototype.setItem = function () {
+        throw new DOMException('quota', 'QuotaExceededError'); };""")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        open_lesson(page, isolated_server)
+        state, text, _, _ = check(page, SOLUTION)
+        assert state == "pass", text
+        warning = page.locator('[data-warning="storage_warning_memory"]')
+        warning.wait_for()
+        assert page.locator("[data-progress]").inner_text() == "1 / 3"
+        assert stored(page) is None  # nothing could be written
+        export = warning.locator('[data-action="export"]')
+        assert export.count() == 1 and export.first.is_visible(), "no way to export the progress kept in memory"
+        with page.expect_download() as info:
+            export.first.click()
+        path = tmp_path / "progress.json"
+        info.value.save_as(path)
+        assert passed_ids(json.loads(path.read_text("utf-8"))) == ["1"]
+    finally:
+        context.close()
+
+
+def test_older_storage_schema_is_migrated(browser, isolated_server):
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        page.goto(isolated_server.url + "en/index.html")
+        old = {LESSON: {"1": True, "2": False, "3": True}}  # version 0: no version field, {lesson: {cp: done}}
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(old)])
+        page.reload()
+        assert page.locator(f'[data-lesson-progress="{LESSON}"]').inner_text() == "2 / 3"
+        open_lesson(page, isolated_server)
+        assert page.locator("[data-progress]").inner_text() == "2 / 3"
+        replace_code(page, "2", "# a new draft\n")
+        page.wait_for_timeout(800)  # past the autosave debounce: the migrated document is written back
+        doc = stored(page)
+        assert doc["version"] == 1 and passed_ids(doc) == ["1", "3"]
+        assert doc["lessons"][LESSON]["drafts"]["2"].startswith("# a new draft")
+        assert page.locator(".warning").count() == 0  # a migration is not a corrupt value
+    finally:
+        context.close()
