@@ -244,3 +244,13 @@ def test_a_result_larger_than_the_pipe_buffer_comes_back_from_the_subprocess(pre
     verdict = judge(prepared, run, "en")
     assert verdict["status"] == "pass"
     assert len(verdict["stdout"]) == 150_001
+
+
+def test_the_output_limit_is_signalled_at_once_to_a_streaming_host():
+    seen = []
+    source = "for i in range(50):\n    print('y' * 10_000)\n"
+    result = runner.run(source, {"mode": "run"}, lambda stream, text: seen.append((stream, len(text))))
+    assert result["truncated"] is True
+    assert ("truncated", 0) in seen  # the host can show the notice while a flood keeps running
+    streamed = sum(n for stream, n in seen if stream == "stdout")
+    assert streamed == len(result["stdout"]) == runner.OUTPUT_LIMIT
