@@ -365,3 +365,28 @@ def test_older_storage_schema_is_migrated(browser, isolated_server):
         assert page.locator(".warning").count() == 0  # a migration is not a corrupt value
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- content security policy
+
+def test_editing_run_check_and_stop_cause_no_csp_violation(browser, isolated_server):
+    """Pages carry a strict CSP (no eval, no inline script): a securitypolicyviolation listener records nothing."""
+    context = browser.new_context(service_workers="block")
+    context.add_init_script("window.__cspViolations = [];"
+                            "document.addEventListener('securitypolicyviolation',"
+                            " (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));")
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    try:
+        open_lesson(page, isolated_server)
+        csp = page.evaluate("document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]').content")
+        assert "script-src 'self' 'wasm-unsafe-eval'" in csp and "unsafe-eval'" not in csp.replace("wasm-unsafe-eval", "")
+        state, _, out = run(page, "try", "print('typed and run', sum(range(4)))\n")
+        assert "typed and run 6" in out
+        state, _, _, _ = check(page, SOLUTION)
+        assert state == "pass"
+        assert stop_after(page, "try", "while True:\n    pass\n") < 10
+        assert_next_run_works(page)
+        assert page.evaluate("window.__cspViolations") == []
+    finally:
+        context.close()
