@@ -93,12 +93,7 @@ def prepare(lesson_json: str, checkpoint: str, seed: int) -> str:
 
 def run(source: str, plan_json: str, on_output=None) -> str:
     """Run learner code under a plan (``{"mode": "run"}`` or a prepared ``plan``); returns the run JSON."""
-    plan = json.loads(plan_json)
-    callback = None
-    if on_output is not None:
-        def callback(stream, text):
-            on_output(stream, text)
-    return json.dumps(runner.run(source, plan, callback))
+    return json.dumps(runner.run(source, json.loads(plan_json), on_output))
 
 
 def judge(prepared_json: str, run_json: str, lang: str) -> str:

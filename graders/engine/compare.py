@@ -47,13 +47,9 @@ def type_name(w) -> str:
     return tag
 
 
-def _number(v) -> float:
-    return float(v) if not isinstance(v, str) else float(v)
-
-
 def floats_match(a, b) -> bool:
     """Float equality with the engine's tolerances; NaN matches only NaN, infinities only themselves."""
-    x, y = _number(a), _number(b)
+    x, y = float(a), float(b)  # "nan"/"inf" strings parse too
     if math.isnan(x) or math.isnan(y):
         return math.isnan(x) and math.isnan(y)
     if math.isinf(x) or math.isinf(y):

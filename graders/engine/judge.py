@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .compare import Mismatch, compare, type_name
+from .compare import Mismatch, compare
 from .messages import LANGS, text
 from .values import show
 
@@ -189,4 +189,4 @@ def author_error(detail: str, lang: str = "en", **extra) -> dict:
     return verdict
 
 
-__all__ = ["judge", "author_error", "check_case", "call_text", "plot_data", "type_name"]
+__all__ = ["judge", "author_error", "check_case", "call_text", "plot_data"]

@@ -49,6 +49,11 @@ def _limits(cpu_seconds: int):
     return apply
 
 
+def _timed_out() -> dict:
+    """The run result of a learner process that was killed for its time limit."""
+    return {"status": "timeout", "stdout": "", "stderr": "", "outcomes": []}
+
+
 def _drain(fd: int, chunks: list) -> None:
     with os.fdopen(fd, "rb") as pipe:
         while True:
@@ -82,11 +87,11 @@ def run_in_subprocess(source: str, plan: dict, time_limit: float) -> dict:
         process.kill()
         process.communicate()
         reader.join()
-        return {"status": "timeout", "stdout": "", "stderr": "", "outcomes": []}
+        return _timed_out()
     reader.join()
     data = b"".join(chunks).decode("utf-8", "replace")
     if process.returncode in (-signal.SIGXCPU, -signal.SIGKILL) and not data:
-        return {"status": "timeout", "stdout": "", "stderr": "", "outcomes": []}
+        return _timed_out()
     try:
         return json.loads(data)
     except json.JSONDecodeError:

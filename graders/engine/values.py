@@ -203,7 +203,7 @@ def decode(w):
     if tag == "int":
         return int(w[1])
     if tag == "float":
-        return float(w[1]) if isinstance(w[1], str) else float(w[1])
+        return float(w[1])  # "nan", "inf" and "-inf" parse too
     if tag == "list":
         return [decode(v) for v in w[1]]
     if tag == "tuple":
@@ -272,7 +272,7 @@ def _show(w, budget: _Budget, depth: int, max_items: int) -> str:
         s = w[1]
         out = repr(s if len(s) <= 80 else s[:60] + "…" + s[-10:])
     elif tag in ("list", "tuple", "set", "frozenset"):
-        inner = _seq([_item(v) for v in w[1]], budget, depth, max_items)
+        inner = _seq(w[1], budget, depth, max_items)
         if tag == "list":
             out = f"[{inner}]"
         elif tag == "tuple":
@@ -321,10 +321,6 @@ def _show(w, budget: _Budget, depth: int, max_items: int) -> str:
         out = "<?>"
     budget.left -= len(out)
     return out
-
-
-def _item(v):
-    return v
 
 
 def _seq(items, budget, depth, max_items):
