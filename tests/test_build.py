@@ -91,11 +91,17 @@ def test_engine_json_shape(dist, repo_root):
     engine = json.loads((dist / "grading" / "engine.json").read_text(encoding="utf-8"))
     assert list(engine) == ["files"]
     files = engine["files"]
-    expected = {"graders/__init__.py"} | {
-        p.relative_to(repo_root).as_posix() for p in (repo_root / "graders" / "engine").rglob("*.py")
+    engine_dir = repo_root / "graders" / "engine"
+    expected = {"graders/__init__.py", "graders/hosts/__init__.py", "graders/hosts/pyodide.py"} | {
+        p.relative_to(repo_root).as_posix() for p in [*engine_dir.rglob("*.py"), *engine_dir.glob("catalog/*.json")]
         if "__pycache__" not in p.parts
     }
     assert set(files) == expected
+    # The core and the Pyodide host only: no subprocesses or resource limits, and nothing of werkbank/.
+    assert "graders/hosts/cpython.py" not in files
+    for rel, src in files.items():
+        assert "import subprocess" not in src and "import resource" not in src, rel
+        assert "werkbank" not in "".join(line for line in src.splitlines() if line.lstrip().startswith(("import", "from"))), rel
     for rel, src in files.items():
         assert src == (repo_root / rel).read_text(encoding="utf-8")
 

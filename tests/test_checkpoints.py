@@ -5,7 +5,7 @@ The same proof as `werkbank check` (werkbank/check.py), one test per file so a f
 
 import pytest
 
-from graders.engine.local import grade_source
+from werkbank.grading import grade_source
 from werkbank.check import judge_job
 from werkbank.lessons import load_all
 

@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 from graders.engine import runner
-from graders.engine.local import grade_source
+from werkbank.grading import grade_source
 from graders.engine.prepare import prepare
 from werkbank.lessons import load_lesson
 from werkbank.markdown import render

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graders.engine.local import grade_source
+from werkbank.grading import grade_source
 from werkbank.lessons import load_lesson
 
 ROOT = Path(__file__).resolve().parents[1]

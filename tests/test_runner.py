@@ -10,7 +10,7 @@ import pytest
 from graders.engine import runner
 from graders.engine.case import Case
 from graders.engine.judge import judge
-from graders.engine.local import run_in_subprocess
+from graders.hosts import cpython
 from graders.engine.prepare import prepare
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -86,7 +86,7 @@ def test_output_is_capped_with_a_notice(prepared):
 
 
 def test_endless_loop_times_out_in_a_subprocess(prepared):
-    run = run_in_subprocess("while True:\n    pass\n", prepared["plan"], 0.5)
+    run = cpython.run("while True:\n    pass\n", prepared["plan"], time_limit=0.5)
     verdict = judge(prepared, run, "en")
     assert verdict["status"] == "timeout"
 
@@ -226,21 +226,20 @@ def test_recursion_error_gives_a_short_traceback(prepared):
 
 
 def test_os_exit_in_a_subprocess_is_an_error_not_a_pass(prepared):
-    run = run_in_subprocess("import os\nos._exit(0)\n", prepared["plan"], 2.0)
+    run = cpython.run("import os\nos._exit(0)\n", prepared["plan"], time_limit=2.0)
     verdict = judge(prepared, run, "en")
     assert verdict["status"] == "error"
 
 
 def test_sleeping_code_hits_the_wall_clock_limit(prepared, monkeypatch):
-    from graders.engine import local
 
-    monkeypatch.setattr(local, "WALL_ALLOWANCE", 0.5)
-    run = run_in_subprocess("import time\ntime.sleep(10**6)\n", prepared["plan"], 0.5)
+    monkeypatch.setattr(cpython, "WALL_ALLOWANCE", 0.5)
+    run = cpython.run("import time\ntime.sleep(10**6)\n", prepared["plan"], time_limit=0.5)
     assert judge(prepared, run, "en")["status"] == "timeout"
 
 
 def test_a_result_larger_than_the_pipe_buffer_comes_back_from_the_subprocess(prepared):
-    run = run_in_subprocess(REFERENCE + "\nprint('x' * 150_000)\n", prepared["plan"], 2.0)
+    run = cpython.run(REFERENCE + "\nprint('x' * 150_000)\n", prepared["plan"], time_limit=2.0)
     verdict = judge(prepared, run, "en")
     assert verdict["status"] == "pass"
     assert len(verdict["stdout"]) == 150_001

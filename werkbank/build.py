@@ -5,7 +5,7 @@ Steps, in order:
 1. vendor the Pyodide runtime and its wheels into ``dist/pyodide/`` (see :mod:`werkbank.vendor`) and every lesson's
    pinned extra wheels into ``dist/wheels/``;
 2. the front end: :func:`werkbank.site.build_site` bundles ``web/src`` and renders the HTML pages;
-3. the grading data the Web Worker loads: ``dist/grading/engine.json`` (the engine's sources) and one
+3. the grading data the Web Workers load: ``dist/grading/engine.json`` (:data:`BROWSER_ENGINE`) and one
    ``dist/grading/<lesson-id>.json`` per lesson (its hidden graders, reference solutions, checkpoints, wheels);
 4. optionally (``bytecode``) the runtime's Python files precompiled, then the offline step
    (:func:`werkbank.offline.finish`: precompressed copies, ``_headers``, the service worker ``sw.js``);
@@ -46,12 +46,20 @@ def _py_sources(folder: Path) -> dict[str, str]:
     return out
 
 
+#: What of ``graders/`` the browser gets: the engine core (sources and catalogs) and the Pyodide host, never the
+#: CPython host (subprocesses, resource limits) or a lesson's graders (those ship per lesson).
+BROWSER_ENGINE = ("__init__.py", "engine/**/*.py", "engine/catalog/*.json", "hosts/__init__.py", "hosts/pyodide.py")
+
+
 def engine_files(root: Path | None = None) -> dict[str, str]:
-    """``graders/__init__.py`` plus every ``.py`` under ``graders/engine/``, keyed by repository-relative path."""
+    """The files of :data:`BROWSER_ENGINE`, keyed by repository-relative path."""
     root = root or GRADERS
-    files = {"graders/__init__.py": (root / "__init__.py").read_text(encoding="utf-8")}
-    files.update(_py_sources(root / "engine"))
-    return files
+    files = {}
+    for pattern in BROWSER_ENGINE:
+        for path in sorted(root.glob(pattern)):
+            if "__pycache__" not in path.parts:
+                files[(Path("graders") / path.relative_to(root)).as_posix()] = path.read_text(encoding="utf-8")
+    return dict(sorted(files.items()))
 
 
 def grader_package_files(module: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from graders.engine.local import grade_source
+from werkbank.grading import grade_source
 from werkbank.lessons import Checkpoint, load_all, load_lesson
 
 

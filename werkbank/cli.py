@@ -10,13 +10,13 @@ import json
 import sys
 from pathlib import Path
 
-from graders.engine.messages import LANGS
+from graders.engine.settings import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _grade(args) -> int:
-    from graders.engine.local import grade_source
+    from werkbank.grading import grade_source
 
     path = Path(args.file)
     try:
@@ -108,7 +108,7 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("checkpoint", metavar="CHECKPOINT")
     grade.add_argument("file", metavar="FILE")
     grade.add_argument("--json", action="store_true", help="print one JSON object")
-    grade.add_argument("--lang", choices=LANGS, default="en")
+    grade.add_argument("--lang", choices=LANGUAGES, default="en")
     grade.add_argument("--seed", type=int, default=0, help="seed for the random cases (default 0)")
     grade.set_defaults(func=_grade)
     check = sub.add_parser("check", help="prove every checkpoint: reference passes, starter and mistakes fail")

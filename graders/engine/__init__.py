@@ -8,8 +8,10 @@ has three steps, each a plain function over JSON-able data:
 2. :func:`graders.engine.runner.run` executes the learner's code and records what each call returned or raised, as
    inert data (:mod:`graders.engine.values`). Only the cases' inputs reach this step, never the expected values.
 3. :func:`graders.engine.judge.judge` compares the two (:mod:`graders.engine.compare`) and writes the verdict in the
-   learner's language (:mod:`graders.engine.messages`).
+   learner's language (:mod:`graders.engine.i18n`).
 
-The host decides where step 2 runs: a subprocess in CPython (:mod:`graders.engine.local`), the worker's interpreter in
-the browser (:mod:`graders.engine.bridge`), with the expected values kept outside Python meanwhile.
+This package is the core: standard library and numpy only, no knowledge of lessons on disk, the command line or the
+browser. A host (:mod:`graders.hosts`) decides where step 2 runs: a child process in CPython
+(:mod:`graders.hosts.cpython`), a Web Worker's interpreter in the browser (:mod:`graders.hosts.pyodide`).
+Shared limits and languages live in :mod:`graders.engine.settings`, messages in ``catalog/`` (:mod:`graders.engine.i18n`).
 """

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .settings import LANGUAGES
+
 _CASE_ID = re.compile(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)*$")
 _CALL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
-LANGS = ("nl", "en", "ar")
 
 
 class AuthorError(Exception):
@@ -47,7 +48,7 @@ class Case:
         for name, table in (("explain", self.explain), ("hint", self.hint)):
             if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
                 raise AuthorError(f"case {self.id}: {name} must map languages to strings")
-            unknown = set(table) - set(LANGS)
+            unknown = set(table) - set(LANGUAGES)
             if unknown:
                 raise AuthorError(f"case {self.id}: {name} has unknown languages {sorted(unknown)}")
         if not self.explain.get("en"):

@@ -2,7 +2,7 @@
 
 :func:`compare` works on wire values only (see :mod:`graders.engine.values`), so no learner method can take part in
 a verdict. It returns ``None`` for a match, or a :class:`Mismatch` naming where the values part and why, as message
-keys of :mod:`graders.engine.messages`.
+keys of the engine catalog (:mod:`graders.engine.i18n`).
 
 Rules: exact types (``bool`` is not ``int``, ``int`` is not ``float``, ``None`` is not ``0.0``, ``list`` is not
 ``tuple``; numpy.float64 is a float; other numpy scalars are not Python numbers, with a hint); floats within relative

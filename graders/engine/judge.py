@@ -11,18 +11,9 @@ from __future__ import annotations
 import re
 
 from .compare import Mismatch, compare
-from .messages import LANGS, text
-from .values import show
-
-
-def call_text(call: str, args, kwargs, limit: int = 300) -> str:
-    """The case's call as Python source text, with bounded argument reprs."""
-    parts = [show(a, limit=limit // 2) for a in args[1]]
-    parts += [f"{show(k, 40)[1:-1]}={show(v, limit=limit // 2)}" for k, v in kwargs[1]]
-    body = ", ".join(parts)
-    if len(body) > limit:
-        body = body[:limit] + "…"
-    return f"{call}({body})"
+from .i18n import pick, text
+from .settings import FALLBACK_LANGUAGE, LANGUAGES, OUTPUT_LIMIT
+from .values import show, show_call
 
 
 def _outcome_text(outcome: dict) -> str:
@@ -79,7 +70,6 @@ def _reason(found: Mismatch, lang: str) -> str:
 def _base(key: dict, run: dict, lang: str) -> dict:
     notes = []
     if run.get("truncated"):
-        from .runner import OUTPUT_LIMIT
         notes.append(text("note_output_truncated", lang, limit=OUTPUT_LIMIT))
     return {
         "status": None, "passed": 0, "total": len(key["order"]), "lang": lang,
@@ -93,7 +83,7 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
     """The verdict for ``run`` (from :func:`graders.engine.runner.run`) against a prepared checkpoint (the whole
     result of :func:`graders.engine.prepare.prepare`, or just its ``key``)."""
     key = prepared.get("key", prepared)
-    lang = lang if lang in LANGS else "en"
+    lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
     verdict = _base(key, run, lang)
     status = run.get("status")
     if status == "timeout":
@@ -124,8 +114,8 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
         verdict["failed_cases"].append(case_id)
         if first is None:
             reason, hint_key = problem
-            explain = meta["explain"].get(lang) or meta["explain"].get("en", "")
-            hint = meta["hint"].get(lang) or meta["hint"].get("en", "")
+            explain = pick(meta["explain"], lang)
+            hint = pick(meta["hint"], lang)
             if hint_key:
                 hint = (text(hint_key, lang) + (" " + hint if hint else "")).strip()
             first = {
@@ -181,7 +171,7 @@ def plot_data(prepared: dict, run: dict) -> dict | None:
 
 def author_error(detail: str, lang: str = "en", **extra) -> dict:
     """The verdict for a broken grader or reference solution."""
-    lang = lang if lang in LANGS else "en"
+    lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
     verdict = {"status": "author_error", "passed": 0, "total": 0, "lang": lang, "failure": None,
                "failed_cases": [], "stdout": "", "stderr": "", "traceback": None, "error_line": None,
                "message": text("author_error", lang, detail=detail), "detail": detail, "notes": []}
@@ -189,4 +179,4 @@ def author_error(detail: str, lang: str = "en", **extra) -> dict:
     return verdict
 
 
-__all__ = ["judge", "author_error", "check_case", "call_text", "plot_data"]
+__all__ = ["judge", "author_error", "check_case", "plot_data"]

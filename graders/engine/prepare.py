@@ -16,9 +16,9 @@ import warnings
 
 from . import values
 from .case import AuthorError, Case
+from .settings import DEFAULT_TIME_LIMIT, MAX_CASES
+from .runner import resolve  # the same resolution rules as for learners
 
-DEFAULT_TIME_LIMIT = 5.0
-MAX_CASES = 2000
 
 
 def load_reference(source: str, name: str = "reference_solution") -> types.ModuleType:
@@ -86,10 +86,8 @@ def _has_foreign(w) -> bool:
 
 
 def _reference_outcome(module, case: Case, allowed: tuple) -> dict:
-    from .runner import _resolve  # the same resolution rules as for learners
-
     try:
-        target = _resolve(module.__dict__, case.call)
+        target = resolve(module.__dict__, case.call)
     except (LookupError, AttributeError):
         raise AuthorError(f"case {case.id}: the reference solution has no {case.call}") from None
     args, kwargs = copy.deepcopy(case.args), copy.deepcopy(case.kwargs)
@@ -144,8 +142,6 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
     if plot_case is not None and plot_case not in expected:
         raise AuthorError(f"PLOT_CASE {plot_case!r} is not a case id")
     time_limit = float(getattr(grader, "TIME_LIMIT", DEFAULT_TIME_LIMIT))
-    from .judge import call_text
-
     return {
         # What the runner gets: calls and inputs only.
         "plan": {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": time_limit,
@@ -159,7 +155,7 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
             "order": [case.id for case in cases],
             "expected": expected,
             "cases": {case.id: {"explain": case.explain, "hint": case.hint, "message": case.message,
-                                "forbid_warnings": case.forbid_warnings, "call": call_text(item["call"], item["args"],
+                                "forbid_warnings": case.forbid_warnings, "call": values.show_call(item["call"], item["args"],
                                                                                          item["kwargs"])}
                       for case, item in zip(cases, plan_cases)},
             "plot": {"kind": plot, "case": plot_case} if plot and plot_case else None,

@@ -30,11 +30,10 @@ import types
 import warnings
 
 from . import values
+from .settings import OUTPUT_LIMIT
 
 #: The file name learner code is compiled under; tracebacks keep only frames from it.
 FILENAME = "main.py"
-#: Characters of stdout + stderr kept; the rest is dropped with a notice.
-OUTPUT_LIMIT = 200_000
 #: Modules imported before the snapshot, so that learners importing them later do not load them for the first time
 #: inside the sandboxed run.
 PRELOAD = ("math", "random", "statistics", "collections", "dataclasses", "typing", "itertools", "functools",
@@ -281,7 +280,9 @@ def format_error(error: BaseException) -> tuple[str, int | None]:
     return text, line
 
 
-def _resolve(namespace: dict, path: str):
+def resolve(namespace: dict, path: str):
+    """The object ``path`` (a name or a dotted path like ``"Report.from_predictions"``) names in ``namespace``;
+    ``LookupError`` when the first name is missing, ``AttributeError`` for a missing attribute."""
     head, *rest = path.split(".")
     if head not in namespace:
         raise LookupError(head)
@@ -303,7 +304,7 @@ def _exception_outcome(error: BaseException) -> dict:
 def call_case(namespace: dict, case: dict, attrs: dict) -> dict:
     """Call one case's function in ``namespace`` with fresh arguments; the outcome as data."""
     try:
-        target = _resolve(namespace, case["call"])
+        target = resolve(namespace, case["call"])
     except LookupError as missing:
         return {"kind": "missing", "name": str(missing.args[0]) if missing.args else case["call"]}
     except AttributeError:
@@ -396,16 +397,3 @@ def run(source: str, plan: dict, on_output=None) -> dict:
         del module, namespace, failure
     return result
 
-
-def main() -> None:
-    """Subprocess entry point for CPython hosts: read ``{"source", "plan"}`` JSON on stdin, write the result JSON to
-    the file descriptor named by ``argv[1]``."""
-    import json
-    import os
-
-    request = json.loads(sys.stdin.read())
-    sys.stdin = io.StringIO("")
-    fd = int(sys.argv[1])
-    result = run(request["source"], request["plan"])
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump(result, out)

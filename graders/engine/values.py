@@ -341,3 +341,13 @@ def show(w, limit: int = 400, max_items: int = 12) -> str:
     """A bounded Python-like repr of a wire value: at most about ``limit`` characters."""
     text = _show(w, _Budget(limit), 0, max_items)
     return text if len(text) <= limit + 40 else text[: limit] + "…"
+
+
+def show_call(call: str, args, kwargs, limit: int = 300) -> str:
+    """The case's call as Python source text, with bounded argument reprs."""
+    parts = [show(a, limit=limit // 2) for a in args[1]]
+    parts += [f"{show(k, 40)[1:-1]}={show(v, limit=limit // 2)}" for k, v in kwargs[1]]
+    body = ", ".join(parts)
+    if len(body) > limit:
+        body = body[:limit] + "…"
+    return f"{call}({body})"

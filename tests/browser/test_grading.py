@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graders.engine.local import grade_source
+from werkbank.grading import grade_source
 from werkbank.lessons import load_lesson
 
 from test_runtime import drive_site_worker, final  # the site-worker driver of the runtime tests

@@ -181,7 +181,7 @@ async function boot(runId, interruptBuffer) {
   const engine = JSON.parse(await fetchText("../grading/engine.json"));
   writeFiles(engine.files || engine);
   pyodide.runPython(`import sys\nif ${JSON.stringify(LIB)} not in sys.path: sys.path.insert(0, ${JSON.stringify(LIB)})`);
-  bridge = pyodide.pyimport("graders.engine.bridge");
+  bridge = pyodide.pyimport("graders.hosts.pyodide");
   progress("engine", 100);
   post(response(Res.READY, runId, { version: pyodide.version }));
 }

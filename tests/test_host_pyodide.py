@@ -1,12 +1,12 @@
-"""graders/engine/bridge.py, the worker's entry points, exercised in CPython with a real lesson bundle."""
+"""graders/hosts/pyodide.py, the workers' entry points, exercised in CPython with a real lesson bundle."""
 
 import gc
 import json
 import sys
 import types
 
-from graders.engine import bridge
-from graders.engine.local import grade_source
+from graders.hosts import pyodide as bridge
+from werkbank.grading import grade_source
 from werkbank.build import lesson_grading
 from werkbank.lessons import load_lesson
 

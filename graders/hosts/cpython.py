@@ -1,14 +1,16 @@
-"""The CPython host: grade a file with the same engine, running the learner's code in a subprocess.
+"""The CPython host: run a learner's code in a child process, with the same engine core.
 
-The subprocess gets only the plan (inputs, never expected values) and answers through a private pipe. Its time limit
-counts CPU seconds (``RLIMIT_CPU``), so a loaded machine does not turn a correct solution into a timeout; a generous
-wall-clock limit on top catches code that sleeps or waits. Memory is capped too. Preparing and judging happen in this
-process.
+The child gets only the plan (inputs, never expected values) on stdin and answers through a private pipe. Its time
+limit counts CPU seconds (``RLIMIT_CPU``), so a loaded machine does not turn a correct solution into a timeout; a
+generous wall-clock limit on top catches code that sleeps or waits. Memory is capped too. A fresh process per run
+means nothing one run does can reach the next. The parent validates the answer as untrusted data.
+
+On the command line the learner's file runs as a child of a checkout the user owns: its code can read that checkout,
+graders and reference solutions included. That is out of scope here (see the README); the browser is where it holds.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import os
@@ -18,12 +20,11 @@ import sys
 import threading
 from pathlib import Path
 
-from .case import AuthorError
-from .judge import author_error, judge
-from .prepare import prepare
+from graders.engine.settings import DEFAULT_TIME_LIMIT
 
+#: The folder holding the ``graders`` package, put on the child's ``sys.path`` to import the runner.
 ROOT = Path(__file__).resolve().parents[2]
-#: CPU seconds a subprocess may use to start Python and import numpy, on top of the checkpoint's limit.
+#: CPU seconds a child may use to start Python and import numpy, on top of the checkpoint's limit.
 STARTUP_ALLOWANCE = 2.0
 #: Wall-clock limit, as a multiple of the checkpoint's limit (plus a fixed allowance), for code that does not use CPU.
 WALL_FACTOR = 3.0
@@ -33,7 +34,7 @@ MEMORY_LIMIT = 4 * 2**30
 
 _BOOT = (
     "import sys; sys.path.insert(0, {root!r}); "
-    "from graders.engine import runner; sys.path.pop(0); runner.main()"
+    "from graders.hosts import cpython; sys.path.pop(0); cpython.child_main()"
 )
 
 
@@ -63,8 +64,10 @@ def _drain(fd: int, chunks: list) -> None:
             chunks.append(chunk)
 
 
-def run_in_subprocess(source: str, plan: dict, time_limit: float) -> dict:
-    """Run the learner's ``source`` under ``plan`` in a fresh interpreter; ``{"status": "timeout"}`` when too slow."""
+def run(source: str, plan: dict, *, on_output=None, time_limit: float | None = None) -> dict:
+    """Run ``source`` under ``plan`` in a fresh interpreter (the host interface; ``on_output`` is not streamed
+    here). ``time_limit`` defaults to the plan's; ``{"status": "timeout"}`` when the run takes longer."""
+    limit = float(time_limit if time_limit is not None else plan.get("time_limit", DEFAULT_TIME_LIMIT))
     read_fd, write_fd = os.pipe()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -73,7 +76,7 @@ def run_in_subprocess(source: str, plan: dict, time_limit: float) -> dict:
         [sys.executable, "-I", "-c", _BOOT.format(root=str(ROOT)), str(write_fd)],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         pass_fds=(write_fd,), cwd=os.path.abspath(os.sep), env=env,
-        preexec_fn=_limits(math.ceil(time_limit + STARTUP_ALLOWANCE)),
+        preexec_fn=_limits(math.ceil(limit + STARTUP_ALLOWANCE)),
     )
     os.close(write_fd)
     chunks: list[bytes] = []
@@ -82,7 +85,7 @@ def run_in_subprocess(source: str, plan: dict, time_limit: float) -> dict:
     reader.start()
     try:
         _, stderr = process.communicate(json.dumps({"source": source, "plan": plan}).encode(),
-                                        timeout=time_limit * WALL_FACTOR + WALL_ALLOWANCE)
+                                        timeout=limit * WALL_FACTOR + WALL_ALLOWANCE)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
@@ -102,22 +105,16 @@ def run_in_subprocess(source: str, plan: dict, time_limit: float) -> dict:
                 "error_line": None}
 
 
-def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str = "en", seed: int = 0) -> dict:
-    """Grade ``source`` against a checkpoint; returns the verdict dict (``author_error`` for grader bugs)."""
-    from werkbank.lessons import LessonError, load_lesson
+def child_main() -> None:
+    """The child's entry point: read ``{"source", "plan"}`` JSON on stdin, write the run result as JSON to the file
+    descriptor named by ``argv[1]``."""
+    import io
 
-    try:
-        lesson = load_lesson(lesson_id)
-        checkpoint = lesson.checkpoint(checkpoint_id)
-    except LessonError as error:
-        return author_error(str(error), lang, usage=True)
-    try:
-        grader = importlib.import_module(checkpoint.grader)
-        prepared = prepare(grader, checkpoint.solution(), lesson=lesson.id, checkpoint=checkpoint.id, seed=seed,
-                           entry=checkpoint.entry, plot=checkpoint.plot)
-    except AuthorError as error:
-        return author_error(str(error), lang)
-    except Exception as error:  # the grader module itself fails to import
-        return author_error(f"{checkpoint.grader}: {type(error).__name__}: {error}", lang)
-    run = run_in_subprocess(source, prepared["plan"], prepared["plan"]["time_limit"])
-    return judge(prepared, run, lang)
+    from graders.engine import runner
+
+    request = json.loads(sys.stdin.read())
+    sys.stdin = io.StringIO("")
+    fd = int(sys.argv[1])
+    result = runner.run(request["source"], request["plan"])
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(result, out)

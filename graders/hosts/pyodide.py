@@ -1,4 +1,4 @@
-"""The Pyodide host: the functions the site's Web Worker calls, JSON strings in and out.
+"""The Pyodide host: the functions the site's Web Workers call, JSON strings in and out.
 
 The worker keeps the lesson's grading bundle (grader modules and reference solutions) and every prepared checkpoint
 in JavaScript. They enter Python only inside :func:`prepare`, which loads them through an in-memory importer, computes
@@ -14,10 +14,10 @@ import importlib.util
 import json
 import sys
 
-from . import runner
-from .case import AuthorError
-from .judge import author_error, judge as _judge, plot_data
-from .prepare import prepare as _prepare
+from graders.engine import runner
+from graders.engine.case import AuthorError
+from graders.engine.judge import author_error, judge as _judge, plot_data
+from graders.engine.prepare import prepare as _prepare
 
 
 class _MemoryImporter(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -34,7 +34,7 @@ class _MemoryImporter(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None, False
 
     def find_spec(self, name, path=None, target=None):
-        if not name.startswith("graders.") or name.startswith("graders.engine"):
+        if not name.startswith("graders.") or _engine_module(name):
             return None
         filename, package = self._path(name)
         if filename is None:
@@ -52,7 +52,8 @@ class _MemoryImporter(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def _engine_module(name: str) -> bool:
-    return name in ("graders", "graders.engine") or name.startswith("graders.engine.")
+    return name in ("graders", "graders.engine", "graders.hosts") or name.startswith(("graders.engine.",
+                                                                                      "graders.hosts."))
 
 
 def _scrub() -> None:
@@ -92,7 +93,8 @@ def prepare(lesson_json: str, checkpoint: str, seed: int) -> str:
 
 
 def run(source: str, plan_json: str, on_output=None) -> str:
-    """Run learner code under a plan (``{"mode": "run"}`` or a prepared ``plan``); returns the run JSON."""
+    """Run learner code under a plan (``{"mode": "run"}`` or a prepared ``plan``) in this interpreter; returns the
+    run JSON. The host interface of :mod:`graders.hosts`, with JSON text in and out for the worker."""
     return json.dumps(runner.run(source, json.loads(plan_json), on_output))
 
 

@@ -1,0 +1,35 @@
+"""The values the engine, the build and the site share. Each is defined here once.
+
+The engine reads them directly; ``werkbank`` imports them from here; the JavaScript bundle receives them at build
+time (:func:`for_web`), so the page, the worker and the engine never disagree about a limit or a language.
+"""
+
+from __future__ import annotations
+
+#: Languages of the interface, of the engine's messages and of lesson texts. The first is the default home page.
+LANGUAGES = ("nl", "en", "ar")
+#: Languages written right to left.
+RTL_LANGUAGES = ("ar",)
+#: The language every lookup falls back to when a text is missing in the asked one.
+FALLBACK_LANGUAGE = "en"
+
+#: Characters of a run's stdout + stderr kept; the rest is dropped with a notice (engine, worker and page alike).
+OUTPUT_LIMIT = 200_000
+#: Seconds a checkpoint's learner run may take, unless its grader sets ``TIME_LIMIT``.
+DEFAULT_TIME_LIMIT = 5.0
+#: Seconds a free Run may take before it is stopped.
+RUN_TIME_LIMIT = 30.0
+#: Most cases one checkpoint may have, generated ones included.
+MAX_CASES = 5000
+
+
+def for_web() -> dict:
+    """The settings the JavaScript bundle needs, as JSON-able data."""
+    return {
+        "languages": list(LANGUAGES),
+        "rtlLanguages": list(RTL_LANGUAGES),
+        "fallbackLanguage": FALLBACK_LANGUAGE,
+        "outputLimit": OUTPUT_LIMIT,
+        "defaultTimeLimit": DEFAULT_TIME_LIMIT,
+        "runTimeLimit": RUN_TIME_LIMIT,
+    }

@@ -1,0 +1,45 @@
+"""The engine's message catalog (graders/engine/catalog/*.json, read by graders/engine/i18n.py) is complete in every
+language the site offers, and lookups follow the one fallback rule."""
+
+import string
+
+import pytest
+
+from graders.engine.i18n import CATALOGS, lookup, pick, text
+from graders.engine.settings import FALLBACK_LANGUAGE, LANGUAGES
+
+
+def _fields(template):
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("key", sorted(CATALOGS[FALLBACK_LANGUAGE]))
+def test_every_message_exists_in_every_language_with_the_same_placeholders(key):
+    english = _fields(CATALOGS[FALLBACK_LANGUAGE][key])
+    for lang in LANGUAGES:
+        template = CATALOGS[lang].get(key)
+        assert template and template.strip(), (key, lang)
+        assert _fields(template) == english, (key, lang)
+
+
+def test_no_language_has_keys_english_lacks():
+    for lang in LANGUAGES:
+        assert set(CATALOGS[lang]) <= set(CATALOGS[FALLBACK_LANGUAGE]), lang
+
+
+def test_text_fills_in_and_falls_back_to_english_for_unknown_languages():
+    assert text("pass", "nl", total=4) == "Alle 4 gevallen slagen."
+    assert text("pass", "xx", total=4) == "All 4 cases pass."
+    with pytest.raises(KeyError):
+        text("no-such-message", "en")
+
+
+def test_one_fallback_rule_for_catalogs_and_per_case_tables():
+    catalogs = {"en": {"a": "A {n}", "b": "B"}, "nl": {"a": "NL {n}"}}
+    assert lookup(catalogs, "a", "nl", n=1) == "NL 1"
+    assert lookup(catalogs, "b", "nl") == "B"           # missing in nl: English
+    assert lookup(catalogs, "a", "xx", n=2) == "A 2"     # unknown language: English
+    assert pick({"en": "E", "nl": "N"}, "nl") == "N"
+    assert pick({"en": "E", "nl": ""}, "nl") == "E"
+    assert pick({"en": "E"}, "ar") == "E"
+    assert pick({}, "ar") == ""
