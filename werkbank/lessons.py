@@ -13,10 +13,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graders.engine.settings import LANGUAGES  # defined once, for the engine, the build and the site
+
 #: The lessons folder: the repository's ``exercises/``, or ``$WERKBANK_EXERCISES`` when set (tests, authors' drafts).
 EXERCISES = Path(os.environ.get("WERKBANK_EXERCISES") or Path(__file__).resolve().parent.parent / "exercises")
-#: Languages the interface and the engine's messages exist in.
-LANGUAGES = ("nl", "en", "ar")
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _MODULE = re.compile(r"^graders(?:\.[a-z_][a-z0-9_]*)+$")
@@ -63,6 +63,7 @@ class Checkpoint:
     plot: str
     title: dict[str, str]
     languages: tuple[str, ...]
+    needs: tuple[str, ...] = ()
 
     def _text(self, stem: str, lang: str, suffix: str) -> str:
         for name in (f"{stem}.{lang}{suffix}", f"{stem}.{self.languages[0]}{suffix}", f"{stem}{suffix}"):
@@ -76,8 +77,18 @@ class Checkpoint:
         return self._text("task", lang, ".md")
 
     def hint(self, lang: str) -> str:
-        """The hint (markdown) in ``lang``."""
+        """The hint file (markdown) in ``lang``: 2-3 hints separated by lines holding only ``---``."""
         return self._text("hint", lang, ".md")
+
+    def hints(self, lang: str) -> list[str]:
+        """The hints in ``lang``, from gentle to specific (markdown each)."""
+        return split_hints(self.hint(lang))
+
+    def example(self, lang: str) -> str:
+        """The example snippet in ``lang`` (``example.<lang>.py``): Run executes it after the learner's module and
+        shows the value of its last line. Empty when the checkpoint has none."""
+        path = self.folder / f"example.{lang}.py"
+        return path.read_text(encoding="utf-8") if path.is_file() else ""
 
     def starter(self, lang: str) -> str:
         """The starter code, translated when ``starter.<lang>.py`` exists."""
@@ -128,6 +139,14 @@ class Lesson:
                 return cp
         known = ", ".join(cp.id for cp in self.checkpoints)
         raise LessonError(f"lesson {self.id!r} has no checkpoint {checkpoint_id!r} (it has: {known})")
+
+
+_HINT_BREAK = re.compile(r"^---[ \t]*$", re.MULTILINE)
+
+
+def split_hints(text: str) -> list[str]:
+    """Hints of a hint file: the parts between lines that hold only ``---``, blank parts dropped."""
+    return [part.strip() + "\n" for part in _HINT_BREAK.split(text) if part.strip()]
 
 
 def parse_mistake(path: Path) -> Mistake:
@@ -221,6 +240,10 @@ def load_lesson_folder(folder: Path) -> Lesson:
         missing = [lang for lang in languages if not isinstance(title.get(lang), str)]
         if missing:
             raise LessonError(f"{where}: checkpoint {cp_id!r}: title missing for {', '.join(missing)}")
+        needs = _strings(raw.get("needs", []), "needs", where) if raw.get("needs") else ()
+        unknown_needs = [n for n in needs if n not in {cp.id for cp in checkpoints}]
+        if unknown_needs:
+            raise LessonError(f"{where}: checkpoint {cp_id!r}: needs {unknown_needs} must name earlier checkpoints")
         checkpoints.append(
             Checkpoint(
                 lesson_id=lesson_id,
@@ -231,6 +254,7 @@ def load_lesson_folder(folder: Path) -> Lesson:
                 plot=raw.get("plot", ""),
                 title=dict(title),
                 languages=languages,
+                needs=needs,
             )
         )
     return Lesson(

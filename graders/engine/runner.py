@@ -34,6 +34,11 @@ from .settings import OUTPUT_LIMIT
 
 #: The file name learner code is compiled under; tracebacks keep only frames from it.
 FILENAME = "main.py"
+#: The file name of a run plan's ``after`` snippet (the checkpoint's example, or a case to try).
+AFTER_FILENAME = "example.py"
+#: How much of the ``after`` snippet's value is shown (characters, items per container).
+VALUE_LIMIT = 20_000
+VALUE_ITEMS = 1_000
 #: Modules imported before the snapshot, so that learners importing them later do not load them for the first time
 #: inside the sandboxed run.
 PRELOAD = ("math", "random", "statistics", "collections", "dataclasses", "typing", "itertools", "functools",
@@ -221,7 +226,6 @@ class Sandbox:
                 namespace.update(saved)
         modules.update(self.hidden)
         warnings.filters[:] = self.warning_filters
-        linecache.cache.pop(FILENAME, None)
 
 
 _MISSING = object()
@@ -241,7 +245,7 @@ def _learner_frames(tb) -> tuple[list[str], int | None]:
     runs: list = []  # [code, lineno, frame, count]
     for frame, lineno in traceback.walk_tb(tb):
         code = frame.f_code
-        if code.co_filename != FILENAME:
+        if code.co_filename not in (FILENAME, AFTER_FILENAME):
             continue
         if runs and runs[-1][0] is code and runs[-1][1] == lineno:
             runs[-1][3] += 1
@@ -259,14 +263,15 @@ def _learner_frames(tb) -> tuple[list[str], int | None]:
         lines.extend(traceback.StackSummary.extract([(frame, lineno)] * min(count, 3)).format())
         if count > 3:
             lines.append(f"  [Previous line repeated {count - 3} more times]\n")
-    return lines, runs[-1][1]
+    in_main = [run for run in runs if run[0].co_filename == FILENAME]
+    return lines, in_main[-1][1] if in_main else None
 
 
 def format_error(error: BaseException) -> tuple[str, int | None]:
     """The traceback of ``error`` trimmed to the learner's own lines, and the editor line to highlight."""
-    if isinstance(error, SyntaxError) and error.filename == FILENAME:
+    if isinstance(error, SyntaxError) and error.filename in (FILENAME, AFTER_FILENAME):
         text = "".join(traceback.format_exception_only(type(error), error))
-        return text, error.lineno
+        return text, error.lineno if error.filename == FILENAME else None
     frames, line = _learner_frames(error.__traceback__)
     lines = ["Traceback (most recent call last):\n"] if frames else []
     lines.extend(frames)
@@ -329,6 +334,17 @@ def call_case(namespace: dict, case: dict, attrs: dict) -> dict:
     return outcome
 
 
+def _compile_after(snippet: str):
+    """``(statements code, last expression code or None)`` of a plan's ``after`` snippet."""
+    import ast
+
+    tree = ast.parse(snippet, AFTER_FILENAME)
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = compile(ast.Expression(tree.body.pop().value), AFTER_FILENAME, "eval", dont_inherit=True)
+    return compile(tree, AFTER_FILENAME, "exec", dont_inherit=True), last
+
+
 def run(source: str, plan: dict, on_output=None) -> dict:
     """Execute ``source`` under ``plan``; see the module docstring. Never raises for anything learner code does,
     except ``KeyboardInterrupt`` when the host interrupts it (the interpreter is restored first)."""
@@ -351,12 +367,34 @@ def run(source: str, plan: dict, on_output=None) -> dict:
                 else (f"{type(error).__name__}: {error}\n", None)
             result["syntax_error"] = isinstance(error, SyntaxError)
             return result
+        after = plan.get("after")
+        if isinstance(after, str) and after.strip():
+            try:
+                after = _compile_after(after)
+            except (SyntaxError, ValueError) as error:
+                result["status"] = "error"
+                result["traceback"], _ = format_error(error) if isinstance(error, SyntaxError) \
+                    else (f"{type(error).__name__}: {error}\n", None)
+                result["after_error"] = True
+                return result
+            linecache.cache[AFTER_FILENAME] = (len(plan["after"]), None, plan["after"].splitlines(True),
+                                               AFTER_FILENAME)
+        else:
+            after = None
         linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
         sandbox.hide_graders()
         sys.modules[module.__name__] = module
         sys.stdout, sys.stderr, sys.stdin = Output("stdout", sink), Output("stderr", sink), _NoInput()
         try:
             exec(code, namespace)
+            if after is not None:
+                result["after_ran"] = False
+                statements, last = after
+                exec(statements, namespace)
+                if last is not None:
+                    value = eval(last, namespace)
+                    result["value"] = values.show(_encode(value), limit=VALUE_LIMIT, max_items=VALUE_ITEMS)
+                result["after_ran"] = True
             if check or plan.get("cases"):  # a Run may ask for cases too (the data for a checkpoint's plot)
                 attrs = plan.get("attrs", {})
                 for case in plan["cases"]:
@@ -391,6 +429,8 @@ def run(source: str, plan: dict, on_output=None) -> dict:
             error = outcome.pop("error", None)
             if error is not None:
                 outcome["traceback"], outcome["error_line"] = format_error(error)
+        linecache.cache.pop(FILENAME, None)  # kept until here, so tracebacks show the learner's lines
+        linecache.cache.pop(AFTER_FILENAME, None)
         namespace.clear()
         result["stdout"], result["stderr"] = sink.text("stdout"), sink.text("stderr")
         result["truncated"] = sink.truncated
