@@ -92,7 +92,7 @@ def test_engine_json_shape(dist, repo_root):
     assert list(engine) == ["files"]
     files = engine["files"]
     engine_dir = repo_root / "graders" / "engine"
-    expected = {"graders/__init__.py", "graders/hosts/__init__.py", "graders/hosts/pyodide.py"} | {
+    expected = {"graders/__init__.py", "graders/hosts/__init__.py", "graders/hosts/pyodide.py", "graders/hosts/pyodide_grader.py"} | {
         p.relative_to(repo_root).as_posix() for p in [*engine_dir.rglob("*.py"), *engine_dir.glob("catalog/*.json")]
         if "__pycache__" not in p.parts
     }

@@ -88,3 +88,33 @@ def test_a_run_can_call_the_plot_case_and_get_the_plot_data():
     assert plot["actual"] == plot["expected"] and plot["expected"][0] == "tuple"
     broken = json.loads(bridge.plot(json.dumps(prepared["key"]), bridge.run("x = 1\n", json.dumps(plan), None)))
     assert broken["actual"] is None and broken["expected"] == plot["expected"]
+
+
+def test_grader_worker_entry_points_give_the_cli_verdicts_for_every_lesson():
+    """The grader role (load_lesson, prepare, judge) and the learner role (run) give the CLI's verdicts."""
+    from graders.hosts import pyodide_grader as grader
+
+    for lesson_id, cp in (("claims-abstention", "1"), ("perplexity-calibration", "2")):
+        lesson = load_lesson(lesson_id)
+        loaded = json.loads(grader.load_lesson(json.dumps(lesson_grading(lesson, []))))
+        assert loaded["lesson"] == lesson_id and cp in loaded["checkpoints"]
+        checkpoint = lesson.checkpoint(cp)
+        prepared = json.loads(grader.prepare(lesson_id, cp, 3))
+        assert set(prepared) == {"plan", "key"} and "expected" not in prepared["plan"]
+        assert all(set(case) == {"id", "call", "args", "kwargs"} for case in prepared["plan"]["cases"])
+        for source in (checkpoint.solution(), checkpoint.starter("en")):
+            run = bridge.run(source, json.dumps(prepared["plan"]), None)
+            ours = json.loads(grader.judge(json.dumps(prepared["key"]), run, "en"))
+            cli = grade_source(lesson_id, cp, source, seed=3)
+            assert (ours["status"], ours["passed"], ours["failed_cases"]) == \
+                   (cli["status"], cli["passed"], cli["failed_cases"])
+
+
+def test_grader_worker_reports_unknown_checkpoints_and_garbled_runs():
+    from graders.hosts import pyodide_grader as grader
+
+    grader.load_lesson(json.dumps(lesson_grading(load_lesson("micropip-demo"), [])))
+    assert "author_error" in json.loads(grader.prepare("micropip-demo", "9", 0))
+    prepared = json.loads(grader.prepare("micropip-demo", "1", 0))
+    verdict = json.loads(grader.judge(json.dumps(prepared["key"]), "not json", "en"))
+    assert verdict["status"] == "error" and verdict["passed"] == 0

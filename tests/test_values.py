@@ -85,3 +85,45 @@ def test_self_referencing_structures_stop_at_a_depth_limit():
     loop.append(loop)
     text = json.dumps(encode(loop))
     assert "nesting too deep" in text
+
+
+import pytest as _pytest
+
+from graders.engine.values import WireError, validate
+
+
+@_pytest.mark.parametrize("wire", [
+    ["ndarray", "float64", "f", [3], [1.0, 2.0]],           # fewer values than the shape says
+    ["ndarray", "float64", "f", [2, 2], [1.0, 2.0, 3.0]],
+    ["ndarray", "int64", "i", [1], [1]],                    # ints travel as text
+    ["ndarray", "int64", "i", [-1], []],
+    ["float", "1.5"],
+    ["int", "12a"],
+    ["bool", 1],
+    ["list", "abc"],
+    ["dict", [["str", "k"]]],
+    ["object", "R", [["x"]]],
+    ["nonsense"],
+    "str",
+    [],
+])
+def test_validate_rejects_malformed_wire_values(wire):
+    with _pytest.raises(WireError):
+        validate(wire)
+
+
+def test_validate_accepts_what_encode_makes_and_bounds_size():
+    import numpy as np
+
+    from graders.engine.values import encode
+
+    for value in ([1, 2.5, "x", None, True], {"a": (1, 2)}, np.arange(6).reshape(2, 3), np.float32(0.5),
+                  {frozenset({1})}, [float("nan"), float("inf")]):
+        validate(encode(value))
+    deep = ["list", []]
+    for _ in range(200):
+        deep = ["list", [deep]]
+    with _pytest.raises(WireError):
+        validate(deep)
+    with _pytest.raises(WireError):
+        validate(["list", [["none"]] * 50], limit=10)

@@ -48,7 +48,8 @@ def _py_sources(folder: Path) -> dict[str, str]:
 
 #: What of ``graders/`` the browser gets: the engine core (sources and catalogs) and the Pyodide host, never the
 #: CPython host (subprocesses, resource limits) or a lesson's graders (those ship per lesson).
-BROWSER_ENGINE = ("__init__.py", "engine/**/*.py", "engine/catalog/*.json", "hosts/__init__.py", "hosts/pyodide.py")
+BROWSER_ENGINE = ("__init__.py", "engine/**/*.py", "engine/catalog/*.json", "hosts/__init__.py", "hosts/pyodide.py",
+                  "hosts/pyodide_grader.py")
 
 
 def engine_files(root: Path | None = None) -> dict[str, str]:

@@ -13,7 +13,7 @@ import re
 from .compare import Mismatch, compare
 from .i18n import pick, text
 from .settings import FALLBACK_LANGUAGE, LANGUAGES, OUTPUT_LIMIT
-from .values import show, show_call
+from .values import WireError, show, show_call, validate
 
 
 def _outcome_text(outcome: dict) -> str:
@@ -79,11 +79,68 @@ def _base(key: dict, run: dict, lang: str) -> dict:
     }
 
 
+_RUN_STATUSES = frozenset({"ok", "error", "exit", "interrupted", "timeout"})
+_OUTCOME_KINDS = frozenset({"return", "raise", "missing", "not_callable"})
+_OPTIONAL_TEXT = (str, type(None))
+
+
+def _bad_run(run) -> str | None:
+    """Why ``run`` is not a well-formed run result (``None`` when it is). A run result comes from the learner's
+    interpreter, so every field is checked before the judge reads it."""
+    if type(run) is not dict:
+        return "not an object"
+    if run.get("status") not in _RUN_STATUSES:
+        return "unknown status"
+    for name in ("stdout", "stderr"):
+        if type(run.get(name, "")) is not str:
+            return f"{name} is not text"
+    if not isinstance(run.get("traceback"), _OPTIONAL_TEXT):
+        return "traceback is not text"
+    if run.get("error_line") is not None and type(run.get("error_line")) is not int:
+        return "error_line is not an int"
+    outcomes = run.get("outcomes", [])
+    if type(outcomes) is not list:
+        return "outcomes is not a list"
+    seen = set()
+    for outcome in outcomes:
+        if type(outcome) is not dict or type(outcome.get("id")) is not str or outcome.get("kind") not in _OUTCOME_KINDS:
+            return "an outcome is malformed"
+        if outcome["id"] in seen:
+            return f"outcome {outcome['id'][:40]!r} appears twice"
+        seen.add(outcome["id"])
+        try:
+            if outcome["kind"] == "return":
+                validate(outcome.get("value"))
+                if "later" in outcome:
+                    validate(outcome["later"])
+            elif outcome["kind"] == "raise":
+                if type(outcome.get("exc")) is not str or type(outcome.get("message", "")) is not str:
+                    return "an exception outcome is malformed"
+                mro = outcome.get("builtin_mro", [])
+                if type(mro) is not list or not all(type(c) is str for c in mro):
+                    return "an exception outcome is malformed"
+            elif type(outcome.get("name", "")) is not str:
+                return "an outcome is malformed"
+        except WireError as error:
+            return f"outcome {outcome['id'][:40]!r}: {error}"
+        warnings = outcome.get("warnings", [])
+        if type(warnings) is not list or not all(type(w) is str for w in warnings):
+            return "warnings are malformed"
+    return None
+
+
 def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
     """The verdict for ``run`` (from :func:`graders.engine.runner.run`) against a prepared checkpoint (the whole
     result of :func:`graders.engine.prepare.prepare`, or just its ``key``)."""
     key = prepared.get("key", prepared)
     lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
+    problem = _bad_run(run)
+    if problem is not None:
+        verdict = _base(key, {}, lang)
+        verdict["status"] = "error"
+        verdict["message"] = text("run_unreadable", lang)
+        verdict["detail"] = problem
+        return verdict
     verdict = _base(key, run, lang)
     status = run.get("status")
     if status == "timeout":

@@ -193,6 +193,129 @@ def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
     return _object(x, tp, attrs, depth)
 
 
+class WireError(ValueError):
+    """A wire value that is not well-formed (it came from an interpreter learner code could change)."""
+
+
+_NUMBER_KINDS = frozenset("fiub")
+
+
+def _check_float(v) -> None:
+    if type(v) is str:
+        if v not in ("nan", "inf", "-inf"):
+            raise WireError(f"bad float {v[:20]!r}")
+    elif type(v) not in (float, int) or type(v) is bool:
+        raise WireError(f"bad float of type {type(v).__name__}")
+
+
+def _check_int_text(v) -> None:
+    if type(v) is not str or not v or len(v) > 5000 or not (v.lstrip("-").isdigit() and v.lstrip("-").isascii()):
+        raise WireError("bad int")
+
+
+def validate(w, *, limit: int = 2_000_000) -> None:
+    """Raise :class:`WireError` unless ``w`` is a well-formed wire value (see the module docstring).
+
+    Results are encoded inside the learner's interpreter, so the judge treats them as untrusted: tags and arities
+    must be right, an array's value count must equal the product of its shape, and the whole value is bounded in
+    size and depth.
+    """
+    budget = [limit]
+    _validate(w, 0, budget)
+
+
+def _validate(w, depth: int, budget: list) -> None:
+    budget[0] -= 1
+    if budget[0] < 0 or depth > _MAX_DEPTH + 5:
+        raise WireError("too large or too deep")
+    if type(w) is not list or not w or type(w[0]) is not str:
+        raise WireError("not a tagged list")
+    tag, n = w[0], len(w)
+    if tag in ("none", "absent"):
+        ok = n == 1
+    elif tag == "bool":
+        ok = n == 2 and type(w[1]) is bool
+    elif tag == "int":
+        ok = n == 2
+        _check_int_text(w[1])
+    elif tag == "float":
+        ok = n == 2
+        _check_float(w[1])
+    elif tag == "str":
+        ok = n == 2 and type(w[1]) is str
+    elif tag in ("list", "tuple", "set", "frozenset"):
+        ok = n == 2 and type(w[1]) is list
+        if ok:
+            for item in w[1]:
+                _validate(item, depth + 1, budget)
+    elif tag == "dict":
+        ok = n == 2 and type(w[1]) is list
+        if ok:
+            for pair in w[1]:
+                if type(pair) is not list or len(pair) != 2:
+                    raise WireError("bad dict item")
+                _validate(pair[0], depth + 1, budget)
+                _validate(pair[1], depth + 1, budget)
+    elif tag == "ndarray":
+        ok = n == 5 and type(w[1]) is str and type(w[2]) is str and len(w[2]) == 1 and type(w[3]) is list \
+            and type(w[4]) is list
+        if ok:
+            size = 1
+            for dim in w[3]:
+                if type(dim) is not int or dim < 0:
+                    raise WireError("bad shape")
+                size *= dim
+            if size != len(w[4]):
+                raise WireError("an array's value count differs from its shape")
+            budget[0] -= size
+            if budget[0] < 0:
+                raise WireError("too large")
+            kind = w[2]
+            for v in w[4]:
+                if kind == "f":
+                    _check_float(v)
+                elif kind in "iu":
+                    _check_int_text(v)
+                elif kind == "b":
+                    if type(v) is not bool:
+                        raise WireError("bad bool item")
+                elif kind == "c":
+                    if type(v) is not list or len(v) != 2:
+                        raise WireError("bad complex item")
+                    _check_float(v[0])
+                    _check_float(v[1])
+                elif kind == "O":
+                    _validate(v, depth + 1, budget)
+                elif type(v) is not str:
+                    raise WireError("bad array item")
+    elif tag == "npscalar":
+        ok = n == 4 and type(w[1]) is str and type(w[2]) is str and len(w[2]) == 1
+        if ok:
+            if w[2] == "f":
+                _check_float(w[3])
+            elif w[2] in "iu":
+                _check_int_text(w[3])
+            elif w[2] == "b":
+                ok = type(w[3]) is bool
+            else:
+                ok = type(w[3]) is str
+    elif tag == "object":
+        ok = n == 3 and type(w[1]) is str and type(w[2]) is list
+        if ok:
+            for pair in w[2]:
+                if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
+                    raise WireError("bad attribute")
+                _validate(pair[1], depth + 1, budget)
+    elif tag == "raised":
+        ok = n == 2 and type(w[1]) is str
+    elif tag == "foreign":
+        ok = n == 3 and type(w[1]) is str and type(w[2]) is str
+    else:
+        ok = False
+    if not ok:
+        raise WireError(f"malformed {tag[:20]!r} value")
+
+
 def decode(w):
     """Build a fresh Python value from a wire value (used for call arguments)."""
     tag = w[0]

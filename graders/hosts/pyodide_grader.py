@@ -1,0 +1,107 @@
+"""The grader worker's entry points (browser, trusted): prepare checkpoints and judge runs, JSON text in and out.
+
+This interpreter never executes learner code. It holds a lesson's grading bundle (grader modules and reference
+solutions, imported from memory), computes each checkpoint's expected outcomes, and judges the run results the
+learner worker sends back, which it treats as untrusted data. Learner code runs elsewhere: :mod:`graders.hosts.pyodide`
+in another worker.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import json
+import sys
+
+from graders.engine.case import AuthorError
+from graders.engine.judge import author_error, judge as _judge, plot_data
+from graders.engine.prepare import prepare as _prepare
+
+#: Loaded lessons: id -> the bundle (``files``, ``solutions``, ``checkpoints``, ``requirements``).
+_LESSONS: dict[str, dict] = {}
+
+
+class _BundleImporter(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports the grader modules of loaded bundles from their source text."""
+
+    def _find(self, name: str):
+        base = name.replace(".", "/")
+        for bundle in _LESSONS.values():
+            files = bundle.get("files", {})
+            for candidate, package in ((base + "/__init__.py", True), (base + ".py", False)):
+                if candidate in files:
+                    return files[candidate], candidate, package
+        return None
+
+    def find_spec(self, name, path=None, target=None):
+        if not name.startswith("graders.") or name.startswith(("graders.engine", "graders.hosts")):
+            return None
+        found = self._find(name)
+        if found is None:
+            return None
+        return importlib.util.spec_from_loader(name, self, origin="<grading bundle>", is_package=found[2])
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        source, filename, package = self._find(module.__name__)
+        if package:
+            module.__path__ = []
+        exec(compile(source, f"<grading bundle>/{filename}", "exec"), module.__dict__)
+
+
+_IMPORTER = _BundleImporter()
+
+
+def load_lesson(lesson_json: str) -> str:
+    """Keep a lesson's grading bundle (the text of ``grading/<lesson>.json``); returns ``{"lesson", "checkpoints"}``."""
+    bundle = json.loads(lesson_json)
+    lesson_id = bundle["lesson"]
+    _LESSONS[lesson_id] = bundle
+    if _IMPORTER not in sys.meta_path:
+        sys.meta_path.insert(0, _IMPORTER)
+    importlib.invalidate_caches()
+    return json.dumps({"lesson": lesson_id, "checkpoints": sorted(bundle.get("checkpoints", {}))})
+
+
+def prepare(lesson_id: str, checkpoint: str, seed: int) -> str:
+    """The prepared checkpoint ``{"plan", "key"}`` (``plan`` goes to the learner worker, ``key`` stays trusted), or
+    ``{"author_error": detail}``."""
+    try:
+        bundle = _LESSONS[lesson_id]
+        checkpoint = str(checkpoint)
+        meta = bundle["checkpoints"][checkpoint]
+        grader = importlib.import_module(meta["grader"])
+        prepared = _prepare(grader, bundle["solutions"][checkpoint], lesson=lesson_id, checkpoint=checkpoint,
+                            seed=int(seed), entry=tuple(meta.get("entry", ())), plot=meta.get("plot", ""))
+        return json.dumps(prepared)
+    except AuthorError as error:
+        return json.dumps({"author_error": str(error)})
+    except Exception as error:
+        return json.dumps({"author_error": f"{type(error).__name__}: {error}"})
+
+
+def judge(key_json: str, run_json: str, lang: str) -> str:
+    """The verdict JSON for an (untrusted) run result against a prepared key (or a prepared ``author_error``)."""
+    key = json.loads(key_json)
+    if "author_error" in key:
+        return json.dumps(author_error(key["author_error"], lang))
+    try:
+        run = json.loads(run_json)
+    except ValueError:
+        run = None
+    return json.dumps(_judge(key, run if isinstance(run, dict) else {"status": "garbled"}, lang))
+
+
+def plot(key_json: str, run_json: str) -> str:
+    """The checkpoint's plot data for a run (``null`` when it has none), as JSON."""
+    key = json.loads(key_json)
+    if "author_error" in key:
+        return "null"
+    try:
+        run = json.loads(run_json)
+    except ValueError:
+        return "null"
+    return json.dumps(plot_data(key, run) if isinstance(run, dict) else None)
