@@ -104,7 +104,9 @@ def write_grading(dist: Path, lessons: list, requirements: dict[str, list[dict]]
     """Write engine.json and one json per lesson into ``dist/grading/``; return the file names written."""
     out = Path(dist) / "grading"
     names = ["engine.json"]
-    vendor.write_if_changed(out / "engine.json", _json_bytes({"files": engine_files()}))
+    # The learner workers read engine.json, never a lesson's file: it also names each lesson's wheels (not secret)
+    wheels = {lesson_id: [{"name": r["name"], "file": r["file"]} for r in reqs] for lesson_id, reqs in requirements.items() if reqs}
+    vendor.write_if_changed(out / "engine.json", _json_bytes({"files": engine_files(), "requirements": wheels}))
     for lesson in lessons:
         name = f"{lesson.id}.json"
         vendor.write_if_changed(out / name, _json_bytes(lesson_grading(lesson, requirements.get(lesson.id, []))))

@@ -1,9 +1,8 @@
-"""The learner's site: bundle ``web/src`` with esbuild and render every page as static HTML.
+"""The learner's site: render every page as static HTML (the scripts are bundled by :mod:`werkbank.assets`).
 
 :func:`build_site` is called by :mod:`werkbank.build` (which vendors Pyodide and writes the grading data). It writes:
 
-- ``dist/assets/app.js`` and ``dist/assets/worker.js`` (esbuild, ESM, minified, es2020; the worker imports
-  ``../pyodide/pyodide.mjs`` at run time, that import stays external);
+- ``dist/assets/`` (through :func:`werkbank.assets.bundle`: app.js and the two workers);
 - ``dist/static/`` (a copy of ``web/static/``);
 - ``dist/index.html`` (home in the default UI language) and ``dist/<lang>/index.html`` for the other UI languages;
 - ``dist/lessons/<id>/<lang>.html`` for each language of each lesson.
@@ -18,30 +17,21 @@ import hashlib
 import html
 import json
 import shutil
-import subprocess
 import sys
 from functools import lru_cache
 from pathlib import Path
 
+from werkbank.assets import SiteError, bundle  # bundling lives in werkbank.assets
 from werkbank.markdown import render, render_inline
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 WEB = REPO_ROOT / "web"
 CATALOG_DIR = Path(__file__).with_name("catalog")
-ESBUILD = REPO_ROOT / "node_modules" / ".bin" / "esbuild"
 #: UI languages, the first is the default (``dist/index.html``).
 UI_LANGUAGES = ("nl", "en", "ar")
 RTL = {"ar"}
-PYODIDE_IMPORT = "../pyodide/pyodide.mjs"
 
 __all__ = ["build_site", "SiteError", "catalog", "json_for_script", "bundle", "UI_LANGUAGES"]
-
-
-class SiteError(RuntimeError):
-    """The front end cannot be built (esbuild failed or is missing); the message says why.
-
-    Unsafe or broken lesson markdown raises :class:`werkbank.markdown.MarkdownError` (a ``LessonError``) instead.
-    """
 
 
 @lru_cache(maxsize=None)
@@ -73,68 +63,6 @@ def _write(path: Path, text: str) -> None:
     data = text.encode("utf-8")
     if not path.exists() or path.read_bytes() != data:
         path.write_bytes(data)
-
-
-# ---------------------------------------------------------------- assets
-
-def bundle(dist: Path) -> dict[str, str]:
-    """Bundle ``web/src/app.js`` and ``web/src/worker.js`` into ``dist/assets/``; return a short hash per file.
-
-    The worker's hash is compiled into app.js (``WORKER_VERSION``) so a new worker is never served from a stale cache.
-    """
-    if not ESBUILD.exists():
-        raise SiteError(f"{ESBUILD} is missing: run 'npm ci' first")
-    assets = Path(dist) / "assets"
-    assets.mkdir(parents=True, exist_ok=True)
-    common = ["--bundle", "--format=esm", "--minify", "--target=es2020",
-              "--legal-comments=none", "--log-level=warning", "--charset=utf8"]
-    versions: dict[str, str] = {}
-    src = _source_dir()
-    _esbuild([str(src / "worker.js"), *common, f"--external:{PYODIDE_IMPORT}",
-              f"--outfile={assets / 'worker.js'}"])
-    versions["worker"] = _short_hash(assets / "worker.js")
-    _esbuild([str(src / "app.js"), *common, f"--define:WORKER_VERSION={json.dumps(versions['worker'])}",
-              f"--outfile={assets / 'app.js'}"])
-    versions["app"] = _short_hash(assets / "app.js")
-    return versions
-
-
-#: Figure modules written by the lesson authors; app.js imports them by these names.
-FIGURE_MODULES = ("reliability.js", "risk_coverage.js")
-_PLACEHOLDER = (
-    "// Placeholder written by werkbank.site because this figure module is missing from web/src/figures/.\n"
-    "export function mount() {}\nexport function renderReliability() {}\n"
-)
-
-
-def _source_dir() -> Path:
-    """``web/src``, or, while a lesson's figure module has not landed yet, a copy with placeholders for it.
-
-    The copy lives in ``.cache/site-src`` inside the repository so ``node_modules`` still resolves.
-    """
-    src = WEB / "src"
-    missing = [name for name in FIGURE_MODULES if not (src / "figures" / name).is_file()]
-    if not missing:
-        return src
-    print(f"werkbank site: warning: web/src/figures/{', '.join(missing)} missing; those figures are left out",
-          file=sys.stderr)
-    copy = REPO_ROOT / ".cache" / "site-src"
-    if copy.exists():
-        shutil.rmtree(copy)
-    shutil.copytree(src, copy)
-    for name in missing:
-        (copy / "figures" / name).write_text(_PLACEHOLDER, encoding="utf-8")
-    return copy
-
-
-def _esbuild(args: list[str]) -> None:
-    result = subprocess.run([str(ESBUILD), *args], cwd=REPO_ROOT, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise SiteError(f"esbuild failed ({' '.join(args[:1])}):\n{result.stderr.strip()}")
-
-
-def _short_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
 def copy_static(dist: Path) -> str:

@@ -62,7 +62,7 @@ function runtimeIndicator(runtime) {
     if (!label) return;
     if (state === "booting" || state === "off") {
       label.textContent = percent > 0 ? t("runtime_loading_pct", { pct: percent }) : t("runtime_loading");
-    } else if (state === "idle") label.textContent = t("runtime_ready");
+    } else if (state === "idle" || state === "warming") label.textContent = t("runtime_ready");
     else if (state === "running" || state === "stopping") label.textContent = t("runtime_running");
     else if (state === "restarting") label.textContent = t("runtime_restarting");
     else if (state === "failed") label.textContent = t("runtime_failed", { message: runtime.failure || "" });

@@ -1,45 +1,69 @@
-// The one place that knows every message between the page and the Python worker.
+// The one place that knows every message between the page and its two kinds of Python worker.
+//
+// - The grader worker (web/src/grader_worker.js) is trusted: it never runs learner code. It loads a lesson's hidden
+//   graders and reference solutions, prepares each Check (the plan: inputs only; the key: expected outcomes, which
+//   never leave it), and judges run results as untrusted data.
+// - A learner worker (web/src/worker.js) is untrusted: it runs learner code, with a plan, and sends back run results.
+//   It never loads grading data, and it removes network and code-loading APIs from its own scope before any learner
+//   code runs.
 //
 // Requests go page -> worker, responses worker -> page. Every message carries the schema version, its type and the
-// runId of the request it belongs to. The page drops every response that is malformed, has another schema or does
-// not carry the id of the run it is waiting for: learner code can call `js.postMessage(...)` from inside the worker,
-// but it does not know the run's random id, so a forged "verdict" is ignored.
+// runId of the request it belongs to. The page drops every response that is malformed, has another schema, does not
+// carry the id of the request it is waiting for, or comes from the wrong kind of worker (a verdict is only ever taken
+// from the grader worker), so a message that learner code forges inside its worker decides nothing.
 
 /** Version of the message format; bump it when a field changes meaning. */
-export const SCHEMA = 1;
+export const SCHEMA = 2;
 
 /** Request types (page -> worker). */
 export const Req = Object.freeze({
-  INIT: "init", // boot Pyodide; {interruptBuffer?: Uint8Array over a SharedArrayBuffer}
-  RUN: "run", // {source, timeLimit, lessonId?}: run learner code freely (with the lesson's extra packages)
-  CHECK: "check", // {lessonId, checkpoint, source, lang, seed}: prepare -> run -> judge
-  PREPARE: "prepare", // {lessonId, checkpoint, seed}: compute a Check's expected values ahead of time; no reply
+  // both kinds
+  INIT: "init", // learner: {interruptBuffer?: Uint8Array over a SharedArrayBuffer, lessonId?}; grader: {lessonId?}
+  // learner worker
+  RUN: "run", // {source, plan: JSON text, timeLimit}: run learner code under a plan ({"mode": "run"} or a Check's)
+  // grader worker
+  PREPARE: "prepare", // {lessonId, checkpoint, seed}: build the Check's cases and expected outcomes -> PREPARED
+  JUDGE: "judge", // {lessonId, checkpoint, seed, runJson, lang}: judge an untrusted run result -> VERDICT
+  PLOT: "plot", // {lessonId, checkpoint, seed, runJson}: the checkpoint's plot data for a run -> PLOTTED
 });
 
 /** Response types (worker -> page). */
 export const Res = Object.freeze({
   PROGRESS: "progress", // {stage, percent, loaded, total}
-  READY: "ready", // {version}
-  STARTED: "started", // {timeLimit}: learner code starts now, the page starts the clock
-  OUTPUT: "output", // {stream: "stdout"|"stderr", text, truncated}
-  RESULT: "result", // {run, plot?}: the bridge's run JSON (Run), and the checkpoint's plot data when it has one
-  VERDICT: "verdict", // {verdict}: the verdict JSON (Check)
+  PYTHON: "python", // learner: Python is usable (code that does not import numpy can run); numpy still loads
+  READY: "ready", // {version}: everything this worker needs is loaded
+  STARTED: "started", // learner: learner code starts now
+  OUTPUT: "output", // learner: {stream: "stdout"|"stderr", text, truncated}
+  RESULT: "result", // learner: {runJson}: the run result, JSON text (untrusted)
+  PREPARED: "prepared", // grader: {plan: JSON text, or "" for an author error}
+  VERDICT: "verdict", // grader: {verdict}
+  PLOTTED: "plotted", // grader: {plot: object or null}
   FAILURE: "failure", // {message, fatal}: the worker could not do what was asked
 });
 
 const FIELDS = {
   [Req.INIT]: {},
-  [Req.RUN]: { source: "string", timeLimit: "number" },
-  [Req.CHECK]: { lessonId: "string", checkpoint: "string", source: "string", lang: "string", seed: "number" },
+  [Req.RUN]: { source: "string", plan: "string", timeLimit: "number" },
   [Req.PREPARE]: { lessonId: "string", checkpoint: "string", seed: "number" },
+  [Req.JUDGE]: { lessonId: "string", checkpoint: "string", seed: "number", runJson: "string", lang: "string" },
+  [Req.PLOT]: { lessonId: "string", checkpoint: "string", seed: "number", runJson: "string" },
   [Res.PROGRESS]: { stage: "string", percent: "number" },
+  [Res.PYTHON]: {},
   [Res.READY]: {},
-  [Res.STARTED]: { timeLimit: "number" },
+  [Res.STARTED]: {},
   [Res.OUTPUT]: { stream: "string", text: "string" },
-  [Res.RESULT]: { run: "object" },
+  [Res.RESULT]: { runJson: "string" },
+  [Res.PREPARED]: { plan: "string" },
   [Res.VERDICT]: { verdict: "object" },
+  [Res.PLOTTED]: {},
   [Res.FAILURE]: { message: "string", fatal: "boolean" },
 };
+
+/** The responses each kind of worker may send; anything else from it is dropped. */
+export const FROM = Object.freeze({
+  learner: new Set([Res.PROGRESS, Res.PYTHON, Res.READY, Res.STARTED, Res.OUTPUT, Res.RESULT, Res.FAILURE]),
+  grader: new Set([Res.PROGRESS, Res.READY, Res.PREPARED, Res.VERDICT, Res.PLOTTED, Res.FAILURE]),
+});
 
 const REQUESTS = new Set(Object.values(Req));
 const RESPONSES = new Set(Object.values(Res));
@@ -79,7 +103,8 @@ export function validate(message, direction) {
   return true;
 }
 
-/** True when `message` is a valid response that belongs to the run `runId`. */
-export function belongsTo(message, runId) {
-  return typeof runId === "string" && validate(message, "response") && message.runId === runId;
+/** True when `message` is a valid response that belongs to the run `runId` (and, given `role`, may come from it). */
+export function belongsTo(message, runId, role) {
+  if (typeof runId !== "string" || !validate(message, "response") || message.runId !== runId) return false;
+  return role === undefined || (FROM[role] && FROM[role].has(message.type));
 }

@@ -1,27 +1,39 @@
-// The page side of the Python worker: one explicit state machine.
+// The page side of Python: one grader worker (trusted) and learner workers (untrusted), behind one state machine.
 //
-//   off --boot()--> booting --ready--> idle --execute()--> running --result--> idle
-//                                        running --stop()/time limit--> stopping --answer--> idle
-//                                        stopping --no answer in GRACE_MS--> restarting --ready--> idle
-//   any --worker crash--> restarting --ready--> idle          booting --failure--> failed --execute()--> booting
+// Workers (see protocol.js):
+//   grader   grader_worker.js: prepares each Check (plan + key; the key never leaves it) and judges run results.
+//   current  the learner worker (worker.js) that serves Runs; it may be dirty (it ran learner code before).
+//   spare    a pristine learner worker booting or ready in the background once the page is ready.
+// Every Check runs on a pristine learner worker (never ran learner code): the current one if still pristine, else
+// the spare, which is then promoted (the dirty one is terminated and a new spare boots). Runs reuse the current one.
+// So whatever learner code does to its worker, the next Check is judged by untouched code.
 //
-// Jobs submitted while booting, restarting or running wait in a queue and start when Python is idle, so a Check
-// pressed while Python loads runs as soon as it is ready. Every job ends exactly once: a run is never left
-// "running".
+// States (`state`, shown as body[data-runtime] by runtimeAttribute):
+//   off        nothing started                                        -> loading
+//   booting    first boot: not everything a Check needs is loaded yet -> loading
+//   idle       a Check would start at once (grader ready, a pristine learner worker ready) -> ready
+//   warming    a Run would start at once, but a Check waits for the spare to finish booting -> loading
+//   running    a job runs; stopping: Stop was asked (isolated: KeyboardInterrupt, GRACE_MS to answer) -> running
+//   restarting no learner worker can run code (after Stop or a crash, while the replacement boots) -> restarting
+//   failed     the first boot failed                                  -> failed
+// body[data-python] = "ready" as soon as a learner worker can run code that does not import numpy (numpy and the
+// grader may still be loading), "loading" otherwise. Jobs submitted before they can start wait in a queue (FIFO).
+// Every job ends exactly once.
 
 import { Req, Res, belongsTo, newRunId, request } from "./protocol.js";
 
+/* global SETTINGS, WORKER_VERSION */
 /** Seconds a free Run may take before it is stopped (Check uses the grader's limit). */
-export const RUN_TIME_LIMIT = 30;
+export const RUN_TIME_LIMIT = SETTINGS.runTimeLimit;
 /** How long an interrupted run may take to answer before the worker is replaced. */
 export const GRACE_MS = 1000;
 const SLACK_MS = 300; // message latency on top of a time limit
+const PREPARE_LIMIT_MS = 60_000; // the grader preparing a Check (reference solution on every case)
+
 /** A random 32-bit seed for a checkpoint's random cases. */
 function newSeed() {
   return crypto.getRandomValues(new Uint32Array(1))[0];
 }
-
-const PREPARE_LIMIT_MS = 60_000; // prepare (reference solution on every case) before learner code starts
 
 /** Map a runner state to the page's `data-runtime` value. */
 export function runtimeAttribute(state) {
@@ -29,6 +41,7 @@ export function runtimeAttribute(state) {
     {
       off: "loading",
       booting: "loading",
+      warming: "loading",
       idle: "ready",
       running: "running",
       stopping: "running",
@@ -38,41 +51,92 @@ export function runtimeAttribute(state) {
   );
 }
 
-function workerUrl() {
+function workerUrl(role) {
   const version = typeof WORKER_VERSION === "string" ? WORKER_VERSION : "";
-  const url = new URL("./worker.js", import.meta.url);
+  const url = new URL(role === "grader" ? "./grader_worker.js" : "./worker.js", import.meta.url);
   if (version) url.searchParams.set("v", version);
   return url;
 }
 
+/** A learner or grader worker and where its boot is: booting -> python (learner only) -> ready; dead. */
+class Slot {
+  constructor(role, worker, interrupt) {
+    this.role = role;
+    this.worker = worker;
+    this.interrupt = interrupt;
+    this.bootId = newRunId();
+    this.phase = "booting";
+    this.dirty = false;
+    this.percent = 0;
+  }
+}
+
 /**
- * Runs learner code in a module Web Worker. Callbacks: onState(state), onProgress(percent, stage),
- * onNotice(key) for events the learner should hear about ("runtime_crashed").
+ * Runs learner code in learner workers and grades it in the grader worker. Callbacks: onState(state),
+ * onProgress(percent, stage), onNotice(key) for events the learner should hear about ("runtime_crashed").
+ * createWorker(role) makes a Worker for "learner" or "grader" (tests pass a fake).
  */
 export class Runtime {
-  /** Create a runner; nothing loads until boot() or the first execute(). */
   constructor({ onState = () => {}, onProgress = () => {}, onNotice = () => {}, createWorker = null } = {}) {
-    this.warmList = null; // {lessonId, checkpoints} to prepare whenever a worker is ready
+    this.warmList = null; // {lessonId, checkpoints}
     this.seeds = new Map(); // "lesson/checkpoint" -> the seed of its next Check
+    this.plans = new Map(); // "lesson/checkpoint/seed" -> Promise of {plan, plotCase}
     this.state = "off";
     this.onState = onState;
     this.onProgress = onProgress;
     this.onNotice = onNotice;
-    this.createWorker = createWorker || (() => new Worker(workerUrl(), { type: "module" }));
-    this.worker = null;
-    this.bootId = null;
+    this.createWorker = createWorker || ((role) => new Worker(workerUrl(role), { type: "module" }));
+    this.current = null;
+    this.spare = null;
+    this.grader = null;
+    this.started = false;
+    this.everReady = false;
     this.job = null;
     this.queue = [];
     this.failure = null;
     this.isolated = typeof crossOriginIsolated !== "undefined" && crossOriginIsolated && typeof SharedArrayBuffer === "function";
-    this.interrupt = null;
     this.timers = new Set();
+    this.pending = new Map(); // grader request id -> {resolve, reject}
   }
+
+  // ---------------------------------------------------------------- state
 
   _set(state) {
     if (this.state === state) return;
     this.state = state;
     this.onState(state);
+  }
+
+  _needsGrader() {
+    return Boolean(this.warmList) || this.queue.some((job) => job.type === "check");
+  }
+
+  /** True when a Check could start at once. */
+  _checkReady() {
+    const pristine = (s) => s && s.phase === "ready" && !s.dirty;
+    const learner = pristine(this.current) || pristine(this.spare);
+    return learner && (!this._needsGrader() || (this.grader && this.grader.phase === "ready"));
+  }
+
+  _usable(slot) {
+    return Boolean(slot) && (slot.phase === "python" || slot.phase === "ready");
+  }
+
+  _refresh() {
+    let state;
+    if (this.failure) state = "failed";
+    else if (this.job) state = this.job.stopping ? "stopping" : "running";
+    else if (!this.started) state = "off";
+    else if (this._checkReady()) state = "idle";
+    else if (!this.everReady) state = "booting";
+    else state = this._usable(this.current) ? "warming" : "restarting";
+    if (state === "idle") this.everReady = true;
+    this._setPython(this._usable(this.current) || this._usable(this.spare));
+    this._set(state);
+  }
+
+  _setPython(ready) {
+    if (typeof document !== "undefined" && document.body) document.body.dataset.python = ready ? "ready" : "loading";
   }
 
   _timer(fn, ms) {
@@ -89,131 +153,214 @@ export class Runtime {
     this.timers.clear();
   }
 
+  // ---------------------------------------------------------------- workers
+
   /** Start Python in the background (no-op when it is already loading or loaded). */
   boot() {
-    if (this.state === "off" || this.state === "failed") this._spawn("booting");
+    if (this.started && !this.failure) return;
+    this.started = true;
+    this.failure = null;
+    if (!this.current) this.current = this._spawn("learner");
+    if (this._needsGrader() && !this.grader) this.grader = this._spawn("grader");
+    this._refresh();
   }
 
-  _spawn(state) {
-    this._set(state);
-    this.failure = null;
-    this.bootId = newRunId();
+  _spawn(role) {
     let worker;
     try {
-      worker = this.createWorker();
+      worker = this.createWorker(role);
     } catch (error) {
-      this._bootFailed(String(error && error.message ? error.message : error));
-      return;
+      queueMicrotask(() => this._bootFailed(String(error && error.message ? error.message : error)));
+      return null;
     }
-    this.worker = worker;
-    this.interrupt = this.isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-    worker.onmessage = (event) => this._receive(worker, event.data);
+    const interrupt = role === "learner" && this.isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    const slot = new Slot(role, worker, interrupt);
+    worker.onmessage = (event) => this._receive(slot, event.data);
     worker.onerror = (event) => {
       if (event && typeof event.preventDefault === "function") event.preventDefault();
-      this._crashed(worker, (event && event.message) || "worker error");
+      this._crashed(slot, (event && event.message) || "worker error");
     };
     worker.onmessageerror = () => {};
-    const init = request(Req.INIT, this.bootId, this.interrupt ? { interruptBuffer: this.interrupt } : {});
-    worker.postMessage(init);
+    const lessonId = this.warmList ? this.warmList.lessonId : undefined;
+    const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}) };
+    worker.postMessage(request(Req.INIT, slot.bootId, payload));
+    return slot;
+  }
+
+  _kill(slot) {
+    if (!slot) return;
+    slot.phase = "dead";
+    try {
+      slot.worker.terminate();
+    } catch {
+      /* gone already */
+    }
   }
 
   _bootFailed(message) {
     this.failure = message;
-    if (this.worker) this.worker.terminate();
-    this.worker = null;
-    this._set("failed");
+    for (const slot of [this.current, this.spare, this.grader]) this._kill(slot);
+    this.current = this.spare = this.grader = null;
+    this.started = false;
     const waiting = this.queue.splice(0);
     for (const job of waiting) job.resolve({ kind: "failed", message });
+    this._refresh();
   }
 
-  _receive(worker, msg) {
-    if (worker !== this.worker) return;
-    if (this.state === "booting" || this.state === "restarting") {
-      if (!belongsTo(msg, this.bootId)) return;
-      if (msg.type === Res.PROGRESS) this.onProgress(msg.percent, msg.stage);
-      else if (msg.type === Res.READY) {
-        this.onProgress(100, "ready");
-        this._set("idle");
-        this._next();
-        this._sendWarm();
-      } else if (msg.type === Res.FAILURE) {
-        this._bootFailed(msg.message);
-      }
+  _receive(slot, msg) {
+    if (slot.phase === "dead") return;
+    if (belongsTo(msg, slot.bootId, slot.role)) {
+      this._bootMessage(slot, msg);
+      return;
+    }
+    if (slot.role === "grader") {
+      const waiter = msg && typeof msg.runId === "string" ? this.pending.get(msg.runId) : null;
+      if (!waiter || !belongsTo(msg, msg.runId, "grader")) return;
+      this.pending.delete(msg.runId);
+      if (msg.type === Res.FAILURE) waiter.reject(Object.assign(new Error(msg.message), { fatal: msg.fatal }));
+      else waiter.resolve(msg);
       return;
     }
     const job = this.job;
-    if (!job || !belongsTo(msg, job.runId)) return; // stale, foreign or forged: ignore
-    switch (msg.type) {
-      case Res.STARTED:
-        if (this.state === "running") {
-          clearTimeout(job.prepareTimer);
-          const limit = job.type === Req.RUN ? job.timeLimit : msg.timeLimit;
-          job.timeLimit = limit;
-          job.limitTimer = this._timer(() => this._interrupt("timeout"), limit * 1000 + SLACK_MS);
-        }
-        break;
-      case Res.OUTPUT:
-        if (job.onOutput) job.onOutput(msg.stream, msg.text, Boolean(msg.truncated));
-        break;
-      case Res.RESULT:
-        this._finish(job.stopReason ? { kind: job.stopReason, timeLimit: job.timeLimit } : { kind: "result", run: msg.run, ...(msg.plot ? { plot: msg.plot } : {}) });
-        break;
-      case Res.VERDICT:
-        this._finish(job.stopReason ? { kind: job.stopReason, timeLimit: job.timeLimit } : { kind: "verdict", verdict: msg.verdict });
-        this.seeds.set(`${job.lessonId}/${job.checkpoint}`, newSeed()); // random cases change with every Check
-        if (this.worker && !job.stopReason) this._prepare(job.lessonId, job.checkpoint);
-        break;
-      case Res.FAILURE:
-        if (msg.fatal) {
-          this._finish({ kind: "crashed", message: msg.message });
-          this._restart(true);
-        } else {
-          this._finish(job.stopReason ? { kind: job.stopReason, timeLimit: job.timeLimit } : { kind: "failure", message: msg.message });
-        }
-        break;
-      default:
-        break;
+    if (!job || job.slot !== slot || !belongsTo(msg, job.runId, "learner")) return; // stale, foreign or forged
+    this._jobMessage(job, msg);
+  }
+
+  _bootMessage(slot, msg) {
+    if (msg.type === Res.PROGRESS) {
+      slot.percent = msg.percent;
+      this._progress(msg.stage);
+    } else if (msg.type === Res.PYTHON) {
+      if (slot.phase === "booting") slot.phase = "python";
+    } else if (msg.type === Res.READY) {
+      slot.phase = "ready";
+      slot.percent = 100;
+      if (slot.role === "grader") this._sendWarm();
+      this._progress("ready");
+    } else if (msg.type === Res.FAILURE) {
+      if (!this.everReady) this._bootFailed(msg.message);
+      else this._crashed(slot, msg.message);
+      return;
+    }
+    this._refresh();
+    this._next();
+    this._ensureSpare();
+  }
+
+  _progress(stage) {
+    if (this.state !== "booting" && this.state !== "restarting" && this.state !== "off") return;
+    const parts = [this.current || this.spare, this._needsGrader() ? this.grader : null].filter(Boolean);
+    if (!parts.length) return;
+    const percent = parts.reduce((sum, s) => sum + s.percent, 0) / parts.length;
+    this.onProgress(Math.round(percent), stage);
+  }
+
+  /** Boot a pristine spare learner worker once everything else is ready. */
+  _ensureSpare() {
+    if (this.spare || !this.everReady || this.failure || !this.current) return;
+    if (this.current.phase !== "ready") return; // one boot at a time
+    this.spare = this._spawn("learner");
+  }
+
+  /** A pristine, ready learner worker for a Check (promoting the spare), or null. */
+  _pristine() {
+    const cur = this.current;
+    if (cur && cur.phase === "ready" && !cur.dirty) return cur;
+    const spare = this.spare;
+    if (spare && spare.phase === "ready") {
+      this._kill(cur);
+      this.current = spare;
+      this.spare = null;
+      return spare;
+    }
+    return null;
+  }
+
+  /** Replace the current learner worker (after Stop or a crash): the spare takes over, or a new one boots. */
+  _replaceCurrent() {
+    this._kill(this.current);
+    if (this.spare) {
+      this.current = this.spare;
+      this.spare = null;
+    } else {
+      this.current = this._spawn("learner");
     }
   }
 
-  _crashed(worker, message) {
-    if (worker !== this.worker) return;
-    if (this.state === "booting") {
+  _crashed(slot, message) {
+    if (slot.phase === "dead") return;
+    if (!this.everReady && (slot === this.current || slot === this.grader)) {
       this._bootFailed(message);
       return;
     }
-    if (this.job) this._finish({ kind: "crashed", message });
-    this._restart(true);
+    const job = this.job;
+    const hit = job && (job.slot === slot || slot.role === "grader");
+    if (slot.role === "grader") {
+      this._kill(slot);
+      this.grader = this._spawn("grader");
+      this.plans.clear();
+      for (const waiter of this.pending.values()) waiter.reject(new Error(message));
+      this.pending.clear();
+    } else if (slot === this.spare) {
+      this._kill(slot);
+      this.spare = null;
+    } else {
+      this._replaceCurrent();
+    }
+    if (hit) this._finish({ kind: "crashed", message });
+    this.onNotice("runtime_crashed");
+    this._refresh();
+    this._next();
+    this._ensureSpare();
   }
 
-  _restart(notify) {
-    this._clearTimers();
-    if (this.worker) this.worker.terminate();
-    this.worker = null;
-    if (notify) this.onNotice("runtime_crashed");
-    this._spawn("restarting");
-  }
+  // ---------------------------------------------------------------- grader requests and prepared Checks
 
-  /**
-   * Queue a job and resolve when it ends. job: {type: "run"|"check", source, lessonId, checkpoint, lang, seed,
-   * onOutput(stream, text, truncated)}. Resolves to {kind: "result"|"verdict"|"stopped"|"timeout"|"crashed"|
-   * "failure"|"failed"|"cancelled", ...}; never rejects.
-   */
-  execute(job) {
-    return new Promise((resolve) => {
-      this.queue.push({ ...job, resolve });
-      if (this.state === "off" || this.state === "failed") this.boot();
-      else if (this.state === "idle") this._next();
+  _ask(type, payload) {
+    return new Promise((resolve, reject) => {
+      if (!this.grader) this.grader = this._spawn("grader");
+      if (!this.grader) {
+        reject(new Error("no grader worker"));
+        return;
+      }
+      const runId = newRunId();
+      this.pending.set(runId, { resolve, reject });
+      this.grader.worker.postMessage(request(type, runId, payload));
     });
   }
 
+  /** The prepared plan of a Check: {plan: JSON text ("" for an author error), plotCase}. */
+  _plan(lessonId, checkpoint, seed) {
+    const id = `${lessonId}/${checkpoint}/${seed >>> 0}`;
+    if (!this.plans.has(id)) {
+      const promise = this._ask(Req.PREPARE, { lessonId, checkpoint: String(checkpoint), seed: seed >>> 0 }).then((msg) => ({
+        plan: msg.plan,
+        plotCase: typeof msg.plotCase === "string" ? msg.plotCase : "",
+      }));
+      promise.catch(() => this.plans.delete(id));
+      this.plans.set(id, promise);
+      // keep the newest few per checkpoint
+      const prefix = `${lessonId}/${checkpoint}/`;
+      const mine = [...this.plans.keys()].filter((k) => k.startsWith(prefix));
+      for (const old of mine.slice(0, Math.max(0, mine.length - 3))) this.plans.delete(old);
+    }
+    return this.plans.get(id);
+  }
+
   /**
-   * Ask the worker to prepare these checkpoints' next Checks while it is idle, so a Check only runs and judges.
-   * Sent once Python is ready, and again after every restart (a new worker starts with nothing prepared).
+   * Ask for these checkpoints' next Checks to be prepared while the learner reads, so a Check only runs and judges.
+   * Also tells the workers which lesson the page shows (its wheels load with Python).
    */
   warm(lessonId, checkpoints) {
     this.warmList = { lessonId, checkpoints: checkpoints.map(String) };
-    if (this.state === "idle" || this.state === "running") this._sendWarm();
+    if (this.grader && this.grader.phase === "ready") this._sendWarm();
+  }
+
+  _sendWarm() {
+    if (!this.warmList) return;
+    for (const checkpoint of this.warmList.checkpoints) {
+      this._plan(this.warmList.lessonId, checkpoint, this.seedFor(this.warmList.lessonId, checkpoint)).catch(() => {});
+    }
   }
 
   /** The seed of the next Check of a checkpoint (the one prepared ahead); a new one after every Check. */
@@ -223,19 +370,21 @@ export class Runtime {
     return this.seeds.get(key);
   }
 
-  _prepare(lessonId, checkpoint) {
-    const seed = this.seedFor(lessonId, checkpoint);
-    this.worker.postMessage(request(Req.PREPARE, newRunId(), { lessonId, checkpoint: String(checkpoint), seed }));
-  }
+  // ---------------------------------------------------------------- jobs
 
-  _sendWarm() {
-    if (!this.worker || !this.warmList) return;
-    for (const checkpoint of this.warmList.checkpoints) this._prepare(this.warmList.lessonId, checkpoint);
-  }
-
-  /** True while a job is queued for `owner` (an opaque key the caller passed as job.owner). */
-  isQueued(owner) {
-    return this.queue.some((job) => job.owner === owner);
+  /**
+   * Queue a job and resolve when it ends. job: {type: "run"|"check", source, lessonId, checkpoint, lang, seed,
+   * after?, onOutput(stream, text, truncated)}. Resolves to {kind: "result"|"verdict"|"stopped"|"timeout"|"crashed"|
+   * "failure"|"failed"|"cancelled", ...}; never rejects.
+   */
+  execute(job) {
+    return new Promise((resolve) => {
+      this.queue.push({ ...job, resolve });
+      if (!this.started || this.failure) this.boot();
+      else if (job.type === "check" && !this.grader) this.grader = this._spawn("grader");
+      this._refresh();
+      this._next();
+    });
   }
 
   /** Drop a queued job of `owner` that has not started; it resolves as "cancelled". */
@@ -246,35 +395,135 @@ export class Runtime {
       else keep.push(job);
     }
     this.queue = keep;
+    this._refresh();
   }
 
   _next() {
-    if (this.state !== "idle" || this.job || !this.queue.length) return;
-    const job = this.queue.shift();
-    job.runId = newRunId();
-    job.stopReason = null;
-    this.job = job;
-    this._set("running");
-    if (this.interrupt) this.interrupt[0] = 0;
-    if (job.type === "check") {
-      this.worker.postMessage(
-        request(Req.CHECK, job.runId, {
-          lessonId: job.lessonId,
-          checkpoint: String(job.checkpoint),
-          source: job.source,
-          lang: job.lang,
-          seed: job.seed >>> 0,
-        }),
-      );
+    if (this.job || !this.queue.length || this.failure) return;
+    const head = this.queue[0];
+    let slot;
+    if (head.type === "check") {
+      if (!this.grader || this.grader.phase !== "ready") return;
+      slot = this._pristine();
     } else {
-      job.timeLimit = job.timeLimit || RUN_TIME_LIMIT;
-      job.type = Req.RUN;
-      const payload = { source: job.source, timeLimit: job.timeLimit };
-      if (typeof job.lessonId === "string") payload.lessonId = job.lessonId;
-      if (typeof job.checkpoint === "string") payload.checkpoint = job.checkpoint;
-      this.worker.postMessage(request(Req.RUN, job.runId, payload));
+      slot = this._usable(this.current) ? this.current : null;
     }
-    job.prepareTimer = this._timer(() => this._interrupt("timeout"), PREPARE_LIMIT_MS);
+    if (!slot) return;
+    this.queue.shift();
+    const job = head;
+    job.runId = newRunId();
+    job.slot = slot;
+    job.stopping = false;
+    job.stopReason = null;
+    slot.dirty = true; // from now on learner code may have run in it
+    this.job = job;
+    this._refresh();
+    if (slot.interrupt) slot.interrupt[0] = 0;
+    job.prepareTimer = this._timer(() => this._interrupt(job, "timeout"), PREPARE_LIMIT_MS);
+    (job.type === "check" ? this._check(job) : this._run(job)).catch((error) => {
+      if (this.job === job) this._finish(error && error.fatal ? { kind: "crashed", message: error.message } : { kind: "failure", message: String((error && error.message) || error) });
+    });
+  }
+
+  async _check(job) {
+    const seed = job.seed >>> 0;
+    const checkpoint = String(job.checkpoint);
+    const { plan } = await this._plan(job.lessonId, checkpoint, seed);
+    if (this.job !== job) return;
+    const judge = (runJson) =>
+      this._ask(Req.JUDGE, { lessonId: job.lessonId, checkpoint, seed, runJson, lang: String(job.lang || "en") });
+    if (!plan) {
+      const msg = await judge("{}"); // an author error: the grader says so in the learner's language
+      if (this.job === job) this._finish({ kind: "verdict", verdict: msg.verdict });
+      return;
+    }
+    let limit = SETTINGS.defaultTimeLimit;
+    try {
+      const parsed = JSON.parse(plan);
+      if (Number(parsed.time_limit) > 0) limit = Number(parsed.time_limit);
+    } catch {
+      /* the grader's own JSON */
+    }
+    job.timeLimit = limit;
+    const runJson = await this._learnerRun(job, plan, limit);
+    if (this.job !== job) return;
+    const msg = await judge(runJson);
+    if (this.job !== job) return;
+    this.seeds.set(`${job.lessonId}/${checkpoint}`, newSeed()); // random cases change with every Check
+    this._finish({ kind: "verdict", verdict: msg.verdict });
+    this._plan(job.lessonId, checkpoint, this.seedFor(job.lessonId, checkpoint)).catch(() => {});
+  }
+
+  async _run(job) {
+    job.timeLimit = job.timeLimit || RUN_TIME_LIMIT;
+    let plan = { mode: "run" };
+    let plot = null;
+    const checkpoint = typeof job.checkpoint === "string" ? job.checkpoint : null;
+    if (checkpoint && typeof job.lessonId === "string" && this.grader) {
+      // a checkpoint with a plot: after the module ran, call the plot's case too, so Run draws the learner's result
+      const seed = this.seedFor(job.lessonId, checkpoint);
+      const prepared = this.grader.phase === "ready" ? await this._plan(job.lessonId, checkpoint, seed).catch(() => null) : null;
+      if (this.job !== job) return;
+      if (prepared && prepared.plan && prepared.plotCase) {
+        const full = JSON.parse(prepared.plan);
+        plan = { mode: "run", cases: full.cases.filter((c) => c.id === prepared.plotCase), attrs: full.attrs };
+        plot = { seed, checkpoint };
+      }
+    }
+    if (typeof job.after === "string") plan.after = job.after;
+    const planJson = plan.cases || plan.after ? JSON.stringify(plan) : '{"mode": "run"}';
+    const runJson = await this._learnerRun(job, planJson, job.timeLimit);
+    if (this.job !== job) return;
+    let run;
+    try {
+      run = JSON.parse(runJson);
+    } catch {
+      run = { status: "error", traceback: "the run result was not readable" };
+    }
+    let plotData = null;
+    if (plot) {
+      const msg = await this._ask(Req.PLOT, { lessonId: job.lessonId, checkpoint: plot.checkpoint, seed: plot.seed, runJson }).catch(() => null);
+      if (this.job !== job) return;
+      plotData = msg && msg.plot ? msg.plot : null;
+    }
+    this._finish({ kind: "result", run, ...(plotData ? { plot: plotData } : {}) });
+  }
+
+  /** Send RUN to the job's learner worker; resolves to the run JSON text. */
+  _learnerRun(job, plan, timeLimit) {
+    return new Promise((resolve) => {
+      job.onResult = resolve;
+      job.slot.worker.postMessage(request(Req.RUN, job.runId, { source: job.source, plan, timeLimit }));
+    });
+  }
+
+  _jobMessage(job, msg) {
+    switch (msg.type) {
+      case Res.STARTED:
+        if (!job.stopping && !job.limitTimer) {
+          clearTimeout(job.prepareTimer);
+          job.limitTimer = this._timer(() => this._interrupt(job, "timeout"), job.timeLimit * 1000 + SLACK_MS);
+        }
+        break;
+      case Res.OUTPUT:
+        if (job.onOutput) job.onOutput(msg.stream, msg.text, Boolean(msg.truncated));
+        break;
+      case Res.RESULT:
+        clearTimeout(job.limitTimer);
+        if (job.stopReason) this._finish({ kind: job.stopReason, timeLimit: job.timeLimit });
+        else if (job.onResult) job.onResult(msg.runJson);
+        break;
+      case Res.FAILURE:
+        if (msg.fatal) {
+          this._finish({ kind: "crashed", message: msg.message });
+          this._crashed(job.slot, msg.message);
+        } else {
+          this._finish(job.stopReason ? { kind: job.stopReason, timeLimit: job.timeLimit } : { kind: "failure", message: msg.message });
+        }
+        break;
+      default:
+        break;
+    }
   }
 
   _finish(result) {
@@ -282,40 +531,41 @@ export class Runtime {
     if (!job) return;
     this.job = null;
     this._clearTimers();
-    if (this.state === "running" || this.state === "stopping") this._set("idle");
     job.resolve(result);
+    this._refresh();
+    this._ensureSpare();
     queueMicrotask(() => this._next());
   }
 
   /** Stop the running job of `owner` (or any running job when owner is omitted); queued jobs are cancelled. */
   stop(owner) {
     if (owner !== undefined) this.cancelQueued(owner);
-    if (this.job && (owner === undefined || this.job.owner === owner)) this._interrupt("stopped");
+    if (this.job && (owner === undefined || this.job.owner === owner)) this._interrupt(this.job, "stopped");
   }
 
-  _interrupt(reason) {
-    const job = this.job;
-    if (!job || this.state !== "running") return;
+  _interrupt(job, reason) {
+    if (this.job !== job || job.stopping) return;
     job.stopReason = reason;
     this._clearTimers();
-    if (this.interrupt) {
-      this._set("stopping");
-      this.interrupt[0] = 2; // SIGINT: Python raises KeyboardInterrupt at the next bytecode
+    const slot = job.slot;
+    const spareReady = this.spare && this.spare.phase === "ready";
+    if (!spareReady && slot.interrupt && slot === this.current && slot.phase !== "dead") {
+      // isolated, and no spare to switch to: KeyboardInterrupt at the next bytecode, then a grace period
+      job.stopping = true;
+      this._refresh();
+      slot.interrupt[0] = 2;
       this._timer(() => {
-        if (this.job === job) this._hardStop(reason);
+        if (this.job === job) this._hardStop(job, reason);
       }, GRACE_MS);
-    } else {
-      this._hardStop(reason);
+      return;
     }
+    this._hardStop(job, reason);
   }
 
-  _hardStop(reason) {
-    const job = this.job;
-    if (this.worker) this.worker.terminate();
-    this.worker = null;
-    this.job = null;
-    this._clearTimers();
-    this._spawn("restarting");
-    if (job) job.resolve({ kind: reason, timeLimit: job.timeLimit });
+  /** End the job now: terminate its learner worker and carry on with the spare (or a new worker). */
+  _hardStop(job, reason) {
+    if (job.slot === this.current) this._replaceCurrent();
+    else this._kill(job.slot);
+    this._finish({ kind: reason, timeLimit: job.timeLimit });
   }
 }

@@ -1,0 +1,115 @@
+// The grader worker (trusted): never runs learner code.
+//
+// It boots Pyodide + numpy + the engine, loads grading/<lesson>.json (hidden graders and reference solutions) into
+// graders.hosts.pyodide_grader, prepares each Check (PREPARE -> the plan, inputs only, goes to the page; the key with
+// the expected outcomes stays here), and judges the run results a learner worker produced (JUDGE), which the engine
+// treats as untrusted data. Learner code never runs in this interpreter, so nothing it does can change a verdict.
+
+import { Req, Res, response, validate } from "./protocol.js";
+import { fetchText, fromPython, installEngine, isFatal, loadPackages, startPyodide, WHEELS_URL } from "./pyboot.js";
+
+const post = self.postMessage.bind(self);
+const realFetch = self.fetch.bind(self);
+
+let pyodide = null;
+let grader = null;
+let booting = null;
+const lessons = new Map(); // lesson id -> Promise (loaded, requirements installed)
+const keys = new Map(); // "lesson/checkpoint/seed" -> {keyJson} | {authorJson}
+const KEEP = 4; // prepared keys kept per checkpoint
+
+async function boot(runId, lessonId) {
+  const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
+  progress("runtime", 1);
+  const engineText = fetchText("../grading/engine.json", realFetch);
+  const lessonText = lessonId ? fetchText(`../grading/${lessonId}.json`, realFetch) : null;
+  if (lessonText) lessonText.catch(() => {});
+  pyodide = await startPyodide({ post, runId, emit: () => {}, fetchFn: realFetch });
+  await loadPackages(pyodide, ["numpy"], { post, runId, fetchFn: realFetch });
+  const engine = JSON.parse(await engineText);
+  installEngine(pyodide, engine.files || {});
+  grader = pyodide.pyimport("graders.hosts.pyodide_grader");
+  if (lessonId) await lesson(lessonId, lessonText);
+  progress("engine", 100);
+  post(response(Res.READY, runId, { version: pyodide.version }));
+}
+
+/** Load a lesson's grading bundle once (and install its wheels: reference solutions may import them). */
+function lesson(lessonId, text = null) {
+  if (!/^[a-z0-9-]+$/.test(lessonId)) return Promise.reject(new Error(`bad lesson id ${lessonId}`));
+  if (!lessons.has(lessonId)) {
+    const ready = (async () => {
+      const bundle = await (text || fetchText(`../grading/${lessonId}.json`, realFetch));
+      const data = JSON.parse(bundle);
+      if (Array.isArray(data.requirements) && data.requirements.length) {
+        await pyodide.loadPackage("micropip", { messageCallback: () => {} });
+        await grader.install_requirements(bundle, WHEELS_URL);
+      }
+      fromPython(grader.load_lesson(bundle), "load_lesson");
+    })();
+    ready.catch(() => lessons.delete(lessonId));
+    lessons.set(lessonId, ready);
+  }
+  return lessons.get(lessonId);
+}
+
+async function prepared(msg) {
+  const id = `${msg.lessonId}/${msg.checkpoint}/${msg.seed >>> 0}`;
+  if (keys.has(id)) return keys.get(id);
+  await lesson(msg.lessonId);
+  const json = grader.prepare(msg.lessonId, String(msg.checkpoint), msg.seed >>> 0);
+  const parsed = fromPython(json, "prepare");
+  const entry = parsed.author_error
+    ? { authorJson: json, planJson: "", plotCase: "" }
+    : {
+        keyJson: JSON.stringify(parsed.key),
+        planJson: JSON.stringify(parsed.plan),
+        plotCase: parsed.key.plot && parsed.key.plot.case ? String(parsed.key.plot.case) : "",
+      };
+  keys.set(id, entry);
+  // keep only the newest few seeds of a checkpoint
+  const prefix = `${msg.lessonId}/${msg.checkpoint}/`;
+  const mine = [...keys.keys()].filter((k) => k.startsWith(prefix));
+  for (const old of mine.slice(0, Math.max(0, mine.length - KEEP))) keys.delete(old);
+  return entry;
+}
+
+async function handle(msg) {
+  try {
+    if (!grader) await booting;
+    if (msg.type === Req.PREPARE) {
+      const entry = await prepared(msg);
+      post(response(Res.PREPARED, msg.runId, { plan: entry.planJson, plotCase: entry.plotCase }));
+    } else if (msg.type === Req.JUDGE) {
+      const entry = await prepared(msg);
+      const key = entry.authorJson || entry.keyJson;
+      const verdict = fromPython(grader.judge(key, msg.runJson, msg.lang), "judge");
+      post(response(Res.VERDICT, msg.runId, { verdict }));
+    } else if (msg.type === Req.PLOT) {
+      const entry = await prepared(msg);
+      const plot = entry.keyJson ? fromPython(grader.plot(entry.keyJson, msg.runJson), "plot") : null;
+      post(response(Res.PLOTTED, msg.runId, { plot }));
+    } else {
+      throw new Error(`the grader worker does not do ${msg.type}`);
+    }
+  } catch (error) {
+    post(response(Res.FAILURE, msg.runId, { message: String((error && error.message) || error), fatal: isFatal(pyodide, error) }));
+  }
+}
+
+let queue = Promise.resolve();
+
+self.addEventListener("message", (event) => {
+  const msg = event.data;
+  if (!validate(msg, "request")) return;
+  if (msg.type === Req.INIT) {
+    if (!booting) {
+      booting = boot(msg.runId, typeof msg.lessonId === "string" ? msg.lessonId : "");
+      booting.catch((error) =>
+        post(response(Res.FAILURE, msg.runId, { message: String((error && error.message) || error), fatal: true })),
+      );
+    }
+    return;
+  }
+  queue = queue.then(() => handle(msg));
+});

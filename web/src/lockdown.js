@@ -1,0 +1,107 @@
+// The learner worker's lockdown: before any learner code runs, take network and code-loading APIs out of reach.
+//
+// Learner code can reach every global of its worker through Pyodide's `js` module, so whatever is left on the global
+// scope (and on the prototypes of reachable objects) is what learner code can use. What this removes:
+//
+// - network: fetch (replaced by `guard`, see below), XMLHttpRequest, EventSource, WebSocket, WebTransport,
+//   navigator.sendBeacon, caches, indexedDB, BroadcastChannel, SharedWorker, Worker, importScripts;
+// - code from strings: eval, the Function / AsyncFunction / GeneratorFunction / AsyncGeneratorFunction constructors
+//   (also through `fn.constructor`), and the string forms of setTimeout / setInterval;
+// - Pyodide's own loaders on the object Python sees as `pyodide_js` (loadPackage, loadPackagesFromImports, _api,
+//   _module, mountNativeFS).
+//
+// `guard` is the only fetch left, for Pyodide's own loader while numpy and the lesson's wheels load in the
+// background after Python is usable: it refuses every request while learner code runs, and any URL outside
+// ../pyodide/ and ../wheels/ at any time. `seal()` then refuses everything.
+
+const refuse = (what) =>
+  function blocked() {
+    throw new TypeError(`${what} is not available to learner code`);
+  };
+
+/** Replace (or remove) `name` on `target` so learner code cannot use or restore it. */
+function remove(target, name, replacement) {
+  try {
+    if (!target || !(name in target)) return;
+    Object.defineProperty(target, name, { value: replacement, writable: false, configurable: false, enumerable: false });
+  } catch {
+    try {
+      delete target[name];
+    } catch {
+      /* not ours to change */
+    }
+  }
+}
+
+/** A stand-in for a constructor: `instanceof` still works, calling or constructing throws. */
+function inert(original, what) {
+  return new Proxy(original, {
+    apply() {
+      throw new TypeError(`${what} is not available to learner code`);
+    },
+    construct() {
+      throw new TypeError(`${what} is not available to learner code`);
+    },
+  });
+}
+
+/**
+ * Lock the worker's global scope down. `allowed` is a list of URL prefixes Pyodide's loader may still fetch from
+ * (outside runs); `isRunning()` tells whether learner code is running now. Returns {guard, seal}.
+ */
+export function lockdown(scope, pyodide, { allowed, isRunning, fetch: realFetch }) {
+  const URLc = scope.URL;
+  const StringC = String;
+  let sealed = false;
+  const guard = function fetch(input, init) {
+    if (sealed || isRunning()) return Promise.reject(new TypeError("fetch is not available to learner code"));
+    let href;
+    try {
+      href = new URLc(StringC(input && typeof input === "object" && "url" in input ? input.url : input), scope.location.href).href;
+    } catch {
+      return Promise.reject(new TypeError("bad URL"));
+    }
+    if (!allowed.some((prefix) => href.startsWith(prefix))) {
+      return Promise.reject(new TypeError("fetch is not available to learner code"));
+    }
+    return realFetch(href, init && typeof init === "object" ? { method: "GET", credentials: init.credentials } : undefined);
+  };
+
+  // network and workers
+  for (const name of ["XMLHttpRequest", "EventSource", "WebSocket", "WebTransport", "BroadcastChannel", "SharedWorker",
+    "Worker", "importScripts", "caches", "indexedDB", "RTCPeerConnection", "WebSocketStream"]) {
+    remove(scope, name, undefined);
+  }
+  if (scope.navigator) remove(Object.getPrototypeOf(scope.navigator), "sendBeacon", undefined);
+
+  // code from strings
+  remove(scope, "eval", refuse("eval"));
+  const FunctionInert = inert(Function, "Function");
+  remove(Function.prototype, "constructor", FunctionInert);
+  remove(scope, "Function", FunctionInert);
+  for (const sample of [async function () {}, function* () {}, async function* () {}]) {
+    const proto = Object.getPrototypeOf(sample);
+    remove(proto, "constructor", inert(proto.constructor, "Function"));
+  }
+  for (const name of ["setTimeout", "setInterval"]) {
+    const original = scope[name].bind(scope);
+    remove(scope, name, function timer(handler, ...rest) {
+      if (typeof handler !== "function") throw new TypeError(`${name} with a string is not available to learner code`);
+      return original(handler, ...rest);
+    });
+  }
+
+  // Pyodide's own loaders, as Python sees them through `import pyodide_js`
+  for (const name of ["loadPackage", "loadPackagesFromImports", "_api", "_module", "mountNativeFS", "registerJsModule"]) {
+    remove(pyodide, name, refuse(`pyodide.${name}`));
+  }
+
+  // fetch last: the guard, until sealed
+  remove(scope, "fetch", guard);
+  return {
+    guard,
+    seal() {
+      sealed = true;
+    },
+  };
+}
