@@ -132,3 +132,63 @@ def wait_stored(page, predicate_js, timeout=30.0):
     """Wait until the stored progress document satisfies ``predicate_js`` (a JS function of the parsed document)."""
     return poll(page, f"""() => {{ const raw = localStorage.getItem({json.dumps(KEY)});
         return ({predicate_js})(raw ? JSON.parse(raw) : null); }}""", timeout=timeout)
+
+
+# ---------------------------------------------------------------- the site's workers, message by message
+
+_DRIVER = """async ({ base, schema, jobs, keep }) => {
+    const made = (globalThis.__werkbankWorkers ||= {});
+    const errors = [];
+    const get = (role) => {
+        if (!made[role]) {
+            made[role] = new Worker(base + (role === "grader" ? "grader_worker.js" : "worker.js"), { type: "module" });
+            made[role].onerror = (event) => errors.push(String(event.message));
+        }
+        return made[role];
+    };
+    const ask = (worker, message, finals) => new Promise((resolve) => {
+        const seen = [];
+        const runId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+        const listener = (event) => {
+            const data = event.data;
+            if (!data || data.runId !== runId) return;
+            seen.push(data);
+            if (finals.includes(data.type)) {
+                worker.removeEventListener("message", listener);
+                resolve(seen);
+            }
+        };
+        worker.addEventListener("message", listener);
+        worker.postMessage({ ...message, schema, runId });
+    });
+    const out = [];
+    for (const job of jobs) out.push(await ask(get(job.to), job.message, job.finals));
+    if (!keep) {
+        for (const role of Object.keys(made)) { made[role].terminate(); delete made[role]; }
+    }
+    return { replies: out, errors };
+}"""
+
+
+def protocol_schema(repo_root=REPO_ROOT) -> int:
+    """The SCHEMA constant of web/src/protocol.js, so a bump there cannot silently break a test."""
+    import re
+
+    text = (Path(repo_root) / "web" / "src" / "protocol.js").read_text(encoding="utf-8")
+    return int(re.search(r"export const SCHEMA = (\d+);", text).group(1))
+
+
+def drive_workers(page, server, repo_root, jobs, keep=True):
+    """Send each job's message (``{"to": "learner"|"grader", "message", "finals"}``) to the site's worker of that
+    role on ``page`` (started on first use, kept between calls while ``keep``); return the replies of each job."""
+    arg = {"base": server.origin + "/assets/", "schema": protocol_schema(repo_root), "jobs": jobs, "keep": keep}
+    result = page.evaluate(_DRIVER, arg)
+    assert result["errors"] == [], result["errors"]
+    return result["replies"]
+
+
+def final(replies):
+    """The last reply of a job, failing with the worker's message when it is a failure."""
+    last = replies[-1]
+    assert last["type"] != "failure", last.get("message")
+    return last

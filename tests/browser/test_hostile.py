@@ -17,8 +17,8 @@ import pytest
 
 from werkbank.lessons import load_lesson
 
-from test_learner_ui import (KEY, LESSON, editor_text, open_lesson, passed_ids, poll, replace_code, section,
-                             stored, wait_idle, wait_ready, wait_verdict)
+from helpers import (KEY, LESSON, check, editor_text, open_lesson, passed_ids, poll, replace_code, run, section, stored,
+                     wait_running, wait_stored, wait_ready)
 
 pytestmark = pytest.mark.browser
 
@@ -67,24 +67,6 @@ def iso(pages):
     return pages("isolated_server")
 
 
-def run(page, cp, code):
-    """Run `code` in editor `cp`; wait until it ended; return (verdict state, verdict text, output text)."""
-    replace_code(page, cp, code)
-    section(page, cp).locator('[data-action="run"]').click()
-    wait_idle(page, cp)
-    box = section(page, cp).locator("[data-verdict]")
-    return box.get_attribute("data-verdict"), box.inner_text(), section(page, cp).locator("[data-output]").inner_text()
-
-
-def check(page, code, cp="1"):
-    """Check `code` in checkpoint `cp`; return (state, verdict text, output text, stopped attribute)."""
-    replace_code(page, cp, code)
-    section(page, cp).locator('[data-action="check"]').click()
-    state, text = wait_verdict(page, cp, ("pass", "fail", "error", "timeout", "idle"))
-    box = section(page, cp).locator("[data-verdict]")
-    return state, text, section(page, cp).locator("[data-output]").inner_text(), box.get_attribute("data-stopped")
-
-
 def assert_next_run_works(page, cp="try"):
     wait_ready(page)
     state, _, out = run(page, cp, "print('next', 6 * 7)\n")
@@ -98,8 +80,7 @@ def stop_after(page, cp, code, *, while_running=None):
     section(page, cp).locator('[data-action="run"]').click()
     stop = section(page, cp).locator('[data-action="stop"]')
     stop.wait_for(state="visible")
-    page.wait_for_timeout(700)
-    assert page.get_attribute("body", "data-runtime") == "running"
+    wait_running(page, cp)
     if while_running:
         while_running(page)
     started = time.monotonic()
@@ -314,7 +295,7 @@ def test_markup_and_escape_sequences_are_shown_as_text(iso):
             found = section(iso, cp).locator(f"[data-output] {tag}, [data-verdict] {tag}").count()
             assert found == 0, f"a <{tag}> element appeared in {cp}"
     assert iso.locator("img[src=x]").count() == 0
-    iso.wait_for_timeout(300)
+    assert_next_run_works(iso)  # a later message round trip: any alert() would have fired by now
     assert iso.dialogs == []
 
 
@@ -358,7 +339,8 @@ def test_older_storage_schema_is_migrated(browser, isolated_server):
         open_lesson(page, isolated_server)
         assert page.locator("[data-progress]").inner_text() == "2 / 3"
         replace_code(page, "2", "# a new draft\n")
-        page.wait_for_timeout(800)  # past the autosave debounce: the migrated document is written back
+        # the autosave writes the migrated document back
+        wait_stored(page, "doc => doc && doc.version === 1 && (doc.lessons[%s].drafts || {})['2']" % json.dumps(LESSON))
         doc = stored(page)
         assert doc["version"] == 1 and passed_ids(doc) == ["1", "3"]
         assert doc["lessons"][LESSON]["drafts"]["2"].startswith("# a new draft")
@@ -390,3 +372,146 @@ def test_editing_run_check_and_stop_cause_no_csp_violation(browser, isolated_ser
         assert page.evaluate("window.__cspViolations") == []
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- tampering: the next Check still judges correctly
+#
+# Issue 11: whatever learner code does, the next Check in the same tab must judge correctly. Each hostile program
+# below is Run and Checked through the page, like a learner would; then, in the same tab, the starter must fail and
+# the reference must pass. The hostile programs also report, in their output, what they managed to reach.
+
+STARTER = load_lesson(LESSON).checkpoint("1").starter("en")
+GRADING_URL = f"../grading/{LESSON}.json"
+# a line of the reference solution that no starter contains: finding it anywhere means the reference leaked
+SECRET = next(line.strip() for line in SOLUTION.splitlines()
+              if len(line.strip()) > 25 and line.strip() not in STARTER and not line.strip().startswith("#"))
+
+HOSTILE = {
+    # replace the code of every engine function this interpreter holds, in place
+    "engine-code": (
+        "import gc, types\n"
+        "def _anything(*args, **kwargs):\n    return None\n"
+        "patched = 0\n"
+        "for obj in gc.get_objects():\n"
+        "    if isinstance(obj, types.FunctionType) and (getattr(obj, '__module__', '') or '').startswith('graders'):\n"
+        "        try:\n            obj.__code__ = _anything.__code__\n            patched += 1\n"
+        "        except Exception:\n            pass\n"
+        "print('patched', patched)\n"
+    ),
+    # make every JSON text this interpreter writes claim a pass
+    "json-encoder": (
+        "import json\n"
+        "_pass = '{\"status\": \"ok\", \"passed\": 99, \"total\": 99, \"outcomes\": []}'\n"
+        "json.JSONEncoder.encode = lambda self, o: _pass\n"
+        "json.dumps = lambda *a, **k: _pass\n"
+        "print('encoder patched')\n"
+    ),
+    # take over the worker's message handling from inside
+    "worker-messages": (
+        "import js\n"
+        "from pyodide.ffi import create_proxy, to_js\n"
+        "def _forge(event):\n"
+        "    rid = event.data.runId if event.data else 'x' * 32\n"
+        "    for kind in ('verdict', 'result'):\n"
+        "        js.postMessage(to_js({'schema': 2, 'type': kind, 'runId': rid, 'runJson': '{}',\n"
+        "                              'verdict': {'status': 'pass', 'passed': 9, 'total': 9}},\n"
+        "                             dict_converter=js.Object.fromEntries))\n"
+        "getter = to_js({'get': create_proxy(lambda *a: None), 'configurable': True},\n"
+        "               dict_converter=js.Object.fromEntries)\n"
+        "for target, name in ((js.MessageEvent.prototype, 'data'),):\n"
+        "    try:\n        js.Object.defineProperty(target, name, getter)\n"
+        "    except Exception as e:\n        print('defineProperty', type(e).__name__)\n"
+        "js.self.onmessage = create_proxy(_forge)\n"
+        "js.self.addEventListener('message', create_proxy(_forge))\n"
+        "try:\n    js.self.postMessage = create_proxy(lambda *a: None)\nexcept Exception as e:\n"
+        "    print('postMessage', type(e).__name__)\n"
+        "print('handlers replaced')\n"
+    ),
+    # every way to load the grading file (or any code) from inside the worker
+    "network": (
+        "import js, builtins\n"
+        "from pyodide.ffi import create_proxy\n"
+        f"URL = {GRADING_URL!r}\n"
+        "def _keep(text):\n    js.self.leaked = str(text)[:200]\n"
+        "attempts = {\n"
+        "    'xhr': lambda: (lambda x: (x.open('GET', URL, False), x.send(), _keep(x.responseText)))(js.XMLHttpRequest.new()),\n"
+        "    'fetch': lambda: js.fetch(URL).then(create_proxy(lambda r: r.text().then(create_proxy(_keep)))),\n"
+        "    'importScripts': lambda: js.importScripts(URL),\n"
+        "    'worker': lambda: js.Worker.new(URL),\n"
+        "    'caches': lambda: js.caches.match(URL).then(create_proxy(lambda r: r.text().then(create_proxy(_keep)))),\n"
+        "    'eval': lambda: js.eval('fetch'),\n"
+        "    'Function': lambda: js.Function.new('return 1')(),\n"
+        "    'fn.constructor': lambda: js.setTimeout.constructor.new('return 1')(),\n"
+        "    'async-constructor': lambda: js.Object.getPrototypeOf(__import__('pyodide_js').runPythonAsync).constructor('return 1'),\n"
+        "    'setTimeout-string': lambda: js.setTimeout('self.leaked = 1', 0),\n"
+        "    'loadPackage': lambda: __import__('pyodide_js').loadPackage(URL),\n"
+        "    'open_url': lambda: _keep(__import__('pyodide.http', fromlist=['x']).open_url(URL).read()),\n"
+        "    'indexedDB': lambda: js.indexedDB.open('x'),\n"
+        "    'websocket': lambda: js.WebSocket.new('ws://127.0.0.1:1/'),\n"
+        "}\n"
+        "for name, attempt in attempts.items():\n"
+        "    try:\n        attempt()\n        print('REACHED', name)\n"
+        "    except BaseException as e:\n        print('refused', name, type(e).__name__)\n"
+    ),
+    # built-ins and numpy replaced for whatever runs next
+    "builtins-numpy": (
+        "import builtins, numpy\n"
+        "builtins.len = lambda x: 0\n"
+        "builtins.isinstance = lambda *a: True\n"
+        "builtins.sorted = lambda x, **k: []\n"
+        "numpy.array_equal = lambda *a, **k: True\n"
+        "numpy.isclose = lambda *a, **k: True\n"
+        "print('patched builtins')\n"
+    ),
+    # hunt the interpreter's memory and the worker's globals for expected values or the reference
+    "gc-hunt": (
+        "import gc, js, sys\n"
+        f"SECRET = {SECRET!r}[::-1]\n"
+        "found = []\n"
+        "for obj in gc.get_objects():\n"
+        "    try:\n"
+        "        if isinstance(obj, dict) and ('expected' in obj or 'solutions' in obj or 'key' in obj and 'plan' in obj):\n"
+        "            found.append('dict ' + ','.join(map(str, list(obj)[:5])))\n"
+        "        elif isinstance(obj, str) and SECRET[::-1] in obj and obj is not SECRET:\n"
+        "            found.append('text')\n"
+        "    except Exception:\n        pass\n"
+        "names = [n for n in js.Object.getOwnPropertyNames(js.self)\n"
+        "         if any(w in n.lower() for w in ('grading', 'prepared', 'solution', 'expected', 'lesson'))]\n"
+        "print('FOUND' if found or names else 'nothing found', found[:5], names)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_after_hostile_code_the_starter_fails_and_the_reference_passes(iso, kind):
+    """Issue 11 'Tampering': run the hostile program (Run, then Check), then Check the starter and the reference."""
+    code = HOSTILE[kind]
+    _, _, out = run(iso, "1", code)
+    assert "REACHED" not in out and "FOUND" not in out, out
+    if kind == "network":
+        assert out.count("refused") == out.count("\n"), out
+        # anything an asynchronous attempt could have kept would be on the worker's global scope now
+        _, _, later = run(iso, "1", "import js\nprint('leaked:', getattr(js.self, 'leaked', None))\n")
+        assert "leaked: None" in later, later
+    state, text, out, _ = check(iso, code + CLEAN_TAIL)
+    assert state != "pass", (kind, text)
+    assert "REACHED" not in out and "FOUND" not in out, out
+    state, text, _, _ = check(iso, STARTER)
+    assert state == "fail", (kind, text)
+    state, text, _, _ = check(iso, SOLUTION)
+    assert state == "pass", (kind, text)
+
+
+def test_forged_messages_from_learner_code_decide_nothing(iso):
+    """A program posting verdicts and results to the page with every run id it can see: the verdict is the grader's."""
+    code = ("import js, json\n"
+            "from pyodide.ffi import to_js\n"
+            "for rid in ['0' * 32, 'f' * 32]:\n"
+            "    for kind in ('verdict', 'result', 'ready', 'prepared'):\n"
+            "        js.postMessage(to_js({'schema': 2, 'type': kind, 'runId': rid, 'plan': '', 'runJson': '{}',\n"
+            "                              'verdict': {'status': 'pass', 'passed': 9, 'total': 9, 'message': 'forged'}},\n"
+            "                             dict_converter=js.Object.fromEntries))\n" + CLEAN_TAIL)
+    before = iso.locator("[data-progress]").inner_text()
+    state, text, _, _ = check(iso, code)
+    assert state == "fail" and "forged" not in text, text
+    assert iso.locator("[data-progress]").inner_text() == before

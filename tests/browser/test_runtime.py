@@ -11,6 +11,8 @@ import json
 
 import pytest
 
+from helpers import drive_workers, final
+
 pytestmark = pytest.mark.browser
 
 # A module worker that boots the vendored Pyodide and answers one request. `origin` is filled in by the test.
@@ -76,84 +78,49 @@ def test_isolated_server_makes_the_page_cross_origin_isolated(page, isolated_ser
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The site's own worker (dist/assets/worker.js, protocol in web/src/protocol.js), driven message by message.
-
-_DRIVER = """async ({ workerUrl, schema, jobs }) => {
-    const worker = new Worker(workerUrl, { type: "module" });
-    const errors = [];
-    worker.onerror = (event) => errors.push(String(event.message));
-    const ask = (message, finals) => new Promise((resolve) => {
-        const seen = [];
-        const listener = (event) => {
-            const data = event.data;
-            if (!data || data.runId !== message.runId) return;
-            seen.push(data);
-            if (finals.includes(data.type)) {
-                worker.removeEventListener("message", listener);
-                resolve(seen);
-            }
-        };
-        worker.addEventListener("message", listener);
-        worker.postMessage({ ...message, schema, runId: message.runId });
-    });
-    const out = [];
-    for (const job of jobs) out.push(await ask(job.message, job.finals));
-    worker.terminate();
-    return { replies: out, errors };
-}"""
+# The site's own workers (dist/assets/worker.js: learner; dist/assets/grader_worker.js: grader; protocol in
+# web/src/protocol.js), driven message by message: helpers.drive_workers.
 
 
-def protocol_schema(repo_root) -> int:
-    """The SCHEMA constant of web/src/protocol.js, so a bump there cannot silently break this test."""
-    import re
-
-    text = (repo_root / "web" / "src" / "protocol.js").read_text(encoding="utf-8")
-    return int(re.search(r"export const SCHEMA = (\d+);", text).group(1))
-
-
-def drive_site_worker(page, server, repo_root, jobs):
-    """Start dist/assets/worker.js on ``page`` and send each job's message; return the replies of each job."""
-    arg = {"workerUrl": server.origin + "/assets/worker.js", "schema": protocol_schema(repo_root), "jobs": jobs}
-    result = page.evaluate(_DRIVER, arg)
-    assert result["errors"] == [], result["errors"]
-    return result["replies"]
-
-
-def final(replies):
-    """The last reply of a job, failing with the worker's message when it is a failure."""
-    last = replies[-1]
-    assert last["type"] != "failure", last.get("message")
-    return last
-
-
-def test_site_worker_runs_numpy_and_checks_a_lesson_with_a_wheel(page, plain_server, request_log, repo_root, dist):
-    """The real site worker boots from dist/ on a plain static host, runs numpy, and checks micropip-demo (whose
-    vendored wheel it installs with micropip); no request leaves the origin."""
-    if not (dist / "assets" / "worker.js").is_file():
-        pytest.fail("dist/assets/worker.js is missing: the site build did not bundle the worker")
+def test_site_workers_run_numpy_and_check_a_lesson_with_a_wheel(page, plain_server, request_log, repo_root, dist):
+    """The real learner and grader workers boot from dist/ on a plain static host: the learner worker says Python is
+    usable before it is ready, runs numpy and the lesson's wheel; the grader prepares (a plan without expected values)
+    and judges; the learner worker never requests grading/<lesson>.json; no request leaves the origin."""
+    for name in ("worker.js", "grader_worker.js"):
+        assert (dist / "assets" / name).is_file(), f"dist/assets/{name} is missing"
     grading = json.loads((dist / "grading" / "micropip-demo.json").read_text(encoding="utf-8"))
     solution = grading["solutions"]["1"]
     starter = (repo_root / "exercises" / "_micropip-demo" / "01-decode-link" / "starter.py").read_text()
     page.goto(plain_server.url + "build.json")
-    code = "import numpy\nprint(numpy.unique([3, 1, 1]).tolist())\n"
-    check = {"type": "check", "lessonId": "micropip-demo", "checkpoint": "1", "lang": "en", "seed": 0}
-    boot, run, good, bad = drive_site_worker(page, plain_server, repo_root, [
-        {"message": {"type": "init", "runId": "boot-000000000001"}, "finals": ["ready", "failure"]},
-        {"message": {"type": "run", "runId": "run-0000000000001", "source": code, "timeLimit": 30},
-         "finals": ["result", "failure"]},
-        {"message": {**check, "runId": "check-00000000001", "source": solution}, "finals": ["verdict", "failure"]},
-        {"message": {**check, "runId": "check-00000000002", "source": starter}, "finals": ["verdict", "failure"]},
+    lesson = {"lessonId": "micropip-demo"}
+    where = {**lesson, "checkpoint": "1", "seed": 7}
+    replies = drive_workers(page, plain_server, repo_root, [
+        {"to": "learner", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
+        {"to": "grader", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
+        {"to": "learner", "message": {"type": "run", "source": "import numpy, mdurl\nprint(numpy.unique([3, 1, 1]).tolist())\n",
+                                      "plan": '{"mode": "run"}', "timeLimit": 30}, "finals": ["result", "failure"]},
+        {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]},
     ])
-    assert final(boot)["type"] == "ready"
-    result = final(run)
-    assert result["run"]["status"] == "ok", result["run"]
-    printed = "".join(m["text"] for m in run if m["type"] == "output" and m["stream"] == "stdout")
-    assert (printed or result["run"]["stdout"]).strip() == "[1, 3]"
-    verdict = final(good)["verdict"]
-    assert verdict["status"] == "pass", verdict
-    assert verdict["total"] > 0 and verdict["passed"] == verdict["total"]
-    assert final(bad)["verdict"]["status"] == "fail"
+    boot, _, ran, prepared = replies
+    assert [m["type"] for m in boot if m["type"] != "progress"] == ["python", "ready"], boot[-1]
+    result = json.loads(final(ran)["runJson"])
+    assert result["status"] == "ok", result
+    printed = "".join(m["text"] for m in ran if m["type"] == "output" and m["stream"] == "stdout")
+    assert (printed or result["stdout"]).strip() == "[1, 3]"
+    plan = final(prepared)["plan"]
+    assert "expected" not in json.loads(plan) and json.loads(plan)["cases"]
+    verdicts = {}
+    for name, source in (("good", solution), ("bad", starter)):
+        ran, = drive_workers(page, plain_server, repo_root, [
+            {"to": "learner", "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
+             "finals": ["result", "failure"]}], keep=True)
+        judged, = drive_workers(page, plain_server, repo_root, [
+            {"to": "grader", "message": {"type": "judge", **where, "runJson": final(ran)["runJson"], "lang": "en"},
+             "finals": ["verdict", "failure"]}], keep=True)
+        verdicts[name] = final(judged)["verdict"]
+    assert verdicts["good"]["status"] == "pass" and verdicts["good"]["passed"] == verdicts["good"]["total"] > 0
+    assert verdicts["bad"]["status"] == "fail"
     wheel = grading["requirements"][0]["file"]
-    assert any(u.endswith("/assets/worker.js") for u in request_log.urls)
     assert any(u.endswith("/wheels/" + wheel) for u in request_log.urls)
+    assert sum(u.endswith("/grading/micropip-demo.json") for u in request_log.urls) == 1  # the grader's, only
     request_log.assert_only(plain_server.origin)

@@ -43,7 +43,9 @@ function lesson(lessonId, text = null) {
       const data = JSON.parse(bundle);
       if (Array.isArray(data.requirements) && data.requirements.length) {
         await pyodide.loadPackage("micropip", { messageCallback: () => {} });
-        await grader.install_requirements(bundle, WHEELS_URL);
+        const host = pyodide.pyimport("graders.hosts.pyodide"); // the same installer as the learner workers'
+        await host.install_requirements(bundle, WHEELS_URL);
+        host.destroy();
       }
       fromPython(grader.load_lesson(bundle), "load_lesson");
     })();

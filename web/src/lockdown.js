@@ -7,8 +7,8 @@
 //   navigator.sendBeacon, caches, indexedDB, BroadcastChannel, SharedWorker, Worker, importScripts;
 // - code from strings: eval, the Function / AsyncFunction / GeneratorFunction / AsyncGeneratorFunction constructors
 //   (also through `fn.constructor`), and the string forms of setTimeout / setInterval;
-// - Pyodide's own loaders on the object Python sees as `pyodide_js` (loadPackage, loadPackagesFromImports, _api,
-//   _module, mountNativeFS).
+// - once sealed, Pyodide's own loaders on the object Python sees as `pyodide_js` (loadPackage,
+//   loadPackagesFromImports, _api, _module, mountNativeFS, registerJsModule).
 //
 // `guard` is the only fetch left, for Pyodide's own loader while numpy and the lesson's wheels load in the
 // background after Python is usable: it refuses every request while learner code runs, and any URL outside
@@ -54,15 +54,16 @@ export function lockdown(scope, pyodide, { allowed, isRunning, fetch: realFetch 
   const StringC = String;
   let sealed = false;
   const guard = function fetch(input, init) {
-    if (sealed || isRunning()) return Promise.reject(new TypeError("fetch is not available to learner code"));
+    // refusals throw at once (inside Pyodide's async loader that is a rejection, for learner code an exception)
+    if (sealed || isRunning()) throw new TypeError("fetch is not available to learner code");
     let href;
     try {
       href = new URLc(StringC(input && typeof input === "object" && "url" in input ? input.url : input), scope.location.href).href;
     } catch {
-      return Promise.reject(new TypeError("bad URL"));
+      throw new TypeError("bad URL");
     }
     if (!allowed.some((prefix) => href.startsWith(prefix))) {
-      return Promise.reject(new TypeError("fetch is not available to learner code"));
+      throw new TypeError("fetch is not available to learner code");
     }
     return realFetch(href, init && typeof init === "object" ? { method: "GET", credentials: init.credentials } : undefined);
   };
@@ -91,17 +92,17 @@ export function lockdown(scope, pyodide, { allowed, isRunning, fetch: realFetch 
     });
   }
 
-  // Pyodide's own loaders, as Python sees them through `import pyodide_js`
-  for (const name of ["loadPackage", "loadPackagesFromImports", "_api", "_module", "mountNativeFS", "registerJsModule"]) {
-    remove(pyodide, name, refuse(`pyodide.${name}`));
-  }
-
   // fetch last: the guard, until sealed
   remove(scope, "fetch", guard);
   return {
     guard,
+    /** After numpy and the wheels are in: no fetch at all, and Pyodide's loaders off the `pyodide_js` object. */
     seal() {
       sealed = true;
+      // (micropip, used for the lesson's wheels before this, reads pyodide._api when it is imported)
+      for (const name of ["loadPackage", "loadPackagesFromImports", "_api", "_module", "mountNativeFS", "registerJsModule"]) {
+        remove(pyodide, name, refuse(`pyodide.${name}`));
+      }
     },
   };
 }
