@@ -202,6 +202,12 @@ export class Runtime {
     for (const slot of [this.current, this.spare, this.grader]) this._kill(slot);
     this.current = this.spare = this.grader = null;
     this.started = false;
+    if (this.job) {
+      const job = this.job;
+      this.job = null;
+      this._clearTimers();
+      job.resolve({ kind: "failed", message });
+    }
     const waiting = this.queue.splice(0);
     for (const job of waiting) job.resolve({ kind: "failed", message });
     this._refresh();
@@ -289,7 +295,7 @@ export class Runtime {
 
   _crashed(slot, message) {
     if (slot.phase === "dead") return;
-    if (!this.everReady && (slot === this.current || slot === this.grader)) {
+    if (!this.everReady && slot.phase === "booting" && (slot === this.current || slot === this.grader)) {
       this._bootFailed(message);
       return;
     }

@@ -12,7 +12,7 @@ test("run ids are random 128-bit hex strings", () => {
 
 test("constructors stamp schema, type and run id and validate", () => {
   const id = newRunId();
-  const req = request(Req.CHECK, id, { lessonId: "l", checkpoint: "1", source: "x", lang: "en", seed: 3 });
+  const req = request(Req.RUN, id, { source: "x", plan: '{"mode": "run"}', timeLimit: 3 });
   assert.equal(req.schema, SCHEMA);
   assert.ok(validate(req, "request"));
   assert.ok(!validate(req, "response"));

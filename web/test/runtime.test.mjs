@@ -1,13 +1,15 @@
-// Unit tests for the runner state machine in web/src/runtime.js, with a scripted fake worker.
+// Unit tests for the page's runner in web/src/runtime.js: a grader worker and learner workers, scripted fakes.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Req, Res, response } from "../src/protocol.js";
-import { GRACE_MS, Runtime, runtimeAttribute } from "../src/runtime.js";
+globalThis.SETTINGS = { runTimeLimit: 30, defaultTimeLimit: 5, outputLimit: 200000 }; // esbuild defines it in the site
+const { Req, Res, response } = await import("../src/protocol.js");
+const { GRACE_MS, Runtime, runtimeAttribute } = await import("../src/runtime.js");
 
 /** A stand-in Worker: records requests; `script(msg, worker)` answers them. */
 class FakeWorker {
-  constructor(script) {
+  constructor(role, script) {
+    this.role = role;
     this.script = script;
     this.sent = [];
     this.terminated = false;
@@ -26,18 +28,28 @@ class FakeWorker {
   }
 }
 
-/** Boots instantly; Run answers with `run(msg, worker)` (default: an ok result). */
-function scripted({ run } = {}) {
+const PLAN = JSON.stringify({ mode: "check", cases: [{ id: "a" }], time_limit: 5 });
+
+/** Workers that boot at once. Learner RUN answers with `run(msg, worker)` (default: an ok result). */
+function scripted({ run, boot } = {}) {
   return (msg, worker) => {
     if (msg.type === Req.INIT) {
+      if (boot && boot(msg, worker) === false) return;
       worker.reply(response(Res.PROGRESS, msg.runId, { stage: "runtime", percent: 50, loaded: 0, total: 0 }));
+      if (worker.role === "learner") worker.reply(response(Res.PYTHON, msg.runId, {}));
       worker.reply(response(Res.READY, msg.runId, {}));
+    } else if (worker.role === "grader") {
+      if (msg.type === Req.PREPARE) worker.reply(response(Res.PREPARED, msg.runId, { plan: PLAN, plotCase: "" }));
+      else if (msg.type === Req.JUDGE) {
+        const run = JSON.parse(msg.runJson);
+        worker.reply(response(Res.VERDICT, msg.runId, { verdict: { status: run.status === "ok" ? "pass" : "fail" } }));
+      }
     } else if (run) {
       run(msg, worker);
     } else {
-      worker.reply(response(Res.STARTED, msg.runId, { timeLimit: 5 }));
+      worker.reply(response(Res.STARTED, msg.runId, {}));
       worker.reply(response(Res.OUTPUT, msg.runId, { stream: "stdout", text: "hi\n" }));
-      worker.reply(response(Res.RESULT, msg.runId, { run: { status: "ok" } }));
+      worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
     }
   };
 }
@@ -51,214 +63,210 @@ function makeRuntime(script) {
     onState: (s) => states.push(s),
     onProgress: (p) => progress.push(p),
     onNotice: (n) => notices.push(n),
-    createWorker: () => {
-      const w = new FakeWorker(script);
+    createWorker: (role) => {
+      const w = new FakeWorker(role, script);
       workers.push(w);
       return w;
     },
   });
-  return { runtime, workers, states, notices, progress };
+  const learners = () => workers.filter((w) => w.role === "learner");
+  return { runtime, workers, learners, states, notices, progress };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const until = async (fn, ms = 2000) => {
+  const end = Date.now() + ms;
+  while (!fn()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await sleep(2);
+  }
+};
 
-test("a job submitted before boot is queued and runs once Python is ready", async () => {
-  const { runtime, states, progress } = makeRuntime(scripted());
+test("a Run boots Python, streams output and resolves with the run; the home page needs no grader", async () => {
+  const { runtime, workers, states } = makeRuntime(scripted());
   const output = [];
   const result = await runtime.execute({ type: "run", source: "print('hi')", onOutput: (s, t) => output.push([s, t]) });
-  assert.deepEqual(result, { kind: "result", run: { status: "ok" } });
+  assert.equal(result.kind, "result");
+  assert.equal(result.run.status, "ok");
   assert.deepEqual(output, [["stdout", "hi\n"]]);
-  assert.deepEqual(states, ["booting", "idle", "running", "idle"]);
-  assert.deepEqual(progress, [50, 100]);
+  assert.ok(states.includes("booting") && states.includes("running"));
+  assert.ok(workers.every((w) => w.role === "learner"));
   assert.equal(runtimeAttribute("booting"), "loading");
+  assert.equal(runtimeAttribute("warming"), "loading");
   assert.equal(runtimeAttribute("idle"), "ready");
 });
 
-test("responses with another run id (forged or stale) are ignored", async () => {
+test("a Check runs the plan in a learner worker and takes the verdict from the grader only", async () => {
+  const { runtime, workers } = makeRuntime(scripted());
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: runtime.seedFor("l", "1") });
+  assert.equal(result.kind, "verdict");
+  assert.equal(result.verdict.status, "pass");
+  const grader = workers.find((w) => w.role === "grader");
+  assert.deepEqual(grader.sent.map((m) => m.type).filter((t) => t !== "init"), ["prepare", "judge", "prepare"]);
+  const run = workers.find((w) => w.role === "learner").sent.find((m) => m.type === Req.RUN);
+  assert.equal(run.plan, PLAN);
+  assert.ok(!JSON.stringify(run).includes("expected"));
+});
+
+test("a verdict forged by the learner worker is ignored", async () => {
   const { runtime } = makeRuntime(
     scripted({
       run(msg, worker) {
-        worker.reply(response(Res.VERDICT, "f".repeat(32), { verdict: { status: "pass" } }));
-        worker.reply({ type: "verdict", verdict: { status: "pass" } });
-        worker.reply({ ...response(Res.VERDICT, msg.runId, { verdict: { status: "pass" } }), schema: 2 });
-        worker.reply(response(Res.VERDICT, msg.runId, { verdict: { status: "fail" } }));
+        worker.reply(response(Res.STARTED, msg.runId, {}));
+        worker.reply(response(Res.VERDICT, msg.runId, { verdict: { status: "pass" } })); // not a learner's message
+        worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "error"}' }));
       },
     }),
   );
+  runtime.warm("l", ["1"]);
   const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 1 });
-  assert.deepEqual(result, { kind: "verdict", verdict: { status: "fail" } });
+  assert.equal(result.verdict.status, "fail");
 });
 
-test("stop without an interrupt buffer terminates and restarts the worker; the next job works", async () => {
-  let hang = true;
-  const { runtime, workers, states } = makeRuntime(
+test("every Check runs on a pristine worker: after a Run or a Check the spare takes over", async () => {
+  const { runtime, learners } = makeRuntime(scripted());
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle" && learners().length === 2);
+  await runtime.execute({ type: "run", source: "x = 1" });
+  const first = learners()[0];
+  const check = () => runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 1 });
+  await check();
+  assert.ok(first.terminated, "the worker that ran learner code is gone");
+  assert.equal(learners()[1].sent.filter((m) => m.type === Req.RUN).length, 1);
+  await until(() => runtime.state === "idle");
+  await check();
+  const runsPerWorker = learners().map((w) => w.sent.filter((m) => m.type === Req.RUN).length);
+  assert.deepEqual(runsPerWorker.slice(0, 3), [1, 1, 1]);
+});
+
+test("Stop switches to the ready spare at once; without one, a new worker boots", async () => {
+  const { runtime, learners, states } = makeRuntime(
     scripted({
       run(msg, worker) {
-        if (hang) return; // `while True: pass`: never answers
-        worker.reply(response(Res.RESULT, msg.runId, { run: { status: "ok" } }));
+        worker.reply(response(Res.STARTED, msg.runId, {})); // and never answers
       },
     }),
   );
+  runtime.boot();
+  await until(() => runtime.state === "idle" && learners().length === 2);
   const pending = runtime.execute({ type: "run", source: "while True: pass", owner: "me" });
-  await sleep(10);
-  assert.equal(runtime.state, "running");
+  await until(() => runtime.state === "running");
   runtime.stop("me");
-  const result = await pending;
-  assert.equal(result.kind, "stopped");
-  assert.equal(workers[0].terminated, true);
-  assert.ok(states.includes("restarting"));
-  hang = false;
-  const next = await runtime.execute({ type: "run", source: "print(1)" });
-  assert.equal(next.kind, "result");
-  assert.equal(workers.length, 2);
-  assert.equal(runtime.state, "idle");
+  assert.equal((await pending).kind, "stopped");
+  assert.equal(runtime.state, "idle", "the spare was ready: no restart to wait for");
+  assert.ok(learners()[0].terminated);
+  // now no spare is ready yet: a Stop has to wait for a new worker
+  const again = runtime.execute({ type: "run", source: "while True: pass", owner: "me" });
+  await until(() => runtime.state === "running");
+  states.length = 0;
+  runtime.stop("me");
+  assert.equal((await again).kind, "stopped");
+  await until(() => runtime.state === "idle");
 });
 
-test("with an interrupt buffer, a run that answers in the grace period keeps its worker", async () => {
-  const { runtime, workers } = makeRuntime(
+test("isolated without a spare: Stop interrupts, and a worker that ignores it is replaced after the grace time", async () => {
+  const { runtime, learners } = makeRuntime(
     scripted({
       run(msg, worker) {
-        worker.reply(response(Res.STARTED, msg.runId, { timeLimit: 30 }));
-        const poll = setInterval(() => {
-          if (runtime.interrupt[0] === 2) {
-            clearInterval(poll);
-            worker.reply(response(Res.RESULT, msg.runId, { run: { status: "interrupted" } }));
-          }
-        }, 5);
+        worker.reply(response(Res.STARTED, msg.runId, {}));
       },
     }),
   );
-  runtime.isolated = true; // as if crossOriginIsolated
-  const pending = runtime.execute({ type: "run", source: "while True: pass", owner: "me" });
-  await sleep(20);
+  runtime.isolated = true;
+  runtime.boot();
+  await until(() => runtime.state === "idle");
+  const first = learners()[0];
+  runtime._ensureSpare = () => {}; // no spare
+  if (runtime.spare) {
+    runtime._kill(runtime.spare);
+    runtime.spare = null;
+  }
+  const pending = runtime.execute({ type: "run", source: "...", owner: "me" });
+  await until(() => runtime.state === "running");
   runtime.stop("me");
   assert.equal(runtime.state, "stopping");
-  const result = await pending;
-  assert.equal(result.kind, "stopped");
-  assert.equal(workers.length, 1);
-  assert.equal(workers[0].terminated, false);
-  assert.equal(runtime.state, "idle");
+  assert.equal(first.interrupt, undefined);
+  assert.equal(runtime.current.interrupt[0], 2);
+  const started = Date.now();
+  assert.equal((await pending).kind, "stopped");
+  assert.ok(Date.now() - started >= GRACE_MS - 50);
+  assert.ok(first.terminated);
 });
 
-test("with an interrupt buffer, a run that swallows the interrupt is replaced after the grace period", async () => {
-  const { runtime, workers } = makeRuntime(scripted({ run() {} }));
-  runtime.isolated = true;
-  const pending = runtime.execute({ type: "run", source: "...", owner: "me" });
-  await sleep(10);
-  const t0 = Date.now();
-  runtime.stop("me");
-  const result = await pending;
-  assert.equal(result.kind, "stopped");
-  assert.ok(Date.now() - t0 >= GRACE_MS - 20);
-  assert.equal(workers[0].terminated, true);
-  assert.equal(workers.length, 2);
-});
-
-test("a Check that exceeds the grader's time limit ends as timeout", async () => {
-  const { runtime } = makeRuntime(
+test("a worker crash ends the job as crashed, says so, and the next job runs", async () => {
+  let crash = true;
+  const { runtime, notices } = makeRuntime(
     scripted({
       run(msg, worker) {
-        worker.reply(response(Res.STARTED, msg.runId, { timeLimit: 0.05 }));
+        if (crash) {
+          crash = false;
+          worker.onerror({ message: "boom", preventDefault() {} });
+          return;
+        }
+        worker.reply(response(Res.STARTED, msg.runId, {}));
+        worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
       },
     }),
   );
-  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 1 });
-  assert.equal(result.kind, "timeout");
-  assert.equal(result.timeLimit, 0.05);
+  const first = await runtime.execute({ type: "run", source: "" });
+  assert.equal(first.kind, "crashed");
+  assert.deepEqual(notices, ["runtime_crashed"]);
+  assert.equal((await runtime.execute({ type: "run", source: "" })).kind, "result");
 });
 
-test("a worker error during a run restarts Python and tells the learner", async () => {
-  const { runtime, notices, workers } = makeRuntime(
+test("a failed first boot fails queued jobs, and the next job boots again", async () => {
+  let fail = true;
+  const { runtime, states } = makeRuntime(
     scripted({
-      run(msg, worker) {
-        worker.onerror({ message: "boom", preventDefault() {} });
+      boot(msg, worker) {
+        if (!fail) return true;
+        worker.reply(response(Res.FAILURE, msg.runId, { message: "no wasm", fatal: true }));
+        return false;
       },
     }),
   );
   const result = await runtime.execute({ type: "run", source: "" });
-  assert.equal(result.kind, "crashed");
-  assert.deepEqual(notices, ["runtime_crashed"]);
-  await sleep(5);
-  assert.equal(workers.length, 2);
-});
-
-test("a boot failure ends queued jobs as failed; the next job tries again", async () => {
-  let fail = true;
-  const { runtime } = makeRuntime((msg, worker) => {
-    if (msg.type === Req.INIT && fail) worker.reply(response(Res.FAILURE, msg.runId, { message: "no wasm", fatal: true }));
-    else scripted()(msg, worker);
-  });
-  const first = await runtime.execute({ type: "run", source: "" });
-  assert.deepEqual(first, { kind: "failed", message: "no wasm" });
+  assert.equal(result.kind, "failed");
   assert.equal(runtime.state, "failed");
+  assert.ok(states.includes("failed"));
   fail = false;
-  const second = await runtime.execute({ type: "run", source: "" });
-  assert.equal(second.kind, "result");
+  assert.equal((await runtime.execute({ type: "run", source: "" })).kind, "result");
 });
 
-test("jobs run one at a time, in order, and a queued job can be cancelled", async () => {
-  const order = [];
+test("a Run's time limit stops it as timeout", async () => {
   const { runtime } = makeRuntime(
     scripted({
       run(msg, worker) {
-        order.push(msg.source);
-        setTimeout(() => worker.reply(response(Res.RESULT, msg.runId, { run: { status: "ok" } })), 5);
+        worker.reply(response(Res.STARTED, msg.runId, {}));
       },
     }),
   );
-  const a = runtime.execute({ type: "run", source: "a", owner: "A" });
-  const b = runtime.execute({ type: "run", source: "b", owner: "B" });
-  const c = runtime.execute({ type: "run", source: "c", owner: "C" });
-  runtime.stop("B");
-  assert.equal((await b).kind, "cancelled");
-  assert.equal((await a).kind, "result");
-  assert.equal((await c).kind, "result");
-  assert.deepEqual(order, ["a", "c"]);
+  const result = await runtime.execute({ type: "run", source: "", timeLimit: 0.01 });
+  assert.equal(result.kind, "timeout");
 });
 
-test("checkpoints to warm are prepared once Python is ready, after queued jobs, and again after a restart", async () => {
-  const { runtime, workers } = makeRuntime(scripted());
-  runtime.warm("claims-abstention", ["1", "2", "3"]);
-  assert.equal(workers.length, 0); // nothing to send before a worker exists
-  await runtime.execute({ type: "check", source: "x = 1", lessonId: "claims-abstention", checkpoint: "2", lang: "en", seed: 1 });
-  const types = workers[0].sent.map((m) => m.type);
-  assert.deepEqual(types, [Req.INIT, Req.CHECK, Req.PREPARE, Req.PREPARE, Req.PREPARE]);
-  assert.deepEqual(workers[0].sent.slice(2).map((m) => [m.lessonId, m.checkpoint]),
-    [["claims-abstention", "1"], ["claims-abstention", "2"], ["claims-abstention", "3"]]);
-  runtime._restart(false);
-  await sleep(10);
-  assert.deepEqual(workers[1].sent.map((m) => m.type), [Req.INIT, Req.PREPARE, Req.PREPARE, Req.PREPARE]);
+test("queued jobs of an owner are cancelled by stop(owner)", async () => {
+  const { runtime } = makeRuntime(scripted({ boot: () => false })); // never boots
+  const pending = runtime.execute({ type: "run", source: "", owner: "a" });
+  runtime.stop("a");
+  assert.equal((await pending).kind, "cancelled");
 });
 
-test("a Run result carries the checkpoint's plot only when the worker sent one", async () => {
-  const plot = { kind: "reliability", expected: ["none"], actual: null };
-  const { runtime } = makeRuntime(scripted({
-    run(msg, worker) {
-      worker.reply(response(Res.STARTED, msg.runId, { timeLimit: 5 }));
-      worker.reply(response(Res.RESULT, msg.runId, { run: { status: "ok" }, plot }));
-    },
-  }));
-  const result = await runtime.execute({ type: "run", source: "x = 1", lessonId: "l", checkpoint: "3" });
-  assert.deepEqual(result, { kind: "result", run: { status: "ok" }, plot });
-});
-
-test("each Check uses the seed prepared ahead, then a new seed is prepared for the next Check", async () => {
-  const { runtime, workers } = makeRuntime(scripted({
-    run(msg, worker) {
-      worker.reply(response(Res.STARTED, msg.runId, { timeLimit: 5 }));
-      worker.reply(response(Res.VERDICT, msg.runId, { verdict: { status: "fail", seed: msg.seed } }));
-    },
-  }));
-  runtime.warm("lesson", ["1"]);
-  const first = runtime.seedFor("lesson", "1");
-  const job = { type: "check", source: "x = 1", lessonId: "lesson", checkpoint: "1", lang: "en" };
-  await runtime.execute({ ...job, seed: runtime.seedFor("lesson", "1") });
-  const sent = workers[0].sent;
-  const check = sent.find((m) => m.type === Req.CHECK);
-  const prepares = sent.filter((m) => m.type === Req.PREPARE);
-  assert.equal(check.seed, first);
-  assert.equal(prepares[0].seed, first); // prepared ahead with the seed the Check then used
-  const next = runtime.seedFor("lesson", "1");
-  assert.notEqual(next, first);
-  assert.equal(prepares.at(-1).seed, next); // and the next Check's seed is prepared right after the verdict
+test("Python is usable before a Check could run: Runs start on PYTHON, Checks wait for READY", async () => {
+  const { runtime } = makeRuntime(
+    scripted({
+      boot(msg, worker) {
+        worker.reply(response(Res.PYTHON, msg.runId, {}));
+        worker.readyLater = () => worker.reply(response(Res.READY, msg.runId, {}));
+        return false;
+      },
+    }),
+  );
+  runtime.boot();
+  const ran = await runtime.execute({ type: "run", source: "print(1)" });
+  assert.equal(ran.kind, "result");
+  assert.equal(runtime.state, "booting");
 });
