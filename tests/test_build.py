@@ -89,7 +89,9 @@ def test_shipped_lock_names_only_shipped_files(dist):
 
 def test_engine_json_shape(dist, repo_root):
     engine = json.loads((dist / "grading" / "engine.json").read_text(encoding="utf-8"))
-    assert list(engine) == ["files"]
+    assert list(engine) == ["files", "requirements"]
+    # the learner workers learn a lesson's wheels from here: names and files only, nothing of the graders
+    assert engine["requirements"]["micropip-demo"] == [{"name": "mdurl", "file": engine["requirements"]["micropip-demo"][0]["file"]}]
     files = engine["files"]
     engine_dir = repo_root / "graders" / "engine"
     expected = {"graders/__init__.py", "graders/hosts/__init__.py", "graders/hosts/pyodide.py", "graders/hosts/pyodide_grader.py"} | {

@@ -17,12 +17,9 @@ network is touched.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
-import sys
-import time
 from pathlib import Path
 from typing import Iterable
 
@@ -134,13 +131,8 @@ def _resolve_lessons(lessons) -> list:
 
 
 def _build_site(dist: Path, lessons: list) -> None:
-    try:
-        from werkbank.site import build_site
-    except ModuleNotFoundError as exc:  # the front-end builder is written separately; until it lands, skip it
-        if exc.name != "werkbank.site":
-            raise
-        print("werkbank build: werkbank.site is missing, skipping the front end", file=sys.stderr)
-        return
+    from werkbank.site import build_site
+
     build_site(dist, lessons)
 
 
@@ -151,7 +143,7 @@ def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None 
     ``bytecode``: precompile the runtime's Python files (:mod:`werkbank.bytecode`, needs a CPython 3.12; without
     one the stock files ship, with a notice). None means "unless the environment variable ``WERKBANK_BYTECODE`` is
     0": the bytecode runtime boots about twice as fast for ~2.3 MB more.
-    Raises :class:`werkbank.vendor.VendorError` (or the lessons' ``LessonError``) with a readable message.
+    Raises a :class:`werkbank.errors.WerkbankError` (or the lessons' ``LessonError``) with a readable message.
     """
     dist = Path(dist)
     dist.mkdir(parents=True, exist_ok=True)
@@ -174,29 +166,3 @@ def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None 
     finish(dist)  # precompressed copies, _headers, sw.js: the last writer before build.json
     vendor.check_no_cdn(dist)
     vendor.write_if_changed(dist / "build.json", _json_bytes({"hash": build_hash(dist), "pyodide": vendor.PYODIDE_VERSION}))
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m werkbank.build [DIST] [--lesson ID ...]``."""
-    parser = argparse.ArgumentParser(prog="python -m werkbank.build", description=__doc__.splitlines()[0])
-    parser.add_argument("dist", nargs="?", default=str(REPO_ROOT / "dist"), help="output folder (default: dist/)")
-    parser.add_argument("--lesson", action="append", help="build only this lesson id (repeatable)")
-    parser.add_argument("--bytecode", action="store_true", default=None,
-                        help="precompile the runtime's Python files (needs CPython 3.12)")
-    args = parser.parse_args(argv)
-    start = time.monotonic()
-    try:
-        build(Path(args.dist), lessons=args.lesson, bytecode=args.bytecode)
-    except Exception as exc:
-        from werkbank.lessons import LessonError
-
-        if isinstance(exc, (vendor.VendorError, LessonError)):
-            print(f"werkbank build: error: {exc}", file=sys.stderr)
-            return 1
-        raise
-    print(f"werkbank build: wrote {args.dist} in {time.monotonic() - start:.1f} s")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -32,6 +32,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from werkbank.errors import WerkbankError
+
 from werkbank.vendor import cache_dir, sha256_file, write_if_changed
 
 #: importlib.util.MAGIC_NUMBER of CPython 3.12 (3531), which Pyodide 0.27.7's CPython 3.12.7 uses.
@@ -93,6 +95,10 @@ print(json.dumps({"compiled": compiled, "kept_source": kept_source, "magic": imp
 '''
 
 
+class BytecodeError(WerkbankError):
+    """Compiling the runtime's Python files failed; the message has the compiler's output."""
+
+
 class BytecodeUnavailable(RuntimeError):
     """No CPython 3.12 with Pyodide's bytecode magic number was found."""
 
@@ -150,7 +156,7 @@ def _compile_archive(python: str, version: str, src: Path, prefix: str, wheel: b
         job = json.dumps({"src": str(src), "dst": str(out), "prefix": prefix, "wheel": wheel})
         proc = subprocess.run([python, "-I", "-c", _HELPER, job], capture_output=True, text=True, timeout=600)
         if proc.returncode != 0:
-            raise RuntimeError(f"compiling {src.name} with {python} failed:\n{proc.stderr.strip()[-2000:]}")
+            raise BytecodeError(f"compiling {src.name} with {python} failed:\n{proc.stderr.strip()[-2000:]}")
         report = json.loads(proc.stdout.strip().splitlines()[-1])
         os.replace(out, target)
         report_path.write_text(json.dumps(report), encoding="utf-8")
@@ -207,22 +213,3 @@ def compile_runtime(dist: Path, *, python: str | None = None, cache: Path | None
         record = {"compiler": version, "helper": HELPER_VERSION, "files": provenance}
         write_if_changed(folder / PROVENANCE, (json.dumps(record, indent=1, sort_keys=True) + "\n").encode())
     return {"python": python, "version": version, "files": files}
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m werkbank.bytecode [DIST]``: compile an already built site's runtime to bytecode."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m werkbank.bytecode", description=__doc__.splitlines()[0])
-    parser.add_argument("dist", nargs="?", default=str(Path(__file__).resolve().parent.parent / "dist"))
-    parser.add_argument("--python", help="the CPython 3.12 to compile with (default: search)")
-    args = parser.parse_args(argv)
-    report = compile_runtime(Path(args.dist), python=args.python)
-    for name, info in report["files"].items():
-        print(f"{name}: {info['compiled']} modules compiled, {len(info['kept_source'])} kept as source, "
-              f"{info['before']} -> {info['after']} bytes")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

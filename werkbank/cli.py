@@ -77,13 +77,12 @@ def _check(args) -> int:
 
 def _build(args) -> int:
     from werkbank.build import build
+    from werkbank.errors import WerkbankError
     from werkbank.lessons import LessonError
-    from werkbank.site import SiteError
-    from werkbank.vendor import VendorError
 
     try:
         build(Path(args.dist), bytecode=False if args.stock else None)
-    except (LessonError, SiteError, VendorError) as error:
+    except (LessonError, WerkbankError) as error:
         print(f"werkbank build: {error}", file=sys.stderr)
         return 2
     return 0

@@ -9,7 +9,7 @@ Called at the end of a build, after every other file of ``dist/`` is written (se
 - :func:`write_service_worker` writes ``dist/sw.js`` from ``web/src/sw.js`` with the build's file list (path ->
   sha-256) and a cache name derived from it, so a new build gets a new cache and an "update available" notice.
 
-:data:`NGINX_SNIPPET` is the equivalent configuration for nginx (also in the notes, readme-offline.md).
+:data:`ISOLATION_HEADERS` and :data:`CSP` are defined here once (``werkbank serve``, the pages and sw.js use them).
 """
 
 from __future__ import annotations
@@ -21,7 +21,12 @@ import json
 import re
 from pathlib import Path
 
+from werkbank.errors import WerkbankError
 from werkbank.vendor import REPO_ROOT, cache_dir, write_if_changed
+
+class OfflineError(WerkbankError):
+    """The offline step cannot write the service worker (its source lacks the build literal)."""
+
 
 SW_SOURCE = REPO_ROOT / "web" / "src" / "sw.js"
 SW_NAME = "sw.js"
@@ -34,11 +39,18 @@ CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'sel
        "img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; object-src 'none'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
-#: Headers every response of the site should carry on a host that lets us set them.
-SITE_HEADERS = {
+#: The headers that make a page cross-origin isolated (SharedArrayBuffer, so Stop can interrupt Python). Defined
+#: here once: ``werkbank serve`` sends them, ``_headers`` lists them, and sw.js adds them (the build writes them into
+#: its BUILD literal) where a plain host does not.
+ISOLATION_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Embedder-Policy": "require-corp",
     "Cross-Origin-Resource-Policy": "same-origin",
+}
+
+#: Headers every response of the site should carry on a host that lets us set them.
+SITE_HEADERS = {
+    **ISOLATION_HEADERS,
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -52,24 +64,6 @@ COMPRESS_MIN_SIZE = 10 * 1024
 #: A compressed copy is kept only when it is at most this fraction of the original (zip/whl are mostly deflated).
 COMPRESS_MAX_RATIO = 0.9
 COMPRESSED_SUFFIXES = (".gz", ".br")
-
-NGINX_SNIPPET = f"""\
-# werkbank: serve dist/ with cross-origin isolation, precompressed files and the site's CSP.
-location / {{
-    root /srv/werkbank/dist;            # the built site
-    gzip_static on;                     # send file.gz when the browser accepts gzip (ngx_http_gzip_static_module)
-    # brotli_static on;                 # with the ngx_brotli module and .br files
-    types {{ application/wasm wasm; text/javascript js mjs; application/json json; }}
-    add_header Cross-Origin-Opener-Policy "same-origin" always;
-    add_header Cross-Origin-Embedder-Policy "require-corp" always;
-    add_header Cross-Origin-Resource-Policy "same-origin" always;
-    add_header Content-Security-Policy "{CSP}" always;
-    add_header X-Content-Type-Options "nosniff" always;
-    add_header Referrer-Policy "no-referrer" always;
-    add_header Cache-Control "no-cache" always;
-}}
-"""
-
 
 def _is_compressed_copy(rel: str) -> bool:
     return rel.endswith(COMPRESSED_SUFFIXES)
@@ -114,11 +108,12 @@ _BUILD_LITERAL = re.compile(r"/\* @build \*/.*?/\* @end-build \*/", re.S)
 
 def render_service_worker(source: str, manifest: dict[str, str], version: str) -> str:
     """``source`` (web/src/sw.js) with its placeholder BUILD literal replaced by this build's version and files."""
-    data = json.dumps({"version": version, "files": manifest}, separators=(",", ":"), sort_keys=True)
+    data = json.dumps({"version": version, "files": manifest, "isolation": list(ISOLATION_HEADERS.items())},
+                      separators=(",", ":"), sort_keys=True)
     data = data.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     text, count = _BUILD_LITERAL.subn(lambda _m: data, source)
     if count != 1:
-        raise ValueError(f"sw.js must contain exactly one /* @build */ ... /* @end-build */ literal, found {count}")
+        raise OfflineError(f"sw.js must contain exactly one /* @build */ ... /* @end-build */ literal, found {count}")
     return text
 
 
@@ -245,20 +240,3 @@ def finish(dist: Path) -> dict:
     write_headers(dist)
     version = write_service_worker(dist)
     return {"version": version, "compressed": compressed, "precached": len(asset_manifest(dist))}
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m werkbank.offline [DIST]``: run :func:`finish` on an already built site."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m werkbank.offline", description=__doc__.splitlines()[0])
-    parser.add_argument("dist", nargs="?", default=str(REPO_ROOT / "dist"))
-    args = parser.parse_args(argv)
-    report = finish(Path(args.dist))
-    print(f"werkbank offline: sw.js version {report['version']}, {report['precached']} files saved offline, "
-          f"{len(report['compressed'])} precompressed copies")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

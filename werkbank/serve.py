@@ -9,7 +9,6 @@ without these headers.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import os
 import sys
@@ -38,12 +37,8 @@ MIME_TYPES = {
     ".webmanifest": "application/manifest+json",
 }
 
-#: Headers sent with every response.
-ISOLATION_HEADERS = {
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Embedder-Policy": "require-corp",
-    "Cross-Origin-Resource-Policy": "same-origin",
-}
+#: Headers sent with every response (defined once, in werkbank.offline).
+from werkbank.offline import ISOLATION_HEADERS  # noqa: E402
 
 
 class DistHandler(SimpleHTTPRequestHandler):
@@ -97,22 +92,3 @@ def serve(dist: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> Non
         pass
     finally:
         server.server_close()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m werkbank.serve [DIST] [--host H] [--port P]``."""
-    parser = argparse.ArgumentParser(prog="python -m werkbank.serve", description="Serve dist/ for development.")
-    parser.add_argument("dist", nargs="?", default=str(Path(__file__).resolve().parent.parent / "dist"))
-    parser.add_argument("--host", default=DEFAULT_HOST)
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="default 8000, or $PORT")
-    args = parser.parse_args(argv)
-    try:
-        serve(Path(args.dist), args.host, args.port)
-    except (FileNotFoundError, OSError) as exc:
-        print(f"werkbank serve: error: {exc}", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -17,7 +17,6 @@ import hashlib
 import html
 import json
 import shutil
-import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -85,12 +84,7 @@ def copy_static(dist: Path) -> str:
 def page_csp() -> str:
     """The pages' Content-Security-Policy: the site's header CSP (werkbank.offline.CSP) minus the header-only
     ``frame-ancestors``. No eval, no inline script, nothing from another origin."""
-    try:
-        from werkbank.offline import CSP
-    except ImportError:  # the offline module is optional for the pages
-        CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
-               "img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; "
-               "object-src 'none'; base-uri 'none'; form-action 'none'")
+    from werkbank.offline import CSP
     parts = [p.strip() for p in CSP.split(";") if p.strip() and not p.strip().startswith("frame-ancestors")]
     return "; ".join(parts)
 

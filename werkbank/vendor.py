@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Protocol
 
+from werkbank.errors import WerkbankError
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PYODIDE_DIR = REPO_ROOT / "node_modules" / "pyodide"
 PYODIDE_VERSION = "0.27.7"
@@ -61,7 +63,7 @@ _SAME_SITE_LITERAL = '`${new URL("./",import.meta.url).href}`'
 _SOURCE_MAP = re.compile(rb"\n?//# sourceMappingURL=[^\n]*\n?$")
 
 
-class VendorError(RuntimeError):
+class VendorError(WerkbankError):
     """Vendoring failed; the message says what, why, and what to do about it."""
 
 

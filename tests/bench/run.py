@@ -132,8 +132,9 @@ def probe_runtime(browser, folder: Path) -> dict:
 # ------------------------------------------------------------------------------------------------------ measurements
 
 
-def floor_once(browser, origin: str, counter: sitekit.ByteCounter) -> tuple[float, float, int]:
-    """(cold, warm) seconds from navigation to numpy imported, and the body bytes of the cold visit."""
+def floor_once(browser, origin: str, counter: sitekit.ByteCounter, measure_memory: bool = False):
+    """(cold, warm) seconds from navigation to numpy imported, the body bytes of the cold visit, and (when asked)
+    the heap usage after the warm boot."""
     ctx = browser.new_context()
     page = ctx.new_page()
     out = []
@@ -142,44 +143,103 @@ def floor_once(browser, origin: str, counter: sitekit.ByteCounter) -> tuple[floa
         if out:
             cold_bytes = counter.bytes
         start = sitekit.now()
-        if out:
-            page.reload()
-        else:
-            page.goto(origin + "/index.html")
+        page.goto(origin + "/index.html")  # the second visit is a second navigation, exactly as for the site
         page.wait_for_selector("body[data-floor=ready]", timeout=TIMEOUT_MS, state="attached")
         out.append(sitekit.now() - start)
+    memory = heap_usage(browser) if measure_memory else None
     ctx.close()
-    return out[0], out[1], cold_bytes
+    return out[0], out[1], cold_bytes, memory
+
+
+def _visit(page, url: str) -> dict:
+    """Navigate to ``url``; seconds to ``data-python="ready"`` and to ``data-runtime="ready"``, long tasks, marks."""
+    start = sitekit.now()
+    page.goto(url)
+    page.wait_for_selector("body[data-python=ready]", timeout=TIMEOUT_MS, state="attached")
+    python = sitekit.now() - start
+    page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
+    ready = sitekit.now() - start
+    tasks = page.evaluate("window.__wbLongTasks || []")
+    marks = page.evaluate("""() => Object.fromEntries(performance.getEntriesByType('mark')
+        .filter((m) => m.name.startsWith('werkbank:')).map((m) => [m.name, Math.round(m.startTime)]))""")
+    return {"python": python, "ready": ready, "marks": marks,
+            "longtasks": {"count": len(tasks), "total_ms": round(sum(d for _, d in tasks), 1),
+                          "max_ms": round(max((d for _, d in tasks), default=0.0), 1)}}
 
 
 def site_once(browser, origin: str, counter: sitekit.ByteCounter | None = None) -> dict:
-    """Cold and warm boot of the lesson page; bytes and long tasks of the cold visit."""
+    """Cold and warm visit of the lesson page (the warm one is a second navigation once the service worker saved the
+    whole build); bytes of the cold visit."""
     ctx = browser.new_context()
     ctx.add_init_script(LONGTASK_SCRIPT)
     page = ctx.new_page()
     if counter:
         counter.reset()
-    start = sitekit.now()
-    page.goto(f"{origin}/lessons/{LESSON}/en.html")
-    page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
-    cold = sitekit.now() - start
-    result = {"cold": cold, "isolated": page.evaluate("crossOriginIsolated"),
+    url = f"{origin}/lessons/{LESSON}/en.html"
+    cold = _visit(page, url)
+    result = {"cold": cold["ready"], "cold_python": cold["python"], "longtasks": cold["longtasks"],
+              "marks_cold": cold["marks"], "isolated": page.evaluate("crossOriginIsolated"),
               "controlled": page.evaluate("Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)")}
-    tasks = page.evaluate("window.__wbLongTasks || []")
-    result["longtasks"] = {"count": len(tasks), "total_ms": round(sum(d for _, d in tasks), 1),
-                           "max_ms": round(max((d for _, d in tasks), default=0.0), 1)}
     if counter:
         result["bytes_ready"] = counter.bytes
     page.wait_for_selector("html[data-offline=ready], html[data-offline=failed]", timeout=TIMEOUT_MS, state="attached")
     result["offline"] = page.get_attribute("html", "data-offline")
     if counter:
         result["bytes_offline"] = counter.bytes
-    start = sitekit.now()
-    page.reload()
-    page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
-    result["warm"] = sitekit.now() - start
+    warm = _visit(page, url)
+    result.update({"warm": warm["ready"], "warm_python": warm["python"], "longtasks_warm": warm["longtasks"],
+                   "marks_warm": warm["marks"]})
     ctx.close()
     return result
+
+
+def heap_usage(browser) -> list[dict]:
+    """JS heap (``usedSize``) and ArrayBuffer backing stores, wasm memories included (``backingStorageSize``), of
+    every page and worker of ``browser`` now, through the DevTools protocol (Runtime.getHeapUsage)."""
+    cdp = browser.new_browser_cdp_session()
+    replies: dict = {}
+    cdp.on("Target.receivedMessageFromTarget",
+           lambda ev: replies.__setitem__(ev["sessionId"], json.loads(ev["message"])))
+    out = []
+    for target in cdp.send("Target.getTargets")["targetInfos"]:
+        if target["type"] not in ("page", "worker"):
+            continue
+        sid = cdp.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": False})["sessionId"]
+        cdp.send("Target.sendMessageToTarget",
+                 {"sessionId": sid, "message": json.dumps({"id": 1, "method": "Runtime.getHeapUsage"})})
+        deadline = time.monotonic() + 10
+        while sid not in replies and time.monotonic() < deadline:
+            time.sleep(0.02)
+        usage = replies.get(sid, {}).get("result", {})
+        name = target["url"].rsplit("/", 1)[-1].split("?")[0] or target["type"]
+        out.append({"type": target["type"], "name": name, "js_heap": usage.get("usedSize"),
+                    "backing_store": usage.get("backingStorageSize")})
+        cdp.send("Target.detachFromTarget", {"sessionId": sid})
+    cdp.detach()
+    return out
+
+
+def memory(browser, origin: str, checks_total: int) -> dict:
+    """Heap usage after boot, after 20 Checks and after ``checks_total`` Checks (isolated host, service workers
+    blocked so only this page's workers count)."""
+    ctx = browser.new_context(service_workers="block")
+    page = ctx.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{origin}/lessons/{LESSON}/en.html")
+    page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
+    out = {"after_boot": heap_usage(browser)}
+    section = '[data-checkpoint="1"]'
+    page.click(f'{section} [data-action="solution"]')
+    page.click(f"{section} [data-solution] button")
+    for done in range(1, checks_total + 1):
+        page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
+        page.click(f'{section} [data-action="check"]')
+        _wait_verdict(page, section)
+        if done in (20, checks_total):
+            page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
+            out[f"after_{done}_checks"] = heap_usage(browser)
+    ctx.close()
+    return out
 
 
 def _wait_verdict(page, section: str) -> None:
@@ -205,6 +265,7 @@ def checks(browser, origin: str, rounds: int) -> dict:
     for _ in range(rounds):
         for cp in ids:
             section = f'[data-checkpoint="{cp}"]'
+            page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
             start = sitekit.now()
             page.click(f'{section} [data-action="check"]')  # sets data-state="running" before it returns
             _wait_verdict(page, section)
@@ -219,14 +280,13 @@ def stop_once(browser, origin: str, *, block_sw: bool) -> dict:
     ctx = browser.new_context(service_workers="block" if block_sw else "allow")
     page = ctx.new_page()
     page.goto(f"{origin}/lessons/{LESSON}/en.html")
-    page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
+    page.wait_for_selector("body[data-runtime=ready][data-spare=ready]", timeout=TIMEOUT_MS, state="attached")
     isolated = page.evaluate("crossOriginIsolated")
     editor = page.locator("[data-playground] .cm-content")
     editor.click()
     editor.fill("while True:\n    pass\n")
     page.click('[data-playground] [data-action="run"]')
     page.wait_for_selector("body[data-runtime=running]", timeout=TIMEOUT_MS, state="attached")
-    time.sleep(0.5)
     start = sitekit.now()
     page.click('[data-playground] [data-action="stop"]')
     page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
@@ -265,104 +325,88 @@ def machine() -> dict:
     return info
 
 
+GOALS = {  # issue 16: ratios to the floor measured in the same run
+    "warm_ready": ("warm boot -> ready", "warm", 0.5),
+    "cold_ready": ("cold boot -> ready", "cold", 0.75),
+    "warm_python": ("Python usable (warm)", "warm", 0.35),
+    "stop_plain": ("Stop -> ready, not isolated", "warm", 0.6),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; see the module docstring."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=5, help="rounds per variant (default 5)")
     parser.add_argument("--dist", help="an already built site to measure (default: build one into a temp folder)")
-    parser.add_argument("--no-bytecode", action="store_true", help="skip the bytecode variant")
+    parser.add_argument("--checks", type=int, default=100, help="Checks in the memory run (default 100)")
     parser.add_argument("--out", default=str(HERE / "report.json"))
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    from werkbank import bytecode, offline
-
-    report: dict = {"machine": machine(), "n": args.n, "lesson": LESSON, "started": time.strftime("%Y-%m-%dT%H:%M:%SZ",
-                                                                                                  time.gmtime())}
+    report: dict = {"machine": machine(), "n": args.n, "lesson": LESSON,
+                    "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     with tempfile.TemporaryDirectory(prefix="werkbank-bench-") as tmp:
         tmp = Path(tmp)
         if args.dist:
-            stock = sitekit.copy_site(Path(args.dist), tmp / "stock")
-            sitekit.ensure_offline(stock)
+            site = sitekit.copy_site(Path(args.dist), tmp / "site")
+            sitekit.ensure_offline(site)
         else:
-            stock = sitekit.build_site(tmp / "stock", LESSONS)
-        variants = {"site": stock}
-        if not args.no_bytecode:
-            bc = sitekit.copy_site(stock, tmp / "bytecode")
-            compiled = bytecode.compile_runtime(bc)
-            report["bytecode_build"] = {k: v for k, v in compiled.items() if k != "files"}
-            report["bytecode_build"]["files"] = {n: {"before": f["before"], "after": f["after"], "compiled": f["compiled"]}
-                                           for n, f in compiled["files"].items()}
-            if compiled["python"]:
-                offline.finish(bc)
-                variants["bytecode"] = bc
+            site = sitekit.build_site(tmp / "site", LESSONS)  # the default build: bytecode runtime when possible
+        report["runtime"] = "bytecode" if (site / "pyodide" / "bytecode.json").is_file() else "stock"
         floor = make_floor(tmp / "floor")
-        counters = {name: sitekit.ByteCounter() for name in ["floor", *variants]}
-        results: dict = {"floor": {"cold": [], "warm": []}}
-        for name in variants:
-            results[name] = {"cold": [], "warm": [], "longtasks": [], "bytes_ready": [], "bytes_offline": [],
-                             "isolated": [], "offline": []}
+        counters = {"floor": sitekit.ByteCounter(), "site": sitekit.ByteCounter()}
+        floor_r: dict = {"cold": [], "warm": [], "bytes": None, "memory": None}
+        site_r: dict = {k: [] for k in ("cold", "warm", "cold_python", "warm_python", "longtasks", "longtasks_warm",
+                                         "bytes_ready", "bytes_offline", "isolated", "offline", "marks_cold",
+                                         "marks_warm")}
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=sitekit.chromium_path(), headless=True,
                                          args=sitekit.CHROMIUM_ARGS)
-            if "bytecode" in variants:
-                report["bytecode_build"]["probe"] = {
-                    "stock": probe_runtime(browser, make_floor(tmp / "probe-stock", stock / "pyodide")),
-                    "bytecode": probe_runtime(browser, make_floor(tmp / "probe-bc", variants["bytecode"] / "pyodide")),
-                }
-            with sitekit.serve(floor, counter=counters["floor"]) as floor_origin:
-                origins = {}
-                stack = []
-                for name, folder in variants.items():
-                    ctx = sitekit.serve(folder, counter=counters[name])
-                    origins[name] = ctx.__enter__()
-                    stack.append(ctx)
-                try:
-                    order = ["floor", *variants]
-                    for round_no in range(args.n):
-                        sequence = order if round_no % 2 == 0 else list(reversed(order))
-                        for name in sequence:
-                            if name == "floor":
-                                cold, warm, sent = floor_once(browser, floor_origin, counters["floor"])
-                                results["floor"]["cold"].append(cold)
-                                results["floor"]["warm"].append(warm)
-                                results["floor"].setdefault("bytes", sent)
-                            else:
-                                one = site_once(browser, origins[name], counters[name])
-                                for key in ("cold", "warm", "longtasks", "bytes_ready", "bytes_offline", "isolated",
-                                            "offline"):
-                                    results[name][key].append(one.get(key))
-                        print(f"round {round_no + 1}/{args.n} done", flush=True)
-                    report["checks"] = checks(browser, origins["site"], args.n)
-                    stops_iso, stops_plain = [], []
-                    for round_no in range(max(3, args.n // 2)):
-                        pair = [True, False] if round_no % 2 == 0 else [False, True]
-                        for isolated in pair:
-                            one = stop_once(browser, origins["site"], block_sw=not isolated)
-                            (stops_iso if isolated else stops_plain).append(one)
-                    report["stop"] = {"isolated": summary([s["seconds"] for s in stops_iso if s["isolated"]]),
-                                      "not_isolated": summary([s["seconds"] for s in stops_plain if not s["isolated"]]),
-                                      "raw": {"isolated": stops_iso, "not_isolated": stops_plain}}
-                finally:
-                    for ctx in stack:
-                        ctx.__exit__(None, None, None)
+            with sitekit.serve(floor, counter=counters["floor"]) as floor_origin, \
+                    sitekit.serve(site, counter=counters["site"]) as origin, \
+                    sitekit.serve(site, isolated=True) as iso_origin:
+                for round_no in range(args.n):
+                    sequence = ["floor", "site"] if round_no % 2 == 0 else ["site", "floor"]
+                    for name in sequence:
+                        if name == "floor":
+                            cold, warm, sent, mem = floor_once(browser, floor_origin, counters["floor"],
+                                                               measure_memory=round_no == 0)
+                            floor_r["cold"].append(cold)
+                            floor_r["warm"].append(warm)
+                            floor_r["bytes"] = floor_r["bytes"] or sent
+                            floor_r["memory"] = floor_r["memory"] or mem
+                        else:
+                            one = site_once(browser, origin, counters["site"])
+                            for key in site_r:
+                                site_r[key].append(one.get(key))
+                    print(f"round {round_no + 1}/{args.n} done", flush=True)
+                report["checks"] = checks(browser, iso_origin, args.n)
+                stops_iso, stops_plain = [], []
+                for round_no in range(max(3, args.n // 2)):
+                    pair = [True, False] if round_no % 2 == 0 else [False, True]
+                    for isolated in pair:
+                        one = stop_once(browser, origin, block_sw=not isolated)
+                        (stops_iso if isolated else stops_plain).append(one)
+                report["stop"] = {"isolated": summary([s["seconds"] for s in stops_iso if s["isolated"]]),
+                                  "not_isolated": summary([s["seconds"] for s in stops_plain if not s["isolated"]]),
+                                  "raw": {"isolated": stops_iso, "not_isolated": stops_plain}}
+                if args.checks:
+                    report["memory"] = {"site": memory(browser, iso_origin, args.checks), "floor": floor_r["memory"]}
             browser.close()
-    floor_cold = summary(results["floor"]["cold"])
-    floor_warm = summary(results["floor"]["warm"])
-    report["floor"] = {"cold": floor_cold, "warm": floor_warm, "bytes": results["floor"].get("bytes"),
-                       "raw": results["floor"]}
-    for name in variants:
-        r = results[name]
-        cold, warm = summary(r["cold"]), summary(r["warm"])
-        report[name] = {
-            "cold": cold, "warm": warm,
-            "cold_over_floor": round(cold["p50"] / floor_cold["p50"], 2),
-            "warm_over_floor": round(warm["p50"] / floor_warm["p50"], 2),
-            "bytes_first_visit_until_ready": int(statistics.median(r["bytes_ready"])),
-            "bytes_first_visit_offline_copy": int(statistics.median(r["bytes_offline"])),
-            "isolated": all(r["isolated"]), "offline": r["offline"],
-            "longtasks_cold": r["longtasks"], "raw": {"cold": r["cold"], "warm": r["warm"]},
-        }
+    f_cold, f_warm = summary(floor_r["cold"]), summary(floor_r["warm"])
+    report["floor"] = {"cold": f_cold, "warm": f_warm, "bytes": floor_r["bytes"],
+                       "raw": {"cold": floor_r["cold"], "warm": floor_r["warm"]}}
+    r = site_r
+    report["site"] = {
+        "cold": summary(r["cold"]), "warm": summary(r["warm"]),
+        "cold_python": summary(r["cold_python"]), "warm_python": summary(r["warm_python"]),
+        "bytes_first_visit_until_ready": int(statistics.median(r["bytes_ready"])),
+        "bytes_first_visit_offline_copy": int(statistics.median(r["bytes_offline"])),
+        "isolated": all(r["isolated"]), "offline": r["offline"],
+        "longtasks_cold": r["longtasks"], "longtasks_warm": r["longtasks_warm"],
+        "stages_warm": stage_table(r["marks_warm"]), "stages_cold": stage_table(r["marks_cold"]),
+        "raw": {k: r[k] for k in ("cold", "warm", "cold_python", "warm_python")},
+    }
     all_checks = [t for values in report["checks"]["times"].values() for t in values]
     report["checks"]["summary"] = summary(all_checks)
     report["checks"]["per_checkpoint"] = {cp: summary(v) for cp, v in report["checks"]["times"].items()}
@@ -376,32 +420,63 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def stage_table(marks: list[dict]) -> dict:
+    """Median ms from navigation to each werkbank:* performance mark."""
+    names = sorted({name for m in marks for name in m})
+    return {name: round(statistics.median([m[name] for m in marks if name in m])) for name in names}
+
+
+def _ratio(value, floor):
+    return round(value / floor, 2) if value and floor else None
+
+
 def print_summary(report: dict) -> None:
-    """A short human-readable table of the report."""
-    f = report["floor"]
-    print(f"\nmachine: {report['machine'].get('cpu', '?')} x{report['machine'].get('cpus')}, "
-          f"load {report['machine'].get('loadavg_start')} -> {report['machine'].get('loadavg_end')}")
-    print(f"floor (stock Pyodide + numpy):   cold p50 {f['cold']['p50']:.2f} s   warm p50 {f['warm']['p50']:.2f} s   "
-          f"bytes {f['bytes']}")
-    for name in ("site", "bytecode"):
-        if name not in report:
-            continue
-        r = report[name]
-        print(f"{name:<8} boot to ready:          cold p50 {r['cold']['p50']:.2f} s (x{r['cold_over_floor']})   "
-              f"warm p50 {r['warm']['p50']:.2f} s (x{r['warm_over_floor']})   p95 {r['cold']['p95']:.2f} / "
-              f"{r['warm']['p95']:.2f} s")
-        print(f"         first visit bytes: {r['bytes_first_visit_until_ready']} until ready, "
-              f"{r['bytes_first_visit_offline_copy']} with the offline copy; isolated={r['isolated']}")
-    probe = report.get("bytecode_build", {}).get("probe")
-    if probe:
-        for name, result in probe.items():
-            text = result.get("probe") or result.get("error", "")
-            frames = [line.strip() for line in text.splitlines() if line.strip().startswith("File ")]
-            print(f"numpy traceback probe ({name}): ok={result.get('ok')}, last frame: {frames[-1] if frames else '-'}")
-    c = report["checks"]["summary"]
-    print(f"click -> verdict (all checkpoints): p50 {c['p50']:.2f} s  p95 {c['p95']:.2f} s  (n={c['n']})")
-    s = report["stop"]
-    print(f"Stop -> ready: isolated p50 {s['isolated'].get('p50')} s, not isolated p50 {s['not_isolated'].get('p50')} s")
+    """Every figure of issue 16 beside its goal."""
+    f, s = report["floor"], report["site"]
+    fw, fc = f["warm"]["p50"], f["cold"]["p50"]
+    m = report["machine"]
+    print(f"\nmachine: {m.get('cpu', '?')} x{m.get('cpus')}, load {m.get('loadavg_start')} -> {m.get('loadavg_end')}; "
+          f"runtime {report.get('runtime')}; n={report['n']}")
+    print(f"floor (stock Pyodide + numpy, second visit = second navigation): cold p50 {fc:.2f} s, warm p50 {fw:.2f} s")
+    print(f"  raw cold {[round(x, 2) for x in f['raw']['cold']]}  warm {[round(x, 2) for x in f['raw']['warm']]}")
+    print(f"  raw site cold {[round(x, 2) for x in s['raw']['cold']]}  warm {[round(x, 2) for x in s['raw']['warm']]}")
+    rows = [
+        ("warm boot -> ready", s["warm"]["p50"], fw, 0.5),
+        ("cold boot -> ready (incl. SW reload)", s["cold"]["p50"], fc, 0.75),
+        ("Python usable, warm", s["warm_python"]["p50"], fw, 0.35),
+        ("Python usable, cold", s["cold_python"]["p50"], fc, None),
+        ("Stop -> ready, not isolated", report["stop"]["not_isolated"].get("p50"), fw, 0.6),
+    ]
+    print(f"{'measure':<40}{'site':>9}{'floor':>9}{'ratio':>8}{'goal':>8}  met")
+    for label, value, floor, goal in rows:
+        ratio = _ratio(value, floor)
+        met = "" if goal is None or ratio is None else ("yes" if ratio <= goal else "NO")
+        print(f"{label:<40}{value or 0:>8.2f}s{floor:>8.2f}s{ratio or 0:>8.2f}{goal or 0:>8.2f}  {met}")
+    iso = report["stop"]["isolated"].get("p50")
+    print(f"{'Stop -> ready, isolated':<40}{iso or 0:>8.3f}s{'':>9}{'':>8}{'0.100s':>8}  "
+          f"{'yes' if iso is not None and iso <= 0.1 else 'NO'}")
+    c = report["checks"]
+    worst = max((v["p95"] for v in c["per_checkpoint"].values() if v.get("n")), default=0)
+    print(f"{'click -> verdict p95 (worst checkpoint)':<40}{worst:>8.3f}s{'':>9}{'':>8}{'0.100s':>8}  "
+          f"{'yes' if worst <= 0.1 else 'NO'}")
+    for cp, v in c["per_checkpoint"].items():
+        print(f"    checkpoint {cp}: p50 {v.get('p50')} s  p95 {v.get('p95')} s  (n={v.get('n')})")
+    lt = max((t["max_ms"] for t in s["longtasks_cold"] + s["longtasks_warm"]), default=0)
+    print(f"{'longest main-thread task, load -> ready':<40}{lt:>7.0f}ms{'':>9}{'':>8}{'50ms':>8}  "
+          f"{'yes' if lt <= 50 else 'NO'}")
+    print(f"first visit bytes: {s['bytes_first_visit_until_ready']} until ready, "
+          f"{s['bytes_first_visit_offline_copy']} with the offline copy (floor {f['bytes']}); isolated={s['isolated']}")
+    print("boot stages, warm (median ms from navigation):", s["stages_warm"])
+    mem = report.get("memory")
+    if mem:
+        def total(rows, key):
+            return round(sum((r.get(key) or 0) for r in rows) / 1e6, 1)
+        if mem.get("floor"):
+            print(f"memory floor after boot: JS heap {total(mem['floor'], 'js_heap')} MB, "
+                  f"ArrayBuffers/wasm {total(mem['floor'], 'backing_store')} MB")
+        for stage, rows in mem["site"].items():
+            print(f"memory site {stage}: JS heap {total(rows, 'js_heap')} MB, ArrayBuffers/wasm "
+                  f"{total(rows, 'backing_store')} MB  ({len(rows)} contexts)")
 
 
 if __name__ == "__main__":

@@ -184,11 +184,3 @@ async function setUp({ onUpdate = () => {}, onCached = () => {}, root, waitMs } 
   else window.addEventListener("load", start, { once: true });
   return { supported: true, registration, reloading: false };
 }
-
-/** Ask the browser to look for a newer build now (resolves to the registration, or null without a worker). */
-export async function checkForUpdate() {
-  if (!("serviceWorker" in navigator)) return null;
-  const registration = await navigator.serviceWorker.getRegistration(siteRoot().href);
-  if (registration) await registration.update();
-  return registration || null;
-}

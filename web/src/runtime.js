@@ -17,7 +17,8 @@
 //   restarting no learner worker can run code (after Stop or a crash, while the replacement boots) -> restarting
 //   failed     the first boot failed                                  -> failed
 // body[data-python] = "ready" as soon as a learner worker can run code that does not import numpy (numpy and the
-// grader may still be loading), "loading" otherwise. Jobs submitted before they can start wait in a queue (FIFO).
+// grader may still be loading), "loading" otherwise. body[data-spare] = "ready" while a pristine spare learner
+// worker is ready (Stop and the next Check after a dirty one are then instant), "loading" otherwise. Jobs submitted before they can start wait in a queue (FIFO).
 // Every job ends exactly once.
 
 import { Req, Res, belongsTo, newRunId, request } from "./protocol.js";
@@ -56,6 +57,15 @@ function workerUrl(role) {
   const url = new URL(role === "grader" ? "./grader_worker.js" : "./worker.js", import.meta.url);
   if (version) url.searchParams.set("v", version);
   return url;
+}
+
+/** A performance mark (the benchmark reads them to time each boot stage); never fails. */
+function mark(name) {
+  try {
+    performance.mark(name);
+  } catch {
+    /* no User Timing here */
+  }
 }
 
 /** A learner or grader worker and where its boot is: booting -> python (learner only) -> ready; dead. */
@@ -130,13 +140,22 @@ export class Runtime {
     else if (this._checkReady()) state = "idle";
     else if (!this.everReady) state = "booting";
     else state = this._usable(this.current) ? "warming" : "restarting";
-    if (state === "idle") this.everReady = true;
+    if (state === "idle" && !this.everReady) {
+      this.everReady = true;
+      mark("werkbank:ready");
+    }
     this._setPython(this._usable(this.current) || this._usable(this.spare));
     this._set(state);
   }
 
   _setPython(ready) {
-    if (typeof document !== "undefined" && document.body) document.body.dataset.python = ready ? "ready" : "loading";
+    if (ready && !this.pythonMarked) {
+      this.pythonMarked = true;
+      mark("werkbank:python");
+    }
+    if (typeof document === "undefined" || !document.body) return;
+    document.body.dataset.python = ready ? "ready" : "loading";
+    document.body.dataset.spare = this.spare && this.spare.phase === "ready" ? "ready" : "loading";
   }
 
   _timer(fn, ms) {
@@ -233,6 +252,7 @@ export class Runtime {
   }
 
   _bootMessage(slot, msg) {
+    if (msg.type === Res.PYTHON || msg.type === Res.READY) mark(`werkbank:${slot.role}:${msg.type}`);
     if (msg.type === Res.PROGRESS) {
       slot.percent = msg.percent;
       this._progress(msg.stage);

@@ -14,7 +14,7 @@
 // comes with COOP same-origin + COEP require-corp. A plain static host sends neither, so every same-origin response
 // that passes through here gets COOP, COEP and CORP added when the host did not send them.
 
-const BUILD = /* @build */ { version: "dev", files: {} } /* @end-build */;
+const BUILD = /* @build */ { version: "dev", files: {}, isolation: [] } /* @end-build */;
 
 const PREFIX = "werkbank-";
 const CACHE = PREFIX + BUILD.version;
@@ -22,11 +22,7 @@ const SCOPE = new URL(self.registration.scope);
 const MANIFEST_URL = new URL(".werkbank-manifest.json", SCOPE).href; // the build's file list, kept in its cache
 const FILES = new Map(Object.entries(BUILD.files)); // relative path -> "sha256-<base64>"
 const PARALLEL = 6;
-const ISOLATION = [
-  ["Cross-Origin-Opener-Policy", "same-origin"],
-  ["Cross-Origin-Embedder-Policy", "require-corp"],
-  ["Cross-Origin-Resource-Policy", "same-origin"],
-];
+const ISOLATION = BUILD.isolation; // [name, value] pairs: werkbank.offline.ISOLATION_HEADERS, written in by the build
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 const inflight = new Map(); // relative path -> Promise (fetch + store of that file)
