@@ -463,6 +463,12 @@ HOSTILE = {
         "numpy.isclose = lambda *a, **k: True\n"
         "print('patched builtins')\n"
     ),
+    # end the worker from inside, so the page would wait for its time limit
+    "worker-close": (
+        "import js\n"
+        "try:\n    js.close()\n    print('REACHED close')\n"
+        "except Exception as e:\n    print('refused close', type(e).__name__)\n"
+    ),
     # hunt the interpreter's memory and the worker's globals for expected values or the reference
     "gc-hunt": (
         "import gc, js, sys\n"

@@ -4,7 +4,8 @@
 // scope (and on the prototypes of reachable objects) is what learner code can use. What this removes:
 //
 // - network: fetch (replaced by `guard`, see below), XMLHttpRequest, EventSource, WebSocket, WebTransport,
-//   navigator.sendBeacon, caches, indexedDB, BroadcastChannel, SharedWorker, Worker, importScripts;
+//   navigator.sendBeacon, caches, indexedDB, BroadcastChannel, SharedWorker, Worker, importScripts; and `close`
+//   (a worker that closed itself would only leave the page waiting for its time limit);
 // - code from strings: eval, the Function / AsyncFunction / GeneratorFunction / AsyncGeneratorFunction constructors
 //   (also through `fn.constructor`), and the string forms of setTimeout / setInterval;
 // - once sealed, Pyodide's own loaders on the object Python sees as `pyodide_js` (loadPackage,
@@ -70,7 +71,7 @@ export function lockdown(scope, pyodide, { allowed, isRunning, fetch: realFetch 
 
   // network and workers
   for (const name of ["XMLHttpRequest", "EventSource", "WebSocket", "WebTransport", "BroadcastChannel", "SharedWorker",
-    "Worker", "importScripts", "caches", "indexedDB", "RTCPeerConnection", "WebSocketStream"]) {
+    "Worker", "importScripts", "caches", "indexedDB", "RTCPeerConnection", "WebSocketStream", "close"]) {
     remove(scope, name, undefined);
   }
   if (scope.navigator) remove(Object.getPrototypeOf(scope.navigator), "sendBeacon", undefined);
