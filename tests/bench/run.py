@@ -81,6 +81,25 @@ text + "\\n--\\n" + numpy.__file__ + "\\n" + str(numpy.linalg.inv(numpy.eye(2)).
 }
 """
 
+#: Click -> verdict measured inside the page: from the click event on a Check button to the moment its section's
+#: verdict box shows a verdict (a MutationObserver), so the driver's own latency does not count.
+VERDICT_CLOCK = """
+window.__wbClicks = [];
+document.addEventListener("click", (event) => {
+  const button = event.target.closest && event.target.closest('[data-action="check"]');
+  if (!button) return;
+  const section = button.closest("[data-checkpoint]");
+  const box = section.querySelector("[data-verdict]");
+  const entry = { cp: section.dataset.checkpoint, start: performance.now(), end: null };
+  window.__wbClicks.push(entry);
+  const done = () => section.dataset.state === "idle" && !["running", "idle"].includes(box.dataset.verdict);
+  const observer = new MutationObserver(() => {
+    if (entry.end === null && done()) { entry.end = performance.now(); observer.disconnect(); }
+  });
+  observer.observe(section, { attributes: true, subtree: true, attributeFilter: ["data-verdict", "data-state"] });
+}, true);
+"""
+
 LONGTASK_SCRIPT = """
 window.__wbLongTasks = [];
 try {
@@ -146,7 +165,7 @@ def floor_once(browser, origin: str, counter: sitekit.ByteCounter, measure_memor
         page.goto(origin + "/index.html")  # the second visit is a second navigation, exactly as for the site
         page.wait_for_selector("body[data-floor=ready]", timeout=TIMEOUT_MS, state="attached")
         out.append(sitekit.now() - start)
-    memory = heap_usage(browser) if measure_memory else None
+    memory = heap_usage(browser, page) if measure_memory else None
     ctx.close()
     return out[0], out[1], cold_bytes, memory
 
@@ -193,7 +212,7 @@ def site_once(browser, origin: str, counter: sitekit.ByteCounter | None = None) 
     return result
 
 
-def heap_usage(browser) -> list[dict]:
+def heap_usage(browser, page) -> list[dict]:
     """JS heap (``usedSize``) and ArrayBuffer backing stores, wasm memories included (``backingStorageSize``), of
     every page and worker of ``browser`` now, through the DevTools protocol (Runtime.getHeapUsage)."""
     cdp = browser.new_browser_cdp_session()
@@ -209,7 +228,7 @@ def heap_usage(browser) -> list[dict]:
                  {"sessionId": sid, "message": json.dumps({"id": 1, "method": "Runtime.getHeapUsage"})})
         deadline = time.monotonic() + 10
         while sid not in replies and time.monotonic() < deadline:
-            time.sleep(0.02)
+            page.wait_for_timeout(20)  # lets Playwright deliver the protocol events
         usage = replies.get(sid, {}).get("result", {})
         name = target["url"].rsplit("/", 1)[-1].split("?")[0] or target["type"]
         out.append({"type": target["type"], "name": name, "js_heap": usage.get("usedSize"),
@@ -227,7 +246,7 @@ def memory(browser, origin: str, checks_total: int) -> dict:
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{origin}/lessons/{LESSON}/en.html")
     page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
-    out = {"after_boot": heap_usage(browser)}
+    out = {"after_boot": heap_usage(browser, page)}
     section = '[data-checkpoint="1"]'
     page.click(f'{section} [data-action="solution"]')
     page.click(f"{section} [data-solution] button")
@@ -237,7 +256,7 @@ def memory(browser, origin: str, checks_total: int) -> dict:
         _wait_verdict(page, section)
         if done in (20, checks_total):
             page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
-            out[f"after_{done}_checks"] = heap_usage(browser)
+            out[f"after_{done}_checks"] = heap_usage(browser, page)
     ctx.close()
     return out
 
@@ -249,8 +268,10 @@ def _wait_verdict(page, section: str) -> None:
 
 
 def checks(browser, origin: str, rounds: int) -> dict:
-    """Seconds from a click on Check to the verdict, for each checkpoint's reference solution, ``rounds`` times."""
+    """Seconds from a click on Check to the verdict (measured in the page), for each checkpoint's reference solution,
+    ``rounds`` times; each click once the page says ready (a pristine learner worker is there)."""
     ctx = browser.new_context()
+    ctx.add_init_script(VERDICT_CLOCK)
     page = ctx.new_page()
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{origin}/lessons/{LESSON}/en.html")
@@ -266,10 +287,11 @@ def checks(browser, origin: str, rounds: int) -> dict:
         for cp in ids:
             section = f'[data-checkpoint="{cp}"]'
             page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
-            start = sitekit.now()
             page.click(f'{section} [data-action="check"]')  # sets data-state="running" before it returns
             _wait_verdict(page, section)
-            times[cp].append(sitekit.now() - start)
+            clicks = page.evaluate("window.__wbClicks")
+            last = clicks[-1]
+            times[cp].append((last["end"] - last["start"]) / 1000 if last["end"] is not None else float("nan"))
             statuses[cp].append(page.get_attribute(f"{section} [data-verdict]", "data-verdict"))
     ctx.close()
     return {"times": times, "statuses": statuses}

@@ -454,6 +454,7 @@ export class Runtime {
   async _check(job) {
     const seed = job.seed >>> 0;
     const checkpoint = String(job.checkpoint);
+    mark("werkbank:check:start");
     const { plan } = await this._plan(job.lessonId, checkpoint, seed);
     if (this.job !== job) return;
     const judge = (runJson) =>
@@ -471,10 +472,13 @@ export class Runtime {
       /* the grader's own JSON */
     }
     job.timeLimit = limit;
+    mark("werkbank:check:run");
     const runJson = await this._learnerRun(job, plan, limit);
     if (this.job !== job) return;
+    mark("werkbank:check:judge");
     const msg = await judge(runJson);
     if (this.job !== job) return;
+    mark("werkbank:check:verdict");
     this.seeds.set(`${job.lessonId}/${checkpoint}`, newSeed()); // random cases change with every Check
     this._finish({ kind: "verdict", verdict: msg.verdict });
     this._plan(job.lessonId, checkpoint, this.seedFor(job.lessonId, checkpoint)).catch(() => {});

@@ -59,7 +59,10 @@ function store(path) {
       });
       if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
       const cache = await caches.open(CACHE);
-      await cache.put(urlOf(path), response);
+      // stored with the isolation headers already in place, so `respond` can hand out the Cache API's own response:
+      // Chromium reuses the compiled code of a wasm module (V8's code cache) only for a response that came from
+      // CacheStorage unchanged, never for a Response the service worker built
+      await cache.put(urlOf(path), isolate(response));
     })();
     inflight.set(path, pending);
     pending.then(
@@ -127,7 +130,7 @@ async function complete() {
     if (donor) {
       const old = await (await caches.open(donor)).match(url);
       if (old) {
-        await cache.put(url, old);
+        await cache.put(url, isolated(old) ? old : isolate(old));
         copied += 1;
         return;
       }
@@ -136,6 +139,11 @@ async function complete() {
     fetched += 1;
   });
   return { version: BUILD.version, total: FILES.size, fetched, copied, errors };
+}
+
+/** True when the response already carries every isolation header. */
+function isolated(response) {
+  return ISOLATION.every(([name]) => response.headers.has(name));
 }
 
 /** The response with COOP/COEP/CORP added where the host left them out (opaque responses pass unchanged). */
@@ -164,7 +172,7 @@ async function respond(request) {
         hit = undefined; // the host's bytes differ from the build's or storage failed: use the network as is
       }
     }
-    if (hit) return isolate(hit);
+    if (hit) return request.mode !== "navigate" && isolated(hit) ? hit : isolate(hit);
   }
   try {
     return isolate(await fetch(request));

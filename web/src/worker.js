@@ -123,6 +123,8 @@ async function boot(runId, interruptBuffer, lessonId) {
     const early = bridge;
     bridge = pyodide.pyimport("graders.hosts.pyodide");
     early.destroy();
+    // what every run imports before learner code (the runner's PRELOAD), now rather than inside the first Check
+    pyodide.runPython("from graders.engine import runner as _r\nfor _n in _r.PRELOAD: __import__(_n)\ndel _r, _n");
     seal();
     progress("engine", 100);
   })();
