@@ -65,7 +65,7 @@ def test_service_worker_lists_every_file_with_its_hash(tmp_path):
 
 def test_render_service_worker_needs_its_placeholder():
     """A sw.js source without the BUILD placeholder is refused instead of shipping an empty file list."""
-    with pytest.raises(ValueError):
+    with pytest.raises(offline.OfflineError):
         offline.render_service_worker("const BUILD = {};", {}, "v")
 
 
@@ -260,6 +260,22 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     _wait(page, "body[data-runtime=ready]")
     assert page.evaluate("crossOriginIsolated") is True
     assert len(navigations) == 3, navigations
+
+
+@pytest.mark.browser
+def test_saved_runtime_is_stored_isolated_so_the_cache_api_response_is_served_as_is(sw_context, plain_server):
+    """The service worker stores each file with the isolation headers already in place and serves CacheStorage's own
+    response for it: only then does Chromium reuse the compiled wasm (V8's code cache) on the next visit."""
+    page = sw_context.new_page()
+    _open(page, plain_server)
+    _wait_saved(page)
+    stored = page.evaluate("""async () => {
+        const names = (await caches.keys()).filter((n) => n.startsWith("werkbank"));
+        const hit = await (await caches.open(names[0])).match(new URL("../../pyodide/pyodide.asm.wasm", location.href));
+        return hit ? Object.fromEntries([...hit.headers].filter(([k]) => k.startsWith("cross-origin"))) : null;
+    }""")
+    assert stored == {"cross-origin-embedder-policy": "require-corp", "cross-origin-opener-policy": "same-origin",
+                      "cross-origin-resource-policy": "same-origin"}, stored
 
 
 @pytest.mark.browser
