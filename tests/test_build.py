@@ -183,11 +183,41 @@ def test_warm_rebuild_is_fast_and_offline(tmp_path, monkeypatch):
     def no_network(*args, **kwargs):
         raise AssertionError("a warm rebuild must not download anything")
 
-    monkeypatch.setattr(vendor, "default_sources", no_network)
-    monkeypatch.setattr(vendor, "_pip_download_pin", no_network)
+    monkeypatch.setattr(vendor.sources, "default_sources", no_network)
+    monkeypatch.setattr(vendor.wheels, "_pip_download_pin", no_network)
     before = {p: p.stat().st_mtime_ns for p in (dist / "pyodide").iterdir()}
     start = time.monotonic()
     build_mod.build(dist, bytecode=False)
     assert time.monotonic() - start < 15
     after = {p: p.stat().st_mtime_ns for p in (dist / "pyodide").iterdir()}
     assert before == after, "unchanged runtime files must not be rewritten"
+
+
+def test_every_build_error_is_one_class_the_cli_prints_without_a_traceback(tmp_path, monkeypatch, capsys):
+    """Issue 15: vendoring, bundling, bytecode and offline errors share WerkbankError; `werkbank build` prints it."""
+    from werkbank import assets, build as build_mod, bytecode, cli, offline
+    from werkbank.errors import WerkbankError
+
+    for error in (vendor.VendorError, assets.SiteError, bytecode.BytecodeError, offline.OfflineError):
+        assert issubclass(error, WerkbankError), error
+
+    def broken(*args, **kwargs):
+        raise bytecode.BytecodeError("compiling python_stdlib.zip with python3.12 failed: boom")
+
+    monkeypatch.setattr(build_mod, "build", broken)
+    assert cli.main(["build", "--dist", str(tmp_path / "dist")]) == 2
+    err = capsys.readouterr().err
+    assert "boom" in err and "Traceback" not in err
+
+
+def test_shared_values_are_defined_once():
+    """Isolation headers and the CSP come from werkbank.offline; the bundles get the engine's settings at build time."""
+    from graders.engine import settings
+    from werkbank import assets, offline, serve
+
+    assert serve.ISOLATION_HEADERS is offline.ISOLATION_HEADERS
+    assert all(offline.SITE_HEADERS[k] == v for k, v in offline.ISOLATION_HEADERS.items())
+    define = assets.defines()[0]
+    assert define.startswith("--define:SETTINGS=") and json.loads(define.split("=", 1)[1]) == settings.for_web()
+    sw = (vendor.REPO_ROOT / "web" / "src" / "sw.js").read_text(encoding="utf-8")
+    assert "Cross-Origin-Embedder-Policy" not in sw  # sw.js gets them from the build literal

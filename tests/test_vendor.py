@@ -235,7 +235,7 @@ def test_silent_server_times_out_fast_and_is_skipped_afterwards(tmp_path):
 def test_unresolvable_host_fails_within_the_deadline():
     start = time.monotonic()
     with pytest.raises(SourceError, match="resolve"):
-        vendor._resolve_with_deadline("no-such-host.invalid", 443, 3)
+        vendor.sources._resolve_with_deadline("no-such-host.invalid", 443, 3)
     assert time.monotonic() - start < 4
 
 
