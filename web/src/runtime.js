@@ -29,7 +29,8 @@ export const RUN_TIME_LIMIT = SETTINGS.runTimeLimit;
 /** How long an interrupted run may take to answer before the worker is replaced. */
 export const GRACE_MS = 1000;
 const SLACK_MS = 300; // message latency on top of a time limit
-const PREPARE_LIMIT_MS = 60_000; // the grader preparing a Check (reference solution on every case)
+const PREPARE_LIMIT_MS = 60_000;
+const STAGED = true; // boot the grader after the learner worker's Python is usable // the grader preparing a Check (reference solution on every case)
 
 /** A random 32-bit seed for a checkpoint's random cases. */
 function newSeed() {
@@ -180,7 +181,9 @@ export class Runtime {
     this.started = true;
     this.failure = null;
     if (!this.current) this.current = this._spawn("learner");
-    if (this._needsGrader() && !this.grader) this.grader = this._spawn("grader");
+    // The grader boots once the learner worker's Python is usable (see _bootMessage): on two cores, two boots at
+    // once would delay "Python usable" for little gain in "ready".
+    if (!STAGED && this._needsGrader() && !this.grader) this.grader = this._spawn("grader");
     this._refresh();
   }
 
@@ -258,6 +261,7 @@ export class Runtime {
       this._progress(msg.stage);
     } else if (msg.type === Res.PYTHON) {
       if (slot.phase === "booting") slot.phase = "python";
+      if (slot === this.current && this._needsGrader() && !this.grader) this.grader = this._spawn("grader");
     } else if (msg.type === Res.READY) {
       slot.phase = "ready";
       slot.percent = 100;
