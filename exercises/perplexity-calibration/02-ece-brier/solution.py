@@ -37,7 +37,7 @@ def _bin_table(p, y, bins):
     per_bin = np.maximum(count, 1)  # an empty bin has sums of 0, so dividing by 1 keeps it at 0.0
     mean_conf = np.bincount(which, weights=p, minlength=bins) / per_bin
     accuracy = np.bincount(which, weights=y, minlength=bins) / per_bin
-    return mean_conf, accuracy, count.astype(np.int64)
+    return mean_conf, accuracy, count.astype(np.int64)  # int64 on every platform, as the contract shows
 
 
 def expected_calibration_error(confidences, correct, bins=10):
