@@ -26,7 +26,6 @@ import math
 import re
 import sys
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -613,14 +612,14 @@ def test_every_checkpoint_has_exactly_one_marker_in_order(lesson, lang):
 
 # ---------------------------------------------------------------- hints
 
-def _per_language(suffix: str):
+def _per_language():
     for lesson in LESSONS:
         for cp in lesson.checkpoints:
             for lang in lesson.languages:
                 yield pytest.param(lesson, cp, lang, id=f"{lesson.id}-{cp.id}-{lang}")
 
 
-@pytest.mark.parametrize("lesson,cp,lang", list(_per_language("hint")))
+@pytest.mark.parametrize("lesson,cp,lang", list(_per_language()))
 def test_every_checkpoint_has_two_or_three_hints(lesson, cp, lang):
     path = cp.folder / f"hint.{lang}.md"
     assert path.is_file(), f"{path} is missing"
@@ -663,7 +662,7 @@ def _run_example(solution: str, example: str, filename: str):
     return eval(compile(ast.Expression(last.value), filename, "eval"), namespace)
 
 
-@pytest.mark.parametrize("lesson,cp,lang", list(_per_language("example")))
+@pytest.mark.parametrize("lesson,cp,lang", list(_per_language()))
 def test_example_snippet_gives_what_the_task_shows(lesson, cp, lang):
     path = cp.folder / f"example.{lang}.py"
     assert path.is_file(), f"{path} is missing"
@@ -692,7 +691,7 @@ def test_example_snippet_gives_what_the_task_shows(lesson, cp, lang):
     assert repr(_run_example(cp.solution(), example, str(path))) == shown
 
 
-@pytest.mark.parametrize("lesson,cp,lang", list(_per_language("task")))
+@pytest.mark.parametrize("lesson,cp,lang", list(_per_language()))
 def test_task_console_blocks_are_doctests_that_pass(lesson, cp, lang):
     blocks = re.findall(r"^```pycon\n(.*?)^```", cp.task(lang), re.S | re.M)
     assert blocks
@@ -706,7 +705,7 @@ def test_task_console_blocks_are_doctests_that_pass(lesson, cp, lang):
         assert result.failed == 0, f"task.{lang}.md of {lesson.id} checkpoint {cp.id}, block {number}"
 
 
-@pytest.mark.parametrize("lesson,cp,lang", [p for p in _per_language("fold") if p.values[0].id != "micropip-demo"])
+@pytest.mark.parametrize("lesson,cp,lang", [p for p in _per_language() if p.values[0].id != "micropip-demo"])
 def test_task_keeps_its_input_rules_in_a_fold(lesson, cp, lang):
     html = render(cp.task(lang), f"task.{lang}.md", lang)
     folds = re.findall(r'<details class="fold"><summary>.+?</summary>(.*?)</details>', html, re.S)
