@@ -2,22 +2,27 @@
 
 The floor is what no site can beat with this runtime: a bare page whose module worker imports the stock npm
 Pyodide 0.27.7 (node_modules/pyodide) and the hash-verified numpy wheel, then runs ``import numpy``. Nothing else:
-no editor, no grading engine, no service worker.
+no editor, no grading engine, no service worker, one worker.
 
-Measured, alternating the variants in every round (A/B, then B/A) with ``--n`` rounds (default 5):
+Measured with ``--n`` rounds (default 5), alternating floor and site in every round (A/B, then B/A):
 
-- floor cold / warm: fresh browser context -> numpy imported; the same again after a reload in that context;
-- site cold / warm (plain static host, so cold includes the service worker's one isolation reload): a lesson page
-  in a fresh context -> ``<body data-runtime="ready">`` (Pyodide, numpy and the grading engine loaded); warm is the
-  next visit once the service worker has saved the whole build;
-- the same for a bytecode build of the runtime (``--no-bytecode`` skips it) when a Python 3.12 is available;
-- click -> verdict for every checkpoint of the lesson (reference solution, after boot): p50 and p95;
-- Stop -> ready for an endless loop, isolated (interrupt through SharedArrayBuffer) and not (service workers
-  blocked on a plain host: the worker is replaced and Python boots again);
+- cold / warm boot: a fresh browser context -> ready; then a second navigation (``goto``, the same for both) ->
+  ready. Floor "ready" is numpy imported; the site's is ``<body data-runtime="ready">`` (everything a Check needs:
+  a pristine learner worker with numpy and the grader worker with the lesson). The site runs on a plain static host,
+  so its cold boot includes the service worker's one isolation reload, and its second visit comes from the service
+  worker's saved copy;
+- Python usable: the same visits -> ``<body data-python="ready">`` (a Run without numpy starts at once);
+- boot stages: the page's performance marks (``werkbank:learner:python``, ``werkbank:grader:ready``, ...);
+- click -> verdict for every checkpoint's reference solution (measured in the page, from the click event to the
+  verdict), each click once the page is ready: p50 and p95 per checkpoint;
+- Stop -> ready for an endless loop, isolated and not (service workers blocked on a plain host), once the spare
+  learner worker is ready (``data-spare="ready"``);
+- heap usage (DevTools protocol ``Runtime.getHeapUsage`` of every page and worker: JS heap and ArrayBuffer backing
+  stores, which hold the wasm memories) after boot, after 20 and after ``--checks`` Checks; the floor's after boot;
 - bytes on the first visit (body bytes the server sent) until ready and until the offline copy is complete;
-- main-thread long tasks (PerformanceObserver "longtask") on the lesson page from load to ready.
+- main-thread long tasks (PerformanceObserver "longtask") from load to ready, cold and warm.
 
-Prints a summary with the ratios to the floor and writes tests/bench/report.json (git-ignored).
+Prints every figure beside its goal (issue 16) and writes tests/bench/report.json (git-ignored).
 """
 
 from __future__ import annotations
@@ -220,16 +225,21 @@ def heap_usage(browser, page) -> list[dict]:
     every page and worker of ``browser`` now, through the DevTools protocol (Runtime.getHeapUsage)."""
     cdp = browser.new_browser_cdp_session()
     replies: dict = {}
-    cdp.on("Target.receivedMessageFromTarget",
-           lambda ev: replies.__setitem__(ev["sessionId"], json.loads(ev["message"])))
+    def receive(event):
+        message = json.loads(event["message"])
+        if message.get("id") == 1:  # our request's answer, not an event of that target
+            replies[event["sessionId"]] = message
+
+    cdp.on("Target.receivedMessageFromTarget", receive)
     out = []
     for target in cdp.send("Target.getTargets")["targetInfos"]:
         if target["type"] not in ("page", "worker"):
             continue
         sid = cdp.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": False})["sessionId"]
-        cdp.send("Target.sendMessageToTarget",
-                 {"sessionId": sid, "message": json.dumps({"id": 1, "method": "Runtime.getHeapUsage"})})
-        deadline = time.monotonic() + 10
+        for number, method in ((0, "HeapProfiler.collectGarbage"), (1, "Runtime.getHeapUsage")):  # live data only
+            cdp.send("Target.sendMessageToTarget",
+                     {"sessionId": sid, "message": json.dumps({"id": number, "method": method})})
+        deadline = time.monotonic() + 30  # a worker answers between its tasks
         while sid not in replies and time.monotonic() < deadline:
             page.wait_for_timeout(20)  # lets Playwright deliver the protocol events
         usage = replies.get(sid, {}).get("result", {})
@@ -238,6 +248,17 @@ def heap_usage(browser, page) -> list[dict]:
                     "backing_store": usage.get("backingStorageSize")})
         cdp.send("Target.detachFromTarget", {"sessionId": sid})
     cdp.detach()
+    return out
+
+
+def floor_memory(browser, origin: str) -> list[dict]:
+    """Heap usage of the floor page once numpy is imported."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(origin + "/index.html")
+    page.wait_for_selector("body[data-floor=ready]", timeout=TIMEOUT_MS, state="attached")
+    out = heap_usage(browser, page)
+    ctx.close()
     return out
 
 
@@ -312,10 +333,18 @@ def stop_once(browser, origin: str, *, block_sw: bool) -> dict:
     editor.fill("while True:\n    pass\n")
     page.click('[data-playground] [data-action="run"]')
     page.wait_for_selector("body[data-runtime=running]", timeout=TIMEOUT_MS, state="attached")
-    start = sitekit.now()
+    # measured in the page: from the click event on Stop to data-runtime="ready"
+    page.evaluate("""() => { window.__wbStop = {};
+        document.querySelector('[data-playground] [data-action="stop"]').addEventListener("click", () => {
+            window.__wbStop.start = performance.now();
+            new MutationObserver((list, observer) => {
+                if (document.body.dataset.runtime === "ready") { window.__wbStop.end = performance.now(); observer.disconnect(); }
+            }).observe(document.body, { attributes: true, attributeFilter: ["data-runtime"] });
+        }, { capture: true, once: true }); }""")
     page.click('[data-playground] [data-action="stop"]')
     page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
-    elapsed = sitekit.now() - start
+    clock = page.evaluate("window.__wbStop")
+    elapsed = (clock["end"] - clock["start"]) / 1000 if clock.get("end") else float("nan")
     ctx.close()
     return {"seconds": elapsed, "isolated": isolated}
 
@@ -365,7 +394,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dist", help="an already built site to measure (default: build one into a temp folder)")
     parser.add_argument("--checks", type=int, default=100, help="Checks in the memory run (default 100)")
     parser.add_argument("--out", default=str(HERE / "report.json"))
+    parser.add_argument("--only", help="comma-separated parts to run (boot,checks,stop,memory); default all")
     args = parser.parse_args(argv)
+    parts = set((args.only or "boot,checks,stop,memory").split(","))
     from playwright.sync_api import sync_playwright
 
     report: dict = {"machine": machine(), "n": args.n, "lesson": LESSON,
@@ -390,12 +421,11 @@ def main(argv: list[str] | None = None) -> int:
             with sitekit.serve(floor, counter=counters["floor"]) as floor_origin, \
                     sitekit.serve(site, counter=counters["site"]) as origin, \
                     sitekit.serve(site, isolated=True) as iso_origin:
-                for round_no in range(args.n):
+                for round_no in range(args.n if "boot" in parts else 0):
                     sequence = ["floor", "site"] if round_no % 2 == 0 else ["site", "floor"]
                     for name in sequence:
                         if name == "floor":
-                            cold, warm, sent, mem = floor_once(browser, floor_origin, counters["floor"],
-                                                               measure_memory=round_no == 0)
+                            cold, warm, sent, mem = floor_once(browser, floor_origin, counters["floor"])
                             floor_r["cold"].append(cold)
                             floor_r["warm"].append(warm)
                             floor_r["bytes"] = floor_r["bytes"] or sent
@@ -405,9 +435,9 @@ def main(argv: list[str] | None = None) -> int:
                             for key in site_r:
                                 site_r[key].append(one.get(key))
                     print(f"round {round_no + 1}/{args.n} done", flush=True)
-                report["checks"] = checks(browser, iso_origin, args.n)
+                report["checks"] = checks(browser, iso_origin, args.n if "checks" in parts else 0)
                 stops_iso, stops_plain = [], []
-                for round_no in range(max(3, args.n // 2)):
+                for round_no in range(max(3, args.n // 2) if "stop" in parts else 0):
                     pair = [True, False] if round_no % 2 == 0 else [False, True]
                     for isolated in pair:
                         one = stop_once(browser, origin, block_sw=not isolated)
@@ -415,8 +445,9 @@ def main(argv: list[str] | None = None) -> int:
                 report["stop"] = {"isolated": summary([s["seconds"] for s in stops_iso if s["isolated"]]),
                                   "not_isolated": summary([s["seconds"] for s in stops_plain if not s["isolated"]]),
                                   "raw": {"isolated": stops_iso, "not_isolated": stops_plain}}
-                if args.checks:
-                    report["memory"] = {"site": memory(browser, iso_origin, args.checks), "floor": floor_r["memory"]}
+                if args.checks and "memory" in parts:
+                    report["memory"] = {"site": memory(browser, iso_origin, args.checks),
+                                        "floor": floor_memory(browser, floor_origin)}
             browser.close()
     f_cold, f_warm = summary(floor_r["cold"]), summary(floor_r["warm"])
     report["floor"] = {"cold": f_cold, "warm": f_warm, "bytes": floor_r["bytes"],
@@ -425,8 +456,8 @@ def main(argv: list[str] | None = None) -> int:
     report["site"] = {
         "cold": summary(r["cold"]), "warm": summary(r["warm"]),
         "cold_python": summary(r["cold_python"]), "warm_python": summary(r["warm_python"]),
-        "bytes_first_visit_until_ready": int(statistics.median(r["bytes_ready"])),
-        "bytes_first_visit_offline_copy": int(statistics.median(r["bytes_offline"])),
+        "bytes_first_visit_until_ready": int(statistics.median(r["bytes_ready"] or [0])),
+        "bytes_first_visit_offline_copy": int(statistics.median(r["bytes_offline"] or [0])),
         "isolated": all(r["isolated"]), "offline": r["offline"],
         "longtasks_cold": r["longtasks"], "longtasks_warm": r["longtasks_warm"],
         "stages_warm": stage_table(r["marks_warm"]), "stages_cold": stage_table(r["marks_cold"]),
@@ -458,7 +489,7 @@ def _ratio(value, floor):
 def print_summary(report: dict) -> None:
     """Every figure of issue 16 beside its goal."""
     f, s = report["floor"], report["site"]
-    fw, fc = f["warm"]["p50"], f["cold"]["p50"]
+    fw, fc = f["warm"].get("p50") or 0.0, f["cold"].get("p50") or 0.0
     m = report["machine"]
     print(f"\nmachine: {m.get('cpu', '?')} x{m.get('cpus')}, load {m.get('loadavg_start')} -> {m.get('loadavg_end')}; "
           f"runtime {report.get('runtime')}; n={report['n']}")
@@ -466,10 +497,10 @@ def print_summary(report: dict) -> None:
     print(f"  raw cold {[round(x, 2) for x in f['raw']['cold']]}  warm {[round(x, 2) for x in f['raw']['warm']]}")
     print(f"  raw site cold {[round(x, 2) for x in s['raw']['cold']]}  warm {[round(x, 2) for x in s['raw']['warm']]}")
     rows = [
-        ("warm boot -> ready", s["warm"]["p50"], fw, 0.5),
-        ("cold boot -> ready (incl. SW reload)", s["cold"]["p50"], fc, 0.75),
-        ("Python usable, warm", s["warm_python"]["p50"], fw, 0.35),
-        ("Python usable, cold", s["cold_python"]["p50"], fc, None),
+        ("warm boot -> ready", s["warm"].get("p50"), fw, 0.5),
+        ("cold boot -> ready (incl. SW reload)", s["cold"].get("p50"), fc, 0.75),
+        ("Python usable, warm", s["warm_python"].get("p50"), fw, 0.35),
+        ("Python usable, cold", s["cold_python"].get("p50"), fc, None),
         ("Stop -> ready, not isolated", report["stop"]["not_isolated"].get("p50"), fw, 0.6),
     ]
     print(f"{'measure':<40}{'site':>9}{'floor':>9}{'ratio':>8}{'goal':>8}  met")
