@@ -162,7 +162,10 @@ _DRIVER = """async ({ base, schema, jobs, keep }) => {
         worker.postMessage({ ...message, schema, runId });
     });
     const out = [];
-    for (const job of jobs) out.push(await ask(get(job.to), job.message, job.finals));
+    for (const job of jobs) {
+        if (job.message.type === "init" && made[job.to]) { made[job.to].terminate(); delete made[job.to]; }
+        out.push(await ask(get(job.to), job.message, job.finals));
+    }
     if (!keep) {
         for (const role of Object.keys(made)) { made[role].terminate(); delete made[role]; }
     }
@@ -180,7 +183,8 @@ def protocol_schema(repo_root=REPO_ROOT) -> int:
 
 def drive_workers(page, server, repo_root, jobs, keep=True):
     """Send each job's message (``{"to": "learner"|"grader", "message", "finals"}``) to the site's worker of that
-    role on ``page`` (started on first use, kept between calls while ``keep``); return the replies of each job."""
+    role on ``page`` (started on first use or anew for an ``init``, kept between calls while ``keep``); return the
+    replies of each job."""
     arg = {"base": server.origin + "/assets/", "schema": protocol_schema(repo_root), "jobs": jobs, "keep": keep}
     result = page.evaluate(_DRIVER, arg)
     assert result["errors"] == [], result["errors"]

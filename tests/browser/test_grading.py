@@ -1,4 +1,5 @@
-"""The grading engine inside the site's worker (Pyodide) gives the CLI's verdicts, and hides the graders meanwhile."""
+"""The grading engine inside the site's workers (Pyodide) gives the CLI's verdicts, and the learner worker never holds
+the graders or the expected values."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 from werkbank.grading import grade_source
 from werkbank.lessons import load_lesson
 
-from test_runtime import drive_site_worker, final  # the site-worker driver of the runtime tests
+from helpers import drive_workers, final  # drives the site's learner and grader workers message by message
 
 pytestmark = pytest.mark.browser
 
@@ -30,9 +31,24 @@ print("SNOOP", mods, keys, importable, on_disk, [m for m in sys.modules if m.sta
 """
 
 
-def _check(lesson_id, checkpoint, source, seed, lang, run_id):
-    return {"message": {"type": "check", "lessonId": lesson_id, "checkpoint": checkpoint, "source": source,
-                        "lang": lang, "seed": seed, "runId": run_id}, "finals": ["verdict", "failure"]}
+def _check(page, server, repo_root, lesson_id, checkpoint, source, seed, lang):
+    """A Check the way the page does it: the grader prepares, a learner worker runs the plan, the grader judges."""
+    where = {"lessonId": lesson_id, "checkpoint": checkpoint, "seed": seed, "lang": lang}
+    lesson = {"lessonId": lesson_id}
+    boot_l, boot_g, prepared = drive_workers(page, server, repo_root, [
+        {"to": "learner", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
+        {"to": "grader", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
+        {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]},
+    ])
+    assert final(boot_l)["type"] == "ready" and final(boot_g)["type"] == "ready"
+    plan = final(prepared)["plan"]
+    ran, = drive_workers(page, server, repo_root, [
+        {"to": "learner", "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
+         "finals": ["result", "failure"]}])
+    judged, = drive_workers(page, server, repo_root, [
+        {"to": "grader", "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
+         "finals": ["verdict", "failure"]}])
+    return final(judged)["verdict"]
 
 
 @pytest.mark.parametrize("lesson_id,checkpoint,lang", [("claims-abstention", "1", "nl"),
@@ -42,28 +58,18 @@ def test_worker_verdicts_equal_cli_verdicts(page, plain_server, repo_root, lesso
     mistake = cp.mistakes()[0]
     sources = [cp.solution(), mistake.path.read_text(encoding="utf-8")]
     page.goto(plain_server.url + "build.json")
-    boot, *checks = drive_site_worker(page, plain_server, repo_root, [
-        {"message": {"type": "init", "runId": "boot-000000000010"}, "finals": ["ready", "failure"]},
-        *[_check(lesson_id, checkpoint, source, 7, lang, f"check-00000000{i:04d}") for i, source in enumerate(sources)],
-    ])
-    assert final(boot)["type"] == "ready"
-    for source, replies in zip(sources, checks):
-        ours = final(replies)["verdict"]
+    verdicts = [_check(page, plain_server, repo_root, lesson_id, checkpoint, source, 7, lang) for source in sources]
+    for source, ours in zip(sources, verdicts):
         cli = grade_source(lesson_id, checkpoint, source, lang=lang, seed=7, mode="sample")
         for key in SAME:
             assert ours[key] == cli[key], (key, ours[key], cli[key])
-    assert final(checks[0])["verdict"]["status"] == "pass"
-    assert final(checks[1])["verdict"]["status"] == "fail"
+    assert verdicts[0]["status"] == "pass"
+    assert verdicts[1]["status"] == "fail"
 
 
 def test_graders_and_expected_values_are_out_of_reach_during_a_check(page, plain_server, repo_root):
     page.goto(plain_server.url + "build.json")
-    boot, check = drive_site_worker(page, plain_server, repo_root, [
-        {"message": {"type": "init", "runId": "boot-000000000011"}, "finals": ["ready", "failure"]},
-        _check("claims-abstention", "1", SNOOP, 0, "en", "check-000000009999"),
-    ])
-    assert final(boot)["type"] == "ready"
-    verdict = final(check)["verdict"]
+    verdict = _check(page, plain_server, repo_root, "claims-abstention", "1", SNOOP, 0, "en")
     assert verdict["status"] == "fail"  # no claim_support: every case fails
     line = next(line for line in verdict["stdout"].splitlines() if line.startswith("SNOOP"))
     assert line == "SNOOP [] 0 False [] []", line

@@ -93,7 +93,7 @@ def test_site_workers_run_numpy_and_check_a_lesson_with_a_wheel(page, plain_serv
     starter = (repo_root / "exercises" / "_micropip-demo" / "01-decode-link" / "starter.py").read_text()
     page.goto(plain_server.url + "build.json")
     lesson = {"lessonId": "micropip-demo"}
-    where = {**lesson, "checkpoint": "1", "seed": 7}
+    where = {**lesson, "checkpoint": "1", "seed": 7, "lang": "en"}
     replies = drive_workers(page, plain_server, repo_root, [
         {"to": "learner", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
         {"to": "grader", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
@@ -115,7 +115,7 @@ def test_site_workers_run_numpy_and_check_a_lesson_with_a_wheel(page, plain_serv
             {"to": "learner", "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
              "finals": ["result", "failure"]}], keep=True)
         judged, = drive_workers(page, plain_server, repo_root, [
-            {"to": "grader", "message": {"type": "judge", **where, "runJson": final(ran)["runJson"], "lang": "en"},
+            {"to": "grader", "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
              "finals": ["verdict", "failure"]}], keep=True)
         verdicts[name] = final(judged)["verdict"]
     assert verdicts["good"]["status"] == "pass" and verdicts["good"]["passed"] == verdicts["good"]["total"] > 0

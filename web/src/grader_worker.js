@@ -56,10 +56,10 @@ function lesson(lessonId, text = null) {
 }
 
 async function prepared(msg) {
-  const id = `${msg.lessonId}/${msg.checkpoint}/${msg.seed >>> 0}`;
+  const id = `${msg.lessonId}/${msg.checkpoint}/${msg.seed >>> 0}/${msg.lang}`;
   if (keys.has(id)) return keys.get(id);
   await lesson(msg.lessonId);
-  const json = grader.prepare(msg.lessonId, String(msg.checkpoint), msg.seed >>> 0);
+  const json = grader.prepare(msg.lessonId, String(msg.checkpoint), msg.seed >>> 0, String(msg.lang));
   const parsed = fromPython(json, "prepare");
   const entry = parsed.author_error
     ? { authorJson: json, planJson: "", plotCase: "" }

@@ -22,9 +22,9 @@ export const Req = Object.freeze({
   // learner worker
   RUN: "run", // {source, plan: JSON text, timeLimit}: run learner code under a plan ({"mode": "run"} or a Check's)
   // grader worker
-  PREPARE: "prepare", // {lessonId, checkpoint, seed}: build the Check's cases and expected outcomes -> PREPARED
+  PREPARE: "prepare", // {lessonId, checkpoint, seed, lang}: build the Check's cases (example data in `lang`) -> PREPARED
   JUDGE: "judge", // {lessonId, checkpoint, seed, runJson, lang}: judge an untrusted run result -> VERDICT
-  PLOT: "plot", // {lessonId, checkpoint, seed, runJson}: the checkpoint's plot data for a run -> PLOTTED
+  PLOT: "plot", // {lessonId, checkpoint, seed, lang, runJson}: the checkpoint's plot data for a run -> PLOTTED
 });
 
 /** Response types (worker -> page). */
@@ -44,9 +44,9 @@ export const Res = Object.freeze({
 const FIELDS = {
   [Req.INIT]: {},
   [Req.RUN]: { source: "string", plan: "string", timeLimit: "number" },
-  [Req.PREPARE]: { lessonId: "string", checkpoint: "string", seed: "number" },
+  [Req.PREPARE]: { lessonId: "string", checkpoint: "string", seed: "number", lang: "string" },
   [Req.JUDGE]: { lessonId: "string", checkpoint: "string", seed: "number", runJson: "string", lang: "string" },
-  [Req.PLOT]: { lessonId: "string", checkpoint: "string", seed: "number", runJson: "string" },
+  [Req.PLOT]: { lessonId: "string", checkpoint: "string", seed: "number", lang: "string", runJson: "string" },
   [Res.PROGRESS]: { stage: "string", percent: "number" },
   [Res.PYTHON]: {},
   [Res.READY]: {},

@@ -108,6 +108,8 @@ export class Runtime {
     this.isolated = typeof crossOriginIsolated !== "undefined" && crossOriginIsolated && typeof SharedArrayBuffer === "function";
     this.timers = new Set();
     this.pending = new Map(); // grader request id -> {resolve, reject}
+    // the language of the page: a Check's example data are in it (a job's own `lang` wins)
+    this.lang = (typeof document !== "undefined" && document.documentElement && document.documentElement.lang) || "en";
   }
 
   // ---------------------------------------------------------------- state
@@ -359,11 +361,12 @@ export class Runtime {
     });
   }
 
-  /** The prepared plan of a Check: {plan: JSON text ("" for an author error), plotCase}. */
-  _plan(lessonId, checkpoint, seed) {
-    const id = `${lessonId}/${checkpoint}/${seed >>> 0}`;
+  /** The prepared plan of a Check: {plan: JSON text ("" for an author error), plotCase}; example data in `lang`. */
+  _plan(lessonId, checkpoint, seed, lang = this.lang) {
+    const id = `${lessonId}/${checkpoint}/${seed >>> 0}/${lang}`;
     if (!this.plans.has(id)) {
-      const promise = this._ask(Req.PREPARE, { lessonId, checkpoint: String(checkpoint), seed: seed >>> 0 }).then((msg) => ({
+      const payload = { lessonId, checkpoint: String(checkpoint), seed: seed >>> 0, lang: String(lang) };
+      const promise = this._ask(Req.PREPARE, payload).then((msg) => ({
         plan: msg.plan,
         plotCase: typeof msg.plotCase === "string" ? msg.plotCase : "",
       }));
@@ -459,10 +462,11 @@ export class Runtime {
     const seed = job.seed >>> 0;
     const checkpoint = String(job.checkpoint);
     mark("werkbank:check:start");
-    const { plan } = await this._plan(job.lessonId, checkpoint, seed);
+    const lang = String(job.lang || this.lang);
+    const { plan } = await this._plan(job.lessonId, checkpoint, seed, lang);
     if (this.job !== job) return;
     const judge = (runJson) =>
-      this._ask(Req.JUDGE, { lessonId: job.lessonId, checkpoint, seed, runJson, lang: String(job.lang || "en") });
+      this._ask(Req.JUDGE, { lessonId: job.lessonId, checkpoint, seed, runJson, lang });
     if (!plan) {
       const msg = await judge("{}"); // an author error: the grader says so in the learner's language
       if (this.job === job) this._finish({ kind: "verdict", verdict: msg.verdict });
@@ -485,7 +489,7 @@ export class Runtime {
     mark("werkbank:check:verdict");
     this.seeds.set(`${job.lessonId}/${checkpoint}`, newSeed()); // random cases change with every Check
     this._finish({ kind: "verdict", verdict: msg.verdict });
-    this._plan(job.lessonId, checkpoint, this.seedFor(job.lessonId, checkpoint)).catch(() => {});
+    this._plan(job.lessonId, checkpoint, this.seedFor(job.lessonId, checkpoint), lang).catch(() => {});
   }
 
   async _run(job) {
@@ -516,7 +520,8 @@ export class Runtime {
     }
     let plotData = null;
     if (plot) {
-      const msg = await this._ask(Req.PLOT, { lessonId: job.lessonId, checkpoint: plot.checkpoint, seed: plot.seed, runJson }).catch(() => null);
+      const payload = { lessonId: job.lessonId, checkpoint: plot.checkpoint, seed: plot.seed, lang: this.lang, runJson };
+      const msg = await this._ask(Req.PLOT, payload).catch(() => null);
       if (this.job !== job) return;
       plotData = msg && msg.plot ? msg.plot : null;
     }
