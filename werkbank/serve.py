@@ -2,8 +2,8 @@
 
 It serves the right MIME types for what the site needs (``.wasm``, ``.mjs``, ``.whl``, ...) and sends
 ``Cross-Origin-Opener-Policy: same-origin`` + ``Cross-Origin-Embedder-Policy: require-corp`` (and
-``Cross-Origin-Resource-Policy: same-origin``) so pages are cross-origin isolated, which lets the worker use
-SharedArrayBuffer (for interrupting runaway code). The built site itself must also work from a plain static host
+``Cross-Origin-Resource-Policy: same-origin``, from :data:`werkbank.offline.ISOLATION_HEADERS`) so pages are
+cross-origin isolated, which lets the page interrupt runaway code through a SharedArrayBuffer. The built site itself must also work from a plain static host
 without these headers.
 """
 

@@ -1,17 +1,8 @@
-"""Helpers shared by the benchmark and the offline browser tests: building sites, serving folders, timing.
-
-``ensure_offline(dist)`` makes a built site offline-capable even before ``werkbank build`` calls the offline step
-itself: it runs :func:`werkbank.offline.finish` when ``dist/sw.js`` is missing and, when the bundled app.js does
-not register the service worker yet, re-bundles it from a small entry that does (the integration the lead wires
-into app.js; see /work/notes/readme-offline.md). Once app.js registers the worker, the shim is never used.
-"""
+"""Helpers shared by the benchmark and the offline browser tests: building sites, serving folders, timing."""
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
-import tempfile
 import threading
 import time
 from contextlib import contextmanager
@@ -20,75 +11,25 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-ESBUILD = REPO_ROOT / "node_modules" / ".bin" / "esbuild"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic"]
 
-_SHIM = """\
-import {{ registerServiceWorker }} from {offline};
-registerServiceWorker({{
-  onUpdate(update) {{
-    const box = document.querySelector("[data-warnings]") || document.body;
-    if (box.querySelector('[data-action="apply-update"]')) return;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.action = "apply-update";
-    button.textContent = "Update";
-    button.addEventListener("click", () => update.apply());
-    box.append(button);
-  }},
-}}).then((sw) => {{ window.__werkbankSw = {{ reloading: sw.reloading, supported: sw.supported }}; }});
-import {app};
-"""
-
-
-def app_registers_sw(dist: Path) -> bool:
-    """True when the bundled app.js already registers sw.js (the integration is done)."""
-    text = (Path(dist) / "assets" / "app.js").read_text(encoding="utf-8")
-    return "precache" in text and "skip-waiting" in text
-
-
-def _worker_version(dist: Path) -> str:
-    import hashlib
-
-    return hashlib.sha256((Path(dist) / "assets" / "worker.js").read_bytes()).hexdigest()[:12]
-
-
-def shim_app(dist: Path) -> None:
-    """Re-bundle ``dist/assets/app.js`` from web/src/app.js plus the service worker registration (preview only)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        entry = Path(tmp) / "entry.js"
-        entry.write_text(_SHIM.format(offline=json.dumps(str(REPO_ROOT / "web/src/offline.js")),
-                                      app=json.dumps(str(REPO_ROOT / "web/src/app.js"))), encoding="utf-8")
-        cmd = [str(ESBUILD), str(entry), "--bundle", "--format=esm", "--minify", "--target=es2020",
-               "--legal-comments=none", "--log-level=warning", "--charset=utf8",
-               f"--define:WORKER_VERSION={json.dumps(_worker_version(dist))}",
-               f"--outfile={Path(dist) / 'assets' / 'app.js'}"]
-        subprocess.run(cmd, cwd=REPO_ROOT, check=True)
-
-
 def ensure_offline(dist: Path) -> Path:
-    """Make ``dist`` register and ship the service worker (see the module docstring); returns ``dist``."""
+    """Make sure ``dist`` ships its service worker (``werkbank build`` writes it; a copied folder may lack it)."""
     from werkbank import offline
 
     dist = Path(dist)
-    changed = False
-    if not app_registers_sw(dist):
-        shim_app(dist)
-        changed = True
-    if changed or not (dist / "sw.js").exists():
+    if not (dist / "sw.js").exists():
         offline.finish(dist)
     return dist
 
 
 def build_site(dist: Path, lessons: list[str] | None = None) -> Path:
-    """``werkbank build`` into ``dist`` (only ``lessons`` when given; never bytecode), then :func:`ensure_offline`."""
-    import inspect
-
+    """``werkbank build`` into ``dist`` as it ships by default (bytecode runtime when a CPython 3.12 is there), only
+    ``lessons`` when given."""
     from werkbank.build import build
 
-    extra = {"bytecode": False} if "bytecode" in inspect.signature(build).parameters else {}
-    build(Path(dist), lessons=lessons, **extra)
+    build(Path(dist), lessons=lessons)
     return ensure_offline(dist)
 
 

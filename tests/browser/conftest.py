@@ -12,8 +12,10 @@ The fixtures they use live in ``tests/conftest.py`` so any test module can use t
                        ``request_log.assert_only(origin)`` fails if any request left ``origin``.
 - ``page``             a page in ``context`` with a 120 s timeout; errors collected in ``page.werkbank_errors``.
 
-Helpers for the site's own worker live in ``test_runtime.py``: ``drive_site_worker(page, server, repo_root, jobs)``
-sends protocol messages to ``dist/assets/worker.js`` and returns the replies of each job; ``final(replies)``.
+Shared helpers live in ``helpers.py`` (import them, never another test module): opening a lesson, waiting on state
+(``wait_ready``, ``wait_python``, ``wait_verdict``, ``wait_running``, ``wait_stored``), typing, Run and Check, and
+``drive_workers(page, server, repo_root, jobs)``, which sends protocol messages to the site's learner and grader
+workers and returns the replies of each job; ``final(replies)``.
 
 Example::
 
