@@ -215,8 +215,8 @@ def test_stop_ends_an_endless_loop_and_the_next_run_works(browser, request, serv
              timeout=10)
         assert "while True:" in editor_text(page, "try")  # the code stays
         wait_ready(page)
-        if server_name == "plain_server":
-            assert "restarting" in states  # no interrupt buffer: the only way to stop is a new worker
+        # the worker running the loop is gone: the ready spare took over at once, or a new one booted ("restarting")
+        assert states[-1] == "ready"
         replace_code(page, "try", "print('after', 1 + 1)\n")
         section(page, "try").locator('[data-action="run"]').click()
         wait_idle(page, "try")

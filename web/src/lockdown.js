@@ -69,12 +69,16 @@ export function lockdown(scope, pyodide, { allowed, isRunning, fetch: realFetch 
     return realFetch(href, init && typeof init === "object" ? { method: "GET", credentials: init.credentials } : undefined);
   };
 
-  // network and workers
+  // network and workers: on the global object and on every prototype of its chain (WorkerGlobalScope, ...)
+  const chain = [];
+  for (let o = scope; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) chain.push(o);
   for (const name of ["XMLHttpRequest", "EventSource", "WebSocket", "WebTransport", "BroadcastChannel", "SharedWorker",
     "Worker", "importScripts", "caches", "indexedDB", "RTCPeerConnection", "WebSocketStream", "close"]) {
-    remove(scope, name, undefined);
+    for (const target of chain) remove(target, name, undefined);
   }
-  if (scope.navigator) remove(Object.getPrototypeOf(scope.navigator), "sendBeacon", undefined);
+  if (scope.navigator) {
+    for (const name of ["sendBeacon", "serviceWorker"]) remove(Object.getPrototypeOf(scope.navigator), name, undefined);
+  }
 
   // code from strings
   remove(scope, "eval", refuse("eval"));
@@ -93,7 +97,8 @@ export function lockdown(scope, pyodide, { allowed, isRunning, fetch: realFetch 
     });
   }
 
-  // fetch last: the guard, until sealed
+  // fetch last: the guard, until sealed (and nothing else named fetch further up the chain)
+  for (const target of chain.slice(1)) remove(target, "fetch", guard);
   remove(scope, "fetch", guard);
   return {
     guard,

@@ -13,8 +13,9 @@
 //   booting    first boot: not everything a Check needs is loaded yet -> loading
 //   idle       a Check would start at once (grader ready, a pristine learner worker ready) -> ready
 //   warming    a Run would start at once, but a Check waits for the spare to finish booting -> loading
+//              (after a Check used up the pristine worker)
 //   running    a job runs; stopping: Stop was asked (isolated: KeyboardInterrupt, GRACE_MS to answer) -> running
-//   restarting no learner worker can run code (after Stop or a crash, while the replacement boots) -> restarting
+//   restarting after Stop or a crash, while the replacement learner worker is not ready for a Check -> restarting
 //   failed     the first boot failed                                  -> failed
 // body[data-python] = "ready" as soon as a learner worker can run code that does not import numpy (numpy and the
 // grader may still be loading), "loading" otherwise. body[data-spare] = "ready" while a pristine spare learner
@@ -142,7 +143,8 @@ export class Runtime {
     else if (!this.started) state = "off";
     else if (this._checkReady()) state = "idle";
     else if (!this.everReady) state = "booting";
-    else state = this._usable(this.current) ? "warming" : "restarting";
+    else state = this.replacing || !this._usable(this.current) ? "restarting" : "warming";
+    if (state === "idle") this.replacing = false;
     if (state === "idle" && !this.everReady) {
       this.everReady = true;
       mark("werkbank:ready");
@@ -308,8 +310,10 @@ export class Runtime {
     return null;
   }
 
-  /** Replace the current learner worker (after Stop or a crash): the spare takes over, or a new one boots. */
+  /** Replace the current learner worker (after Stop or a crash): the spare takes over, or a new one boots. Until a
+   * Check could run again the state is "restarting". */
   _replaceCurrent() {
+    this.replacing = true;
     this._kill(this.current);
     if (this.spare) {
       this.current = this.spare;
