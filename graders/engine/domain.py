@@ -358,6 +358,10 @@ class Seq(Spec):
                 ones = [items[0]] * self.max_len
                 out.append(Variant("size-max-uint8", f"len = {self.max_len}, uint8",
                                    np.asarray(ones).astype("uint8")))
+        if isinstance(self.item, Integer) and len(items) >= 2 and (self.item.hi is None or self.item.hi >= 200):
+            # small integer dtypes whose sum does not fit them: a sum in the array's own dtype wraps round
+            out.append(Variant("ndarray-sum-wraps", "uint8, sum > 255", np.full(len(items), 200, dtype=np.uint8)))
+            out.append(Variant("ndarray-sum-wraps", "int8, sum > 127", np.full(len(items), 100, dtype=np.int8)))
         return out
 
     def random(self, rng, pools):

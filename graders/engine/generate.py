@@ -271,6 +271,7 @@ def _detail_class(variant: Variant) -> str:
 
 def _aligned_variants(domain: Domain, base: Base):
     names = [p.name for p in domain.params]
+    yield from _aligned_sizes(domain, base, names)
     for group in domain.aligned:
         for name in group:
             index = names.index(name)
@@ -293,6 +294,31 @@ def _aligned_variants(domain: Domain, base: Base):
                 args[index] = new
                 yield _make(domain, base, Variant(family, detail, new), name, f"{family}:{name}", (tuple(args), base.kwargs),
                             number)
+
+
+def _aligned_sizes(domain: Domain, base: Base, names: list):
+    """Aligned sequences grown together to their limit and one past it, each padded with its own items in turn, so
+    a limit that counts only some items (the answered ones) shows."""
+    for group in domain.aligned:
+        members = [(names.index(n), domain.params[names.index(n)].spec) for n in group]
+        if any(i >= len(base.args) or not isinstance(s, Seq) or s.max_len is None for i, s in members):
+            continue
+        values = [base.args[i] for i, _ in members]
+        lists = [v.tolist() if isinstance(v, np.ndarray) else list(v) if isinstance(v, (list, tuple)) else None
+                 for v in values]
+        if any(not items or len(items) != len(lists[0]) for items in lists):
+            continue
+        limit = min(s.max_len for _, s in members)
+        for size, family in ((limit, "align-max"), (limit + 1, "align-over")):
+            for position in range(min(3, len(lists[0]))):
+                args = list(base.args)
+                for (index, _), value, items in zip(members, values, lists):
+                    padded = items + [items[position]] * (size - len(items))
+                    args[index] = np.asarray(padded, dtype=value.dtype) if isinstance(value, np.ndarray) \
+                        else type(value)(padded)
+                shown = "/".join(group)
+                yield _make(domain, base, Variant(family, f"len = {size}, + item {position}", None), shown,
+                            f"{family}:{shown}", (tuple(args), base.kwargs), position)
 
 
 def _keyword_variants(domain: Domain, base: Base):
