@@ -135,6 +135,8 @@ EXPECTED = {
         "edge-zero": (1 / 3 + 0.05, 2),
         "edge-inner": (0.475, 2),
         "point-three-in-bin-two": (0.225, 1),
+        "default-bins-split-0-19-0-21": (0.51, 2),
+        "brier-two-dimensional-square": RAISES,
         "label-half": RAISES,
         "nan-label-in-array": RAISES,
         "empty-input-bins-zero": RAISES,

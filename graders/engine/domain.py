@@ -172,7 +172,8 @@ class Real(Spec):
                Variant("inf", "-inf", float("-inf")), Variant("neg-zero", "-0.0", -0.0),
                Variant("tiny-neg", "-5e-324", -5e-324), Variant("tiny-neg", "-1e-300", -1e-300),
                Variant("type-none", "None", None), Variant("type-list", "list", [value]),
-               Variant("type-str", "'x'", "x"), Variant("huge", "1e308", 1e308), Variant("huge", "10**400", 10**400)]
+               Variant("type-str", "'x'", "x"), Variant("huge", "1e308", 1e308), Variant("huge-int", "10**400", 10**400),
+               Variant("complex", "complex", complex(value, 0.5) if isinstance(value, (int, float)) else 0.5j)]
         if self.bools:
             out += [Variant("bool", "True", True), Variant("bool", "False", False),
                     Variant("npbool", "numpy.True_", np.True_), Variant("npbool", "numpy.False_", np.False_)]

@@ -37,7 +37,7 @@ GROUPS = {
     "type": ("type-",), "blank": ("empty", "blank", "invisible"),
     "exact": ("padded", "case", "substring", "superstring", "nfd", "nfc", "nfkc"),
     "separator": ("separator",), "text-kind": ("nonascii", "numeric"), "length": ("len-",),
-    "special-number": ("nan", "inf", "neg-zero", "tiny-neg", "huge"),
+    "special-number": ("nan", "inf", "neg-zero", "tiny-neg", "huge", "complex"),
     "number-type": ("bool", "npbool", "npfloat", "float32", "int-form", "npint", "float-int", "float-frac",
                     "numeric-str", "zero", "neg"),
     "edge": ("edge-",), "label": ("label-",), "container": ("container",), "array": ("ndarray",),
@@ -335,15 +335,21 @@ def _keyword_variants(domain: Domain, base: Base):
 
 
 def _default_variants(domain: Domain, bases: list[Base]):
-    """Calls that leave out a trailing parameter that has a default; the reference decides the result."""
+    """Calls that leave out a parameter that has a default (the last positional one, or a keyword one); the
+    reference decides the result, so a wrong default shows."""
+    if domain.skips("default"):
+        return
     for base in bases:
-        index = len(base.args) - 1
-        if index < 0 or base.kwargs or domain.skips("default"):
-            continue
-        param = domain.params[index] if index < len(domain.params) else None
-        if param is not None and param.has_default:
-            yield _make(domain, base, Variant("default", f"without {param.name}", None), param.name, param.name,
-                        (base.args[:index], {}), 0)
+        for index, param in enumerate(domain.params):
+            if not param.has_default:
+                continue
+            if param.name in base.kwargs:
+                kwargs = {k: v for k, v in base.kwargs.items() if k != param.name}
+                yield _make(domain, base, Variant("default", f"without {param.name}", None), param.name,
+                            param.name, (base.args, kwargs), 0)
+            elif index == len(base.args) - 1 and not base.kwargs:
+                yield _make(domain, base, Variant("default", f"without {param.name}", None), param.name,
+                            param.name, (base.args[:index], {}), 0)
 
 
 def _accented(domain: Domain, base: Base) -> Base | None:
@@ -473,7 +479,7 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mod
         built.extend(_aligned_variants(domain, base))
         built.extend(_keyword_variants(domain, base))
         built.extend(_collision_variants(domain, base))
-    built.extend(_default_variants(domain, small))
+    built.extend(_default_variants(domain, bases if mode == "full" else small))
     for b in (_accented(domain, base) for base in small):
         if b is not None:
             built.append(Generated(id=f"gen/accented/-/{b.id}/0", call=domain.call, args=b.args, kwargs=b.kwargs,

@@ -129,6 +129,20 @@ def curated():
         ),
     )
     yield _ece(
+        "default-bins-split-0-19-0-21",
+        ([0.19, 0.21], [1, 0]),
+        {},
+        t(
+            "Zonder bins-argument: 10 bakken, dus 0.19 (bak 1) en 0.21 (bak 2) liggen apart: 2 gevulde bakken, ECE "
+            "0.51. Met 9 of 11 bakken zouden ze samen in één bak liggen.",
+            "Without a bins argument: 10 bins, so 0.19 (bin 1) and 0.21 (bin 2) are apart: 2 populated bins, ECE "
+            "0.51. With 9 or 11 bins they would share one bin.",
+            "بدون وسيط bins: عشر حاويات، فتقع 0.19 (الحاوية 1) و0.21 (الحاوية 2) منفصلتين: حاويتان مأهولتان وECE "
+            "يساوي 0.51. ومع 9 أو 11 حاوية تجتمعان في حاوية واحدة.",
+        ),
+        hint=_EDGE_HINT,
+    )
+    yield _ece(
         "empty-input",
         ([], []),
         {"bins": 10},
@@ -489,6 +503,17 @@ def curated():
             "Een 2-D array, ook met gelijke vormen: ValueError.",
             "A 2-D array, even with equal shapes: ValueError.",
             "مصفوفة ثنائية الأبعاد، حتى بشكلين متطابقين: ValueError.",
+        ),
+        hint=_CHECK_HINT,
+    )
+    yield _brier(
+        "brier-two-dimensional-square",
+        ([[0.2, 0.8], [0.4, 0.6]], [[0, 1], [1, 1]]),
+        {},
+        t(
+            "Een vierkante 2-D invoer (2 bij 2), met gelijke vormen: nog steeds geen 1-D, dus ValueError.",
+            "A square 2-D input (2 by 2) with equal shapes: still not 1-D, so ValueError.",
+            "إدخال ثنائي الأبعاد مربّع (2 في 2) بشكلين متطابقين: ليس أحادي البعد، إذن ValueError.",
         ),
         hint=_CHECK_HINT,
     )
