@@ -55,7 +55,7 @@ def check_lessons(lesson_ids=None, *, seed: int = 0, jobs: int = 2) -> tuple[lis
 
     def grade(item):
         lesson, checkpoint, kind, source, mistake = item
-        return grade_source(lesson.id, checkpoint.id, source, seed=seed)
+        return grade_source(lesson.id, checkpoint.id, source, seed=seed, shrink_failures=False)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         verdicts = list(pool.map(grade, work))
