@@ -202,7 +202,11 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
 
     def add(case_id, call, args, kwargs, outcome, meta):
         wire_args, wire_kwargs = _encode_inputs(case_id, args, kwargs)
-        plan_cases.append({"id": case_id, "call": call, "args": wire_args, "kwargs": wire_kwargs})
+        entry = {"id": case_id, "call": call, "args": wire_args, "kwargs": wire_kwargs}
+        plain = values.as_json(wire_args, wire_kwargs)
+        if plain is not None:
+            entry["json"] = plain
+        plan_cases.append(entry)
         meta["call"] = values.show_call(call, wire_args, wire_kwargs)
         meta["source"] = values.call_source(call, wire_args, wire_kwargs)
         metas[case_id] = meta

@@ -25,6 +25,7 @@ from builtins import (  # noqa: F401
     callable, dict, enumerate, frozenset, range, set, sorted, zip, getattr, abs, max, min, bool, complex, iter, next,
 )
 import dataclasses as _dataclasses
+import json
 import math as _math
 
 try:
@@ -597,4 +598,32 @@ def plain(w):
             flat = [flat[i:i + size] for i in range(0, len(flat), size)]
         return flat[0] if not shape and flat else flat
     return None
+
+
+#: How :func:`as_json` writes inputs (the runner writes them the same way to see whether a call changed them).
+JSON_FORM = {"separators": (",", ":"), "ensure_ascii": False, "allow_nan": False}
+
+
+def _json_native(w) -> bool:
+    tag = w[0]
+    if tag in ("none", "bool", "str"):
+        return True
+    if tag == "int":
+        return len(w[1]) < 16
+    if tag == "float":
+        return not isinstance(w[1], str)
+    if tag == "list":
+        return all(_json_native(v) for v in w[1])
+    if tag == "dict":
+        return all(k[0] == "str" and _json_native(v) for k, v in w[1])
+    return False
+
+
+def as_json(args, kwargs) -> str | None:
+    """A call's inputs as JSON text ``[[args...], {kwargs}]`` when they hold only JSON types (lists, dicts with str
+    keys, str, small int, finite float, bool, None), else ``None``. ``json.loads`` builds fresh inputs from it for
+    every call far faster than :func:`decode`; tuples, sets, numpy values and NaN keep the wire form."""
+    if not all(_json_native(a) for a in args[1]) or not all(_json_native(v) for _, v in kwargs[1]):
+        return None
+    return json.dumps([[decode(a) for a in args[1]], {k[1]: decode(v) for k, v in kwargs[1]}], **JSON_FORM)
 
