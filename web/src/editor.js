@@ -82,7 +82,8 @@ const theme = EditorView.theme({
   ".cm-activeLine": { background: "var(--active-line)" },
   ".cm-activeLineGutter": { background: "var(--active-line)" },
   ".cm-error-line": { background: "var(--error-line)" },
-  ".cm-scroller": { maxHeight: "32rem", overflow: "auto" },
+  // No height limit: lines wrap and the editor grows with its text, so nothing is cut off and there is no scrolled
+  // region without keyboard access (axe: scrollable-region-focusable).
   ".cm-rtl-comment, .cm-ltr-run": { unicodeBidi: "isolate" },
   "&.cm-focused .cm-cursor": { borderLeftColor: "var(--fg)" },
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": { background: "var(--selection)" },
