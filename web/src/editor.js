@@ -75,7 +75,7 @@ const highlight = HighlightStyle.define([
 ]);
 
 const theme = EditorView.theme({
-  "&": { fontSize: "0.95rem", border: "1px solid var(--border)", borderRadius: "6px", background: "var(--code-bg)" },
+  "&": { fontSize: "var(--editor-font-size, 0.95rem)", border: "1px solid var(--border)", borderRadius: "6px", background: "var(--code-bg)" },
   "&.cm-focused": { outline: "2px solid var(--focus)", outlineOffset: "2px" },
   ".cm-content": { fontFamily: "var(--mono)", minHeight: "var(--editor-min-height, 6rem)", caretColor: "var(--fg)" },
   ".cm-gutters": { background: "var(--code-bg)", color: "var(--muted)", borderRight: "1px solid var(--border)" },
