@@ -76,14 +76,13 @@ test("verdict helpers: the exception, the Python error to explain first, the cal
     "import numpy as np\nf(np.arange(3))");
 });
 
-test("plot data: plain numbers, objects, and (adapter) the engine's wire encoding", () => {
-  const plain = toTriple([[0.1, 0.9], [0, 1], [3, 2]]);
-  assert.deepEqual(plain, { conf: [0.1, 0.9], acc: [0, 1], count: [3, 2] });
-  assert.deepEqual(toTriple({ bin_conf: [0.5], bin_acc: [1], bin_count: [4] }), { conf: [0.5], acc: [1], count: [4] });
-  const wire = ["tuple", [["ndarray", "float64", "f", [2], [0.1, 0.9]], ["list", [["float", 0], ["int", "1"]]],
-    ["ndarray", "int64", "i", [2], ["3", "2"]]]];
-  assert.deepEqual(toTriple(wire), { conf: [0.1, 0.9], acc: [0, 1], count: [3, 2] });
+test("plot data: three plain lists of numbers; null stands for NaN", () => {
+  assert.deepEqual(toTriple([[0.1, 0.9], [0, 1], [3, 2]]), { conf: [0.1, 0.9], acc: [0, 1], count: [3, 2] });
+  const nan = toTriple([[null], [1], [4]]);
+  assert.ok(Number.isNaN(nan.conf[0]));
   assert.equal(toTriple([[1], [1, 2], [1]]), null);
+  assert.equal(toTriple({ conf: [1], acc: [1], count: [1] }), null);
+  assert.equal(toTriple([["a"], [1], [1]]), null);
 });
 
 test("the one figure registry knows every figure and plot the lessons use", () => {

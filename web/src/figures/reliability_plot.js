@@ -1,65 +1,27 @@
 // The verdict plot of kind "reliability": after a Check or a Run, the learner's reliability diagram beside the
 // reference's, with a data table and a note when the learner's result cannot be drawn.
-//
-// The engine hands plots as {kind, expected, actual|null}. `expected`/`actual` are plain numbers: three equally
-// long lists (mean confidence, accuracy, count), as a list/tuple or as an object. Until the engine's plain plot data
-// lands everywhere, toTriple() also reads the engine's older wire encoding (a thin adapter, nothing more).
+// The engine hands plots plain numbers: {kind, expected, actual|null}, where `expected`/`actual` are what the
+// functions returned as plain JSON (any container arrives as a list; NaN and infinities arrive as null).
 
 import { isRtl, t } from "../i18n.js";
 import { el, textBlock } from "./dom.js";
 import { dataTable, drawDiagram } from "./reliability_chart.js";
 
-function plainNumber(value) {
-  if (typeof value === "number") return value;
-  if (typeof value === "boolean") return value ? 1 : 0;
-  if (value === "nan") return NaN;
-  if (value === "inf") return Infinity;
-  if (value === "-inf") return -Infinity;
-  if (typeof value === "string" && /^-?\d+$/.test(value)) return Number(value);
-  return null;
-}
-
-// One sequence of numbers: a plain list, or (adapter) a wire-encoded list/tuple/1-D ndarray.
-function series(value) {
-  if (!Array.isArray(value)) return null;
-  const tag = value[0];
-  if (tag === "ndarray") {
-    const [, , , shape, items] = value;
-    if (!Array.isArray(shape) || shape.length !== 1 || !Array.isArray(items)) return null;
-    const out = items.map(plainNumber);
-    return out.every((v) => v !== null) ? out : null;
+// One plain series of numbers (null stands for NaN or an infinity), or null when it is not one.
+function series(values) {
+  if (!Array.isArray(values) || !values.every((v) => v === null || typeof v === "number" || typeof v === "boolean")) {
+    return null;
   }
-  if ((tag === "list" || tag === "tuple") && Array.isArray(value[1])) {
-    const out = value[1].map((item) => {
-      if (!Array.isArray(item)) return null;
-      if (item[0] === "float" || item[0] === "int" || item[0] === "bool") return plainNumber(item[1]);
-      if (item[0] === "npscalar") return plainNumber(item[3]);
-      return null;
-    });
-    return out.every((v) => v !== null) ? out : null;
-  }
-  const out = value.map(plainNumber);
-  return out.every((v) => v !== null) ? out : null;
+  return values.map((v) => (v === null ? NaN : Number(v)));
 }
-
-const PARTS = [/conf/i, /acc/i, /count/i];
 
 /**
- * {conf, acc, count} from a plot's `expected` or `actual`, or null when it is not three equally long, non-empty
- * sequences of numbers. Accepts [conf, acc, count], {conf..., acc..., count...} and (adapter) the wire encoding.
+ * {conf, acc, count} from a plot's `expected` or `actual`: three equally long, non-empty lists of numbers; null
+ * otherwise (the learner's result then cannot be drawn, and the plot says so).
  */
 export function toTriple(value) {
-  let parts = null;
-  if (Array.isArray(value) && (value[0] === "tuple" || value[0] === "list") && Array.isArray(value[1])) {
-    parts = value[1]; // wire-encoded container
-  } else if (Array.isArray(value)) {
-    parts = value;
-  } else if (value && typeof value === "object") {
-    const keys = Object.keys(value);
-    parts = PARTS.map((pattern) => value[keys.find((k) => pattern.test(k))]);
-  }
-  if (!parts || parts.length !== 3) return null;
-  const [conf, acc, count] = parts.map(series);
+  if (!Array.isArray(value) || value.length !== 3) return null;
+  const [conf, acc, count] = value.map(series);
   if (!conf || !acc || !count) return null;
   if (conf.length !== acc.length || acc.length !== count.length || conf.length === 0) return null;
   return { conf, acc, count };
