@@ -463,7 +463,8 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None) 
         + (f'<section class="goals"><h2>{esc(ui(lang, "goals"))}</h2><ul>{goals}</ul></section>' if goals else "")
         + "</header>"
     )
-    prose = _md(lesson.prose(lang), str(lesson.folder / f"prose.{lang}.md"), lang, heading_ids=True)
+    prose = _md(lesson.prose(lang), str(lesson.folder / f"prose.{lang}.md"), lang, heading_ids=True,
+                checkpoints=[cp.id for cp in lesson.checkpoints])
     numbers = {cp.id: i for i, cp in enumerate(lesson.checkpoints, 1)}
     nexts = _next_links(lesson, lang, next_lesson)
     sections = {cp.id: _checkpoint(lesson, cp, lang, i, numbers, nexts[i - 1])

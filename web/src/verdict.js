@@ -172,7 +172,8 @@ export function renderVerdict(area, verdict, {
     const details = el("div", "case-details");
     if (error) details.append(el("p", "case-details-title", t("case_details")));
     const dl = el("dl", "verdict-details");
-    row(dl, t("case"), failure.case_label);
+    const kind = [failure.generated ? t("case_generated") : "", failure.shrunk ? t("case_shrunk") : ""].filter(Boolean);
+    row(dl, t("case"), failure.case_label ? `${failure.case_label}${kind.length ? ` (${kind.join(", ")})` : ""}` : "");
     const source = tryableSource(failure);
     let tryButton = null;
     if (source && onTryCase) {
@@ -184,6 +185,7 @@ export function renderVerdict(area, verdict, {
     row(dl, t("call"), source || failure.call, { code: true, after: tryButton });
     row(dl, t("expected"), failure.expected, { code: true });
     row(dl, t("got"), failure.actual, { code: true });
+    row(dl, t("got_later"), failure.actual_later, { code: true });
     row(dl, t("why"), failure.reason);
     row(dl, "", failure.explanation);
     row(dl, t("case_hint"), failure.hint);
@@ -206,7 +208,11 @@ export function renderVerdict(area, verdict, {
  * was cut ("…"), else null. */
 export function tryableSource(failure) {
   if (!failure) return null;
-  if (typeof failure.call_source === "string" && failure.call_source.trim()) return failure.call_source;
+  if (typeof failure.call_source === "string" && failure.call_source.trim()) {
+    // an engine without a source for this case repeats the bounded call, which is not runnable when cut off
+    const cut = failure.call_source === failure.call && failure.call.includes("…");
+    if (!cut) return failure.call_source;
+  }
   if (typeof failure.call === "string" && failure.call && !failure.call.includes("…")) return failure.call;
   return null;
 }
