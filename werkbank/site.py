@@ -503,7 +503,7 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None) 
     }
     body = (
         _topbar(lang, root, switch, _stepper(lesson, lang))
-        + f'<main id="main" class="lesson">{header}<article class="lesson-body">'
+        + f'<main id="main" class="lesson">{header}<article class="lesson-body prose">'
         f'{place_checkpoints(prose, sections)}</article>'
         f'{playground}{tail}</main>'
         f'<script type="application/json" id="lesson-data">{json_for_script(data)}</script>'

@@ -171,9 +171,15 @@ export function renderVerdict(area, verdict, {
   if (verdict.status === "fail" && failure) {
     const details = el("div", "case-details");
     if (error) details.append(el("p", "case-details-title", t("case_details")));
+    if (failure.case_label) {
+      // the case's label in the learner's language (never the raw case id), and how the case came about
+      const kind = [failure.generated ? t("case_generated") : "", failure.shrunk ? t("case_shrunk") : ""].filter(Boolean);
+      const label = el("p", "case-label");
+      label.append(el("span", "case-label-name", `${t("case")}: `),
+        el("span", null, `${failure.case_label}${kind.length ? ` (${kind.join(", ")})` : ""}`));
+      details.append(label);
+    }
     const dl = el("dl", "verdict-details");
-    const kind = [failure.generated ? t("case_generated") : "", failure.shrunk ? t("case_shrunk") : ""].filter(Boolean);
-    row(dl, t("case"), failure.case_label ? `${failure.case_label}${kind.length ? ` (${kind.join(", ")})` : ""}` : "");
     const source = tryableSource(failure);
     let tryButton = null;
     if (source && onTryCase) {
