@@ -2,8 +2,15 @@
 
 import numpy as np
 
-from graders.perplexity_calibration.common import (THREE_CONFIDENCES_TWO_LABELS, case_builder,
-                                                    outside_unit_interval, random_explain, random_predictions, t)
+from graders.engine.domain import Domain
+from graders.perplexity_calibration.common import (OPEN_FAMILIES, THREE_CONFIDENCES_TWO_LABELS, case_builder,
+                                                    outside_unit_interval, prediction_params, random_explain,
+                                                    random_predictions, t)
+
+DOMAINS = [Domain("expected_calibration_error", prediction_params(True), aligned=(("confidences", "correct"),),
+                  skip=OPEN_FAMILIES),
+           Domain("brier_score", prediction_params(False), aligned=(("confidences", "correct"),),
+                  skip=OPEN_FAMILIES)]
 
 TIME_LIMIT = 5.0
 RANDOM_CASES = 24
@@ -145,6 +152,21 @@ def curated():
         hint=_EDGE_HINT,
     )
     yield _ece(
+        "point-three-in-bin-two",
+        ([0.25, 0.3], [1, 0]),
+        {"bins": 10},
+        t(
+            "Met 10 bakken is de berekende rand edges[3] = 0.30000000000000004, dus 0.3 ligt net eronder, in bak 2, "
+            "samen met 0.25: één gevulde bak, ECE |0.275 − 0.5| = 0.225. Wie 0.3 * 10 = 3 rekent, zet 0.3 in bak 3.",
+            "With 10 bins the computed edge edges[3] is 0.30000000000000004, so 0.3 lies just below it, in bin 2, "
+            "together with 0.25: one populated bin, ECE |0.275 − 0.5| = 0.225. Computing 0.3 * 10 = 3 puts 0.3 in "
+            "bin 3.",
+            "مع 10 حاويات يكون الحد المحسوب edges[3] = 0.30000000000000004، فتقع 0.3 تحته مباشرة في الحاوية 2 مع "
+            "0.25: حاوية مأهولة واحدة وECE = |0.275 − 0.5| = 0.225. ومن يحسب 0.3 * 10 = 3 يضع 0.3 في الحاوية 3.",
+        ),
+        hint=_EDGE_HINT,
+    )
+    yield _ece(
         "edge-inner",
         ([0.1, 0.05], [1, 0]),
         {"bins": 10},
@@ -246,6 +268,50 @@ def curated():
         {"bins": 10},
         outside_unit_interval("−0.1"),
         hint=_CHECK_HINT,
+    )
+    yield _ece(
+        "label-half",
+        ([0.3, 0.8], [0.5, 1]),
+        {"bins": 10},
+        t(
+            "Label 0.5 ligt wel in [0, 1] maar is geen juist/onjuist-waarde (ook niet na int()): ValueError.",
+            "Label 0.5 lies in [0, 1] but is not a right/wrong value (not after int() either): ValueError.",
+            "التسمية 0.5 ضمن [0, 1] لكنها ليست قيمة صواب/خطأ (ولا بعد int()): ValueError.",
+        ),
+        hint=_CHECK_HINT,
+    )
+    yield _ece(
+        "nan-label-in-array",
+        (np.array([0.3, 0.8]), np.array([1.0, np.nan])),
+        {"bins": 10},
+        t(
+            "Een NaN-label in een numpy-array: ook arrays worden gecontroleerd, ValueError.",
+            "A NaN label in a numpy array: arrays are checked too, ValueError.",
+            "تسمية NaN في مصفوفة numpy: تُفحص المصفوفات أيضًا، ValueError.",
+        ),
+        hint=_CHECK_HINT,
+    )
+    yield _ece(
+        "empty-input-bins-zero",
+        ([], []),
+        {"bins": 0},
+        t(
+            "Lege invoer geeft normaal (0.0, 0), maar bins = 0 blijft ongeldig: ValueError.",
+            "Empty input normally gives (0.0, 0), but bins = 0 stays invalid: ValueError.",
+            "الإدخال الفارغ يعطي عادةً (0.0, 0)، لكن bins = 0 يبقى غير صالح: ValueError.",
+        ),
+        hint=_CHECK_HINT,
+    )
+    yield _ece(
+        "float32-confidences",
+        (np.array([0.25, 0.75, 0.5, 1.0], dtype=np.float32), [0, 1, 1, 1]),
+        {"bins": 4},
+        t(
+            "float32-zekerheden (exact: 0.25, 0.75, 0.5, 1.0): het resultaat is een Python-float, geen numpy.float32.",
+            "float32 confidences (exact: 0.25, 0.75, 0.5, 1.0): the result is a Python float, not a numpy.float32.",
+            "ثقات float32 (دقيقة: 0.25 و0.75 و0.5 و1.0): النتيجة float من بايثون، لا numpy.float32.",
+        ),
+        hint=_TYPE_HINT,
     )
     yield _ece(
         "label-two",
@@ -385,6 +451,17 @@ def curated():
             "‏brier_score أيضًا ترفض الثقة 1.5: ValueError.",
         ),
         hint=_CHECK_HINT,
+    )
+    yield _brier(
+        "brier-float32",
+        (np.array([0.25, 0.75, 0.5, 1.0], dtype=np.float32), [0, 1, 1, 1]),
+        {},
+        t(
+            "float32-zekerheden: Brier is een Python-float, geen numpy.float32 (zet om met float()).",
+            "float32 confidences: Brier is a Python float, not a numpy.float32 (convert with float()).",
+            "ثقات float32: Brier عدد float من بايثون، لا numpy.float32 (حوّل بـ float()).",
+        ),
+        hint=_TYPE_HINT,
     )
     yield _brier(
         "brier-label-two",

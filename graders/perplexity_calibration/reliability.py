@@ -2,8 +2,13 @@
 
 import numpy as np
 
-from graders.perplexity_calibration.common import (THREE_CONFIDENCES_TWO_LABELS, case_builder,
-                                                    outside_unit_interval, random_explain, random_predictions, t)
+from graders.engine.domain import Domain
+from graders.perplexity_calibration.common import (OPEN_FAMILIES, THREE_CONFIDENCES_TWO_LABELS, case_builder,
+                                                    outside_unit_interval, prediction_params, random_explain,
+                                                    random_predictions, t)
+
+DOMAINS = [Domain(call, prediction_params(True), aligned=(("confidences", "correct"),), skip=OPEN_FAMILIES)
+           for call in ("reliability_diagram", "CalibrationReport.from_predictions")]
 
 TIME_LIMIT = 5.0
 RANDOM_CASES = 16
@@ -155,6 +160,20 @@ def curated():
             "De randen 0.0, 0.1, 0.5 en 1.0 komen in de bakken 0, 1, 5 en 9.",
             "The edges 0.0, 0.1, 0.5 and 1.0 land in bins 0, 1, 5 and 9.",
             "الحدود 0.0 و0.1 و0.5 و1.0 تقع في الحاويات 0 و1 و5 و9.",
+        ),
+        hint=_EDGE_HINT,
+    )
+    yield _rel(
+        "point-three-point-six-point-seven",
+        ([0.3, 0.6, 0.7, 0.25], [1, 0, 1, 0]),
+        {"bins": 10},
+        t(
+            "Met 10 bakken liggen 0.3, 0.6 en 0.7 net onder hun berekende rand (0.30000000000000004, "
+            "0.6000000000000001, 0.7000000000000001): ze horen in de bakken 2, 5 en 6, niet 3, 6 en 7.",
+            "With 10 bins, 0.3, 0.6 and 0.7 lie just below their computed edges (0.30000000000000004, "
+            "0.6000000000000001, 0.7000000000000001): they belong in bins 2, 5 and 6, not 3, 6 and 7.",
+            "مع 10 حاويات تقع 0.3 و0.6 و0.7 تحت حدودها المحسوبة مباشرة (0.30000000000000004 و0.6000000000000001 "
+            "و0.7000000000000001): مكانها الحاويات 2 و5 و6 لا 3 و6 و7.",
         ),
         hint=_EDGE_HINT,
     )
