@@ -396,7 +396,7 @@ def test_layout_gives_code_room_and_the_badge_stays_on_the_title_line(browser, i
 
 
 def test_the_mobile_home_header_takes_at_most_two_rows(browser, plain_server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="nl-NL")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="nl-NL", service_workers="block")
     try:
         page = context.new_page()
         page.goto(plain_server.url + "index.html")
