@@ -454,6 +454,9 @@ def run(source: str, plan: dict, on_output=None) -> dict:
         # Formatting happens here, with the interpreter restored, so learner patches cannot disturb it.
         if failure is not None:
             result["traceback"], result["error_line"] = format_error(failure)
+            if result["status"] == "error":
+                exception = _exception_outcome(failure)
+                result["exception"] = {k: exception[k] for k in ("exc", "builtin_mro", "message")}
         for outcome in result["outcomes"]:
             error = outcome.pop("error", None)
             if error is not None:

@@ -14,7 +14,6 @@ import { t } from "./i18n.js";
 import { OutputView } from "./output.js";
 import {
   locate,
-  parseException,
   pythonError,
   pythonErrorBox,
   relabelTraceback,
@@ -28,7 +27,6 @@ import {
 const DRAFT_DELAY_MS = 400;
 /** Longest result value that goes into the announced headline ("Done. Result: 42"). */
 const ANNOUNCED_VALUE_MAX = 80;
-const NO_EXPLAINED_BOX = /^(SyntaxError|IndentationError|TabError|SystemExit|KeyboardInterrupt)$/;
 
 function debounce(fn, ms) {
   let timer = null;
@@ -415,6 +413,7 @@ export class CheckpointView {
       owner: this.owner,
       lessonId: this.lesson.id,
       checkpoint: this.data ? String(this.data.id) : undefined,
+      lang: this.lang,
       source,
       onOutput: (stream, text, truncated) => this.output.append(stream, text, truncated),
     };
@@ -460,10 +459,10 @@ export class CheckpointView {
       headline = t("verdict_error");
     }
     showStatus(this.verdict, "error", headline);
-    const parsed = parseException(traceback);
-    if (parsed && !NO_EXPLAINED_BOX.test(parsed.exc)) {
+    const error = pythonError(run);
+    if (error) {
       const own = where.view === this.view && where.label === null;
-      this.verdict.append(pythonErrorBox(parsed, own ? { line, label: null } : { line: null, label: null }));
+      this.verdict.append(pythonErrorBox(error, own ? { line, label: null } : { line: null, label: null }));
     }
     if (traceback) {
       this.output.append("stderr", `${this.output.size ? "\n" : ""}${trimTraceback(this._relabel(segments)(traceback))}\n`);

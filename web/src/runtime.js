@@ -273,6 +273,7 @@ export class Runtime {
       if (typeof job.lessonId === "string") payload.lessonId = job.lessonId;
       if (typeof job.checkpoint === "string") payload.checkpoint = job.checkpoint;
       if (typeof job.after === "string") payload.after = job.after; // the example/case snippet run after the module
+      if (typeof job.lang === "string") payload.lang = job.lang; // the language a Python error is explained in
       this.worker.postMessage(request(Req.RUN, job.runId, payload));
     }
     job.prepareTimer = this._timer(() => this._interrupt("timeout"), PREPARE_LIMIT_MS);

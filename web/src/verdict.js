@@ -8,15 +8,6 @@ import { renderPlot } from "./figures/index.js";
 import { t } from "./i18n.js";
 
 const TRACEBACK_LINES = 30;
-/** Exceptions that mean "your code has a bug" (explained first), unless the case expected them. */
-export const PROGRAMMING_ERRORS = new Set([
-  "NameError", "TypeError", "IndexError", "KeyError", "AttributeError", "UnboundLocalError", "ZeroDivisionError",
-  "NotImplementedError", "RecursionError", "ValueError",
-]);
-const EXPLAINED = new Set([
-  "NameError", "TypeError", "IndexError", "KeyError", "AttributeError", "UnboundLocalError", "ZeroDivisionError",
-  "NotImplementedError",
-]);
 
 export function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -63,17 +54,6 @@ export function locate(segments, line) {
   return null;
 }
 
-/** {exc, message} from the last line of a Python traceback ("NameError: name 'x' is not defined"). */
-export function parseException(traceback) {
-  const lines = String(traceback || "").trim().split("\n");
-  const last = lines[lines.length - 1] || "";
-  const match = /^([A-Za-z_][\w.]*)(?::\s?(.*))?$/.exec(last.trim());
-  if (!match) return null;
-  const exc = match[1].split(".").pop();
-  if (!/(Error|Exception|Interrupt|Exit)$/.test(exc)) return null;
-  return { exc, message: match[2] || "" };
-}
-
 /** The line of `snippet` (default example.py) where a traceback ends, or null. */
 export function snippetLine(traceback, snippet = "example.py") {
   const pattern = new RegExp(`File "${snippet.replace(/\./g, "\\.")}", line (\\d+)`, "g");
@@ -101,26 +81,15 @@ function row(dl, label, value, { code = false, after = null } = {}) {
 }
 
 /**
- * The Python error to explain first, as {exc, message, line, explain}: the engine's `failure.python_error` when it
- * sends one; with an older engine, derived from a failing case that raised a programming error the case did not
- * expect (or from an error before any case ran).
+ * The Python error to explain first, as {exc, message, line, explain}, or null. The engine decides and explains it
+ * (graders/engine/judge.py explain_error, in the learner's language): `failure.python_error` when a case failed
+ * because the learner's code raised something the case did not expect, `python_error` when the code stopped before
+ * or between the cases, and a Run's `python_error` (graders/hosts/pyodide.py).
  */
 export function pythonError(verdict) {
   const failure = verdict.failure;
-  if (failure && failure.python_error !== undefined) return failure.python_error || null;
-  if (verdict.status === "fail" && failure && verdict.traceback) {
-    const raised = /^([A-Za-z_]\w*)\(/.exec(String(failure.actual || ""));
-    const expected = /^([A-Za-z_]\w*)\(/.exec(String(failure.expected || ""));
-    if (!raised || !PROGRAMMING_ERRORS.has(raised[1]) || (expected && expected[1] === raised[1])) return null;
-    const parsed = parseException(verdict.traceback) || { exc: raised[1], message: "" };
-    return { exc: parsed.exc, message: parsed.message, line: verdict.error_line ?? null };
-  }
-  if (verdict.status === "error" && verdict.traceback) {
-    const parsed = parseException(verdict.traceback);
-    if (!parsed || /^(SyntaxError|IndentationError|TabError|SystemExit|KeyboardInterrupt)$/.test(parsed.exc)) return null;
-    return { exc: parsed.exc, message: parsed.message, line: verdict.error_line ?? null };
-  }
-  return null;
+  if (failure && failure.python_error) return failure.python_error;
+  return verdict.python_error || null;
 }
 
 /**
@@ -135,8 +104,7 @@ export function pythonErrorBox(error, where) {
       : t("python_error", { exc: error.exc });
   box.append(el("p", "python-error-title", title));
   if (error.message) box.append(codeBlock(`${error.exc}: ${error.message}`, "python-error-message"));
-  const explain = error.explain || (EXPLAINED.has(error.exc) ? t(`pyerr_${error.exc}`) : t("pyerr_generic"));
-  box.append(el("p", "python-error-explain", explain));
+  if (error.explain) box.append(el("p", "python-error-explain", error.explain));
   return box;
 }
 

@@ -255,6 +255,7 @@ async function run(msg) {
   }
   const runPlan = { mode: "run" };
   if (typeof msg.after === "string") runPlan.after = msg.after; // the example or case snippet (graders/engine/runner.py)
+  if (typeof msg.lang === "string") runPlan.lang = msg.lang; // the language run.python_error is explained in
   if (plotEntry && plotEntry.plotCase) {
     // A checkpoint with a plot: after the module ran, call the plot's case too, so Run can draw the learner's result.
     runPlan.cases = plotEntry.plan.cases.filter((c) => c.id === plotEntry.plotCase);

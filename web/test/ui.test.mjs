@@ -10,7 +10,7 @@ globalThis.SETTINGS = { languages: ["nl", "en", "ar"], rtlLanguages: ["ar"], fal
 const { fill, loadStrings, t, isRtl } = await import("../src/i18n.js");
 const { isMostlyRtl, ltrRuns } = await import("../src/editor.js");
 const { compose } = await import("../src/checkpoint.js");
-const { locate, parseException, pythonError, relabelTraceback, snippetLine, tryableSource } = await import(
+const { locate, pythonError, relabelTraceback, snippetLine, tryableSource } = await import(
   "../src/verdict.js"
 );
 const { REGISTRY } = await import("../src/figures/index.js");
@@ -57,19 +57,18 @@ test("compose(): parts become one module, and every line maps back to its editor
   assert.equal(snippetLine(tb), 2);
 });
 
-test("verdict helpers: the exception, the Python error to explain first, the call to try", () => {
-  assert.deepEqual(parseException("Traceback...\nNameError: name 'x' is not defined"),
-    { exc: "NameError", message: "name 'x' is not defined" });
-  assert.equal(parseException("all good"), null);
+test("verdict helpers: the Python error to explain first (the engine's), the call to try", () => {
+  const error = { exc: "TypeError", message: "bad", line: 4, explain: "A TypeError means ..." };
   const fail = {
     status: "fail", traceback: "...\nTypeError: bad", error_line: 4,
-    failure: { actual: "TypeError('bad')", expected: "[1, 2]", call: "f([1, … 2 more])" },
+    failure: { actual: "TypeError('bad')", expected: "[1, 2]", call: "f([1, … 2 more])", python_error: error },
   };
-  assert.deepEqual(pythonError(fail), { exc: "TypeError", message: "bad", line: 4 });
-  // an exception the case expected is not a bug in the learner's code
-  assert.equal(pythonError({ ...fail, failure: { ...fail.failure, expected: "TypeError('x')" } }), null);
-  // the engine's own field wins, null included
+  assert.deepEqual(pythonError(fail), error);
+  // no engine field: nothing is guessed from the traceback
   assert.equal(pythonError({ ...fail, failure: { ...fail.failure, python_error: null } }), null);
+  // an error before any case ran, and a Run's error
+  assert.deepEqual(pythonError({ status: "error", failure: null, python_error: error }), error);
+  assert.equal(pythonError({ status: "error", failure: null, python_error: null }), null);
   assert.equal(tryableSource(fail.failure), null); // cut off: not runnable
   assert.equal(tryableSource({ call: "f([1, 2])" }), "f([1, 2])");
   assert.equal(tryableSource({ call: "f([1, …])", call_source: "import numpy as np\nf(np.arange(3))" }),
