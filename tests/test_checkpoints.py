@@ -25,7 +25,7 @@ def _items():
 
 @pytest.mark.parametrize("lesson,checkpoint,kind,source,mistake", list(_items()))
 def test_checkpoint_file(lesson, checkpoint, kind, source, mistake):
-    verdict = grade_source(lesson.id, checkpoint.id, source, seed=0)
+    verdict = grade_source(lesson.id, checkpoint.id, source, seed=0, shrink_failures=False)
     assert judge_job(kind, verdict, mistake) is None, verdict
 
 

@@ -275,8 +275,12 @@ def _alternatives():
             yield pytest.param(checkpoint_id, path, seed, id=f"{path.stem}-seed{seed}")
 
 
-def test_there_are_alternatives_for_every_checkpoint():
-    assert {str(int(p.stem.split("_")[1])) for p in ALTERNATIVES.glob("alt_*.py")} == {"1", "2", "3"}
+def test_there_are_alternatives_in_three_styles_for_every_checkpoint():
+    per_checkpoint = {}
+    for path in ALTERNATIVES.glob("alt_*.py"):
+        per_checkpoint.setdefault(str(int(path.stem.split("_")[1])), []).append(path.name)
+    assert set(per_checkpoint) == {"1", "2", "3"}
+    assert all(len(names) >= 3 for names in per_checkpoint.values()), per_checkpoint
 
 
 @pytest.mark.parametrize("checkpoint_id,path,seed", list(_alternatives()))

@@ -117,6 +117,8 @@ EXPECTED = {
         "misaligned-lengths": RAISES,
         "misaligned-perplexity": RAISES,
         "negative-nll": RAISES,
+        "uint8-counts": math.exp(450.0 / 300),
+        "negative-nll-zero-tokens": RAISES,
         "negative-nll-later": RAISES,
         "negative-count": RAISES,
         "numpy-inputs": _perplexity_result(E15, 1.5, 16),
@@ -132,6 +134,14 @@ EXPECTED = {
         "empty-input": (0.0, 0),
         "edge-zero": (1 / 3 + 0.05, 2),
         "edge-inner": (0.475, 2),
+        "point-three-in-bin-two": (0.225, 1),
+        "default-bins-split-0-19-0-21": (0.51, 2),
+        "brier-two-dimensional-square": RAISES,
+        "label-half": RAISES,
+        "nan-label-in-array": RAISES,
+        "empty-input-bins-zero": RAISES,
+        "float32-confidences": (0.25, 3),
+        "brier-float32": 0.375 / 4,
         "edge-one": (0.46, 1),
         "edges-mixed": (0.35, 4),
         "one-bin": (0.225, 1),
@@ -187,6 +197,7 @@ EXPECTED["3"] = {
     "empty-input-four-bins": _sparse(4, {}),
     "default-ten-bins": _sparse(10, {1: (0.15, 0.5, 2), 8: (0.85, 0.5, 2)}),
     "edges": _sparse(10, {0: (0.0, 0.0, 1), 1: (0.1, 1.0, 1), 5: (0.5, 1.0, 1), 9: (1.0, 1.0, 1)}),
+    "point-three-point-six-point-seven": _sparse(10, {2: (0.275, 0.5, 2), 5: (0.6, 0.0, 1), 6: (0.7, 1.0, 1)}),
     "one-bin": _arrays([0.525], [0.75], [4]),
     "fifteen-bins": FIFTEEN_TRIPLE,
     "bins-zero": RAISES,
@@ -294,11 +305,11 @@ def test_every_case_explains_itself_in_three_languages(checkpoint_id):
 
 # ---- the engine on alternative correct solutions and on the upstream conventions ----------------------------------
 
-ALTERNATIVES = {
-    "1": ["alt_cp1_plain_class.py", "alt_cp1_numpy.py"],
-    "2": ["alt_cp2_loops.py", "alt_cp2_digitize.py"],
-    "3": ["alt_cp3_plain_class.py", "alt_cp3_loops.py"],
-}
+ALTERNATIVES = {cp: sorted(p.name for p in DATA.glob(f"alt_cp{cp}_*.py")) for cp in ("1", "2", "3")}
+
+
+def test_every_checkpoint_has_alternatives_in_three_styles():
+    assert all(len(names) >= 3 for names in ALTERNATIVES.values()), ALTERNATIVES
 
 
 @pytest.mark.parametrize("checkpoint_id,name,seed", [

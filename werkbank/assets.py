@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 from graders.engine import settings
@@ -25,21 +23,14 @@ ESBUILD = REPO_ROOT / "node_modules" / ".bin" / "esbuild"
 PYODIDE_IMPORT = "../pyodide/pyodide.mjs"
 #: The worker entry points, bundled before app.js (whose WORKER_VERSION is their hash).
 WORKERS = ("worker.js", "grader_worker.js")
-#: Figure modules written by the lesson authors; app.js imports them by these names.
-FIGURE_MODULES = ("reliability.js", "risk_coverage.js")
-_PLACEHOLDER = (
-    "// Placeholder written by werkbank.assets because this figure module is missing from web/src/figures/.\n"
-    "export function mount() {}\nexport function renderReliability() {}\n"
-)
-
-
 class SiteError(WerkbankError):
     """The front end cannot be built (esbuild failed or is missing); the message says why."""
 
 
 def defines() -> list[str]:
     """The esbuild ``--define`` flags every bundle gets."""
-    return [f"--define:SETTINGS={json.dumps(settings.for_web(), sort_keys=True)}"]
+    data = json.dumps(settings.for_web(), separators=(",", ":"), sort_keys=True)
+    return [f"--define:SETTINGS={data}"]
 
 
 def bundle(dist: Path) -> dict[str, str]:
@@ -50,7 +41,7 @@ def bundle(dist: Path) -> dict[str, str]:
     assets.mkdir(parents=True, exist_ok=True)
     common = ["--bundle", "--format=esm", "--minify", "--target=es2020",
               "--legal-comments=none", "--log-level=warning", "--charset=utf8", *defines()]
-    src = _source_dir()
+    src = WEB / "src"
     digest = hashlib.sha256()
     for name in WORKERS:
         _esbuild([str(src / name), *common, f"--external:{PYODIDE_IMPORT}", f"--outfile={assets / name}"])
@@ -60,26 +51,6 @@ def bundle(dist: Path) -> dict[str, str]:
               f"--outfile={assets / 'app.js'}"])
     versions["app"] = _short_hash(assets / "app.js")
     return versions
-
-
-def _source_dir() -> Path:
-    """``web/src``, or, while a lesson's figure module has not landed yet, a copy with placeholders for it.
-
-    The copy lives in ``.cache/site-src`` inside the repository so ``node_modules`` still resolves.
-    """
-    src = WEB / "src"
-    missing = [name for name in FIGURE_MODULES if not (src / "figures" / name).is_file()]
-    if not missing:
-        return src
-    print(f"werkbank build: warning: web/src/figures/{', '.join(missing)} missing; those figures are left out",
-          file=sys.stderr)
-    copy = REPO_ROOT / ".cache" / "site-src"
-    if copy.exists():
-        shutil.rmtree(copy)
-    shutil.copytree(src, copy)
-    for name in missing:
-        (copy / "figures" / name).write_text(_PLACEHOLDER, encoding="utf-8")
-    return copy
 
 
 def _esbuild(args: list[str]) -> None:

@@ -7,6 +7,7 @@ futurecoder discipline: the grader is tested by the wrong code it exists to catc
 
 from __future__ import annotations
 
+import fnmatch
 from concurrent.futures import ThreadPoolExecutor
 
 from werkbank.grading import grade_source
@@ -37,7 +38,7 @@ def judge_job(kind: str, verdict: dict, mistake) -> str | None:
         return f"{mistake.description!r} passes"
     if mistake.expect_status and status != mistake.expect_status:
         return f"{mistake.description!r}: expected status {mistake.expect_status}, got {status}"
-    if mistake.expect_fail and mistake.expect_fail not in verdict.get("failed_cases", []):
+    if mistake.expect_fail and not fnmatch.filter(verdict.get("failed_cases", []), mistake.expect_fail):
         return (f"{mistake.description!r}: case {mistake.expect_fail} should fail, but the failures were "
                 f"{verdict.get('failed_cases') or status}")
     return None
@@ -54,7 +55,7 @@ def check_lessons(lesson_ids=None, *, seed: int = 0, jobs: int = 2) -> tuple[lis
 
     def grade(item):
         lesson, checkpoint, kind, source, mistake = item
-        return grade_source(lesson.id, checkpoint.id, source, seed=seed)
+        return grade_source(lesson.id, checkpoint.id, source, seed=seed, shrink_failures=False)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         verdicts = list(pool.map(grade, work))

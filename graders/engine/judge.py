@@ -89,10 +89,17 @@ def python_error(expected: dict, actual: dict | None, lang: str) -> dict | None:
         return None
     if expected["kind"] == "raise" and expected["exc"] in actual.get("builtin_mro", []):
         return None
-    mro = actual.get("builtin_mro", [])
+    return explain_error(actual.get("exc"), actual.get("builtin_mro", []), actual.get("message"),
+                         actual["error_line"], lang)
+
+
+def explain_error(exc, builtin_mro, message, line, lang: str) -> dict:
+    """``{exc, message, line, explain}`` for an exception the learner's code raised: what it means, in ``lang``,
+    chosen by the nearest built-in class that has an explanation."""
+    mro = builtin_mro if isinstance(builtin_mro, list) else []
     name = next((c for c in mro if c in PYTHON_ERRORS), None)
     explain = text(f"pyerr_{name}", lang) if name else text("pyerr_other", lang)
-    return {"exc": actual.get("exc"), "message": (actual.get("message") or "")[:500], "line": actual["error_line"],
+    return {"exc": str(exc), "message": str(message or "")[:500], "line": line if type(line) is int else None,
             "explain": explain}
 
 
@@ -197,6 +204,7 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
             verdict["message"] = text("syntax_error", lang, line=run.get("error_line"))
         else:
             verdict["message"] = text("error", lang)
+            verdict["python_error"] = _module_error(run, lang)
         return verdict
     outcomes = {o.get("id"): o for o in run.get("outcomes", [])}
     passed = 0
@@ -236,6 +244,15 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
     return verdict
 
 
+def _module_error(run: dict, lang: str) -> dict | None:
+    """The explained exception that stopped the learner's module before or between the cases, if any."""
+    exception = run.get("exception")
+    if type(exception) is not dict or type(exception.get("exc")) is not str:
+        return None
+    return explain_error(exception["exc"], exception.get("builtin_mro"), exception.get("message"),
+                         run.get("error_line"), lang)
+
+
 def failure(key: dict, case_id: str, actual: dict | None, problem: tuple, lang: str) -> dict:
     """The verdict's ``failure`` entry for one failing case: what was called, expected and got, and why."""
     meta = key["cases"][case_id]
@@ -261,6 +278,30 @@ def failure(key: dict, case_id: str, actual: dict | None, problem: tuple, lang: 
     if actual and "later" in actual and actual.get("kind") == "return":
         entry["actual_later"] = show(actual["later"], more=text("more_items", lang))
     return entry
+
+
+def adopt_shrunk(verdict: dict, key: dict, case_id: str, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
+    """``verdict`` with its failure shown on the smaller input ``case_id`` of a shrink round (``key`` and ``run`` of
+    that round). The failing case keeps its id and label; what was called, expected and got come from the smaller
+    input, which is marked ``shrunk``."""
+    lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
+    actual = next((o for o in run.get("outcomes", []) if o.get("id") == case_id), None)
+    problem = check_case(key["expected"][case_id], actual, key["cases"][case_id], lang)
+    if problem is None or not verdict.get("failure"):
+        return verdict
+    smaller = failure(key, case_id, actual, problem, lang)
+    original = verdict["failure"]
+    merged = {**smaller, "case": original["case"], "case_label": original["case_label"], "shrunk": True}
+    if not key["cases"][case_id].get("generated"):
+        merged["explanation"] = text("shrunk_random", lang)
+    out = {**verdict, "failure": merged}
+    if actual and actual.get("kind") == "raise" and actual.get("traceback"):
+        out["traceback"], out["error_line"] = actual["traceback"], actual.get("error_line")
+    error = merged.get("python_error")
+    if error:
+        out["message"] = text("fail_python", lang, passed=verdict["passed"], total=verdict["total"],
+                              exc=error["exc"], line=error["line"])
+    return out
 
 
 def plot_data(prepared: dict, run: dict) -> dict | None:
@@ -289,4 +330,5 @@ def author_error(detail: str, lang: str = "en", **extra) -> dict:
     return verdict
 
 
-__all__ = ["judge", "author_error", "check_case", "case_texts", "failure", "plot_data", "python_error"]
+__all__ = ["judge", "author_error", "adopt_shrunk", "check_case", "case_texts", "explain_error", "failure",
+           "plot_data", "python_error"]

@@ -14,8 +14,18 @@ from graders.engine import runner
 
 def run(source: str, plan_json: str, on_output=None) -> str:
     """Run learner code under a plan (``{"mode": "run"}`` or a prepared ``plan``) in this interpreter; returns the
-    run JSON. The host interface of :mod:`graders.hosts`, with JSON text in and out for the worker."""
-    return json.dumps(runner.run(source, json.loads(plan_json), on_output))
+    run JSON. The host interface of :mod:`graders.hosts`, with JSON text in and out for the worker. When the code
+    stopped with an exception, ``python_error`` explains it in the plan's ``lang`` (for Run; a Check's verdict
+    explains it itself)."""
+    plan = json.loads(plan_json)
+    result = runner.run(source, plan, on_output)
+    exception = result.get("exception")
+    if exception:
+        from graders.engine.judge import explain_error
+
+        result["python_error"] = explain_error(exception["exc"], exception["builtin_mro"], exception["message"],
+                                               result.get("error_line"), str(plan.get("lang", "en")))
+    return json.dumps(result)
 
 
 async def install_requirements(lesson_json: str, base_url: str) -> str:

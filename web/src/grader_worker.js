@@ -76,6 +76,37 @@ async function prepared(msg) {
   return entry;
 }
 
+const rounds = new Map(); // shrink id -> {preparedJson, stateJson}: the round whose plan a learner worker runs now
+let shrinkCount = 0;
+
+/** One step of shrinking a failing generated case (graders.hosts.pyodide_grader: shrink_start/round/pick). */
+async function shrink(msg) {
+  let verdict = msg.verdict;
+  let stateJson;
+  if (msg.phase === "start") {
+    const entry = await prepared(msg);
+    if (!entry.keyJson) return { verdict, plan: "", shrinkId: "" };
+    stateJson = grader.shrink_start(entry.keyJson, entry.planJson, msg.runJson, JSON.stringify(verdict));
+  } else {
+    const round = rounds.get(msg.shrinkId);
+    rounds.delete(msg.shrinkId);
+    if (!round) return { verdict, plan: "", shrinkId: "" };
+    const picked = fromPython(
+      grader.shrink_pick(round.preparedJson, msg.runJson, JSON.stringify(verdict), round.stateJson, String(msg.lang)),
+      "shrink_pick",
+    );
+    verdict = picked.verdict;
+    stateJson = JSON.stringify(picked.state);
+  }
+  if (!stateJson || stateJson === "null") return { verdict, plan: "", shrinkId: "" };
+  const preparedJson = grader.shrink_round(msg.lessonId, String(msg.checkpoint), stateJson);
+  if (!preparedJson || preparedJson === "null") return { verdict, plan: "", shrinkId: "" };
+  const shrinkId = String(++shrinkCount);
+  rounds.clear(); // one shrink at a time
+  rounds.set(shrinkId, { preparedJson, stateJson });
+  return { verdict, plan: JSON.stringify(JSON.parse(preparedJson).plan), shrinkId };
+}
+
 async function handle(msg) {
   try {
     if (!grader) await booting;
@@ -87,6 +118,8 @@ async function handle(msg) {
       const key = entry.authorJson || entry.keyJson;
       const verdict = fromPython(grader.judge(key, msg.runJson, msg.lang), "judge");
       post(response(Res.VERDICT, msg.runId, { verdict }));
+    } else if (msg.type === Req.SHRINK) {
+      post(response(Res.SHRUNK, msg.runId, await shrink(msg)));
     } else if (msg.type === Req.PLOT) {
       const entry = await prepared(msg);
       const plot = entry.keyJson ? fromPython(grader.plot(entry.keyJson, msg.runJson), "plot") : null;

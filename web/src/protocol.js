@@ -24,6 +24,8 @@ export const Req = Object.freeze({
   // grader worker
   PREPARE: "prepare", // {lessonId, checkpoint, seed, lang}: build the Check's cases (example data in `lang`) -> PREPARED
   JUDGE: "judge", // {lessonId, checkpoint, seed, runJson, lang}: judge an untrusted run result -> VERDICT
+  SHRINK: "shrink", // {lessonId, checkpoint, seed, lang, phase: "start"|"pick", runJson, verdict, shrinkId?}: a
+  //   failing generated case, shown on a smaller input: "start" after the verdict, "pick" after each round's run
   PLOT: "plot", // {lessonId, checkpoint, seed, lang, runJson}: the checkpoint's plot data for a run -> PLOTTED
 });
 
@@ -38,6 +40,7 @@ export const Res = Object.freeze({
   PREPARED: "prepared", // grader: {plan: JSON text, or "" for an author error}
   VERDICT: "verdict", // grader: {verdict}
   PLOTTED: "plotted", // grader: {plot: object or null}
+  SHRUNK: "shrunk", // grader: {verdict, plan: the next round's plan (JSON text), or "" when shrinking is over, shrinkId}
   FAILURE: "failure", // {message, fatal}: the worker could not do what was asked
 });
 
@@ -46,6 +49,8 @@ const FIELDS = {
   [Req.RUN]: { source: "string", plan: "string", timeLimit: "number" },
   [Req.PREPARE]: { lessonId: "string", checkpoint: "string", seed: "number", lang: "string" },
   [Req.JUDGE]: { lessonId: "string", checkpoint: "string", seed: "number", runJson: "string", lang: "string" },
+  [Req.SHRINK]: { lessonId: "string", checkpoint: "string", seed: "number", lang: "string", phase: "string",
+    runJson: "string", verdict: "object" },
   [Req.PLOT]: { lessonId: "string", checkpoint: "string", seed: "number", lang: "string", runJson: "string" },
   [Res.PROGRESS]: { stage: "string", percent: "number" },
   [Res.PYTHON]: {},
@@ -56,13 +61,14 @@ const FIELDS = {
   [Res.PREPARED]: { plan: "string" },
   [Res.VERDICT]: { verdict: "object" },
   [Res.PLOTTED]: {},
+  [Res.SHRUNK]: { verdict: "object", plan: "string" },
   [Res.FAILURE]: { message: "string", fatal: "boolean" },
 };
 
 /** The responses each kind of worker may send; anything else from it is dropped. */
 export const FROM = Object.freeze({
   learner: new Set([Res.PROGRESS, Res.PYTHON, Res.READY, Res.STARTED, Res.OUTPUT, Res.RESULT, Res.FAILURE]),
-  grader: new Set([Res.PROGRESS, Res.READY, Res.PREPARED, Res.VERDICT, Res.PLOTTED, Res.FAILURE]),
+  grader: new Set([Res.PROGRESS, Res.READY, Res.PREPARED, Res.VERDICT, Res.PLOTTED, Res.SHRUNK, Res.FAILURE]),
 });
 
 const REQUESTS = new Set(Object.values(Req));

@@ -491,9 +491,42 @@ export class Runtime {
     const msg = await judge(runJson);
     if (this.job !== job) return;
     mark("werkbank:check:verdict");
+    const verdict = await this._shrink(job, { lessonId: job.lessonId, checkpoint, seed, lang }, runJson, msg.verdict);
+    if (this.job !== job) return;
     this.seeds.set(`${job.lessonId}/${checkpoint}`, newSeed()); // random cases change with every Check
-    this._finish({ kind: "verdict", verdict: msg.verdict });
+    this._finish({ kind: "verdict", verdict });
     this._plan(job.lessonId, checkpoint, this.seedFor(job.lessonId, checkpoint), lang).catch(() => {});
+  }
+
+  /**
+   * A failing generated case is shown on the smallest input that fails the same way: the grader proposes each round's
+   * candidates (with their expected outcomes), the learner worker that ran this Check runs them (it is dirty already:
+   * the same learner code ran there), the grader picks. Whatever goes wrong, the verdict so far stands.
+   */
+  async _shrink(job, where, runJson, verdict) {
+    if (!verdict || verdict.status !== "fail" || !verdict.failure || !verdict.failure.generated) return verdict;
+    let msg = await this._ask(Req.SHRINK, { ...where, phase: "start", runJson, verdict }).catch(() => null);
+    job.shrinking = true; // no output and no time-limit verdict from these runs
+    while (msg && msg.plan && this.job === job && job.slot.phase !== "dead") {
+      verdict = msg.verdict;
+      const shrinkId = msg.shrinkId;
+      job.runId = newRunId(); // each round is a run of its own for the learner worker
+      let timer;
+      const late = new Promise((resolve) => {
+        timer = setTimeout(() => resolve(null), job.timeLimit * 1000 + SLACK_MS);
+      });
+      const roundRun = await Promise.race([this._learnerRun(job, msg.plan, job.timeLimit), late]);
+      clearTimeout(timer);
+      if (this.job !== job) return verdict;
+      if (roundRun === null) {
+        // the learner's code is stuck on a candidate: replace that worker, keep the verdict so far
+        if (job.slot === this.current) this._replaceCurrent();
+        else this._kill(job.slot);
+        return verdict;
+      }
+      msg = await this._ask(Req.SHRINK, { ...where, phase: "pick", runJson: roundRun, verdict, shrinkId }).catch(() => null);
+    }
+    return msg && msg.verdict ? msg.verdict : verdict;
   }
 
   async _run(job) {
@@ -512,8 +545,9 @@ export class Runtime {
         plot = { seed, checkpoint };
       }
     }
-    if (typeof job.after === "string") plan.after = job.after;
-    const planJson = plan.cases || plan.after ? JSON.stringify(plan) : '{"mode": "run"}';
+    if (typeof job.after === "string") plan.after = job.after; // the example or case snippet (graders/engine/runner.py)
+    if (typeof job.lang === "string") plan.lang = job.lang; // the language run.python_error is explained in
+    const planJson = Object.keys(plan).length > 1 ? JSON.stringify(plan) : '{"mode": "run"}';
     const runJson = await this._learnerRun(job, planJson, job.timeLimit);
     if (this.job !== job) return;
     let run;
@@ -543,13 +577,13 @@ export class Runtime {
   _jobMessage(job, msg) {
     switch (msg.type) {
       case Res.STARTED:
-        if (!job.stopping && !job.limitTimer) {
+        if (!job.stopping && !job.limitTimer && !job.shrinking) {
           clearTimeout(job.prepareTimer);
           job.limitTimer = this._timer(() => this._interrupt(job, "timeout"), job.timeLimit * 1000 + SLACK_MS);
         }
         break;
       case Res.OUTPUT:
-        if (job.onOutput) job.onOutput(msg.stream, msg.text, Boolean(msg.truncated));
+        if (job.onOutput && !job.shrinking) job.onOutput(msg.stream, msg.text, Boolean(msg.truncated));
         break;
       case Res.RESULT:
         clearTimeout(job.limitTimer);

@@ -134,10 +134,18 @@ async function boot(runId, interruptBuffer, lessonId) {
 
 // ------------------------------------------------------------------ runs
 
-function needsEverything(source, plan) {
-  if (plan !== '{"mode": "run"}') return true;
-  if (/numpy|\bnp\b/.test(source)) return true;
-  return requirementNames.some((name) => source.includes(name));
+/** True when a run must wait for numpy and the lesson's wheels: a Check's plan, a plot case, or code naming them. */
+function needsEverything(source, planJson) {
+  let plan;
+  try {
+    plan = JSON.parse(planJson);
+  } catch {
+    return true;
+  }
+  if (!plan || plan.mode !== "run" || plan.cases) return true;
+  const text = `${source}\n${typeof plan.after === "string" ? plan.after : ""}`;
+  if (/numpy|\bnp\b/.test(text)) return true;
+  return requirementNames.some((name) => text.includes(name));
 }
 
 async function run(msg) {
