@@ -1,44 +1,21 @@
-"""Shared helpers for the browser tests: open a lesson page, wait on its state, type code, press buttons, read verdicts.
+"""Shared helpers for the browser tests: the page helpers of :mod:`learner` (open a lesson, selectors, typing,
+verdicts, storage; one definition of the page's hooks) plus what the runtime tests need on top: waits on
+``data-python`` and on a running job, Run and Check in one call, a wait on the stored progress, and
+:func:`drive_workers`, which speaks the worker protocol to the site's learner and grader workers directly.
 
-Waits are on state (``body[data-runtime]``, ``body[data-python]``, a section's ``data-state``, a verdict), never on
-fixed sleeps. The pages' CSP forbids eval, which Playwright's string predicates (``wait_for_function``) need, so
-:func:`poll` evaluates a function repeatedly instead.
+Waits are on state, never on fixed sleeps.
 """
 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
-LESSON = "claims-abstention"
-ARABIC_LESSON = "perplexity-calibration"
-KEY = "werkbank:progress"
+from tests.browser.learner import (ARABIC_LESSON, DONE, KEY, LESSON, click, editor, editor_text, open_lesson,  # noqa: F401
+                                   passed_ids, poll, put_solution, replace_code, section, selector, stored,
+                                   wait_idle, wait_ready, wait_verdict)
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-def poll(page, fn, arg=None, timeout=120.0):
-    """Evaluate the JS function ``fn`` (source text) until it returns something truthy; return that."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = page.evaluate(fn, arg)
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {fn}")
-        page.wait_for_timeout(50)
-
-
-def open_lesson(page, server, lang="en", lesson=LESSON, ready=True):
-    """Go to a lesson page; with ``ready``, wait until everything a Check needs is loaded."""
-    page.goto(f"{server.url}lessons/{lesson}/{lang}.html")
-    if ready:
-        wait_ready(page)
-
-
-def wait_ready(page, timeout=120_000):
-    """Wait for ``body[data-runtime="ready"]``: a Check would start at once."""
-    page.wait_for_selector('body[data-runtime="ready"]', timeout=timeout)
 
 
 def wait_python(page, timeout=120_000):
@@ -46,45 +23,18 @@ def wait_python(page, timeout=120_000):
     page.wait_for_selector('body[data-python="ready"]', timeout=timeout)
 
 
-def section(page, cp):
-    """The checkpoint section ``cp`` (or the free editor for ``"try"``)."""
-    return page.locator(f'[data-checkpoint="{cp}"]') if cp != "try" else page.locator("[data-playground]")
 
 
-def selector(cp):
-    return f'[data-checkpoint="{cp}"]' if cp != "try" else "[data-playground]"
 
 
-def editor(page, cp):
-    return section(page, cp).locator(".cm-content")
 
 
-def replace_code(page, cp, code):
-    """Select everything in the editor and put ``code`` there as if pasted (no auto-indent)."""
-    editor(page, cp).click()
-    page.keyboard.press("Control+a")
-    page.keyboard.press("Delete")
-    page.keyboard.insert_text(code)
 
 
-def editor_text(page, cp):
-    return section(page, cp).locator(".cm-content").evaluate(
-        "el => Array.from(el.querySelectorAll('.cm-line')).map(l => l.textContent).join('\\n')")
 
 
-def wait_verdict(page, cp, states=("pass", "fail", "error", "timeout")):
-    """Wait until the verdict of ``cp`` is one of ``states`` and no run is going on; return (state, text)."""
-    poll(page, """([sel, states]) => {
-            const s = document.querySelector(sel);
-            return s.dataset.state !== 'running' && states.includes(s.querySelector('[data-verdict]').dataset.verdict);
-        }""", [selector(cp), list(states)])
-    box = section(page, cp).locator("[data-verdict]")
-    return box.get_attribute("data-verdict"), box.inner_text()
 
 
-def wait_idle(page, cp):
-    """Wait until section ``cp`` runs nothing."""
-    poll(page, "sel => document.querySelector(sel).dataset.state === 'idle'", selector(cp))
 
 
 def wait_running(page, cp="try"):
@@ -96,7 +46,7 @@ def wait_running(page, cp="try"):
 def run(page, cp, code):
     """Run ``code`` in editor ``cp``; wait until it ended; return (verdict state, verdict text, output text)."""
     replace_code(page, cp, code)
-    section(page, cp).locator('[data-action="run"]').click()
+    click(page, cp, "run")
     wait_idle(page, cp)
     box = section(page, cp).locator("[data-verdict]")
     return box.get_attribute("data-verdict"), box.inner_text(), section(page, cp).locator("[data-output]").inner_text()
@@ -105,27 +55,16 @@ def run(page, cp, code):
 def check(page, code, cp="1"):
     """Check ``code`` in checkpoint ``cp``; return (state, verdict text, output text, stopped attribute)."""
     replace_code(page, cp, code)
-    section(page, cp).locator('[data-action="check"]').click()
+    click(page, cp, "check")
     state, text = wait_verdict(page, cp, ("pass", "fail", "error", "timeout", "idle"))
     box = section(page, cp).locator("[data-verdict]")
     return state, text, section(page, cp).locator("[data-output]").inner_text(), box.get_attribute("data-stopped")
 
 
-def put_solution(page, cp):
-    """Reveal the reference solution (confirming the dialog) and copy it into the editor."""
-    page.once("dialog", lambda d: d.accept())
-    section(page, cp).locator('[data-action="solution"]').click()
-    section(page, cp).locator("[data-solution] button").click()
 
 
-def stored(page):
-    raw = page.evaluate(f"localStorage.getItem({json.dumps(KEY)})")
-    return json.loads(raw) if raw else None
 
 
-def passed_ids(doc, lesson=LESSON):
-    cps = (doc or {}).get("lessons", {}).get(lesson, {}).get("checkpoints", {})
-    return sorted(cp for cp, rec in cps.items() if rec.get("passedAt"))
 
 
 def wait_stored(page, predicate_js, timeout=30.0):

@@ -8,7 +8,7 @@ import pytest
 from werkbank.grading import grade_source
 from werkbank.lessons import load_lesson
 
-from helpers import drive_workers, final  # drives the site's learner and grader workers message by message
+from tests.browser.helpers import drive_workers, final  # drives the site's learner and grader workers message by message
 
 pytestmark = pytest.mark.browser
 

@@ -17,7 +17,7 @@ import pytest
 
 from werkbank.lessons import load_lesson
 
-from helpers import (KEY, LESSON, check, editor_text, open_lesson, passed_ids, poll, replace_code, run, section, stored,
+from tests.browser.helpers import (KEY, LESSON, check, editor_text, open_lesson, passed_ids, poll, replace_code, run, section, stored,
                      wait_running, wait_stored, wait_ready)
 
 pytestmark = pytest.mark.browser
@@ -77,8 +77,8 @@ def stop_after(page, cp, code, *, while_running=None):
     """Run `code`, check it is still running after a moment (and `while_running(page)`), press Stop, and return how
     many seconds the Stop took to show "stopped"."""
     replace_code(page, cp, code)
-    section(page, cp).locator('[data-action="run"]').click()
-    stop = section(page, cp).locator('[data-action="stop"]')
+    section(page, cp).locator('button[data-action="run"]').first.click()
+    stop = section(page, cp).locator('button[data-action="stop"]').first
     stop.wait_for(state="visible")
     wait_running(page, cp)
     if while_running:

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from helpers import drive_workers, final
+from tests.browser.helpers import drive_workers, final
 
 pytestmark = pytest.mark.browser
 

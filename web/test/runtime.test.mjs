@@ -270,3 +270,27 @@ test("Python is usable before a Check could run: Runs start on PYTHON, Checks wa
   assert.equal(ran.kind, "result");
   assert.equal(runtime.state, "booting");
 });
+
+test("a failing generated case is shrunk: the grader proposes and picks, the Check's learner worker runs the rounds", async () => {
+  const fail = { status: "fail", failure: { case: "g-1", generated: true } };
+  const base = scripted();
+  const outputs = [];
+  const { runtime, workers } = makeRuntime((msg, worker) => {
+    if (worker.role === "grader" && msg.type === Req.JUDGE) {
+      worker.reply(response(Res.VERDICT, msg.runId, { verdict: fail }));
+    } else if (worker.role === "grader" && msg.type === Req.SHRINK) {
+      const first = msg.phase === "start";
+      const verdict = first ? msg.verdict : { ...msg.verdict, failure: { ...msg.verdict.failure, shrunk: true } };
+      worker.reply(response(Res.SHRUNK, msg.runId, { verdict, plan: first ? '{"mode": "check", "cases": []}' : "", shrinkId: "1" }));
+    } else {
+      base(msg, worker);
+    }
+  });
+  runtime.warm("l", ["1"]);
+  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 1,
+    onOutput: (s, t) => outputs.push(t) });
+  assert.equal(result.verdict.failure.shrunk, true);
+  const learner = workers.find((w) => w.role === "learner" && w.sent.some((m) => m.type === Req.RUN));
+  assert.equal(learner.sent.filter((m) => m.type === Req.RUN).length, 2, "the Check and one shrink round");
+  assert.deepEqual(outputs, ["hi\n"], "a shrink round's output is not shown");
+});
