@@ -10,6 +10,7 @@ isolated, Stop replaces the worker).
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -67,8 +68,16 @@ def iso(pages):
     return pages("isolated_server")
 
 
+def clean_checkpoints(page):
+    """Put checkpoint 1's starter back: the free editor runs the checkpoints' code first (the learner's functions),
+    so a hostile program left in checkpoint 1 would run again there."""
+    replace_code(page, "1", load_lesson(LESSON).checkpoint("1").starter("en"))
+
+
 def assert_next_run_works(page, cp="try"):
     wait_ready(page)
+    if cp == "try":
+        clean_checkpoints(page)
     state, _, out = run(page, cp, "print('next', 6 * 7)\n")
     assert "next 42" in out, (state, out)
 
@@ -224,6 +233,7 @@ def test_patched_builtins_do_not_change_grading_or_the_next_run(iso):
     state, text, out, _ = check(iso, PATCHED_BUILTINS + SOLUTION)
     assert state == "pass", (text, out)
     assert section(iso, "1").get_attribute("data-passed") == "true"
+    clean_checkpoints(iso)
     _, _, out = run(iso, "try", "print(len([1, 2]))\nprint(isinstance(1, str))\n")
     assert out.split() == ["2", "False"], out
 
@@ -234,6 +244,7 @@ def test_patched_numpy_does_not_make_a_wrong_answer_pass(iso):
             "numpy.testing.assert_allclose = lambda *a, **k: None\n" + CLEAN_TAIL)
     state, text, _, _ = check(iso, code)
     assert state == "fail", text
+    clean_checkpoints(iso)
     _, _, out = run(iso, "try", "import numpy\nprint(numpy.array_equal([1], [2]))\n")
     assert out.strip() == "False", out
 
@@ -498,7 +509,8 @@ def test_after_hostile_code_the_starter_fails_and_the_reference_passes(iso, kind
     _, _, out = run(iso, "1", code)
     assert "REACHED" not in out and "FOUND" not in out, out
     if kind == "network":
-        assert out.count("refused") == out.count("\n"), out
+        attempts = len(re.findall(r"^    '[\w.-]+': lambda", code, re.M))
+        assert sum(line.startswith("refused ") for line in out.splitlines()) == attempts, out
         # anything an asynchronous attempt could have kept would be on the worker's global scope now
         _, _, later = run(iso, "1", "import js\nprint('leaked:', getattr(js.self, 'leaked', None))\n")
         assert "leaked: None" in later, later
