@@ -408,8 +408,10 @@ def grade_cpython(work: list[Item], prepared: dict, *, jobs: int = 2, lang: str 
     return {item.id: graded for item, graded in zip(work, results)}
 
 
-def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict, problems: list[str]) -> dict[str, Graded]:
-    """Grade every item in Pyodide (one Node process); record reference differences in ``problems``."""
+def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
+                  problems: list[str]) -> tuple[dict[str, Graded], set]:
+    """Grade every item in Pyodide (one Node process); record reference differences in ``problems``. Returns the
+    results and the ``(lesson, checkpoint)`` pairs whose reference fails to prepare in Pyodide (one problem each)."""
     from werkbank.parity import expected_differences, run_pyodide
 
     cps = {(i.lesson.id, i.checkpoint.id) for i in work}
@@ -418,6 +420,7 @@ def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict, proble
              "source": item.source(), "lang": "en"} for item in work]
     prepared_p, results = run_pyodide([lesson for lesson in lessons if any(k[0] == lesson.id for k in cps)],
                                       jobs, prepare)
+    broken = set()
     for lesson in lessons:
         for cp in lesson.checkpoints:
             if (lesson.id, cp.id) not in cps:
@@ -426,12 +429,13 @@ def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict, proble
             if "author_error" in theirs:
                 problems.append(f"{rel(cp.solution_path)}: works in CPython, but in Pyodide it is an author error: "
                                 f"{theirs['author_error']}")
+                broken.add((lesson.id, cp.id))
                 continue
             for case, ours, other in expected_differences(prepared_c[(lesson.id, cp.id)]["key"]["expected"],
                                                           theirs.get("expected", {})):
                 problems.append(f"{rel(cp.solution_path)}: the reference differs between runtimes on case {case}: "
                                 f"CPython {ours}, Pyodide {other}")
-    return {key: Graded(value["verdict"], value["outcomes"]) for key, value in results.items()}
+    return {key: Graded(value["verdict"], value["outcomes"]) for key, value in results.items()}, broken
 
 
 # --- the command ----------------------------------------------------------------------------------------------------
@@ -497,13 +501,15 @@ def check_lessons(lesson_ids=None, *, seed: int = 0, jobs: int = 2, pyodide: boo
 
         say(f"check: the same {len(work)} files in Pyodide (Node)")
         try:
-            theirs = grade_pyodide(lessons, work, seed, prepared, problems)
+            theirs, broken = grade_pyodide(lessons, work, seed, prepared, problems)
         except ParityError as error:
             problems.append(f"Pyodide parity: {error} (werkbank check --no-pyodide skips it)")
             theirs = None
         if theirs is not None:
             same = 0
             for item in work:
+                if (item.lesson.id, item.checkpoint.id) in broken:
+                    continue  # one line about the reference says it all
                 other = theirs.get(item.id)
                 if other is None:
                     problems.append(f"{rel(item.path)}: no Pyodide verdict")
