@@ -85,7 +85,8 @@ def test_a_run_can_call_the_plot_case_and_get_the_plot_data():
     assert json.loads(run)["stdout"] == "demo\n"
     plot = json.loads(bridge.plot(json.dumps(prepared["key"]), run))
     assert plot["kind"] == "reliability"
-    assert plot["actual"] == plot["expected"] and plot["expected"][0] == "tuple"
+    assert plot["actual"] == plot["expected"] and len(plot["expected"]) == 3  # plain lists: conf, acc, count
+    assert all(isinstance(v, (int, float)) for series in plot["expected"] for v in series)
     broken = json.loads(bridge.plot(json.dumps(prepared["key"]), bridge.run("x = 1\n", json.dumps(plan), None)))
     assert broken["actual"] is None and broken["expected"] == plot["expected"]
 

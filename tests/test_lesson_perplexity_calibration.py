@@ -292,20 +292,6 @@ def test_every_case_explains_itself_in_three_languages(checkpoint_id):
             assert set(case.hint) == {"nl", "en", "ar"} and all(case.hint.values()), case.id
 
 
-@pytest.mark.parametrize("checkpoint_id", ["1", "2", "3"])
-def test_reference_grades_all_cases_quickly(checkpoint_id):
-    grader = _grader(checkpoint_id)
-    module = _load_solution(checkpoint_id)
-    cases = list(grader.curated()) + list(grader.random_cases(random.Random(0), grader.RANDOM_CASES))
-    start = time.perf_counter()
-    for case in cases:
-        try:
-            _call(module, case)
-        except ValueError:
-            pass
-    assert time.perf_counter() - start < 0.5
-
-
 # ---- the engine on alternative correct solutions and on the upstream conventions ----------------------------------
 
 ALTERNATIVES = {
@@ -328,13 +314,9 @@ def test_the_plot_carries_the_learners_triple():
     verdict = grade_source(LESSON.id, "3", source, seed=0)
     plot = verdict["plot"]
     assert plot["kind"] == "reliability"
-    for wire in (plot["expected"], plot["actual"]):
-        assert wire[0] == "tuple" and len(wire[1]) == 3
-        counts = wire[1][2]
-        assert counts[0] == "ndarray" and counts[2] == "i"
-        assert [int(v) for v in counts[4]] == [0, 0, 3, 4, 4, 5, 6, 6, 6, 6]
-    # alt_cp3_loops stores counts as int32: the plot shows the learner's own dtype
-    assert plot["actual"][1][2][1] == "int32"
+    for triple in (plot["expected"], plot["actual"]):  # plain numbers: conf, acc, count
+        assert len(triple) == 3
+        assert triple[2] == [0, 0, 3, 4, 4, 5, 6, 6, 6, 6]
 
 
 def test_the_plot_has_no_actual_when_the_learner_raises():
@@ -342,14 +324,14 @@ def test_the_plot_has_no_actual_when_the_learner_raises():
     verdict = grade_source(LESSON.id, "3", source, seed=0)
     assert verdict["status"] in ("fail", "error")
     assert verdict["plot"]["actual"] is None
-    assert verdict["plot"]["expected"][0] == "tuple"
+    assert len(verdict["plot"]["expected"]) == 3
 
 
 def test_a_wrong_triple_is_plotted_as_returned():
     mistake = LESSON.checkpoint("3").folder / "mistakes" / "bin_centres.py"
     verdict = grade_source(LESSON.id, "3", mistake.read_text(encoding="utf-8"), seed=0)
     assert verdict["status"] == "fail"
-    actual_conf = verdict["plot"]["actual"][1][0][4]
+    actual_conf = verdict["plot"]["actual"][0]
     assert actual_conf[2] == pytest.approx(0.25) and actual_conf[9] == pytest.approx(0.95)
 
 

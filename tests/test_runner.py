@@ -133,12 +133,27 @@ def test_patched_builtins_cannot_make_a_wrong_answer_pass(prepared):
     assert verdict["status"] == "fail"
 
 
-def test_mutated_input_is_noted_and_expected_values_are_unaffected(prepared):
+def test_a_function_that_changes_its_argument_fails_and_expected_values_are_unaffected(prepared):
     mutating = REFERENCE.replace('return float(sum(xs))', 'value = float(sum(xs))\n    xs.clear()\n    return value')
     verdict = grade(prepared, mutating)
-    assert verdict["status"] == "pass"
-    assert any("changed its argument" in note for note in verdict["notes"])
+    assert verdict["status"] == "fail"
+    assert "changed the arguments" in verdict["failure"]["reason"]
     assert prepared["key"]["expected"]["three"]["value"] == ["float", 6.0]
+
+
+def test_a_result_that_a_later_call_changes_fails(prepared):
+    shared = ("_cache = []\n"
+              "def total(xs):\n"
+              "    if not isinstance(xs, list):\n"
+              "        raise ValueError('xs')\n"
+              "    _cache[:] = [float(sum(xs))]\n"
+              "    return _cache\n")
+    cases = [{"id": "a", "call": "total", "args": ["tuple", [["list", [["int", "1"]]]]], "kwargs": ["dict", []]},
+             {"id": "b", "call": "total", "args": ["tuple", [["list", [["int", "5"]]]]], "kwargs": ["dict", []]}]
+    result = runner.run(shared, {"mode": "check", "cases": cases, "attrs": {}})
+    first, second = result["outcomes"]
+    assert first["value"] == ["list", [["float", 1.0]]] and first["later"] == ["list", [["float", 5.0]]]
+    assert "later" not in second
 
 
 def test_state_kept_between_calls_does_not_help_hard_coding(prepared):

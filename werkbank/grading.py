@@ -17,24 +17,27 @@ from graders.hosts import cpython
 from werkbank.lessons import LessonError, load_lesson
 
 
-def prepare_checkpoint(checkpoint, *, seed: int = 0) -> dict:
-    """The prepared checkpoint (plan and key) of a :class:`werkbank.lessons.Checkpoint`; raises AuthorError."""
+def prepare_checkpoint(checkpoint, *, seed: int = 0, mode: str = "full", lang: str = "en") -> dict:
+    """The prepared checkpoint (plan and key) of a :class:`werkbank.lessons.Checkpoint`; raises AuthorError.
+    ``mode``: "full" (every generated case) or "sample" (what a Check in the browser runs)."""
     try:
         grader = importlib.import_module(checkpoint.grader)
     except Exception as error:  # the grader module itself fails to import
         raise AuthorError(f"{checkpoint.grader}: {type(error).__name__}: {error}") from None
     return prepare(grader, checkpoint.solution(), lesson=checkpoint.lesson_id, checkpoint=checkpoint.id, seed=seed,
-                   entry=checkpoint.entry, plot=checkpoint.plot)
+                   plot=checkpoint.plot, mode=mode, lang=lang)
 
 
-def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str = "en", seed: int = 0) -> dict:
-    """Grade ``source`` against a checkpoint; returns the verdict dict (``author_error`` for grader bugs)."""
+def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str = "en", seed: int = 0,
+                 mode: str = "full") -> dict:
+    """Grade ``source`` against a checkpoint; returns the verdict dict (``author_error`` for grader bugs).
+    ``mode`` "full" runs every generated case; "sample" the stratified sample a browser Check runs."""
     try:
         checkpoint = load_lesson(lesson_id).checkpoint(checkpoint_id)
     except LessonError as error:
         return author_error(str(error), lang, usage=True)
     try:
-        prepared = prepare_checkpoint(checkpoint, seed=seed)
+        prepared = prepare_checkpoint(checkpoint, seed=seed, mode=mode, lang=lang)
     except AuthorError as error:
         return author_error(str(error), lang)
     run = cpython.run(source, prepared["plan"])

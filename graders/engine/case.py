@@ -21,7 +21,8 @@ class Case:
 
     ``call`` names a function of the learner's module, or a dotted path such as
     ``"PerplexityResult.from_token_nll"``. ``args``/``kwargs`` are deep-copied for every call. ``explain`` and
-    ``hint`` map language codes (nl, en, ar) to short texts. ``message`` is an optional regular expression that the
+    ``hint`` map language codes (nl, en, ar) to short texts; ``title`` optionally gives the short label a learner
+    sees for the case (by default the first sentence of ``explain``). ``message`` is an optional regular expression that the
     message of an expected exception must match; without it only the exception class counts. With
     ``forbid_warnings`` any warning the learner's call emits fails the case.
     """
@@ -34,6 +35,7 @@ class Case:
     hint: dict = field(default_factory=dict)
     message: str | None = None
     forbid_warnings: bool = False
+    title: dict = field(default_factory=dict)
 
     def validate(self) -> None:
         """Raise :class:`AuthorError` when the case is malformed."""
@@ -45,7 +47,7 @@ class Case:
             raise AuthorError(f"case {self.id}: args must be a tuple, got {type(self.args).__name__}")
         if not isinstance(self.kwargs, dict) or not all(isinstance(k, str) for k in self.kwargs):
             raise AuthorError(f"case {self.id}: kwargs must be a dict with str keys")
-        for name, table in (("explain", self.explain), ("hint", self.hint)):
+        for name, table in (("explain", self.explain), ("hint", self.hint), ("title", self.title)):
             if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
                 raise AuthorError(f"case {self.id}: {name} must map languages to strings")
             unknown = set(table) - set(LANGUAGES)

@@ -22,6 +22,7 @@ ABS_TOL = 1e-12
 _TYPE_NAMES = {
     "none": "None", "bool": "bool", "int": "int", "float": "float", "str": "str", "list": "list",
     "tuple": "tuple", "dict": "dict", "set": "set", "frozenset": "frozenset", "ndarray": "numpy.ndarray",
+    "bytes": "bytes",
 }
 
 
@@ -128,7 +129,7 @@ def _cmp(expected, actual):
         return _type_fail(expected, actual)
     if e == "none":
         return None
-    if e in ("bool", "int", "str"):
+    if e in ("bool", "int", "str", "bytes"):
         return None if expected[1] == actual[1] else _fail("value")
     if e == "float":
         return None if floats_match(expected[1], actual[1]) else _fail("value")
@@ -177,7 +178,7 @@ def _key_text(k) -> str:
 
 def _freeze(w):
     """A hashable form of a wire value (dict keys are wire values)."""
-    if w[0] in ("str", "int", "bool", "none"):
+    if w[0] in ("str", "int", "bool", "none", "bytes"):
         return tuple(w)
     if isinstance(w, list):
         return tuple(_freeze(v) if isinstance(v, list) else v for v in w)

@@ -34,10 +34,11 @@ def pick(table: dict, lang: str) -> str:
 
 
 def lookup(catalogs: dict[str, dict[str, str]], key: str, lang: str, **params) -> str:
-    """The message ``key`` of ``catalogs`` in ``lang`` with ``params`` filled in (see the module's rule)."""
+    """The message ``key`` of ``catalogs`` in ``lang`` with ``params`` filled in (see the module's rule). Without
+    ``params`` the template comes back as it is, placeholders included, for a caller that fills it in later."""
     own = catalogs.get(lang) or {}
     template = own.get(key) or catalogs[FALLBACK_LANGUAGE][key]
-    return template.format(**params)
+    return template.format(**params) if params else template
 
 
 #: The engine's messages, per language.

@@ -1,9 +1,13 @@
 """Turn a prepared checkpoint and a learner run into a verdict.
 
 A verdict is a plain JSON-able dict: ``status`` (pass, fail, error, timeout or author_error), ``passed`` and
-``total``, the first ``failure`` (case id, the call as Python text, expected and actual as bounded reprs, the reason,
-the case's explanation and hint), ``failed_cases``, ``stdout``/``stderr``, the trimmed ``traceback`` with its
+``total``, the first ``failure`` (case id and label, the call as bounded text and as complete Python source,
+expected and actual as bounded reprs, the reason, the case's explanation and hint, the learner's own Python error
+when that is what went wrong), ``failed_cases``, ``stdout``/``stderr``, the trimmed ``traceback`` with its
 ``error_line``, a one-line ``message`` and ``notes``, all in the learner's language.
+
+A case fails when the outcome differs from the reference's, when the function changed its arguments, or when a
+result it returned earlier reads differently after the later calls (shared or cached results).
 """
 
 from __future__ import annotations
@@ -13,13 +17,14 @@ import re
 from .compare import Mismatch, compare
 from .i18n import pick, text
 from .settings import FALLBACK_LANGUAGE, LANGUAGES, OUTPUT_LIMIT
-from .values import WireError, show, show_call, validate
+from .values import WireError, plain, show, validate
 
 
-def _outcome_text(outcome: dict) -> str:
+def _outcome_text(outcome: dict, lang: str) -> str:
     kind = outcome.get("kind")
+    more = text("more_items", lang)
     if kind == "return":
-        return show(outcome["value"])
+        return show(outcome["value"], more=more)
     if kind == "raise":
         message = outcome.get("message") or ""
         return f"{outcome['exc']}({message[:200]!r})" if message else outcome["exc"]
@@ -56,6 +61,10 @@ def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tu
         found = compare(expected["value"], actual["value"])
         if found:
             return _reason(found, lang), found.hint
+        if "later" in actual and compare(expected["value"], actual["later"]):
+            return text("reason_changed_later", lang), "hint_changed_later"
+    if actual.get("mutated"):
+        return text("reason_mutated", lang), "hint_mutated"
     if meta.get("forbid_warnings") and actual.get("warnings"):
         return text("reason_warning", lang, warning=", ".join(actual["warnings"])), None
     return None
@@ -65,6 +74,37 @@ def _reason(found: Mismatch, lang: str) -> str:
     params = dict(found.params)
     params["where"] = _where(found.path, lang)
     return text(f"reason_{found.reason}", lang, **params)
+
+
+#: Exceptions a learner's own code raises by mistake, each explained in the catalog (``pyerr_<name>``).
+PYTHON_ERRORS = ("NameError", "UnboundLocalError", "TypeError", "IndexError", "KeyError", "AttributeError",
+                 "ZeroDivisionError", "RecursionError", "NotImplementedError", "ModuleNotFoundError", "ImportError",
+                 "ValueError", "AssertionError", "OverflowError", "FloatingPointError", "StopIteration")
+
+
+def python_error(expected: dict, actual: dict | None, lang: str) -> dict | None:
+    """The learner's own error, when the case failed because their code raised an exception it did not expect:
+    ``{exc, message, line, explain}`` (``explain`` in the learner's language), else ``None``."""
+    if not actual or actual.get("kind") != "raise" or actual.get("error_line") is None:
+        return None
+    if expected["kind"] == "raise" and expected["exc"] in actual.get("builtin_mro", []):
+        return None
+    mro = actual.get("builtin_mro", [])
+    name = next((c for c in mro if c in PYTHON_ERRORS), None)
+    explain = text(f"pyerr_{name}", lang) if name else text("pyerr_other", lang)
+    return {"exc": actual.get("exc"), "message": (actual.get("message") or "")[:500], "line": actual["error_line"],
+            "explain": explain}
+
+
+def case_texts(meta: dict, lang: str) -> tuple[str, str, str]:
+    """``(label, explanation, hint)`` of a case in ``lang``; generated cases take theirs from the catalog."""
+    generated = meta.get("generated")
+    if generated:
+        params = {"site": generated["site"], "detail": generated["detail"]}
+        group = generated["group"]
+        return (text("gen_label", lang, what=text(f"gen_name_{group}", lang), **params),
+                text(f"gen_{group}", lang, **params), text(f"gen_hint_{group}", lang))
+    return pick(meta.get("label", {}), lang), pick(meta["explain"], lang), pick(meta["hint"], lang)
 
 
 def _base(key: dict, run: dict, lang: str) -> dict:
@@ -170,28 +210,10 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
             continue
         verdict["failed_cases"].append(case_id)
         if first is None:
-            reason, hint_key = problem
-            explain = pick(meta["explain"], lang)
-            hint = pick(meta["hint"], lang)
-            if hint_key:
-                hint = (text(hint_key, lang) + (" " + hint if hint else "")).strip()
-            first = {
-                "case": case_id,
-                "call": meta["call"],
-                "expected": _outcome_text(key["expected"][case_id]),
-                "actual": _outcome_text(actual) if actual else "<no result>",
-                "reason": reason,
-                "explanation": explain,
-                "hint": hint,
-            }
+            first = failure(key, case_id, actual, problem, lang)
             if actual and actual.get("kind") == "raise" and actual.get("traceback"):
                 verdict["traceback"] = actual["traceback"]
                 verdict["error_line"] = actual.get("error_line")
-    for case_id in key["order"]:
-        actual = outcomes.get(case_id)
-        if actual and actual.get("mutated"):
-            verdict["notes"].append(text("note_mutated", lang, case=case_id))
-            break
     verdict["passed"] = passed
     verdict["failure"] = first
     if status in ("exit", "interrupted", "error"):
@@ -204,11 +226,41 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
         verdict["message"] = text("pass", lang, total=verdict["total"])
     else:
         verdict["status"] = "fail"
-        verdict["message"] = text("fail", lang, passed=passed, total=verdict["total"], case=first["case"])
+        error = first.get("python_error")
+        verdict["message"] = text("fail_python", lang, passed=passed, total=verdict["total"], exc=error["exc"],
+                                  line=error["line"]) if error else \
+            text("fail", lang, passed=passed, total=verdict["total"], case=first["case_label"])
     plot = plot_data(key, run)
     if plot:
         verdict["plot"] = plot
     return verdict
+
+
+def failure(key: dict, case_id: str, actual: dict | None, problem: tuple, lang: str) -> dict:
+    """The verdict's ``failure`` entry for one failing case: what was called, expected and got, and why."""
+    meta = key["cases"][case_id]
+    reason, hint_key = problem
+    label, explain, hint = case_texts(meta, lang)
+    if hint_key:
+        hint = (text(hint_key, lang) + (" " + hint if hint else "")).strip()
+    expected = key["expected"][case_id]
+    entry = {
+        "case": case_id,
+        "case_label": label or case_id,
+        "call": meta["call"],
+        "call_source": meta.get("source", meta["call"]),
+        "expected": _outcome_text(expected, lang),
+        "actual": _outcome_text(actual, lang) if actual else "<no result>",
+        "reason": reason,
+        "explanation": explain,
+        "hint": hint,
+        "generated": bool(meta.get("generated")),
+        "shrunk": bool(meta.get("shrunk")),
+        "python_error": python_error(expected, actual, lang),
+    }
+    if actual and "later" in actual and actual.get("kind") == "return":
+        entry["actual_later"] = show(actual["later"], more=text("more_items", lang))
+    return entry
 
 
 def plot_data(prepared: dict, run: dict) -> dict | None:
@@ -219,10 +271,11 @@ def plot_data(prepared: dict, run: dict) -> dict | None:
     if not plot:
         return None
     actual = next((o for o in run.get("outcomes", []) if o.get("id") == plot["case"]), None)
+    expected = key["expected"][plot["case"]].get("value")
     return {
         "kind": plot["kind"],
-        "expected": key["expected"][plot["case"]].get("value"),
-        "actual": actual.get("value") if actual and actual.get("kind") == "return" else None,
+        "expected": plain(expected) if expected is not None else None,
+        "actual": plain(actual["value"]) if actual and actual.get("kind") == "return" else None,
     }
 
 
@@ -236,4 +289,4 @@ def author_error(detail: str, lang: str = "en", **extra) -> dict:
     return verdict
 
 
-__all__ = ["judge", "author_error", "check_case", "plot_data"]
+__all__ = ["judge", "author_error", "check_case", "case_texts", "failure", "plot_data", "python_error"]

@@ -3,12 +3,18 @@
 This runs before any learner code. The result has two parts: ``plan`` (the cases' calls and inputs, which the runner
 gets) and ``key`` (expected outcomes, explanations, hints, each call as text), which the host keeps away from learner
 code and hands to :func:`graders.engine.judge.judge` afterwards.
+
+The cases are, in order: the grader's curated cases; its random valid cases (``RANDOM_CASES``, from its own
+``random_cases(rng, count)`` or drawn from its ``DOMAIN``); then, when the grader declares a ``DOMAIN``, the generated
+adversarial cases (:mod:`graders.engine.generate`), in ``"sample"`` mode (a seeded stratified sample: a Check in the
+browser) or ``"full"`` mode (every variant: ``werkbank grade`` and ``werkbank check``).
 Anything wrong with the grader module or the reference solution raises :class:`AuthorError`.
 """
 
 from __future__ import annotations
 
 import copy
+import inspect
 import random
 import sys
 import types
@@ -16,9 +22,12 @@ import warnings
 
 from . import values
 from .case import AuthorError, Case
-from .settings import DEFAULT_TIME_LIMIT, MAX_CASES
+from .domain import Domain
+from .generate import Base, generate, random_bases
 from .runner import resolve  # the same resolution rules as for learners
+from .settings import DEFAULT_TIME_LIMIT, FALLBACK_LANGUAGE, MAX_CASES
 
+MODES = ("sample", "full")
 
 
 def load_reference(source: str, name: str = "reference_solution") -> types.ModuleType:
@@ -33,21 +42,47 @@ def load_reference(source: str, name: str = "reference_solution") -> types.Modul
     return module
 
 
-def collect_cases(grader: types.ModuleType, seed: int) -> list[Case]:
+def _curated(grader: types.ModuleType, lang: str):
+    """``curated()``, or ``curated(lang)`` for graders whose example data is written per language."""
+    function = grader.curated
+    try:
+        takes_lang = len(inspect.signature(function).parameters) >= 1
+    except (TypeError, ValueError):
+        takes_lang = False
+    return function(lang) if takes_lang else function()
+
+
+def domains_of(grader: types.ModuleType) -> list[Domain]:
+    """The grader's declared input domains (``DOMAIN`` or ``DOMAINS``), checked."""
+    found = getattr(grader, "DOMAINS", None)
+    if found is None:
+        found = [grader.DOMAIN] if getattr(grader, "DOMAIN", None) is not None else []
+    found = list(found)
+    for domain in found:
+        if not isinstance(domain, Domain):
+            raise AuthorError(f"DOMAIN must be a graders.engine.domain.Domain, not {type(domain).__name__}")
+    return found
+
+
+def collect_cases(grader: types.ModuleType, seed: int, lang: str = FALLBACK_LANGUAGE) -> list[Case]:
     """The grader's curated cases, then ``RANDOM_CASES`` seeded random ones. Ids must be unique."""
     try:
-        cases = list(grader.curated())
+        cases = list(_curated(grader, lang))
         count = int(getattr(grader, "RANDOM_CASES", 0))
         if count and hasattr(grader, "random_cases"):
             cases.extend(grader.random_cases(random.Random(seed), count))
+        elif count:
+            for domain in domains_of(grader):
+                for base in random_bases(domain, random.Random(f"{seed}:{domain.call}:random"), count):
+                    cases.append(Case(id=f"{base.id}" if len(domains_of(grader)) == 1 else f"{domain.call}-{base.id}",
+                                      call=domain.call, args=base.args, kwargs=base.kwargs,
+                                      explain=_RANDOM_EXPLAIN))
     except AuthorError:
         raise
     except Exception as error:
         raise AuthorError(f"the grader fails while building its cases: {type(error).__name__}: {error}") from None
     if not cases:
         raise AuthorError("the grader declares no cases")
-    if len(cases) > MAX_CASES:
-        raise AuthorError(f"the grader declares {len(cases)} cases; at most {MAX_CASES}")
     seen = set()
     for case in cases:
         if not isinstance(case, Case):
@@ -57,6 +92,13 @@ def collect_cases(grader: types.ModuleType, seed: int) -> list[Case]:
             raise AuthorError(f"case id {case.id!r} is used twice")
         seen.add(case.id)
     return cases
+
+
+_RANDOM_EXPLAIN = {
+    "en": "A random valid input drawn from the task's rules.",
+    "nl": "Een willekeurige geldige invoer volgens de regels van de opdracht.",
+    "ar": "إدخال صالح عشوائي وفق قواعد المهمة.",
+}
 
 
 def _attrs_of(w, found: dict) -> None:
@@ -85,79 +127,142 @@ def _has_foreign(w) -> bool:
     return any(_has_foreign(v) for v in w[1:] if isinstance(v, list))
 
 
-def _reference_outcome(module, case: Case, allowed: tuple) -> dict:
-    try:
-        target = resolve(module.__dict__, case.call)
-    except (LookupError, AttributeError):
-        raise AuthorError(f"case {case.id}: the reference solution has no {case.call}") from None
-    args, kwargs = copy.deepcopy(case.args), copy.deepcopy(case.kwargs)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+class Reference:
+    """The reference solution, loaded once; :meth:`outcome` runs it on deep copies of a case's inputs."""
+
+    def __init__(self, source: str, allowed: tuple):
+        self.name = "reference_solution"
+        self.module = load_reference(source, self.name)
+        self.allowed = allowed
+
+    def close(self) -> None:
+        sys.modules.pop(self.name, None)
+
+    def outcome(self, case_id: str, call: str, args, kwargs, *, forbid_warnings: bool = False) -> dict:
         try:
-            result = target(*args, **kwargs)
-        except allowed as error:
-            mro = [c.__name__ for c in type(error).__mro__ if c.__module__ == "builtins"]
-            outcome = {"kind": "raise", "exc": mro[0], "builtin_mro": mro, "message": str(error)}
-        except Exception as error:
-            raise AuthorError(f"case {case.id}: the reference solution raised {type(error).__name__}: {error}") \
-                from None
-        else:
-            outcome = {"kind": "return", "value": values.encode(result)}
-            if outcome["value"][0] == "foreign":
-                raise AuthorError(f"case {case.id}: the reference returned a {type(result).__name__}, "
-                                  "which the engine cannot compare")
-    if case.forbid_warnings and caught:
-        raise AuthorError(f"case {case.id}: forbids warnings, but the reference emitted "
-                          f"{sorted({w.category.__name__ for w in caught})}")
-    return outcome
+            target = resolve(self.module.__dict__, call)
+        except (LookupError, AttributeError):
+            raise AuthorError(f"case {case_id}: the reference solution has no {call}") from None
+        args, kwargs = copy.deepcopy(args), copy.deepcopy(kwargs)
+        before = values.encode((args, kwargs))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = target(*args, **kwargs)
+            except self.allowed as error:
+                mro = [c.__name__ for c in type(error).__mro__ if c.__module__ == "builtins"]
+                outcome = {"kind": "raise", "exc": mro[0], "builtin_mro": mro, "message": str(error)}
+            except Exception as error:
+                raise AuthorError(f"case {case_id}: the reference solution raised {type(error).__name__}: {error}") \
+                    from None
+            else:
+                outcome = {"kind": "return", "value": values.encode(result)}
+                if outcome["value"][0] == "foreign":
+                    raise AuthorError(f"case {case_id}: the reference returned a {type(result).__name__}, "
+                                      "which the engine cannot compare")
+        if values.encode((args, kwargs)) != before:
+            raise AuthorError(f"case {case_id}: the reference solution changes its arguments; learners are "
+                              "failed for that, so the reference must not")
+        if forbid_warnings and caught:
+            raise AuthorError(f"case {case_id}: forbids warnings, but the reference emitted "
+                              f"{sorted({w.category.__name__ for w in caught})}")
+        return outcome
+
+
+def _encode_inputs(case_id: str, args, kwargs) -> tuple:
+    try:
+        wire_args, wire_kwargs = values.encode(tuple(args)), values.encode(dict(kwargs))
+    except Exception as error:
+        raise AuthorError(f"case {case_id}: its arguments cannot be encoded: {error}") from None
+    if _has_foreign(wire_args) or _has_foreign(wire_kwargs):
+        raise AuthorError(f"case {case_id}: its arguments hold a type the engine cannot pass on")
+    return wire_args, wire_kwargs
+
+
+def _label(case: Case) -> dict:
+    """A short label per language: the case's ``title``, else the first sentence of its explanation."""
+    if case.title:
+        return dict(case.title)
+    out = {}
+    for lang, text in case.explain.items():
+        head = text.split(". ", 1)[0].split(": ", 1)[0].strip().rstrip(".")
+        out[lang] = head if len(head) <= 90 else head[:87].rstrip() + "…"
+    return out
 
 
 def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, checkpoint: str, seed: int,
-            entry: tuple = (), plot: str = "") -> dict:
+            plot: str = "", mode: str = "sample", lang: str = FALLBACK_LANGUAGE) -> dict:
     """Cases, inputs and expected outcomes for one checkpoint; see the module docstring."""
-    cases = collect_cases(grader, seed)
+    if mode not in MODES:
+        raise AuthorError(f"unknown mode {mode!r}")
+    cases = collect_cases(grader, seed, lang)
     allowed = tuple(getattr(grader, "EXPECTED_EXCEPTIONS", (ValueError,)))
-    name = "reference_solution"
-    module = load_reference(reference_source, name)
+    reference = Reference(reference_source, allowed)
+    plan_cases, metas, expected, order = [], {}, {}, []
+
+    def add(case_id, call, args, kwargs, outcome, meta):
+        wire_args, wire_kwargs = _encode_inputs(case_id, args, kwargs)
+        plan_cases.append({"id": case_id, "call": call, "args": wire_args, "kwargs": wire_kwargs})
+        meta["call"] = values.show_call(call, wire_args, wire_kwargs)
+        meta["source"] = values.call_source(call, wire_args, wire_kwargs)
+        metas[case_id] = meta
+        expected[case_id] = outcome
+        order.append(case_id)
+
     try:
-        expected = {}
         for case in cases:
-            expected[case.id] = _reference_outcome(module, case, allowed)
+            outcome = reference.outcome(case.id, case.call, case.args, case.kwargs,
+                                        forbid_warnings=case.forbid_warnings)
+            add(case.id, case.call, case.args, case.kwargs, outcome,
+                {"explain": case.explain, "hint": case.hint, "label": _label(case), "message": case.message,
+                 "forbid_warnings": case.forbid_warnings})
+        for domain in domains_of(grader):
+            bases = [Base(case.id, case.args, case.kwargs) for case in cases
+                     if case.call == domain.call and expected[case.id]["kind"] == "return"]
+            if not bases:
+                raise AuthorError(f"DOMAIN {domain.call}: no curated case of {domain.call} returns a value, so "
+                                  "there is nothing valid to derive variants from")
+
+            def run_reference(generated):
+                return reference.outcome(generated.id, generated.call, generated.args, generated.kwargs)
+
+            for generated, outcome in generate(domain, bases, run_reference, seed=seed, mode=mode):
+                if generated.id in metas:
+                    continue
+                add(generated.id, generated.call, generated.args, generated.kwargs, outcome,
+                    {"generated": {"family": generated.family, "group": generated.group, "detail": generated.detail,
+                                   "site": generated.site, "base": generated.base}, "explain": {}, "hint": {},
+                     "label": {}, "message": None, "forbid_warnings": False})
+    except AuthorError as error:
+        raise AuthorError(_explained(str(error))) from None
     finally:
-        sys.modules.pop(name, None)
+        reference.close()
+    if len(order) > MAX_CASES:
+        raise AuthorError(f"the checkpoint has {len(order)} cases; at most {MAX_CASES}")
     attrs: dict = {}
     for outcome in expected.values():
         if outcome["kind"] == "return":
             _attrs_of(outcome["value"], attrs)
-    plan_cases = []
-    for case in cases:
-        try:
-            args, kwargs = values.encode(case.args), values.encode(case.kwargs)
-        except Exception as error:
-            raise AuthorError(f"case {case.id}: its arguments cannot be encoded: {error}") from None
-        if _has_foreign(args) or _has_foreign(kwargs):
-            raise AuthorError(f"case {case.id}: its arguments hold a type the engine cannot pass on")
-        plan_cases.append({"id": case.id, "call": case.call, "args": args, "kwargs": kwargs})
     plot_case = getattr(grader, "PLOT_CASE", None)
     if plot_case is not None and plot_case not in expected:
         raise AuthorError(f"PLOT_CASE {plot_case!r} is not a case id")
     time_limit = float(getattr(grader, "TIME_LIMIT", DEFAULT_TIME_LIMIT))
     return {
         # What the runner gets: calls and inputs only.
-        "plan": {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": time_limit,
-                 "entry": list(entry)},
+        "plan": {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": time_limit},
         # What the judge gets, and learner code never: expected outcomes and the texts about each case.
         "key": {
-            "lesson": lesson,
-            "checkpoint": checkpoint,
-            "seed": seed,
-            "time_limit": time_limit,
-            "order": [case.id for case in cases],
-            "expected": expected,
-            "cases": {case.id: {"explain": case.explain, "hint": case.hint, "message": case.message,
-                                "forbid_warnings": case.forbid_warnings, "call": values.show_call(item["call"], item["args"],
-                                                                                         item["kwargs"])}
-                      for case, item in zip(cases, plan_cases)},
+            "lesson": lesson, "checkpoint": checkpoint, "seed": seed, "mode": mode, "time_limit": time_limit,
+            "order": order, "expected": expected, "cases": metas,
             "plot": {"kind": plot, "case": plot_case} if plot and plot_case else None,
         },
     }
+
+
+def _explained(message: str) -> str:
+    """An author error about a generated case, with what to do about it."""
+    if message.startswith("case gen/"):
+        return (message + ". A generated variant reached the reference with an input it does not handle: make the "
+                "reference raise ValueError for it, or add its family to the domain's skip list if the task leaves "
+                "it open.")
+    return message

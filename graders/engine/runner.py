@@ -306,8 +306,9 @@ def _exception_outcome(error: BaseException) -> dict:
     return {"kind": "raise", "exc": type(error).__name__, "builtin_mro": mro, "message": message[:2000]}
 
 
-def call_case(namespace: dict, case: dict, attrs: dict) -> dict:
-    """Call one case's function in ``namespace`` with fresh arguments; the outcome as data."""
+def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None) -> dict:
+    """Call one case's function in ``namespace`` with fresh arguments; the outcome as data. A returned value is
+    appended to ``kept`` (with its outcome) so :func:`recheck` can read it again after later calls."""
     try:
         target = resolve(namespace, case["call"])
     except LookupError as missing:
@@ -329,9 +330,20 @@ def call_case(namespace: dict, case: dict, attrs: dict) -> dict:
             outcome["error"] = error  # formatted by run() once the interpreter is restored
         else:
             outcome = {"kind": "return", "value": _encode(result, attrs)}
+            if kept is not None:
+                kept.append((outcome, result))
     outcome["warnings"] = sorted({w.category.__name__ for w in caught})
     outcome["mutated"] = _encode(args) != case["args"] or _encode(kwargs) != case["kwargs"]
     return outcome
+
+
+def recheck(kept: list, attrs: dict) -> None:
+    """Read every kept result again after the last call; where it changed since it was returned (a result shared
+    with a later call, or a cache the function filled in later), record the new reading as ``later``."""
+    for outcome, result in kept:
+        again = _encode(result, attrs)
+        if again != outcome["value"]:
+            outcome["later"] = again
 
 
 def _compile_after(snippet: str):
@@ -397,10 +409,13 @@ def run(source: str, plan: dict, on_output=None) -> dict:
                 result["after_ran"] = True
             if check or plan.get("cases"):  # a Run may ask for cases too (the data for a checkpoint's plot)
                 attrs = plan.get("attrs", {})
+                kept: list = []
                 for case in plan["cases"]:
-                    outcome = call_case(namespace, case, attrs)
+                    outcome = call_case(namespace, case, attrs, kept)
                     outcome["id"] = case["id"]
                     result["outcomes"].append(outcome)
+                recheck(kept, attrs)
+                del kept
         except _KeyboardInterrupt as error:
             failure = error
             result["status"] = "interrupted"

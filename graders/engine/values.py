@@ -7,7 +7,7 @@ interpreter's own primitives, captured when this module is imported: it never ca
 
 Wire forms (lists, first item the tag)::
 
-    ["none"]  ["bool", b]  ["int", "123"]  ["float", 1.5 | "nan" | "inf" | "-inf"]  ["str", s]
+    ["none"]  ["bool", b]  ["int", "123"]  ["float", 1.5 | "nan" | "inf" | "-inf"]  ["str", s]  ["bytes", hex]
     ["list", [w...]]  ["tuple", [w...]]  ["dict", [[kw, vw]...]]  ["set", [w...]]  ["frozenset", [w...]]
     ["ndarray", dtype, kind, shape, [flat values]]   # values: numbers, "nan"/"inf" strings, ints as strings
     ["npscalar", dtype, kind, value]
@@ -64,7 +64,8 @@ _np_float64 = _np.float64 if _np is not None else None
 #: Largest array or container the engine encodes; bigger ones become ``["foreign", ...]``.
 MAX_ITEMS = 200_000
 _MAX_DEPTH = 40
-_BASES = (bool, int, float, str, list, tuple, dict, set, frozenset, type(None))
+_BASES = (bool, int, float, str, bytes, list, tuple, dict, set, frozenset, type(None))
+_bytes = _builtins.bytes
 
 
 def _float_value(x: float):
@@ -161,6 +162,8 @@ def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
         return ["float", _float_value(_float(x))]
     if tp is _str:
         return ["str", _str.__str__(x)]
+    if tp is _bytes:
+        return ["bytes", _bytes.hex(x)]
     if tp is _list or tp is _tuple:
         if _len(x) > MAX_ITEMS:
             return ["foreign", tp.__name__ + " (too large)", ""]
@@ -243,6 +246,8 @@ def _validate(w, depth: int, budget: list) -> None:
         _check_float(w[1])
     elif tag == "str":
         ok = n == 2 and type(w[1]) is str
+    elif tag == "bytes":
+        ok = n == 2 and type(w[1]) is str and len(w[1]) % 2 == 0 and all(c in "0123456789abcdef" for c in w[1])
     elif tag in ("list", "tuple", "set", "frozenset"):
         ok = n == 2 and type(w[1]) is list
         if ok:
@@ -323,6 +328,8 @@ def decode(w):
         return None
     if tag in ("bool", "str"):
         return w[1]
+    if tag == "bytes":
+        return bytes.fromhex(w[1])
     if tag == "int":
         return int(w[1])
     if tag == "float":
@@ -369,8 +376,9 @@ def decode(w):
 # Display: a bounded repr of wire values (the learner's own __repr__ never runs for feedback).
 
 class _Budget:
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, more: str):
         self.left = limit
+        self.more = more
 
 
 def _fmt_float(v) -> str:
@@ -394,6 +402,9 @@ def _show(w, budget: _Budget, depth: int, max_items: int) -> str:
     elif tag == "str":
         s = w[1]
         out = repr(s if len(s) <= 80 else s[:60] + "…" + s[-10:])
+    elif tag == "bytes":
+        data = bytes.fromhex(w[1])
+        out = repr(data if len(data) <= 60 else data[:40]) + ("…" if len(data) > 60 else "")
     elif tag in ("list", "tuple", "set", "frozenset"):
         inner = _seq(w[1], budget, depth, max_items)
         if tag == "list":
@@ -421,7 +432,7 @@ def _show(w, budget: _Budget, depth: int, max_items: int) -> str:
         else:
             shown = [str(v) for v in values[: max_items + 1]]
         if len(values) > max_items:
-            shown = shown[:max_items] + [f"… {len(values) - max_items} more"]
+            shown = shown[:max_items] + [budget.more.format(n=len(values) - max_items)]
         body = ", ".join(shown)
         if len(shape) != 1:
             out = f"array([{body}], dtype={dtype}, shape={tuple(shape)})"
@@ -454,15 +465,16 @@ def _join(thunks, budget: _Budget, max_items: int) -> str:
     shown = []
     for i, thunk in enumerate(thunks):
         if i >= max_items or budget.left <= 0:
-            shown.append(f"… {len(thunks) - i} more")
+            shown.append(budget.more.format(n=len(thunks) - i))
             break
         shown.append(thunk())
     return ", ".join(shown)
 
 
-def show(w, limit: int = 400, max_items: int = 12) -> str:
-    """A bounded Python-like repr of a wire value: at most about ``limit`` characters."""
-    text = _show(w, _Budget(limit), 0, max_items)
+def show(w, limit: int = 400, max_items: int = 12, more: str = "… {n} more") -> str:
+    """A bounded Python-like repr of a wire value: at most about ``limit`` characters. ``more`` says how many items
+    were left out (``{n}``), in the reader's language."""
+    text = _show(w, _Budget(limit, more), 0, max_items)
     return text if len(text) <= limit + 40 else text[: limit] + "…"
 
 
@@ -474,3 +486,101 @@ def show_call(call: str, args, kwargs, limit: int = 300) -> str:
     if len(body) > limit:
         body = body[:limit] + "…"
     return f"{call}({body})"
+
+
+def _float_source(v) -> str:
+    if isinstance(v, str):
+        return {"nan": "float('nan')", "inf": "float('inf')", "-inf": "-float('inf')"}[v]
+    return repr(float(v))
+
+
+def _source(w, uses: set) -> str:
+    tag = w[0]
+    if tag == "none":
+        return "None"
+    if tag == "bool":
+        return "True" if w[1] else "False"
+    if tag == "int":
+        return w[1]
+    if tag == "float":
+        return _float_source(w[1])
+    if tag == "str":
+        return repr(w[1])
+    if tag == "bytes":
+        return repr(bytes.fromhex(w[1]))
+    if tag == "list":
+        return "[" + ", ".join(_source(v, uses) for v in w[1]) + "]"
+    if tag == "tuple":
+        items = [_source(v, uses) for v in w[1]]
+        return "(" + items[0] + ",)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+    if tag in ("set", "frozenset"):
+        inner = ", ".join(_source(v, uses) for v in w[1])
+        body = "{" + inner + "}" if w[1] else ""
+        return (body or "set()") if tag == "set" else f"frozenset({body})"
+    if tag == "dict":
+        return "{" + ", ".join(f"{_source(k, uses)}: {_source(v, uses)}" for k, v in w[1]) + "}"
+    if tag == "ndarray":
+        uses.add("numpy")
+        _, dtype, kind, shape, items = w
+        if kind == "f":
+            parts = [_float_source(v) for v in items]
+        elif kind == "b":
+            parts = ["True" if v else "False" for v in items]
+        elif kind in "iu":
+            parts = list(items)
+        elif kind == "O":
+            parts = [_source(v, uses) for v in items]
+        else:
+            parts = [repr(v) for v in items]
+        dtype_text = "object" if kind == "O" else f"np.{dtype}" if dtype.isidentifier() else repr(dtype)
+        if len(shape) == 0:
+            return f"np.array({parts[0]}, dtype={dtype_text})"
+        text = f"np.array([{', '.join(parts)}], dtype={dtype_text})"
+        return text if len(shape) == 1 else f"{text}.reshape({tuple(shape)!r})"
+    if tag == "npscalar":
+        uses.add("numpy")
+        _, dtype, kind, value = w
+        shown = _float_source(value) if kind == "f" else ("True" if value else "False") if kind == "b" else str(value)
+        return f"np.{dtype}({shown})"
+    return f"<{tag}>"
+
+
+def call_source(call: str, args, kwargs) -> str:
+    """The call as complete, runnable Python source (wire ``args``/``kwargs``). When an argument is a numpy value
+    the source starts with ``import numpy as np``; the last line is the call expression."""
+    uses: set = set()
+    parts = [_source(a, uses) for a in args[1]]
+    parts += [f"{k[1]}={_source(v, uses)}" for k, v in kwargs[1]]
+    line = f"{call}({', '.join(parts)})"
+    return ("import numpy as np\n" if "numpy" in uses else "") + line
+
+
+def plain(w):
+    """A wire value as plain JSON data for drawing (plots): numbers stay numbers (NaN and infinities become
+    ``None``), arrays become nested lists, tuples and sets lists, objects ``{attribute: value}``."""
+    tag = w[0]
+    if tag in ("none", "absent", "raised", "foreign"):
+        return None
+    if tag in ("bool", "str"):
+        return w[1]
+    if tag == "int":
+        return int(w[1])
+    if tag == "float":
+        return None if isinstance(w[1], str) else float(w[1])
+    if tag in ("list", "tuple", "set", "frozenset"):
+        return [plain(v) for v in w[1]]
+    if tag == "dict":
+        return {str(plain(k)): plain(v) for k, v in w[1]}
+    if tag == "object":
+        return {name: plain(v) for name, v in w[2]}
+    if tag == "npscalar":
+        return plain(["float", w[3]]) if w[2] == "f" else int(w[3]) if w[2] in "iu" else w[3]
+    if tag == "ndarray":
+        _, _, kind, shape, items = w
+        flat = [plain(["float", v]) if kind == "f" else int(v) if kind in "iu" else plain(v) if kind == "O" else v
+                for v in items]
+        for size in reversed(shape[1:]):
+            flat = [flat[i:i + size] for i in range(0, len(flat), size)]
+        return flat[0] if not shape and flat else flat
+    return None
+

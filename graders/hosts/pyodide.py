@@ -80,7 +80,7 @@ def prepare(lesson_json: str, checkpoint: str, seed: int) -> str:
         meta = bundle["checkpoints"][checkpoint]
         grader = importlib.import_module(meta["grader"])
         prepared = _prepare(grader, bundle["solutions"][checkpoint], lesson=bundle.get("lesson"),
-                            checkpoint=checkpoint, seed=int(seed), entry=tuple(meta.get("entry", ())),
+                            checkpoint=checkpoint, seed=int(seed),
                             plot=meta.get("plot", ""))
         return json.dumps(prepared)
     except AuthorError as error:

@@ -66,16 +66,17 @@ def load_lesson(lesson_json: str) -> str:
     return json.dumps({"lesson": lesson_id, "checkpoints": sorted(bundle.get("checkpoints", {}))})
 
 
-def prepare(lesson_id: str, checkpoint: str, seed: int) -> str:
+def prepare(lesson_id: str, checkpoint: str, seed: int, lang: str = "en", mode: str = "sample") -> str:
     """The prepared checkpoint ``{"plan", "key"}`` (``plan`` goes to the learner worker, ``key`` stays trusted), or
-    ``{"author_error": detail}``."""
+    ``{"author_error": detail}``. ``lang`` picks the language of the example data; ``mode`` "sample" is the seeded
+    stratified sample of generated cases a Check runs, "full" every one."""
     try:
         bundle = _LESSONS[lesson_id]
         checkpoint = str(checkpoint)
         meta = bundle["checkpoints"][checkpoint]
         grader = importlib.import_module(meta["grader"])
         prepared = _prepare(grader, bundle["solutions"][checkpoint], lesson=lesson_id, checkpoint=checkpoint,
-                            seed=int(seed), entry=tuple(meta.get("entry", ())), plot=meta.get("plot", ""))
+                            seed=int(seed), plot=meta.get("plot", ""), lang=lang, mode=mode)
         return json.dumps(prepared)
     except AuthorError as error:
         return json.dumps({"author_error": str(error)})

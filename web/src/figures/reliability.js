@@ -120,54 +120,24 @@ function svg(tag, attrs = {}, style = {}) {
   return node;
 }
 
-// ---- wire values -> numbers -------------------------------------------------------------------------------------
+// ---- plot data -> numbers --------------------------------------------------------------------------------------
 
-function wireNumber(value) {
-  if (typeof value === "number") return value;
-  if (value === "nan") return NaN;
-  if (value === "inf") return Infinity;
-  if (value === "-inf") return -Infinity;
-  if (typeof value === "string" && /^-?\d+$/.test(value)) return Number(value);
-  if (typeof value === "boolean") return value ? 1 : 0;
-  return null;
-}
-
-// One wire value as a flat list of numbers, or null when it is not a 1-D sequence of numbers.
-function wireSeries(w) {
-  if (!Array.isArray(w)) return null;
-  const tag = w[0];
-  if (tag === "ndarray") {
-    const shape = w[3];
-    const values = w[4];
-    if (!Array.isArray(shape) || shape.length !== 1 || !Array.isArray(values)) return null;
-    const out = values.map(wireNumber);
-    return out.every((v) => v !== null) ? out : null;
+// One plain series (the engine hands plots plain numbers; NaN and infinities arrive as null) or null.
+function series(values) {
+  if (!Array.isArray(values) || !values.every((v) => v === null || typeof v === "number" || typeof v === "boolean")) {
+    return null;
   }
-  if (tag === "list" || tag === "tuple") {
-    const out = [];
-    for (const item of w[1] || []) {
-      if (!Array.isArray(item)) return null;
-      let v = null;
-      if (item[0] === "float" || item[0] === "int" || item[0] === "bool") v = wireNumber(item[1]);
-      else if (item[0] === "npscalar") v = wireNumber(item[3]);
-      if (v === null) return null;
-      out.push(v);
-    }
-    return out;
-  }
-  return null;
+  return values.map((v) => (v === null ? NaN : Number(v)));
 }
 
 /**
- * Decode the engine's wire encoding of a reliability triple into {conf, acc, count}, or null when it is not
- * three equally long sequences of numbers. Lists are accepted as well as arrays, so a wrong container type still
- * draws (the verdict already says what is wrong with it).
+ * The reliability triple of a plot's plain data (three equally long lists of numbers) as {conf, acc, count}, or
+ * null when it is not one. Any container the learner returned arrives as a list, so a wrong container still draws
+ * (the verdict already says what is wrong with it).
  */
-export function decodeTriple(w) {
-  if (!Array.isArray(w) || (w[0] !== "tuple" && w[0] !== "list") || !Array.isArray(w[1]) || w[1].length !== 3) {
-    return null;
-  }
-  const [conf, acc, count] = w[1].map(wireSeries);
+export function decodeTriple(data) {
+  if (!Array.isArray(data) || data.length !== 3) return null;
+  const [conf, acc, count] = data.map(series);
   if (!conf || !acc || !count) return null;
   if (conf.length !== acc.length || acc.length !== count.length || conf.length === 0) return null;
   return { conf, acc, count };
@@ -339,7 +309,7 @@ function layout() {
 
 /**
  * Draw a verdict's reliability plot into `container`:
- * plot = {kind: "reliability", expected: wire, actual: wire | null, note: string | null}.
+ * plot = {kind: "reliability", expected: plain data, actual: plain data | null, note: string | null}.
  * The learner's diagram (when it can be drawn) sits next to the reference's; a data table is the text alternative,
  * and a note explains when the learner's result could not be drawn.
  */

@@ -1,0 +1,471 @@
+"""Input domains: what a checkpoint's function accepts, declared as data, and the variants derived from it.
+
+A grader declares ``DOMAIN = Domain(call, params, ...)`` with one :class:`Spec` per parameter. A spec says what a
+value of that parameter is (a text of at most 200 characters, a real number in [0, 1], a list of records, ...), and,
+through its options, which kinds of neighbouring inputs the task text settles. :mod:`graders.engine.generate` walks
+the curated valid inputs with these specs and derives variants: other containers, other number types, whitespace,
+case and normalisation changes, lengths at and past a limit, values on and next to boundaries. The reference solution
+decides every expected outcome; a spec only says what may be tried.
+
+Every spec offers:
+
+- ``variants(value)``: ``(family, detail, new value)`` for one site (a place in the arguments) holding ``value``;
+- ``random(rng, pools)``: a random valid value (pools make equal values recur across sites);
+- ``children(value)``: the nested sites of ``value`` as ``(step, spec, child value)``.
+
+Families are short stable names; they appear in generated case ids and pick the explanation a learner reads.
+Options that default to off are families whose behaviour a task text often leaves open: turn one on only when the
+task settles it.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: Every character ``str.strip()`` removes (``str.isspace()``), named by code point.
+WHITESPACE = tuple(chr(c) for c in range(0x3001) if chr(c).isspace())
+#: Separators a learner might join key fields with.
+SEPARATORS = ("", "|", ":", ",", "/", "-", "_", ".", " ", "\t", "\x00", "#")
+#: Characters that are not whitespace although they look empty.
+INVISIBLE = ("\u200b", "\ufeff", "\u2060")
+
+
+def char_name(ch: str) -> str:
+    """``U+00A0 NO-BREAK SPACE`` style name of a character."""
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, 'control character')}"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One value to put at a site: the family it belongs to, a short language-neutral detail, and the value."""
+
+    family: str
+    detail: str
+    value: object
+
+
+class Spec:
+    """Base of every spec. Subclasses override :meth:`variants`, :meth:`random` and :meth:`children`."""
+
+    def variants(self, value):
+        return ()
+
+    def random(self, rng, pools):
+        raise NotImplementedError
+
+    def children(self, value):
+        return ()
+
+
+# --------------------------------------------------------------------------------------------------- texts
+
+
+@dataclass(frozen=True)
+class Text(Spec):
+    """A ``str`` field.
+
+    ``max_len`` counts code points (``len()``). ``blank``: whitespace-only strings are invalid (every whitespace
+    class is tried). ``exact``: values are compared with ``==`` (case, normalisation, padding and substring variants
+    are tried). ``pool``: random values come from a pool shared by every site with the same pool name, so they
+    recur. ``words``: extra random words for the pool (mixed case, digits, accents are always in).
+    """
+
+    max_len: int | None = None
+    blank: bool = True
+    exact: bool = True
+    pool: str | None = None
+    words: tuple = ()
+
+    def variants(self, value):
+        out = [Variant("type-none", "None", None), Variant("type-int", "7", 7), Variant("type-float", "7.5", 7.5),
+               Variant("type-nan", "nan", float("nan")), Variant("type-bool", "True", True),
+               Variant("type-bytes", "bytes", value.encode("utf-8") if isinstance(value, str) else b"x"),
+               Variant("type-list", "list", [value])]
+        if self.blank:
+            out.append(Variant("empty", "''", ""))
+            out.extend(Variant("blank", char_name(ch), ch) for ch in WHITESPACE)
+            out.append(Variant("blank", "mixed whitespace", " \t\u00a0\u3000\n"))
+        out.extend(Variant("invisible", char_name(ch), ch) for ch in INVISIBLE)
+        if isinstance(value, str) and value:
+            if self.exact:
+                for name, new in (("padded", f" {value} "), ("padded", f"\u00a0{value}"), ("padded", f"{value}\n"),
+                                  ("case", value.upper()), ("case", value.swapcase()), ("case", value.title()),
+                                  ("substring", value[: max(1, len(value) // 2)]), ("superstring", value + value[-1]),
+                                  ("nfd", unicodedata.normalize("NFD", value)), ("nfc", unicodedata.normalize("NFC", value)),
+                                  ("nfkc", unicodedata.normalize("NFKC", value))):
+                    if new != value:
+                        out.append(Variant(name, repr(new)[:60], new))
+            for sep in SEPARATORS[1:]:
+                out.append(Variant("separator", repr(sep), f"{value}{sep}x"))
+        out += [Variant("nonascii", "accents", "\u00c6r\u00f8-\ufb01 \u00e9t\u00e9"),
+                Variant("nonascii", "emoji", "\U0001f600 ok"), Variant("nonascii", "arabic", "\u0645\u0631\u062d\u0628\u0627"),
+                Variant("nonascii", "combining", "e\u0301e\u0301"), Variant("numeric", "'10'", "10"),
+                Variant("numeric", "'1.0'", "1.0"), Variant("numeric", "'-0'", "-0")]
+        if self.max_len:
+            n = self.max_len
+            for name, unit in (("accent", "\u00e9"), ("emoji", "\U0001f600"), ("ascii", "x")):
+                out.append(Variant("len-max", f"{n} x {name}", unit * n))
+                out.append(Variant("len-over", f"{n + 1} x {name}", unit * (n + 1)))
+            out.append(Variant("len-max", f"{n // 2} x e+U+0301", "e\u0301" * (n // 2)))
+            out.append(Variant("len-over", f"{n // 2} x e+U+0301 + 1", "e\u0301" * (n // 2) + "e"))
+            out.append(Variant("len-max-padded", f"space + {n - 1} x", " " + "x" * (n - 1)))
+            out.append(Variant("len-over-padded", f"space + {n} x", " " + "x" * n))
+            out.append(Variant("len-over-padded", f"{n} x + U+00A0", "x" * n + "\u00a0"))
+        return out
+
+    def random(self, rng, pools):
+        if self.pool:
+            pool = pools.get(self.pool)
+            if pool is None:
+                pool = pools[self.pool] = [_random_word(rng, self.words) for _ in range(rng.randint(2, 6))]
+            return rng.choice(pool)
+        return _random_word(rng, self.words)
+
+
+_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\u00e9\u00fc\u00df\u00c5"
+
+
+def _random_word(rng, words=()) -> str:
+    pick = rng.random()
+    if words and pick < 0.5:
+        word = rng.choice(words)
+    elif pick < 0.7:
+        # ids that sort differently case-insensitively or "naturally": s9 / s10 / S2 / b / A
+        word = rng.choice("sSdD") + str(rng.choice([1, 2, 9, 10, 11, 100]))
+    else:
+        word = "".join(rng.choice(_ALPHABET) for _ in range(rng.randint(1, 8)))
+    if rng.random() < 0.15:
+        word = rng.choice([f"{word} x", f" {word}", f"{word} ", word.upper()])
+    return word
+
+
+# --------------------------------------------------------------------------------------------------- numbers
+
+
+def _on_and_next_to(x: float):
+    x = float(x)
+    return [("on", x), ("below", float(np.nextafter(x, -np.inf))), ("above", float(np.nextafter(x, np.inf)))]
+
+
+@dataclass(frozen=True)
+class Real(Spec):
+    """A real number in ``[lo, hi]`` (``None`` for an open end).
+
+    ``edges``: further values where behaviour changes (bin edges, thresholds), tried on and next to them.
+    ``bools``: ``True``/``False`` count as the numbers 1 and 0 (Python's bool is an int), so they are tried as
+    valid values. ``strings``: numeric strings are tried (only when the task settles them).
+    """
+
+    lo: float | None = None
+    hi: float | None = None
+    edges: tuple = ()
+    bools: bool = False
+    strings: bool = False
+    finite: bool = True
+
+    def variants(self, value):
+        out = [Variant("nan", "nan", float("nan")), Variant("inf", "inf", float("inf")),
+               Variant("inf", "-inf", float("-inf")), Variant("neg-zero", "-0.0", -0.0),
+               Variant("tiny-neg", "-5e-324", -5e-324), Variant("tiny-neg", "-1e-300", -1e-300),
+               Variant("type-none", "None", None), Variant("type-list", "list", [value]),
+               Variant("type-str", "'x'", "x"), Variant("huge", "1e308", 1e308), Variant("huge", "10**400", 10**400)]
+        if self.bools:
+            out += [Variant("bool", "True", True), Variant("bool", "False", False),
+                    Variant("npbool", "numpy.True_", np.True_), Variant("npbool", "numpy.False_", np.False_)]
+        if self.strings:
+            out.append(Variant("numeric-str", "'0.5'", "0.5"))
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+            out.append(Variant("npfloat", "numpy.float64", np.float64(value)))
+            if float(np.float32(value)) == value:
+                out.append(Variant("float32", "numpy.float32", np.float32(value)))
+            if float(value).is_integer():
+                out.append(Variant("int-form", str(int(value)), int(value)))
+                out.append(Variant("npint", "numpy.int64", np.int64(int(value))))
+        points = [p for p in (self.lo, self.hi) if p is not None] + list(self.edges)
+        for point in points:
+            for where, x in _on_and_next_to(point):
+                out.append(Variant(f"edge-{where}", repr(x), x))
+        return out
+
+    def random(self, rng, pools):
+        lo = 0.0 if self.lo is None else float(self.lo)
+        hi = lo + 100.0 if self.hi is None else float(self.hi)
+        pick = rng.random()
+        points = [p for p in (self.lo, self.hi) if p is not None] + list(self.edges)
+        if points and pick < 0.2:
+            return float(rng.choice(points))
+        if pick < 0.35:
+            return round(rng.uniform(lo, hi), 2)
+        return rng.uniform(lo, hi)
+
+
+@dataclass(frozen=True)
+class Integer(Spec):
+    """An ``int`` in ``[lo, hi]`` (``None`` for an open end). ``bools``: True/False count as 1/0. ``floats``:
+    integral floats (``3.0``) and fractions are tried (only when the task settles them)."""
+
+    lo: int | None = None
+    hi: int | None = None
+    bools: bool = False
+    floats: bool = False
+
+    def variants(self, value):
+        out = [Variant("type-none", "None", None), Variant("type-str", "'3'", "3"), Variant("type-list", "list", [value]),
+               Variant("huge", "10**20", 10**20), Variant("zero", "0", 0), Variant("neg", "-1", -1)]
+        if isinstance(value, int) and not isinstance(value, bool):
+            out += [Variant("npint", "numpy.int64", np.int64(value)), Variant("npint", "numpy.int32", np.int32(value))]
+            if -128 <= value <= 127:
+                out.append(Variant("npint", "numpy.int8", np.int8(value)))
+            if 0 <= value <= 255:
+                out.append(Variant("npint", "numpy.uint8", np.uint8(value)))
+        if self.bools:
+            out += [Variant("bool", "True", True), Variant("bool", "False", False)]
+        if self.floats:
+            out += [Variant("float-int", f"{value}.0", float(value)), Variant("float-frac", "2.5", 2.5)]
+        for point in (self.lo, self.hi):
+            if point is not None:
+                out += [Variant("edge-on", str(point), point), Variant("edge-below", str(point - 1), point - 1),
+                        Variant("edge-above", str(point + 1), point + 1)]
+        return out
+
+    def random(self, rng, pools):
+        lo = 0 if self.lo is None else self.lo
+        hi = lo + 60 if self.hi is None else min(self.hi, lo + 60)
+        return rng.randint(lo, hi)
+
+
+@dataclass(frozen=True)
+class Flag(Spec):
+    """A truth value: ``True``/``False``. ``numbers``: 0 and 1 (int or float) are accepted as labels too, as with
+    labels in numpy arrays. Other numbers (0.5, 2), None and strings are tried as invalid labels."""
+
+    numbers: bool = False
+
+    def variants(self, value):
+        out = [Variant("npbool", "numpy.bool_", np.bool_(bool(value)) if isinstance(value, (bool, np.bool_)) else np.True_),
+               Variant("label-half", "0.5", 0.5), Variant("label-two", "2", 2), Variant("label-neg", "-1", -1),
+               Variant("type-none", "None", None), Variant("type-str", "'True'", "True"),
+               Variant("label-nan", "nan", float("nan"))]
+        out += [Variant("label-int", "1", 1), Variant("label-int", "0", 0), Variant("label-float", "1.0", 1.0)]
+        return out
+
+    def random(self, rng, pools):
+        return rng.random() < 0.5
+
+
+@dataclass(frozen=True)
+class Maybe(Spec):
+    """``None`` or a value of ``spec`` (e.g. a prediction that may be an abstention)."""
+
+    spec: Spec
+    weight: float = 0.3
+
+    def variants(self, value):
+        return () if value is None else self.spec.variants(value)
+
+    def random(self, rng, pools):
+        return None if rng.random() < self.weight else self.spec.random(rng, pools)
+
+    def children(self, value):
+        return () if value is None else self.spec.children(value)
+
+
+# --------------------------------------------------------------------------------------------------- containers
+
+
+_NUMERIC_DTYPES = ("float64", "float32", "int64", "int8", "uint8", "bool")
+
+
+def _array_variants(items: list):
+    """Arrays of ``items`` in every dtype that holds them exactly, plus 0-d and 2-d shapes."""
+    out = []
+    try:
+        base = np.asarray(items)
+    except Exception:
+        return out
+    if base.dtype.kind not in "biufU" or base.ndim != 1:
+        return out
+    out.append(Variant("ndarray", str(base.dtype), base))
+    if base.dtype.kind in "biuf":
+        for dtype in _NUMERIC_DTYPES:
+            if dtype == str(base.dtype):
+                continue
+            with np.errstate(all="ignore"):
+                converted = base.astype(dtype)
+                if converted.astype("float64").tolist() == base.astype("float64").tolist() and \
+                        (dtype != "bool" or base.dtype.kind == "b" or set(base.tolist()) <= {0, 1}):
+                    # float32 only where sums stay exact too (values on a coarse binary grid)
+                    if dtype == "float32" and not all(float(v * 256).is_integer() for v in base.astype("float64")):
+                        continue
+                    out.append(Variant(f"ndarray-{dtype}", dtype, converted))
+    out.append(Variant("ndarray-object", "object", np.array(items + [None], dtype=object)[:-1]))
+    if len(items):
+        out.append(Variant("ndarray-0d", "0-d", np.asarray(items[0])))
+    out.append(Variant("ndarray-2d", "shape (1, n)", base.reshape(1, -1)))
+    out.append(Variant("ndarray-2d", "shape (n, 1)", base.reshape(-1, 1)))
+    return out
+
+
+@dataclass(frozen=True)
+class Seq(Spec):
+    """A sequence of ``item`` values with ``min_len`` to ``max_len`` items.
+
+    ``containers``: the container types random valid values use ("list", "tuple", "ndarray"). Every other
+    container (tuple, set, frozenset, str, dict, None, a bare item, a nested list, numpy arrays of each dtype and
+    shape) is tried as a variant anyway; the reference decides which are valid.
+    """
+
+    item: Spec
+    min_len: int = 0
+    max_len: int | None = None
+    containers: tuple = ("list",)
+
+    def variants(self, value):
+        items = _as_list(value)
+        if items is None:
+            return ()
+        out = [Variant("container", "tuple", tuple(items)), Variant("container", "None", None),
+               Variant("container", "str", "abc"), Variant("container", "dict", dict(enumerate(items))),
+               Variant("container", "nested list", [items])]
+        try:
+            out.append(Variant("container", "set", set(items)))
+            out.append(Variant("container", "frozenset", frozenset(items)))
+        except TypeError:
+            pass
+        if items:
+            out.append(Variant("container", "bare item", items[0]))
+        out.extend(_array_variants(items))
+        out.append(Variant("size-empty", "0 items", []))
+        if items:
+            out.append(Variant("size-one", "1 item", items[:1]))
+        if self.min_len > 0:
+            out.append(Variant("size-under", f"{self.min_len - 1} items", items[: self.min_len - 1]))
+        if self.max_len is not None and items:
+            kinds = []
+            for item in items:
+                if not any(_same(item, k) for k in kinds):
+                    kinds.append(item)
+            for filler in kinds[:3]:
+                for size, family in ((self.max_len, "size-max"), (self.max_len + 1, "size-over")):
+                    padded = items + [filler] * (size - len(items)) if len(items) <= size else items[:size]
+                    out.append(Variant(family, f"{size} items (padded with {_brief(filler)})", padded))
+            if items and all(isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, float)) and v in (0, 1))
+                             for v in items):
+                ones = [items[0]] * self.max_len
+                out.append(Variant("size-max-uint8", f"{self.max_len} items as uint8",
+                                   np.asarray(ones).astype("uint8")))
+        return out
+
+    def random(self, rng, pools):
+        top = self.max_len if self.max_len is not None else self.min_len + 12
+        size = rng.randint(self.min_len, max(self.min_len, min(top, self.min_len + 12)))
+        items = [self.item.random(rng, pools) for _ in range(size)]
+        kind = rng.choice(self.containers)
+        if kind == "tuple":
+            return tuple(items)
+        if kind == "ndarray":
+            try:
+                return np.asarray(items)
+            except Exception:
+                return items
+        return items
+
+    def children(self, value):
+        items = _as_list(value)
+        if items is None:
+            return ()
+        return [(i, self.item, v) for i, v in enumerate(items)]
+
+
+def _as_list(value):
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        return value.tolist()
+    return None
+
+
+def _same(a, b) -> bool:
+    return type(a) is type(b) and repr(a) == repr(b)
+
+
+def _brief(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 24 else text[:20] + "…"
+
+
+@dataclass(frozen=True)
+class Record(Spec):
+    """A ``dict`` with exactly the keys of ``fields`` (each a spec). ``key``: the fields that together identify a
+    record (like ``("entity", "attribute")``): records whose key fields would collide when glued together are tried.
+    """
+
+    fields: dict = field(default_factory=dict)
+    key: tuple = ()
+
+    def variants(self, value):
+        if not isinstance(value, dict):
+            return ()
+        out = [Variant("record-type", "list of values", list(value.values())),
+               Variant("record-type", "tuple of pairs", tuple(value.items())), Variant("record-type", "None", None),
+               Variant("record-reordered", "keys reversed", dict(reversed(list(value.items()))))]
+        for name in self.fields:
+            out.append(Variant("record-missing", repr(name), {k: v for k, v in value.items() if k != name}))
+        out.append(Variant("record-extra", "'extra'", {**value, "extra": "x"}))
+        out.append(Variant("record-extra", "1", {**value, 1: "x"}))
+        return out
+
+    def random(self, rng, pools):
+        return {name: spec.random(rng, pools) for name, spec in self.fields.items()}
+
+    def children(self, value):
+        if not isinstance(value, dict):
+            return ()
+        return [(name, spec, value[name]) for name, spec in self.fields.items() if name in value]
+
+
+# --------------------------------------------------------------------------------------------------- the domain
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter: its name, its spec, and whether it may be passed by keyword or left out (``default``)."""
+
+    name: str
+    spec: Spec
+    keyword: bool = False
+    has_default: bool = False
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The input domain of one callable of a checkpoint.
+
+    ``call``: the name (or dotted path) the cases call. ``params``: :class:`Param` per positional parameter.
+    ``aligned``: groups of parameter names whose sequences must have equal length (tried shorter, as one item
+    numpy would broadcast, and as a column). ``repeat``: the same call is made again later with the same
+    arguments. ``records``: groups of parameter names holding records with the same ``key`` fields, for key
+    collisions. ``skip``: families not to generate (the task leaves them open), as names or name prefixes.
+    """
+
+    call: str
+    params: tuple
+    aligned: tuple = ()
+    repeat: bool = True
+    records: tuple = ()
+    skip: tuple = ()
+
+    def skips(self, family: str) -> bool:
+        """True when ``family`` is excluded by ``skip`` (an exact name or a prefix ending in ``*``)."""
+        for entry in self.skip:
+            if family == entry or (entry.endswith("*") and family.startswith(entry[:-1])):
+                return True
+        return False
+
+
+__all__ = ["Domain", "Param", "Spec", "Text", "Real", "Integer", "Flag", "Maybe", "Seq", "Record", "Variant",
+           "WHITESPACE", "SEPARATORS", "char_name"]

@@ -1,0 +1,436 @@
+"""Generated adversarial cases: the variants a checkpoint's input domain derives from its valid inputs.
+
+:func:`generate` takes a :class:`graders.engine.domain.Domain`, the valid inputs the reference solution accepted
+(curated cases and random valid ones: the *bases*), and a function that runs the reference. It returns
+:class:`Generated` cases in four kinds:
+
+1. **site variants**: one place of one base replaced (a text by whitespace, a list by a set, a number by NaN or by
+   its neighbour on a boundary, a record with a key missing, ...);
+2. **deeper variants**: where a site variant was itself valid (the list as a tuple, a numpy array of another dtype,
+   the texts with accents), the places inside it are varied again, so "validation skipped for numpy arrays" and
+   "a float32 array gives a float32 result" are found too;
+3. **domain variants**: aligned sequences of unequal length or of length 1 (broadcasting), records whose key fields
+   collide when glued together, keyword arguments and left-out defaults;
+4. **repeats**: the same calls again after all the others, so results that are shared, cached or that accumulate
+   state between calls show (the runner also re-reads every earlier result after the last call).
+
+Ids are stable: ``gen/<family>/<site>/<base>[/<n>]``. In ``"full"`` mode every variant is generated (``werkbank
+check`` and ``werkbank grade``); in ``"sample"`` mode (a Check in the browser) one seeded variant per stratum
+(family group, family, parameter, field), so every kind of variant is tried in every Check while the number of
+calls stays small.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .domain import Domain, Record, Seq, Text, Variant
+
+#: Families grouped for explanations (catalog key ``gen_<group>``) and sampling.
+GROUPS = {
+    "type": ("type-",), "blank": ("empty", "blank", "invisible"),
+    "exact": ("padded", "case", "substring", "superstring", "nfd", "nfc", "nfkc"),
+    "separator": ("separator",), "text-kind": ("nonascii", "numeric"), "length": ("len-",),
+    "special-number": ("nan", "inf", "neg-zero", "tiny-neg", "huge"),
+    "number-type": ("bool", "npbool", "npfloat", "float32", "int-form", "npint", "float-int", "float-frac",
+                    "numeric-str", "zero", "neg"),
+    "edge": ("edge-",), "label": ("label-",), "container": ("container",), "array": ("ndarray",),
+    "size": ("size-",), "record": ("record-",), "align": ("align-",), "collision": ("collision",),
+    "transform": ("accented",), "keyword": ("keyword", "default"), "repeat": ("repeat",),
+}
+#: Families whose valid results become bases for deeper variants.
+CONVERSIONS = ("container", "ndarray", "record-reordered", "accented", "size-max")
+#: Most variants of one family in "full" mode (chosen evenly over sites and bases).
+FULL_PER_FAMILY = 48
+#: Most deeper variants generated from one converted base.
+DEEP_PER_BASE = 60
+
+
+def group_of(family: str) -> str:
+    """The explanation/sampling group of a family name."""
+    for group, prefixes in GROUPS.items():
+        if any(family == p or family.startswith(p) for p in prefixes):
+            return group
+    return "other"
+
+
+@dataclass
+class Base:
+    """A valid input: the reference returned a value for it."""
+
+    id: str
+    args: tuple
+    kwargs: dict = field(default_factory=dict)
+
+
+@dataclass
+class Generated:
+    """One generated case (before the reference ran on it)."""
+
+    id: str
+    call: str
+    args: tuple
+    kwargs: dict
+    family: str
+    detail: str
+    site: str
+    base: str
+    stratum: tuple
+    size: int = 0
+    path: tuple | None = None
+
+    @property
+    def group(self) -> str:
+        return group_of(self.family)
+
+
+# --------------------------------------------------------------------------------------------------- sites
+
+
+def _sites(domain: Domain, args: tuple, kwargs: dict):
+    """Every site of a base: ``(path, display, stratum field, spec, value)``; a path is a tuple of steps."""
+    stack = []
+    for index, param in enumerate(domain.params):
+        if index < len(args):
+            stack.append(((("arg", index),), param.name, param.name, param.spec, args[index]))
+        elif param.name in kwargs:
+            stack.append(((("kw", param.name),), param.name, param.name, param.spec, kwargs[param.name]))
+    while stack:
+        path, shown, where, spec, value = stack.pop(0)
+        yield path, shown, where, spec, value
+        for step, child_spec, child in spec.children(value):
+            child_shown = f"{shown}[{step!r}]"
+            child_where = f"{where}.{step}" if isinstance(step, str) else f"{where}[]"
+            stack.append((path + (("item", step),), child_shown, child_where, child_spec, child))
+
+
+def _get(args: tuple, kwargs: dict, path):
+    kind, key = path[0]
+    value = args[key] if kind == "arg" else kwargs[key]
+    for _, step in path[1:]:
+        value = value[step]
+    return value
+
+
+def _replace(args: tuple, kwargs: dict, path, new):
+    """``(args, kwargs)`` with the value at ``path`` replaced by ``new``; containers on the path are copied.
+    ``None`` when the container cannot hold the new value (e.g. None inside a float array)."""
+    args, kwargs = list(args), dict(kwargs)
+    kind, key = path[0]
+    holder = args if kind == "arg" else kwargs
+    if len(path) == 1:
+        holder[key] = new
+        return tuple(args), kwargs
+    holder[key] = _set_in(holder[key], path[1:], new)
+    if holder[key] is _CANNOT:
+        return None
+    return tuple(args), kwargs
+
+
+_CANNOT = object()
+
+
+def _set_in(container, steps, new):
+    (_, step), rest = steps[0], steps[1:]
+    child = container[step]
+    value = _set_in(child, rest, new) if rest else new
+    if value is _CANNOT:
+        return _CANNOT
+    if isinstance(container, np.ndarray):
+        items = container.tolist()
+        items[step] = value
+        try:
+            out = np.array(items, dtype=container.dtype)
+        except (TypeError, ValueError, OverflowError):
+            return _CANNOT
+        if out.dtype.kind != "O" and not _round_trips(out[step], value):
+            return _CANNOT
+        return out
+    if isinstance(container, tuple):
+        items = list(container)
+        items[step] = value
+        return tuple(items)
+    if isinstance(container, list):
+        items = list(container)
+        items[step] = value
+        return items
+    if isinstance(container, dict):
+        out = dict(container)
+        out[step] = value
+        return out
+    return _CANNOT
+
+
+def _round_trips(stored, value) -> bool:
+    """Did a numpy array keep ``value`` as it is (not as 1.0 for True, or a wrapped integer)?"""
+    if isinstance(value, (bool, np.bool_)) and not isinstance(stored, np.bool_):
+        return False
+    try:
+        return bool(stored == value) or (value != value and stored != stored)
+    except Exception:
+        return False
+
+
+def size_of(value) -> int:
+    """A size for ordering cases: items in containers plus characters of strings."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, dict):
+        return 1 + sum(size_of(k) + size_of(v) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return 1 + sum(size_of(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return 1 + int(value.size)
+    return 1
+
+
+# --------------------------------------------------------------------------------------------------- families
+
+
+def _site_variants(domain: Domain, base: Base, only_under=None):
+    for path, shown, where, spec, value in _sites(domain, base.args, base.kwargs):
+        if only_under is not None and (path[: len(only_under)] != only_under or path == only_under):
+            continue
+        for number, variant in enumerate(spec.variants(value)):
+            if domain.skips(variant.family):
+                continue
+            replaced = _replace(base.args, base.kwargs, path, variant.value)
+            if replaced is None:
+                continue
+            yield _make(domain, base, variant, shown, where, replaced, number, path)
+
+
+def _make(domain, base, variant: Variant, shown, where, replaced, number, path=None) -> Generated:
+    args, kwargs = replaced
+    return Generated(
+        id=f"gen/{variant.family}/{shown}/{base.id}/{number}",
+        call=domain.call, args=args, kwargs=kwargs, family=variant.family, detail=variant.detail, site=shown,
+        base=base.id, stratum=(group_of(variant.family), variant.family, where, _detail_class(variant)),
+        size=size_of(args) + size_of(kwargs), path=path)
+
+
+def _detail_class(variant: Variant) -> str:
+    """Finer strata where one family holds kinds a wrong solution may tell apart (ASCII vs other whitespace)."""
+    if variant.family == "blank" and isinstance(variant.value, str):
+        return "ascii" if variant.value.isascii() else "unicode"
+    if variant.family in ("len-max", "len-over"):
+        return variant.detail.split(" x ")[-1]
+    if variant.family.startswith("ndarray") or variant.family == "container":
+        return variant.detail
+    return ""
+
+
+def _aligned_variants(domain: Domain, base: Base):
+    names = [p.name for p in domain.params]
+    for group in domain.aligned:
+        for name in group:
+            index = names.index(name)
+            if index >= len(base.args):
+                continue
+            value = base.args[index]
+            items = value.tolist() if isinstance(value, np.ndarray) else list(value) if isinstance(value, (list, tuple)) else None
+            if not items:
+                continue
+            make = (lambda xs, v=value: np.asarray(xs) if isinstance(v, np.ndarray) else type(v)(xs))
+            options = [("align-short", "one item fewer", make(items[:-1])),
+                       ("align-long", "one item more", make(items + items[-1:])),
+                       ("align-broadcast", "one item", make(items[:1])),
+                       ("align-column", "shape (n, 1)", np.asarray(items).reshape(-1, 1)),
+                       ("align-scalar", "a bare item", items[0])]
+            for number, (family, detail, new) in enumerate(options):
+                if domain.skips(family) or (family == "align-broadcast" and len(items) == 1):
+                    continue
+                args = list(base.args)
+                args[index] = new
+                yield _make(domain, base, Variant(family, detail, new), name, f"{family}:{name}", (tuple(args), base.kwargs),
+                            number)
+
+
+def _keyword_variants(domain: Domain, base: Base):
+    """The base with its trailing keyword-capable parameters passed by name (``bins=5`` instead of ``5``)."""
+    for index, param in enumerate(domain.params):
+        if index >= len(base.args) or not param.keyword or domain.skips("keyword"):
+            continue
+        if not all(p.keyword for p in domain.params[index:len(base.args)]):
+            continue
+        moved = {p.name: base.args[i] for i, p in enumerate(domain.params) if index <= i < len(base.args)}
+        yield _make(domain, base, Variant("keyword", ", ".join(f"{k}=…" for k in moved), None), param.name,
+                    param.name, (base.args[:index], {**base.kwargs, **moved}), 0)
+        return
+
+
+def _default_variants(domain: Domain, bases: list[Base]):
+    """Calls that leave out a trailing parameter that has a default; the reference decides the result."""
+    for base in bases:
+        index = len(base.args) - 1
+        if index < 0 or base.kwargs or domain.skips("default"):
+            continue
+        param = domain.params[index] if index < len(domain.params) else None
+        if param is not None and param.has_default:
+            yield _make(domain, base, Variant("default", f"without {param.name}", None), param.name, param.name,
+                        (base.args[:index], {}), 0)
+
+
+def _accented(domain: Domain, base: Base) -> Base | None:
+    """The base with every text ``t`` replaced by ``t + 'é'`` consistently (equal texts stay equal)."""
+    changed = [False]
+
+    def walk(spec, value):
+        if isinstance(spec, Text) and isinstance(value, str):
+            changed[0] = True
+            return value + "\u00e9"
+        if isinstance(spec, Seq) and isinstance(value, (list, tuple)):
+            return type(value)(walk(spec.item, v) for v in value)
+        if isinstance(spec, Record) and isinstance(value, dict):
+            return {k: walk(spec.fields[k], v) if k in spec.fields else v for k, v in value.items()}
+        inner = getattr(spec, "spec", None)
+        return walk(inner, value) if inner is not None and value is not None else value
+
+    args = tuple(walk(p.spec, a) for p, a in zip(domain.params, base.args))
+    if not changed[0] or any(len(a) > 200 for a in _texts(args)):
+        return None
+    return Base(f"{base.id}+accented", args, base.kwargs)
+
+
+def _texts(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _texts(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _texts(v)
+
+
+def _collision_variants(domain: Domain, base: Base):
+    """Records whose key fields collide when glued with a separator: ``("a|b", "c")`` against ``("a", "b|c")``."""
+    names = [p.name for p in domain.params]
+    for group in domain.records:
+        seqs = [(names.index(n), domain.params[names.index(n)].spec) for n in group if names.index(n) < len(base.args)]
+        specs = [(i, s) for i, s in seqs if isinstance(s, Seq) and isinstance(s.item, Record) and len(s.item.key) >= 2]
+        if not specs:
+            continue
+        (src, src_spec), (dst, dst_spec) = specs[0], specs[-1]
+        source_items = base.args[src] if isinstance(base.args[src], list) else None
+        target_items = base.args[dst] if isinstance(base.args[dst], list) else None
+        if not source_items or target_items is None or not isinstance(source_items[0], dict):
+            continue
+        k1, k2 = src_spec.item.key[:2]
+        template = target_items[0] if target_items and isinstance(target_items[0], dict) else None
+        if template is None:
+            continue
+        first = source_items[0]
+        for number, sep in enumerate(("",) + tuple(s for s in ("|", ":", "/", " ", "-", "_", ".", ",", "\t", "\x00", "#"))):
+            if domain.skips("collision"):
+                return
+            left, right = "ab", "cd"
+            mine = {**first, k1: left, k2: f"x{sep}{right}"}
+            theirs = {**template, k1: f"{left}{sep}x", k2: right}
+            args = list(base.args)
+            new_source = [mine] + list(source_items[1:])
+            new_target = [theirs] + list(target_items)
+            if src == dst:
+                new_source = [mine, theirs] + list(source_items[1:])
+                args[src] = new_source
+            else:
+                args[src], args[dst] = new_source, new_target
+            yield _make(domain, base, Variant("collision", f"separator {sep!r}", None),
+                        f"{group[0]}/{group[-1]}", "collision", (tuple(args), base.kwargs), number)
+
+
+# --------------------------------------------------------------------------------------------------- assembly
+
+
+def _choose(cases: list[Generated], rng: random.Random, mode: str) -> list[Generated]:
+    """Full mode: at most FULL_PER_FAMILY per family, spread over sites and bases. Sample mode: one per stratum,
+    preferring small inputs."""
+    by = {}
+    key = (lambda c: c.stratum) if mode == "sample" else (lambda c: c.family)
+    for case in cases:
+        by.setdefault(key(case), []).append(case)
+    chosen = []
+    for _, items in sorted(by.items(), key=lambda kv: kv[0]):
+        if mode == "sample":
+            small = sorted(items, key=lambda c: c.size)[: max(3, len(items) // 4)]
+            chosen.append(rng.choice(small))
+        elif len(items) <= FULL_PER_FAMILY:
+            chosen.extend(items)
+        else:
+            step = len(items) / FULL_PER_FAMILY
+            chosen.extend(items[int(i * step)] for i in range(FULL_PER_FAMILY))
+    return chosen
+
+
+def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mode: str = "sample",
+             repeats: int = 6) -> list[tuple[Generated, dict]]:
+    """The generated cases and their reference outcomes, in the order they should run.
+
+    ``reference(case)`` runs the reference solution on deep copies of a :class:`Generated` case's inputs and
+    returns its outcome (a dict with ``kind`` "return" or "raise"). ``mode`` is "sample" or "full"; the sample is seeded by ``seed``.
+    """
+    rng = random.Random(f"{seed}:{domain.call}")
+    bases = [b for b in bases if b.args or b.kwargs]
+    first = []
+    for base in bases:
+        first.extend(_site_variants(domain, base))
+        first.extend(_aligned_variants(domain, base))
+        first.extend(_keyword_variants(domain, base))
+        first.extend(_collision_variants(domain, base))
+    first.extend(_default_variants(domain, bases))
+    accented = [b for b in (_accented(domain, base) for base in bases[:6]) if b is not None]
+    first.extend(Generated(id=f"gen/accented/-/{b.id}/0", call=domain.call, args=b.args, kwargs=b.kwargs,
+                           family="accented", detail="accents", site="-", base=b.id,
+                           stratum=("transform", "accented", "-", ""), size=size_of(b.args)) for b in accented)
+    chosen = _choose(_unique(first), rng, mode)
+    out = [(case, reference(case)) for case in chosen]
+    # Deeper: vary the places inside a valid conversion (a tuple, an array of another dtype, accented texts).
+    deeper = []
+    for case, outcome in out:
+        if outcome.get("kind") != "return" or not any(case.family.startswith(c) for c in CONVERSIONS):
+            continue
+        converted = Base(f"{case.base}+{case.family}.{case.id.rsplit('/', 1)[-1]}", case.args, case.kwargs)
+        under = case.path if case.family != "accented" else None
+        items = list(_site_variants(domain, converted, only_under=under))
+        if mode == "full" and len(items) > DEEP_PER_BASE:
+            items = rng.sample(items, DEEP_PER_BASE)
+        for item in items:
+            item.stratum = ("deep:" + item.stratum[0],) + item.stratum[1:] + (case.family,)
+        deeper.extend(items)
+    chosen_deeper = _choose(_unique(deeper), rng, mode)
+    out.extend((case, reference(case)) for case in chosen_deeper)
+    # Repeats: the same call again, last, for a few valid cases (state kept between calls shows here).
+    valid = [(c, o) for c, o in out if o.get("kind") == "return"]
+    picks = valid if mode == "full" else rng.sample(valid, min(repeats, len(valid)))
+    for number, (case, outcome) in enumerate(picks[: max(repeats, 24 if mode == "full" else repeats)]):
+        again = Generated(id=f"gen/repeat/-/{case.id}", call=case.call, args=copy.deepcopy(case.args),
+                          kwargs=copy.deepcopy(case.kwargs), family="repeat", detail="the same call again",
+                          site="-", base=case.id, stratum=("repeat", "repeat", "-", ""), size=case.size)
+        out.append((again, outcome))
+    return out
+
+
+def _unique(cases: list[Generated]) -> list[Generated]:
+    seen, out = set(), []
+    for case in cases:
+        if case.id not in seen:
+            seen.add(case.id)
+            out.append(case)
+    return out
+
+
+def random_bases(domain: Domain, rng: random.Random, count: int) -> list[Base]:
+    """``count`` random inputs drawn from the domain (pools make equal values recur within one input)."""
+    out = []
+    for index in range(count):
+        pools: dict = {}
+        args = tuple(p.spec.random(rng, pools) for p in domain.params if not p.has_default or rng.random() < 0.7)
+        out.append(Base(f"random-{index}", args))
+    return out
+
+
+__all__ = ["Base", "Generated", "generate", "random_bases", "group_of", "GROUPS", "size_of"]
