@@ -31,7 +31,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 LISTED_CHECKPOINT_IDS = ("1", "2", "3")
 MIN_MISTAKES_LISTED = 8
 #: Module-level settings a grader may define (the engine reads them); anything spelled close to one is a typo.
-GRADER_SETTINGS = ("TIME_LIMIT", "RANDOM_CASES", "EXPECTED_EXCEPTIONS", "PLOT_CASE", "DOMAIN", "MUTANTS")
+GRADER_SETTINGS = ("TIME_LIMIT", "RANDOM_CASES", "EXPECTED_EXCEPTIONS", "PLOT_CASE", "DOMAIN", "DOMAINS")
 
 
 # --- the one list of files ------------------------------------------------------------------------------------------
@@ -290,7 +290,7 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
 
 def _lint_grader(lesson: Lesson, cp: Checkpoint, mistakes: list[Mistake], seed: int) -> list[str]:
     from graders.engine.case import AuthorError
-    from graders.engine.prepare import collect_cases
+    from graders.engine.prepare import collect_cases, domains_of
 
     path = grader_path(cp.grader)
     where = rel(path)
@@ -320,6 +320,15 @@ def _lint_grader(lesson: Lesson, cp: Checkpoint, mistakes: list[Mistake], seed: 
     except AuthorError as error:
         return problems + [f"{where}: {error}"]
     entry = set(cp.entry)
+    try:
+        domains = domains_of(module)
+    except AuthorError as error:
+        problems.append(f"{where}: {error}")
+        domains = []
+    for domain in domains:
+        if entry and domain.call.split(".")[0] not in entry:
+            problems.append(f"{where}: DOMAIN calls {domain.call}, which the task does not ask for (entry = "
+                            f"{sorted(entry)} in {toml}): generated cases would fail every correct learner")
     for case in cases:
         head = case.call.split(".")[0]
         if entry and head not in entry:
@@ -415,7 +424,9 @@ def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
     from werkbank.parity import expected_differences, run_pyodide
 
     cps = {(i.lesson.id, i.checkpoint.id) for i in work}
-    prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed} for lid, cid in sorted(cps)]
+    # "full": every generated case, as the CPython side prepares them (werkbank.grading.prepare_checkpoint)
+    prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed, "lang": "en", "mode": "full"}
+               for lid, cid in sorted(cps)]
     jobs = [{"id": item.id, "lesson": item.lesson.id, "checkpoint": item.checkpoint.id, "seed": seed,
              "source": item.source(), "lang": "en"} for item in work]
     prepared_p, results = run_pyodide([lesson for lesson in lessons if any(k[0] == lesson.id for k in cps)],
@@ -469,10 +480,11 @@ def select_lessons(lesson_ids=None, root: Path | None = None) -> tuple[list[Less
 
 
 def check_lessons(lesson_ids=None, *, seed: int = 0, jobs: int = 2, pyodide: bool = True, mutants: bool = False,
-                  progress=None) -> tuple[list[str], list[str]]:
-    """Check the given lessons (default: all). Returns ``(problems, report lines)``; see the module docstring."""
+                  progress=None, root: Path | None = None) -> tuple[list[str], list[str]]:
+    """Check the given lessons (default: all under ``root``, the exercises folder). Returns ``(problems, report
+    lines)``; see the module docstring."""
     say = progress or (lambda line: None)
-    lessons, problems = select_lessons(lesson_ids)
+    lessons, problems = select_lessons(lesson_ids, root)
     for lesson in lessons:
         problems += lint_lesson(lesson, seed=seed)
     prepared = _prepare_all(lessons, seed, problems)

@@ -4,7 +4,7 @@
 //   node werkbank/node/parity.mjs JOBS.json
 //
 // JOBS.json: {indexURL, wheels: [path], requirementWheels: {file: path}, engine: {path: text},
-//             lessons: {id: bundle text}, prepare: [{lesson, checkpoint, seed}],
+//             lessons: {id: bundle text}, prepare: [{lesson, checkpoint, seed, lang, mode}],
 //             jobs: [{id, lesson, checkpoint, seed, source, lang}], slackMs}
 // stdout: one JSON object a line: {type: "prepared", lesson, checkpoint, seed, expected | author_error},
 //         {type: "result", id, verdict, outcomes}, and at the end {type: "done", boots}.
@@ -145,7 +145,7 @@ async function workerMain(spec) {
         ({ grader, host } = await boot(spec));
         reply({ ok: true });
       } else if (msg.type === "prepare") {
-        reply({ prepared: grader.prepare(msg.lesson, String(msg.checkpoint), msg.seed) });
+        reply({ prepared: grader.prepare(msg.lesson, String(msg.checkpoint), msg.seed, msg.lang || "en", msg.mode || "full") });
       } else if (msg.type === "run") {
         reply({ run: host.run(msg.source, msg.plan, null) });
       } else if (msg.type === "judge") {
