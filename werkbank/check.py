@@ -421,7 +421,7 @@ def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
                   problems: list[str]) -> tuple[dict[str, Graded], set]:
     """Grade every item in Pyodide (one Node process); record reference differences in ``problems``. Returns the
     results and the ``(lesson, checkpoint)`` pairs whose reference fails to prepare in Pyodide (one problem each)."""
-    from werkbank.parity import expected_differences, run_pyodide
+    from werkbank.parity import advice, expected_differences, run_pyodide
 
     cps = {(i.lesson.id, i.checkpoint.id) for i in work}
     # "full": every generated case, as the CPython side prepares them (werkbank.grading.prepare_checkpoint)
@@ -439,7 +439,7 @@ def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
             theirs = prepared_p.get((lesson.id, cp.id, seed), {})
             if "author_error" in theirs:
                 problems.append(f"{rel(cp.solution_path)}: works in CPython, but in Pyodide it is an author error: "
-                                f"{theirs['author_error']}")
+                                f"{theirs['author_error']}{advice(theirs['author_error'])}")
                 broken.add((lesson.id, cp.id))
                 continue
             for case, ours, other in expected_differences(prepared_c[(lesson.id, cp.id)]["key"]["expected"],

@@ -130,6 +130,19 @@ def run_pyodide(lessons, jobs: list[dict], prepare: list[dict]) -> tuple[dict, d
     return prepared, results
 
 
+ADVICE = (
+    ("to dtype('int32')", "Pyodide is 32-bit: numpy's index type (np.intp) is int32 there, so cast indices with "
+                          ".astype(np.intp) instead of int64"),
+    ("Pyodide timeout", "Pyodide runs slower than CPython and its limit is wall-clock time: make the code faster "
+                        "or raise TIME_LIMIT"),
+)
+
+
+def advice(text: str) -> str:
+    """What to do about a known kind of runtime difference (``""`` when none is known)."""
+    return next((f" ({what})" for needle, what in ADVICE if needle in text), "")
+
+
 def expected_differences(cpython: dict, pyodide: dict) -> list[tuple[str, str, str]]:
     """``(case, CPython text, Pyodide text)`` for every case whose expected outcome differs between runtimes."""
     found = []
@@ -176,4 +189,4 @@ def verdict_difference(cpython: dict, c_outcomes: list, pyodide: dict, p_outcome
     elif pyodide.get("status") in ("timeout", "error") and cpython.get("status") != pyodide.get("status"):
         detail = (pyodide.get("traceback") or pyodide.get("message") or "").strip().splitlines()
         text += f": {detail[-1][:200]}" if detail else ""
-    return text
+    return text + advice(text)
