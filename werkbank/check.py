@@ -449,6 +449,33 @@ def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
     return {key: Graded(value["verdict"], value["outcomes"]) for key, value in results.items()}, broken
 
 
+def compare_with_pyodide(lessons, work: list[Item], cpython: dict[str, Graded], prepared: dict,
+                         seed: int = 0) -> tuple[list[str], str]:
+    """Grade ``work`` in Pyodide and compare with the CPython results: ``(problems, one report line)``."""
+    from werkbank.parity import ParityError, verdict_difference
+
+    problems: list[str] = []
+    try:
+        theirs, broken = grade_pyodide(lessons, work, seed, prepared, problems)
+    except ParityError as error:
+        return [f"Pyodide parity: {error} (werkbank check --no-pyodide skips it)"], "Pyodide parity: not run"
+    same = 0
+    for item in work:
+        if (item.lesson.id, item.checkpoint.id) in broken:
+            continue  # one line about the reference says it all
+        other = theirs.get(item.id)
+        if other is None:
+            problems.append(f"{rel(item.path)}: no Pyodide verdict")
+            continue
+        ours = cpython[item.id]
+        difference = verdict_difference(ours.verdict, ours.outcomes, other.verdict, other.outcomes)
+        if difference:
+            problems.append(f"{rel(item.path)}: the runtimes disagree: {difference}")
+        else:
+            same += 1
+    return problems, f"Pyodide parity: {same}/{len(work)} files get the same verdict in CPython and Pyodide"
+
+
 # --- the command ----------------------------------------------------------------------------------------------------
 
 def select_lessons(lesson_ids=None, root: Path | None = None) -> tuple[list[Lesson], list[str]]:
@@ -509,30 +536,10 @@ def check_lessons(lesson_ids=None, *, seed: int = 0, jobs: int = 2, pyodide: boo
         if problem and not (item.kind == "mistake" and "is not a case of" in problem):  # the linter said so
             problems.append(f"{rel(item.path)}: {problem}")
     if pyodide and work:
-        from werkbank.parity import ParityError, verdict_difference
-
         say(f"check: the same {len(work)} files in Pyodide (Node)")
-        try:
-            theirs, broken = grade_pyodide(lessons, work, seed, prepared, problems)
-        except ParityError as error:
-            problems.append(f"Pyodide parity: {error} (werkbank check --no-pyodide skips it)")
-            theirs = None
-        if theirs is not None:
-            same = 0
-            for item in work:
-                if (item.lesson.id, item.checkpoint.id) in broken:
-                    continue  # one line about the reference says it all
-                other = theirs.get(item.id)
-                if other is None:
-                    problems.append(f"{rel(item.path)}: no Pyodide verdict")
-                    continue
-                ours = cpython[item.id]
-                difference = verdict_difference(ours.verdict, ours.outcomes, other.verdict, other.outcomes)
-                if difference:
-                    problems.append(f"{rel(item.path)}: the runtimes disagree: {difference}")
-                else:
-                    same += 1
-            report.append(f"Pyodide parity: {same}/{len(work)} files get the same verdict in CPython and Pyodide")
+        found, line = compare_with_pyodide(lessons, work, cpython, prepared, seed)
+        problems += found
+        report.append(line)
     if mutants:
         problems += _run_mutants(lessons, seed, report)
     return problems, report
