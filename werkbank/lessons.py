@@ -197,6 +197,14 @@ class Checkpoint:
         """The declared mistakes in ``mistakes/`` (``*.py`` and ``*.diff``), sorted by file name."""
         return [parse_mistake(path, self.solution_path) for path in self.mistake_paths()]
 
+    def mistake_feedback(self) -> list[dict]:
+        """The grading bundle's data for showing a learner what a known mistake means: every declared mistake
+        with feedback, as ``{"name", "expect_fail", "expect_status", "feedback": {lang: markdown}, "source"}``
+        (``source``: the complete wrong program, a patch already applied, so the engine can run it on the case a
+        learner failed and compare outcomes, as futurecoder's message steps do)."""
+        return [{"name": m.name, "expect_fail": m.expect_fail, "expect_status": m.expect_status,
+                 "feedback": dict(m.feedback), "source": m.source()} for m in self.mistakes() if m.feedback]
+
     def alternatives(self) -> list[Alternative]:
         """Alternative correct solutions of this checkpoint under ``tests/data/<lesson-id>/``."""
         return [alt for alt in lesson_alternatives(self.lesson_id) if alt.checkpoint_id == self.id]

@@ -254,10 +254,14 @@ def _prose(lang: str, title: str) -> str:
 def _grader(lesson_id: str, cp: dict, languages: list[str]) -> str:
     explain = "{" + ", ".join(f"{_toml_str(lang)}: {_toml_str(T['explain' + cp['id']][lang])}"
                               for lang in languages) + "}"
+    entry = cp["entry"]
     return f'''"""Hidden grader: {lesson_id}, checkpoint {cp['id']} ({cp['entry']})."""
 from graders.engine.case import Case
 
 TIME_LIMIT = 5.0  # seconds for the learner's whole run
+# RANDOM_CASES = 25  # seeded random valid cases, from random_cases(rng, count) or from DOMAIN
+# DOMAIN = Domain("{entry}", (Param("values", Seq(Real(), min_len=1)),))  # generated adversarial cases: see
+#   AUTHORING.md ("Input domains"); the reference must then raise ValueError for every invalid variant
 
 
 def curated():
