@@ -9,7 +9,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from werkbank.lessons import LessonError
-from werkbank.markdown import MarkdownError, check_url, flowchart_svg, render, render_inline
+from werkbank.markdown import (
+    MarkdownError, check_url, checkpoint_markers, flowchart_svg, render, render_inline, split_hints,
+)
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -212,3 +214,152 @@ def test_flowchart_errors_name_the_file():
         flowchart_svg("flowchart TD\nA[x] --> B[y]\nB --> A", "p.md")
     with pytest.raises(MarkdownError, match="p.md"):
         flowchart_svg("flowchart TD\nA[x] ==> B[y]", "p.md")
+
+
+def test_flowchart_layout_lives_in_its_own_module():
+    from werkbank import flowchart
+
+    svg = flowchart.flowchart_svg("flowchart TD\nA[x] --> B[y]")
+    assert svg == flowchart_svg("flowchart TD\nA[x] --> B[y]")
+    with pytest.raises(flowchart.FlowchartError, match="p.md") as info:
+        flowchart.flowchart_svg("flowchart TD\nA[x] --> B[y]\nB --> A", "p.md")
+    assert isinstance(info.value, LessonError)
+
+
+# ---------------------------------------------------------------- right-to-left flowcharts
+
+def _centres(svg):
+    """Centre (x, y) of every node box by node id."""
+    out = {}
+    for group in svg.iter(f"{SVG_NS}g"):
+        rect = group.find(f"{SVG_NS}rect")
+        x, y, w, h = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
+        out[group.get("data-node")] = (x + w / 2, y + h / 2)
+    return out
+
+
+def _svg_of(html_text):
+    return ET.fromstring(re.search(r"<svg .*?</svg>", html_text, re.S).group(0))
+
+
+def test_rtl_left_to_right_chart_runs_from_the_right_edge():
+    chart = "```flowchart\nflowchart LR\nA[one] --> B[two] --> C[three]\n```"
+    ltr, rtl = _svg_of(render(chart, lang="en")), _svg_of(render(chart, lang="ar"))
+    a, b, c = (_centres(rtl)[k][0] for k in "ABC")
+    assert a > b > c                                   # the flow starts at the right
+    width = float(rtl.get("width"))
+    for key in "ABC":                                  # the exact mirror image of the left-to-right layout
+        assert _centres(rtl)[key][0] == pytest.approx(width - _centres(ltr)[key][0], abs=0.11)
+        assert _centres(rtl)[key][1] == pytest.approx(_centres(ltr)[key][1])
+    assert rtl.get("dir") == "rtl" and rtl.get("direction") == "rtl"
+    assert ltr.get("dir") == "ltr" and ltr.get("direction") == "ltr"
+    # every arrow leaves its source on the side facing its target: in RTL it starts at the left edge of A
+    first = rtl.find(f"{SVG_NS}path[@class='fc-edge']").get("d")
+    start_x = float(re.match(r"M([\d.]+),", first).group(1))
+    a_rect = next(g for g in rtl.iter(f"{SVG_NS}g") if g.get("data-node") == "A").find(f"{SVG_NS}rect")
+    assert start_x == pytest.approx(float(a_rect.get("x")), abs=0.11)
+
+
+def test_rtl_top_down_chart_orders_siblings_from_the_right():
+    chart = "```flowchart\nflowchart TD\nA[top] --> B[first]\nA --> C[second]\nA --> D[third]\n```"
+    ltr, rtl = _centres(_svg_of(render(chart, lang="en"))), _centres(_svg_of(render(chart, lang="ar")))
+    assert ltr["B"][0] < ltr["C"][0] < ltr["D"][0]
+    assert rtl["B"][0] > rtl["C"][0] > rtl["D"][0]
+    assert rtl["A"][1] < rtl["B"][1] == rtl["C"][1] == rtl["D"][1]
+
+
+def test_rtl_follows_the_language_unless_given():
+    chart = "```flowchart\nflowchart LR\nA[a] --> B[b]\n```"
+    assert '<figure class="flowchart-figure" dir="rtl">' in render(chart, lang="ar")
+    assert '<figure class="flowchart-figure" dir="ltr">' in render(chart, lang="ar", rtl=False)
+    assert '<figure class="flowchart-figure" dir="rtl">' in render(chart, lang="en", rtl=True)
+    assert "1. a ← b" in render(chart, lang="ar") and "1. a → b" in render(chart, lang="en")
+
+
+def test_rtl_skip_edges_bend_around_the_left_side():
+    chart = "```flowchart\nflowchart TD\nA[start] --> B[middle]\nB --> C[end]\nA --> C\n```"
+    svg = _svg_of(render(chart, lang="ar"))
+    curve = [p.get("d") for p in svg.iter(f"{SVG_NS}path") if " C" in (p.get("d") or "")]
+    assert len(curve) == 1
+    xs = [float(x) for x in re.findall(r"([\d.]+),[\d.]+", curve[0])]
+    leftmost_box = min(float(g.find(f"{SVG_NS}rect").get("x")) for g in svg.iter(f"{SVG_NS}g"))
+    assert min(xs) < leftmost_box and min(xs) >= 0
+
+
+# ---------------------------------------------------------------- folds
+
+def test_details_container_becomes_a_fold_with_markdown_inside():
+    out = render("Before\n\n::: details Input checks and *types*\n- `bins <= 0`: `ValueError`\n- more\n:::\n\nAfter")
+    assert re.search(r'<details class="fold"><summary>Input checks and <em>types</em></summary>\n<ul>\n'
+                     r"<li><code>bins &lt;= 0</code>: <code>ValueError</code></li>", out), out
+    assert out.index("</details>") < out.index("<p>After</p>")
+    assert out.count("<details") == out.count("</details>") == 1
+
+
+def test_fold_summary_stays_safe():
+    out = render("::: details <img src=x onerror=alert(1)>\nbody\n:::")
+    assert "<img" not in out and "&lt;img src=x onerror=alert(1)&gt;" in out
+    with pytest.raises(MarkdownError, match="task.en.md"):
+        render("::: details [x](javascript:alert(1))\nbody\n:::", source="task.en.md")
+    with pytest.raises(MarkdownError, match="summary"):
+        render("::: details\nbody\n:::", source="task.en.md")
+
+
+def test_other_containers_and_raw_details_stay_text():
+    out = render("::: warning\nbody\n:::\n\n<details><summary>x</summary>y</details>")
+    assert "<details" not in out and "::: warning" in out and "&lt;details&gt;" in out
+
+
+# ---------------------------------------------------------------- checkpoint markers
+
+def test_checkpoint_marker_becomes_an_empty_slot():
+    out = render("Text.\n\n```checkpoint 2\n```\n\nMore.")
+    assert '<div data-checkpoint-slot="2"></div>' in out
+    assert "<pre" not in out and "checkpoint 2" not in out
+
+
+def test_checkpoint_markers_are_listed_in_order():
+    text = "```checkpoint 2\n```\n\n```python\nx = 1\n```\n\n~~~checkpoint 1\n~~~\n"
+    assert checkpoint_markers(text) == ["2", "1"]
+    assert checkpoint_markers("no markers") == []
+
+
+@pytest.mark.parametrize("text,message", [
+    ("```checkpoint 1\n```\n\n```checkpoint 1\n```", "marked twice"),
+    ("```checkpoint 4\n```", "no checkpoint 4"),
+    ("```checkpoint\n```", "checkpoint id"),
+    ("```checkpoint 1 2\n```", "checkpoint id"),
+    ('```checkpoint "><b>\n```', "checkpoint id"),
+    ("```checkpoint 1\nsome text\n```", "empty body"),
+])
+def test_bad_checkpoint_markers_stop_the_build(text, message):
+    with pytest.raises(MarkdownError, match=message) as info:
+        render(text, source="prose.en.md", checkpoints=["1", "2", "3"])
+    assert "prose.en.md" in str(info.value)
+    with pytest.raises(MarkdownError, match=message):
+        checkpoint_markers(text, "prose.en.md", checkpoints=["1", "2", "3"])
+
+
+def test_unknown_checkpoint_is_only_an_error_when_the_ids_are_known():
+    assert '<div data-checkpoint-slot="9"></div>' in render("```checkpoint 9\n```")
+    with pytest.raises(MarkdownError, match="known: 1, 2"):
+        render("```checkpoint 9\n```", checkpoints=("1", "2"))
+
+
+# ---------------------------------------------------------------- hints
+
+def test_split_hints_cuts_at_lines_of_three_dashes():
+    text = "Gentle nudge.\n\n---\n\nMore **specific**.\n---   \nAlmost the answer:\n\n```python\nx = 1\n```\n"
+    assert split_hints(text) == ["Gentle nudge.", "More **specific**.", "Almost the answer:\n\n```python\nx = 1\n```"]
+
+
+def test_split_hints_keeps_dashes_inside_code_and_longer_rules():
+    text = "One\n\n```text\n---\n```\n\n----\n\n - - -\n\n---\n\nTwo"
+    assert split_hints(text) == ["One\n\n```text\n---\n```\n\n----\n\n - - -", "Two"]
+    assert split_hints("Only one hint.\n") == ["Only one hint."]
+
+
+@pytest.mark.parametrize("text", ["---\nTwo", "One\n---\n\n---\nThree", "One\n---\n  \n"])
+def test_split_hints_rejects_an_empty_hint(text):
+    with pytest.raises(MarkdownError, match="hint.nl.md"):
+        split_hints(text, "hint.nl.md")

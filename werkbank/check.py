@@ -171,6 +171,27 @@ def _html_problems(text: str, where: Path, line_offset: int = 0) -> list[str]:
     return found
 
 
+def _markdown_problems(text: str, path: Path, lang: str, checkpoints, *, hints: bool = False) -> list[str]:
+    """What the site's markdown renderer refuses (bad links, math, figures, fences, empty hints), and for prose
+    (``checkpoints`` given) a ``checkpoint N`` marker for every checkpoint, once each, in order."""
+    from werkbank.markdown import MarkdownError, checkpoint_markers, render, split_hints
+
+    source = rel(path)
+    try:
+        if hints:
+            split_hints(text, source)
+        render(text, source, lang, heading_ids=checkpoints is not None,
+               **({"checkpoints": checkpoints} if checkpoints is not None else {}))
+        if checkpoints is not None:
+            found = checkpoint_markers(text, source, checkpoints=checkpoints)
+            if found != list(checkpoints):
+                return [f"{source}: checkpoint markers {found} must be {list(checkpoints)}: put one empty "
+                        "```checkpoint N``` block per checkpoint, in order, where the checkpoint belongs"]
+    except MarkdownError as error:
+        return [str(error).replace("\n", " ")]
+    return []
+
+
 def _line_within(text: str, fragment: str) -> int:
     at = text.find(fragment)
     return text.count("\n", 0, at) if at > 0 else 0
@@ -199,7 +220,9 @@ def lint_lesson(lesson: Lesson, *, seed: int = 0) -> list[str]:
         if not path.is_file():
             problems.append(f"{rel(path)}: missing: write the lesson text in {lang} (languages = {list(langs)})")
         else:
-            problems += _html_problems(path.read_text(encoding="utf-8"), path)
+            text = path.read_text(encoding="utf-8")
+            problems += _html_problems(text, path)
+            problems += _markdown_problems(text, path, lang, [cp.id for cp in lesson.checkpoints])
     for label, text in _toml_texts(lesson):
         problems += [p.replace(f"{rel(toml)}:", f"{rel(toml)}: {label}:", 1) for p in _html_problems(text, toml)]
     if lesson.listed and tuple(cp.id for cp in lesson.checkpoints) != LISTED_CHECKPOINT_IDS:
@@ -228,6 +251,7 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
                 continue
             text = path.read_text(encoding="utf-8")
             problems += _html_problems(text, path)
+            problems += _markdown_problems(text, path, lang, None, hints=stem == "hint")
             if stem == "hint" and not text.strip():
                 problems.append(f"{rel(path)}: empty: write 2-3 hints, gentle to specific, separated by lines "
                                 "holding only ---")

@@ -151,7 +151,9 @@ class Checkpoint:
 
     def hints(self, lang: str) -> list[str]:
         """The hints in ``lang``, from gentle to specific (markdown each)."""
-        return split_hints(self.hint(lang))
+        from werkbank.markdown import split_hints  # markdown builds on this module
+
+        return split_hints(self.hint(lang), str(self.folder / f"hint.{lang}.md"))
 
     def example(self, lang: str) -> str:
         """The example snippet in ``lang`` (``example.<lang>.py``): Run executes it after the learner's module and
@@ -248,14 +250,6 @@ class Lesson:
                 return cp
         known = ", ".join(cp.id for cp in self.checkpoints)
         raise LessonError(f"lesson {self.id!r} has no checkpoint {checkpoint_id!r} (it has: {known})")
-
-
-_HINT_BREAK = re.compile(r"^---[ \t]*$", re.MULTILINE)
-
-
-def split_hints(text: str) -> list[str]:
-    """Hints of a hint file: the parts between lines that hold only ``---``, blank parts dropped."""
-    return [part.strip() + "\n" for part in _HINT_BREAK.split(text) if part.strip()]
 
 
 # --- mistakes ----------------------------------------------------------------------------------------------------

@@ -1,41 +1,53 @@
-"""Markdown for lessons: CommonMark + tables, MathML math, figures and flowcharts, no raw HTML.
+"""Markdown for lessons: CommonMark + tables, MathML math, figures, flowcharts and folds, no raw HTML.
 
 Everything is rendered at build time, so a lesson page reads without JavaScript:
 
 - ``$...$`` / ``$$...$$`` become MathML (latex2mathml), always ``dir="ltr"``;
 - a fence ```` ```figure NAME ```` becomes ``<figure class="figure" data-figure="NAME">`` (the front-end mounts the
   interactive figure there; the fence body is the caption and the readable fallback);
-- a fence ```` ```flowchart ```` (a tiny Mermaid subset) becomes an inline SVG diagram;
+- a fence ```` ```flowchart ```` (a tiny Mermaid subset, drawn by :mod:`werkbank.flowchart`) becomes an inline SVG
+  diagram; in a right-to-left language the diagram is laid out from right to left;
+- a fence ```` ```checkpoint N ```` with an empty body marks where checkpoint ``N`` belongs in the prose and becomes
+  ``<div data-checkpoint-slot="N"></div>`` (the page moves the checkpoint's section there);
+- a container ``::: details Summary text`` … ``:::`` becomes a fold: ``<details><summary>Summary text</summary>…``;
 - fenced code is escaped into ``<pre><code class="language-...">``.
 
 Raw HTML is off: ``<script>`` or ``onerror=`` in a lesson show up as escaped text. Links and images must be
 ``http(s):``, ``mailto:``, relative or ``#anchors``; anything else (``javascript:``, ``data:``, ``vbscript:``...)
 stops the build with a :class:`MarkdownError` naming the file.
+
+:func:`split_hints` cuts a hint file into its hints (separated by a line holding only ``---``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote
 
 from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
+from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
+from werkbank import flowchart as _flowchart
 from werkbank.lessons import LessonError
 
-__all__ = ["MarkdownError", "render", "render_inline", "flowchart_svg", "check_url"]
+__all__ = ["MarkdownError", "render", "render_inline", "flowchart_svg", "check_url", "checkpoint_markers",
+           "split_hints", "RTL_LANGUAGES"]
 
 CATALOG_DIR = Path(__file__).with_name("catalog")
 SAFE_SCHEMES = ("http", "https", "mailto")
 FIGURE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+CHECKPOINT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+#: Languages written right to left: their flowcharts are mirrored (``render`` derives ``rtl`` from ``lang``).
+RTL_LANGUAGES = frozenset({"ar"})
+_HINT_SEPARATOR = re.compile(r"^---[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 class MarkdownError(LessonError):
@@ -78,223 +90,14 @@ def _math(content: str, display: str, source: str) -> str:
     return mathml
 
 
-# ---------------------------------------------------------------- flowchart
+# ---------------------------------------------------------------- flowcharts
 
-@dataclass
-class _Node:
-    id: str
-    label: str
-    order: int
-    layer: int = 0
-    lines: list[str] = field(default_factory=list)
-    x: float = 0.0
-    y: float = 0.0
-    w: float = 0.0
-    h: float = 0.0
-
-
-_NODE = r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[\s*\"?(.*?)\"?\s*\])?"
-_NODE_RE = re.compile(r"^\s*" + _NODE + r"\s*")
-_ARROW_RE = re.compile(r"^\s*-->\s*(?:\|([^|]*)\|\s*)?")
-
-CHAR_W = 7.6      # average glyph width at 14px, generous
-LINE_H = 18
-PAD_X = 14
-PAD_Y = 10
-GAP_LAYER = 56
-GAP_NODE = 28
-MAX_CHARS = 26
-
-
-def _wrap(label: str) -> list[str]:
-    words, lines, cur = label.split(), [], ""
-    for word in words:
-        if cur and len(cur) + 1 + len(word) > MAX_CHARS:
-            lines.append(cur)
-            cur = word
-        else:
-            cur = f"{cur} {word}".strip()
-    if cur or not lines:
-        lines.append(cur)
-    return lines
-
-
-def _parse_flowchart(text: str, source: str):
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("%%")]
-    if not lines:
-        raise MarkdownError(f"{source}: empty flowchart")
-    header = re.match(r"^(?:flowchart|graph)\s+(TD|TB|LR)\s*;?$", lines[0])
-    if not header:
-        raise MarkdownError(f"{source}: a flowchart starts with 'flowchart TD' or 'flowchart LR', not {lines[0]!r}")
-    direction = "LR" if header.group(1) == "LR" else "TD"
-    nodes: dict[str, _Node] = {}
-    edges: list[tuple[str, str, str]] = []
-
-    def node(node_id: str, label: str | None) -> str:
-        if node_id not in nodes:
-            nodes[node_id] = _Node(node_id, label if label is not None else node_id, len(nodes))
-        elif label is not None:
-            nodes[node_id].label = label
-        return node_id
-
-    for line in lines[1:]:
-        rest = line.rstrip(";")
-        m = _NODE_RE.match(rest)
-        if not m:
-            raise MarkdownError(f"{source}: cannot read flowchart line {line!r}")
-        prev = node(m.group(1), m.group(2))
-        rest = rest[m.end():]
-        while rest:
-            arrow = _ARROW_RE.match(rest)
-            if not arrow:
-                raise MarkdownError(f"{source}: cannot read flowchart line {line!r} (only 'A[label] --> B[label]')")
-            rest = rest[arrow.end():]
-            m = _NODE_RE.match(rest)
-            if not m or not m.group(1):
-                raise MarkdownError(f"{source}: flowchart arrow without a target in {line!r}")
-            cur = node(m.group(1), m.group(2))
-            edges.append((prev, cur, (arrow.group(1) or "").strip()))
-            prev = cur
-            rest = rest[m.end():]
-    return direction, nodes, edges
-
-
-def _layers(nodes: dict[str, _Node], edges, source: str) -> None:
-    """Longest-path layering; a cycle is an author error."""
-    succ: dict[str, list[str]] = {n: [] for n in nodes}
-    indeg = {n: 0 for n in nodes}
-    for a, b, _ in edges:
-        succ[a].append(b)
-        indeg[b] += 1
-    queue = sorted((n for n in nodes if indeg[n] == 0), key=lambda n: nodes[n].order)
-    seen = 0
-    while queue:
-        n = queue.pop(0)
-        seen += 1
-        for m in succ[n]:
-            nodes[m].layer = max(nodes[m].layer, nodes[n].layer + 1)
-            indeg[m] -= 1
-            if indeg[m] == 0:
-                queue.append(m)
-    if seen != len(nodes):
-        raise MarkdownError(f"{source}: the flowchart has a cycle; only diagrams that flow one way are drawn")
-
-
-def flowchart_svg(text: str, source: str = "<flowchart>", title: str = "Flowchart") -> str:
-    """Draw a tiny Mermaid-style flowchart (``flowchart TD|LR``, ``A[label] --> B[label]``) as accessible SVG."""
-    direction, nodes, edges = _parse_flowchart(text, source)
-    _layers(nodes, edges, source)
-    for n in nodes.values():
-        n.lines = _wrap(n.label)
-        n.w = max(len(ln) for ln in n.lines) * CHAR_W + 2 * PAD_X
-        n.h = len(n.lines) * LINE_H + 2 * PAD_Y
-    by_layer: dict[int, list[_Node]] = {}
-    for n in sorted(nodes.values(), key=lambda n: n.order):
-        by_layer.setdefault(n.layer, []).append(n)
-    margin = 12
-    td = direction == "TD"
-    cross = (lambda n: n.w) if td else (lambda n: n.h)       # size across the flow
-    along = (lambda n: n.h) if td else (lambda n: n.w)       # size along the flow
-    parents: dict[str, list[str]] = {n: [] for n in nodes}
-    for a, b, _ in edges:
-        if nodes[a].layer < nodes[b].layer:
-            parents[b].append(a)
-    centre: dict[str, float] = {}
-    for k in sorted(by_layer):
-        layer = by_layer[k]
-        if k > 0:  # order by the mean position of the parents (barycentre), then place as close to it as fits
-            def bary(n, layer=layer):
-                ps = [centre[p] for p in parents[n.id] if p in centre]
-                return sum(ps) / len(ps) if ps else None
-            wanted = {n.id: bary(n) for n in layer}
-            layer.sort(key=lambda n: (wanted[n.id] is None, wanted[n.id] or 0, n.order))
-        pos = 0.0
-        for n in layer:
-            want = wanted[n.id] - cross(n) / 2 if k > 0 and wanted.get(n.id) is not None else pos
-            start_at = max(pos, want)
-            centre[n.id] = start_at + cross(n) / 2
-            pos = start_at + cross(n) + GAP_NODE
-        if k > 0:  # pull the row back so it is centred on what it wanted, without overlapping itself
-            goals = [wanted[n.id] for n in layer if wanted.get(n.id) is not None]
-            if goals:
-                shift = (min(centre[n.id] for n in layer) + max(centre[n.id] for n in layer)) / 2 - sum(goals) / len(goals)
-                if shift > 0:
-                    for n in layer:
-                        centre[n.id] -= shift
-    low = min(centre[n.id] - cross(n) / 2 for n in nodes.values())
-    thickness = {k: max(along(n) for n in v) for k, v in by_layer.items()}
-    offset = margin
-    for k in sorted(by_layer):
-        for n in by_layer[k]:
-            c = centre[n.id] - low + margin
-            if td:
-                n.x, n.y = c - n.w / 2, offset + (thickness[k] - n.h) / 2
-            else:
-                n.x, n.y = offset + (thickness[k] - n.w) / 2, c - n.h / 2
-        offset += thickness[k] + GAP_LAYER
-    extent = max(centre[n.id] + cross(n) / 2 for n in nodes.values()) - low + 2 * margin
-    depth = offset - GAP_LAYER + margin
-    width, height = (extent, depth) if td else (depth, extent)
-
-    ordered = sorted(nodes.values(), key=lambda n: (n.layer, n.order))
-    steps = "; ".join(
-        f"{i}. {n.label}" + (" → " + ", ".join(nodes[b].label for a, b, _ in edges if a == n.id)
-                             if any(a == n.id for a, _, _ in edges) else "")
-        for i, n in enumerate(ordered, 1)
-    )
-    summary = f"{title}: {steps}"
-    esc = html.escape
-    marker = "fc-arrow-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
-    parts: list[str] = []
-    for a, b, label in edges:
-        na, nb = nodes[a], nodes[b]
-        skip = nb.layer - na.layer > 1 or nb.layer <= na.layer
-        if skip:
-            # route around the boxes in between: out of the right (TD) or bottom (LR) side, along a curve
-            lo, hi = sorted((na.layer, nb.layer))
-            between = [n for n in nodes.values() if lo <= n.layer <= hi]
-            if direction == "TD":
-                far = max(n.x + n.w for n in between) + 36
-                x1, y1, x2, y2 = na.x + na.w, na.y + na.h / 2, nb.x + nb.w, nb.y + nb.h / 2
-                d = f"M{x1:.1f},{y1:.1f} C{far:.1f},{y1:.1f} {far:.1f},{y2:.1f} {x2:.1f},{y2:.1f}"
-                width = max(width, far + margin)
-                lx, ly = far - 30, (y1 + y2) / 2
-            else:
-                far = max(n.y + n.h for n in between) + 36
-                x1, y1, x2, y2 = na.x + na.w / 2, na.y + na.h, nb.x + nb.w / 2, nb.y + nb.h
-                d = f"M{x1:.1f},{y1:.1f} C{x1:.1f},{far:.1f} {x2:.1f},{far:.1f} {x2:.1f},{y2:.1f}"
-                height = max(height, far + margin)
-                lx, ly = (x1 + x2) / 2, far - 30
-        else:
-            if direction == "TD":
-                x1, y1, x2, y2 = na.x + na.w / 2, na.y + na.h, nb.x + nb.w / 2, nb.y
-            else:
-                x1, y1, x2, y2 = na.x + na.w, na.y + na.h / 2, nb.x, nb.y + nb.h / 2
-            d = f"M{x1:.1f},{y1:.1f} L{x2:.1f},{y2:.1f}"
-            lx, ly = x1 + (x2 - x1) * 0.55, y1 + (y2 - y1) * 0.55
-        parts.append(f'<path class="fc-edge" d="{d}" fill="none" stroke="currentColor" stroke-width="1.5" '
-                     f'marker-end="url(#{marker})"/>')
-        if label:
-            parts.append(f'<text class="fc-edge-label" x="{lx:.1f}" y="{ly + 4:.1f}" font-size="12" '
-                         f'text-anchor="middle" fill="currentColor">{esc(label)}</text>')
-    out = [
-        f'<svg class="flowchart" xmlns="http://www.w3.org/2000/svg" role="img" dir="ltr" '
-        f'aria-label="{esc(summary)}" viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" '
-        f'height="{height:.0f}"><title>{esc(summary)}</title>',
-        f'<defs><marker id="{marker}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
-        'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="currentColor"/></marker></defs>',
-        *parts,
-    ]
-    for n in ordered:
-        out.append(f'<g class="fc-node"><rect x="{n.x:.1f}" y="{n.y:.1f}" width="{n.w:.1f}" height="{n.h:.1f}" '
-                   f'rx="6" fill="none" stroke="currentColor" stroke-width="1.5"/>')
-        for i, ln in enumerate(n.lines):
-            ty = n.y + PAD_Y + LINE_H * i + LINE_H * 0.75
-            out.append(f'<text x="{n.x + n.w / 2:.1f}" y="{ty:.1f}" text-anchor="middle" font-size="14" '
-                       f'fill="currentColor">{esc(ln)}</text>')
-        out.append("</g>")
-    out.append("</svg>")
-    return "".join(out)
+def flowchart_svg(text: str, source: str = "<flowchart>", title: str = "Flowchart", rtl: bool = False) -> str:
+    """Draw a flowchart as SVG (see :func:`werkbank.flowchart.flowchart_svg`); errors are :class:`MarkdownError`."""
+    try:
+        return _flowchart.flowchart_svg(text, source, title, rtl=rtl)
+    except _flowchart.FlowchartError as exc:
+        raise MarkdownError(str(exc)) from None
 
 
 # ---------------------------------------------------------------- renderer
@@ -308,13 +111,31 @@ def _slug_ids(tokens) -> None:
             tok.attrSet("id", f"s-{count}")
 
 
+def _checkpoint_id(tok) -> str | None:
+    """The id of a ```` ```checkpoint N ```` marker fence, or None for any other token."""
+    if tok.type != "fence":
+        return None
+    info = tok.info.strip().split()
+    if not info or info[0] != "checkpoint":
+        return None
+    return " ".join(info[1:])
+
+
+def _is_details(params: str, *_) -> bool:
+    return params.strip().split(" ", 1)[0] == "details"
+
+
 class _Renderer:
-    def __init__(self, source: str, lang: str, heading_ids: bool):
+    def __init__(self, source: str, lang: str, heading_ids: bool, rtl: bool | None = None):
         self.source = source
         self.lang = lang
         self.heading_ids = heading_ids
+        self.rtl = lang in RTL_LANGUAGES if rtl is None else rtl
         md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
         dollarmath_plugin(md, allow_space=False, allow_digits=False, double_inline=True)
+        # markdown-it binds a render rule to its renderer, so the rule is a plain function that calls back here
+        container_plugin(md, "details", validate=_is_details,
+                         render=lambda renderer, tokens, idx, options, env: self._details(tokens[idx]))
         md.validateLink = lambda url: True  # accept everything while parsing, then reject unsafe URLs loudly
         rules = md.renderer.rules
         rules["math_inline"] = lambda t, i, o, e: _math(t[i].content, "inline", source)
@@ -324,6 +145,14 @@ class _Renderer:
         default_fence = rules["fence"]
         rules["fence"] = lambda t, i, o, e: self._fence(t, i, o, e, default_fence)
         self.md = md
+
+    def _details(self, tok) -> str:
+        if tok.nesting == -1:
+            return "</details>\n"
+        summary = tok.info.strip()[len("details"):].strip()
+        if not summary:
+            raise MarkdownError(f"{self.source}: a fold needs a summary: '::: details What is folded'")
+        return f'<details class="fold"><summary>{self.render(summary, inline=True)}</summary>\n'
 
     def _fence(self, tokens, idx, options, env, default):
         tok = tokens[idx]
@@ -341,8 +170,10 @@ class _Renderer:
                 + "</figure>\n"
             )
         if kind in ("flowchart", "mermaid"):
-            svg = flowchart_svg(tok.content, self.source, _ui(self.lang, "flowchart_title"))
-            return f'<figure class="flowchart-figure" dir="ltr">{svg}</figure>\n'
+            svg = flowchart_svg(tok.content, self.source, _ui(self.lang, "flowchart_title"), rtl=self.rtl)
+            return f'<figure class="flowchart-figure" dir="{"rtl" if self.rtl else "ltr"}">{svg}</figure>\n'
+        if kind == "checkpoint":  # validated in _check_markers before rendering
+            return f'<div data-checkpoint-slot="{html.escape(_checkpoint_id(tok))}"></div>\n'
         out = default(tokens, idx, options, env)
         return out.replace("<pre>", '<pre dir="ltr">', 1)
 
@@ -355,27 +186,87 @@ class _Renderer:
             if tok.children:
                 self._check_links(tok.children)
 
-    def render(self, text: str, inline: bool = False) -> str:
+    def markers(self, tokens, checkpoints=None) -> list[str]:
+        """The checkpoint markers in ``tokens``, in order; MarkdownError for a malformed, repeated or unknown one."""
+        found: list[str] = []
+        for tok in tokens:
+            marker = _checkpoint_id(tok)
+            if marker is None:
+                continue
+            if not CHECKPOINT_ID.match(marker):
+                raise MarkdownError(f"{self.source}: a checkpoint marker names one checkpoint id, like "
+                                    f"'checkpoint 2', not {tok.info.strip()!r}")
+            if tok.content.strip():
+                raise MarkdownError(f"{self.source}: the marker 'checkpoint {marker}' must have an empty body")
+            if marker in found:
+                raise MarkdownError(f"{self.source}: checkpoint {marker} is marked twice")
+            if checkpoints is not None and marker not in checkpoints:
+                known = ", ".join(checkpoints) or "none"
+                raise MarkdownError(f"{self.source}: there is no checkpoint {marker} to place (known: {known})")
+            found.append(marker)
+        return found
+
+    def render(self, text: str, inline: bool = False, checkpoints=None) -> str:
         if inline:
             tokens = self.md.parseInline(text)
             self._check_links(tokens)
             return self.md.renderer.render(tokens, self.md.options, {})
         tokens = self.md.parse(text)
         self._check_links(tokens)
+        self.markers(tokens, checkpoints)
         if self.heading_ids:
             _slug_ids(tokens)
         return self.md.renderer.render(tokens, self.md.options, {})
 
 
-def render(text: str, source: str = "<markdown>", lang: str = "en", heading_ids: bool = False) -> str:
+def render(text: str, source: str = "<markdown>", lang: str = "en", heading_ids: bool = False,
+           rtl: bool | None = None, checkpoints=None) -> str:
     """Render lesson markdown to HTML; ``source`` names the file in errors, ``lang`` picks UI words for fallbacks.
 
     With ``heading_ids`` headings get positional ids (``s-1``...), the same in every translation of a page.
-    Raises :class:`MarkdownError` for unsafe URLs, math that cannot be converted and unreadable flowcharts.
+    ``rtl`` lays flowcharts out from right to left; by default it follows ``lang`` (:data:`RTL_LANGUAGES`).
+    ``checkpoints`` (the lesson's checkpoint ids), when given, makes a marker for any other id an error.
+    Raises :class:`MarkdownError` for unsafe URLs, math that cannot be converted, unreadable flowcharts, a fold
+    without a summary, and a malformed or repeated checkpoint marker.
     """
-    return _Renderer(source, lang, heading_ids).render(text)
+    return _Renderer(source, lang, heading_ids, rtl).render(text, checkpoints=checkpoints)
 
 
 def render_inline(text: str, source: str = "<markdown>", lang: str = "en") -> str:
     """Render one line of markdown (no paragraph wrapper), with the same safety rules as :func:`render`."""
     return _Renderer(source, lang, False).render(text, inline=True)
+
+
+def checkpoint_markers(text: str, source: str = "<markdown>", checkpoints=None) -> list[str]:
+    """The ids of the ```` ```checkpoint N ```` markers in ``text``, in order of appearance.
+
+    Raises :class:`MarkdownError` like :func:`render` does for a malformed, repeated or (with ``checkpoints``)
+    unknown marker.
+    """
+    renderer = _Renderer(source, "en", False)
+    return renderer.markers(renderer.md.parse(text), checkpoints)
+
+
+def split_hints(text: str, source: str = "<hint>") -> list[str]:
+    """Cut a hint file into its hints, from gentle to specific: they are separated by a line holding only ``---``
+    (a ``---`` inside a fenced code block does not count). Each hint is returned stripped; an empty one is an
+    author error (:class:`MarkdownError` naming ``source``)."""
+    parts: list[list[str]] = [[]]
+    fence = ""
+    for line in text.splitlines():
+        opening = _FENCE.match(line)
+        if fence:
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence) \
+                    and not line.strip()[len(opening.group(1)):].strip():
+                fence = ""
+        elif opening:
+            fence = opening.group(1)
+        elif _HINT_SEPARATOR.match(line):
+            parts.append([])
+            continue
+        parts[-1].append(line)
+    hints = ["\n".join(part).strip() for part in parts]
+    for number, hint in enumerate(hints, 1):
+        if not hint:
+            raise MarkdownError(f"{source}: hint {number} of {len(hints)} is empty (two '---' lines in a row?)")
+    return hints

@@ -1,7 +1,7 @@
 def abstention_metrics(predictions, targets):
     """Tel antwoorden en onthoudingen en bereken coverage, accuracy en risico.
 
-    predictions: lijst met niet-lege strings of None (None = onthouden).
+    predictions: lijst met niet-lege strings of None (None = geen antwoord).
     targets:     even lange lijst met niet-lege strings; 1 tot en met 1000 gevallen.
     Ongeldige invoer: ValueError.
 

@@ -1,6 +1,6 @@
-"""Reference solution: checkpoint 3 of perplexity-calibration (reliability diagram data and the calibration report).
+"""Reference solution: checkpoint 3 of perplexity-calibration (reliability-diagram data and the calibration report).
 
-Self-contained: it repeats the checkpoint-2 functions it builds on.
+Self-contained: it starts with the checkpoint-2 functions the report builds on, unchanged.
 """
 
 from dataclasses import dataclass
@@ -8,89 +8,79 @@ from dataclasses import dataclass
 import numpy as np
 
 
-def _checked(confidences, correct):
-    """Return (confidences, correct) as 1-D float arrays, or raise ValueError when they break the contract."""
-    conf = np.asarray(confidences, dtype=np.float64)
-    labels = np.asarray(correct)
-    if conf.shape != labels.shape:
-        raise ValueError(f"confidences has shape {conf.shape} but correct has shape {labels.shape}")
-    if conf.ndim != 1:
-        raise ValueError(f"expected 1-D input, got {conf.ndim} dimensions")
-    if conf.size and (conf.min() < 0.0 or conf.max() > 1.0):
-        raise ValueError("every confidence must lie in [0, 1]")
-    labels = labels.astype(np.float64)
-    if labels.size and not np.all((labels == 0.0) | (labels == 1.0)):
-        raise ValueError("correct may only hold 0/1 or True/False")
-    return conf, labels
+def _validated(confidences, correct):
+    """Both inputs as 1-D float64 arrays of one length; ValueError for anything the contract does not allow."""
+    p = np.asarray(confidences, dtype=np.float64)
+    y = np.asarray(correct)
+    if p.shape != y.shape:
+        raise ValueError(f"confidences has shape {p.shape}, correct has shape {y.shape}; they must match")
+    if p.ndim != 1:
+        raise ValueError(f"expected 1-D input, got {p.ndim} dimensions")
+    if p.size and (p.min() < 0.0 or p.max() > 1.0):
+        raise ValueError("a confidence lies outside [0, 1]")
+    y = y.astype(np.float64)
+    if np.any((y != 0.0) & (y != 1.0)):
+        raise ValueError("correct may hold only 0, 1, False and True")
+    return p, y
 
 
-def _check_bins(bins):
-    """Raise ValueError unless bins is a positive number of bins."""
+def _require_bins(bins):
     if bins <= 0:
-        raise ValueError(f"bins must be a positive integer, got {bins}")
+        raise ValueError(f"bins must be at least 1, got {bins}")
 
 
-def _bin_index(conf, bins):
-    """Bin of every confidence: equal-width bins on [0, 1], inner edges go up, 1.0 joins the last bin."""
+def _bin_table(p, y, bins):
+    """Mean confidence, accuracy and count per bin (0.0, 0.0 and 0 for an empty bin).
+
+    Bin k holds edges[k] <= p < edges[k + 1] with edges = np.linspace(0, 1, bins + 1); 1.0 joins the last bin.
+    The comparison is with the computed edges, so with 10 bins 0.3 lands in bin 2 (edges[3] is 0.30000000000000004).
+    """
     edges = np.linspace(0.0, 1.0, bins + 1)
-    index = np.searchsorted(edges, conf, side="right") - 1
-    return np.clip(index, 0, bins - 1)
+    which = np.clip(np.searchsorted(edges, p, side="right") - 1, 0, bins - 1)
+    which = which.astype(np.intp)  # np.bincount wants the platform index type: int32 in Pyodide
+    count = np.bincount(which, minlength=bins)
+    per_bin = np.maximum(count, 1)  # an empty bin has sums of 0, so dividing by 1 keeps it at 0.0
+    mean_conf = np.bincount(which, weights=p, minlength=bins) / per_bin
+    accuracy = np.bincount(which, weights=y, minlength=bins) / per_bin
+    return mean_conf, accuracy, count.astype(np.int64)  # int64 on every platform, as the contract shows
 
 
 def expected_calibration_error(confidences, correct, bins=10):
-    """ECE over `bins` equal-width bins and the number of populated bins, as (float, int)."""
-    _check_bins(bins)
-    conf, labels = _checked(confidences, correct)
-    n = conf.size
-    if n == 0:
+    """ECE over `bins` equal-width bins and the number of bins holding a prediction, as (float, int).
+
+    Empty input gives (0.0, 0).
+    """
+    _require_bins(bins)
+    p, y = _validated(confidences, correct)
+    if p.size == 0:
         return (0.0, 0)
-    index = _bin_index(conf, bins)
-    ece = 0.0
-    populated = 0
-    for b in range(bins):
-        members = index == b
-        size = int(members.sum())
-        if size == 0:
-            continue
-        populated += 1
-        ece += (size / n) * abs(float(conf[members].mean()) - float(labels[members].mean()))
-    return (float(ece), populated)
+    mean_conf, accuracy, count = _bin_table(p, y, bins)
+    share = count / p.size  # an empty bin has share 0 and adds nothing
+    return (float(share @ np.abs(mean_conf - accuracy)), int(np.count_nonzero(count)))
 
 
 def brier_score(confidences, correct):
-    """Mean squared difference between each confidence and its 0/1 outcome; 0.0 for empty input."""
-    conf, labels = _checked(confidences, correct)
-    if conf.size == 0:
+    """Mean of (confidence - outcome) squared over all predictions; 0.0 for empty input."""
+    p, y = _validated(confidences, correct)
+    if p.size == 0:
         return 0.0
-    return float(np.mean((conf - labels) ** 2))
+    miss = p - y
+    return float(miss @ miss / miss.size)
 
 
 def reliability_diagram(confidences, correct, bins=10):
-    """Per-bin mean confidence, per-bin accuracy and per-bin count, as a tuple of three arrays of length `bins`.
+    """Per bin: mean confidence, accuracy and count, as a tuple of three numpy arrays of length `bins`.
 
-    Empty bins hold 0.0 (and count 0); empty input gives three zero arrays.
+    An empty bin holds 0.0, 0.0 and 0; empty input gives three zero arrays. The bins are those of the ECE.
     """
-    _check_bins(bins)
-    conf, labels = _checked(confidences, correct)
-    bin_conf = np.zeros(bins, dtype=np.float64)
-    bin_acc = np.zeros(bins, dtype=np.float64)
-    bin_count = np.zeros(bins, dtype=np.int64)
-    if conf.size == 0:
-        return (bin_conf, bin_acc, bin_count)
-    index = _bin_index(conf, bins)
-    for b in range(bins):
-        members = index == b
-        size = int(members.sum())
-        bin_count[b] = size
-        if size:
-            bin_conf[b] = conf[members].mean()
-            bin_acc[b] = labels[members].mean()
-    return (bin_conf, bin_acc, bin_count)
+    _require_bins(bins)
+    p, y = _validated(confidences, correct)
+    return _bin_table(p, y, bins)
 
 
 @dataclass
 class CalibrationReport:
-    """Everything a model report needs about calibration, computed from one set of predictions."""
+    """ECE, Brier score and reliability data of one set of predictions, with the counts behind them."""
 
     ece: float
     brier: float
@@ -100,7 +90,7 @@ class CalibrationReport:
 
     @classmethod
     def from_predictions(cls, confidences, correct, bins=10):
-        """Compute ECE, Brier score and the reliability triple for the same predictions and bins."""
+        """Score one set of predictions; every part uses the same `bins`."""
         ece, populated = expected_calibration_error(confidences, correct, bins=bins)
         return cls(
             ece=ece,

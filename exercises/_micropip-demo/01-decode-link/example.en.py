@@ -1,0 +1,1 @@
+decode_link("docs/a%20b%2Fc")

@@ -1,0 +1,3 @@
+voorspellingen = ["ja", None, None, "nee"]
+doelen = ["ja", "ja", "nee", "ja"]
+abstention_metrics(voorspellingen, doelen)

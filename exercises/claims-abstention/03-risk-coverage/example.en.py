@@ -1,0 +1,3 @@
+scores = [0.2, 0.6, 0.6, 0.9]
+right = [False, True, False, True]
+risk_coverage_curve(scores, right, [0.9, 0.2, 0.9])

@@ -1,0 +1,782 @@
+"""The lessons' texts: every number in the prose, the example snippets, checkpoint markers, hints and task layout.
+
+- **Numbers in the prose.** Every number in ``prose.en.md`` (outside ``python`` fences and checkpoint markers) sits
+  inside a passage listed in ``PROSE_CLAIMS`` below, and each passage has a check that computes what it states, with
+  the reference solutions (``exercises/.../solution.py``) or plain numpy. The other languages of a lesson must state
+  the same numbers as the English prose, section by section, so they are checked through it. (The ``python`` blocks
+  of claims-abstention are executed and compared with their comments by ``test_lesson_claims_abstention.py``; the
+  ``python`` block of perplexity-calibration is an API sketch that states no results.)
+- **Examples.** Every checkpoint has ``example.<lang>.py`` for every language of its lesson. Its last line is an
+  expression that calls the checkpoint's names; run after the reference solution, it gives exactly the result the
+  task text shows in its first block, which repeats the snippet line by line.
+- **Task texts** open with the signatures and that example, keep their input rules in a ``::: details`` fold, and
+  every ``pycon`` block in them is a doctest that passes against the reference solution.
+- **Markers and hints.** Every prose has exactly one ``checkpoint N`` marker per checkpoint, in order; every hint file
+  holds 2 or 3 hints separated by ``---`` lines that also render as rules.
+- **Words.** English texts show English data, Dutch texts use "zich onthouden" rather than a bare "onthouden", Arabic
+  texts use one word for noise, and the false claims that issue 12 named stay gone.
+"""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import importlib.util
+import math
+import re
+import sys
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from werkbank.lessons import load_all, load_lesson
+from werkbank.markdown import checkpoint_markers, render, split_hints
+
+LESSONS = load_all()
+ARABIC = re.compile(r"[\u0600-\u06FF]")
+
+
+# ---------------------------------------------------------------- references
+
+@lru_cache(maxsize=None)
+def reference(lesson_id: str, checkpoint_id: str):
+    """The reference solution of a checkpoint, as a fresh module."""
+    checkpoint = load_lesson(lesson_id).checkpoint(checkpoint_id)
+    name = f"_text_ref_{lesson_id.replace('-', '_')}_{checkpoint_id}"
+    spec = importlib.util.spec_from_file_location(name, checkpoint.solution_path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def ppl(cp="3"):
+    return reference("perplexity-calibration", cp)
+
+
+def claims(cp):
+    return reference("claims-abstention", cp)
+
+
+def close(a, b, tol=1e-12):
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=tol)
+
+
+# ---------------------------------------------------------------- checks of perplexity-calibration (prose.en.md)
+
+WORKED_CONF = [0.1, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9, 1.0]
+WORKED_RIGHT = [0, 0, 1, 1, 0, 1, 1, 1]
+FOUR_CONF, FOUR_RIGHT = [0.05, 0.15, 0.85, 0.95], [0, 0, 1, 1]
+SIXTY_CONF, SIXTY_RIGHT = [0.6] * 5, [1, 1, 1, 0, 0]
+
+
+def bin_by_rule(p: float, bins: int) -> int:
+    """The prose's rule, written out: the k with edges[k] <= p < edges[k + 1]; the last bin also holds 1.0."""
+    edges = np.linspace(0, 1, bins + 1)
+    for k in range(bins):
+        if edges[k] <= p < edges[k + 1]:
+            return k
+    assert p == 1.0
+    return bins - 1
+
+
+def bin_of(p: float, bins: int) -> int:
+    """The bin the reference puts a single confidence in."""
+    return int(np.flatnonzero(ppl().reliability_diagram([p], [1], bins=bins)[2])[0])
+
+
+def check_intro():
+    assert 600 / 1000 == 0.6
+    mean_conf, accuracy, count = ppl().reliability_diagram([0.9] * 1000, [1] * 600 + [0] * 400)
+    assert count[9] == 1000 and close(mean_conf[9], 0.9) and close(accuracy[9], 0.6)
+
+
+def check_nll_zero():
+    assert -math.log(1.0) == 0
+
+
+def check_floor_is_one():
+    assert ppl("1").perplexity([0.0, 0.0], [3, 5]) == 1.0
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        assert ppl("1").perplexity(rng.uniform(0, 40, 4), rng.integers(1, 20, 4)) >= 1.0
+
+
+def check_uniform_vocabulary():
+    assert close(ppl("1").perplexity([100 * math.log(50000)], [100]), 50000.0)
+    assert close(ppl("1").perplexity([7 * math.log(8)], [7]), 8.0)  # "as unsure as a blind pick among k tokens"
+
+
+def check_pooling():
+    ln2, ln4 = math.log(2), math.log(4)
+    assert close((10 * ln2 + 30 * ln4) / 40, 70 * ln2 / 40) and close(70 * ln2 / 40, 1.75 * ln2)
+    pooled = ppl("1").perplexity([10 * ln2, 30 * ln4], [10, 30])
+    assert close(pooled, 2 ** 1.75) and round(pooled, 2) == 3.36
+    assert close(ppl("1").perplexity([10 * ln2], [10]), 2.0) and close(ppl("1").perplexity([30 * ln4], [30]), 4.0)
+    assert (2.0 + 4.0) / 2 == 3.0 < pooled
+
+
+def check_sign_error():
+    assert all(math.log(p) <= 0 for p in (1e-9, 0.3, 1.0))
+    assert math.exp(-0.5) < 1
+    with pytest.raises(ValueError, match="minus sign"):
+        ppl("1").PerplexityResult.from_token_nll([-3.0], [2])
+
+
+def check_outcome_contract():
+    ece = ppl().expected_calibration_error
+    assert ece([0.0, 1.0], [0, 1]) == (0.0, 2)
+    for bad in ([1.5], [-0.1]):
+        with pytest.raises(ValueError):
+            ece(bad, [1])
+    with pytest.raises(ValueError):
+        ece([0.5], [2])
+
+
+def check_calibrated_definition():
+    assert close(ppl().expected_calibration_error([0.8] * 10, [1] * 8 + [0] * 2)[0], 0.0)
+    assert 0.8 == 80 / 100
+
+
+def check_binning_rule():
+    rng = np.random.default_rng(1)
+    for bins in (1, 2, 3, 4, 5, 10, 15, 20):
+        values = [0.0, 1.0] + list(np.linspace(0, 1, bins + 1)) + [k / bins for k in range(bins + 1)]
+        values += list(rng.uniform(0, 1, 30))
+        for p in values:
+            assert bin_of(float(p), bins) == bin_by_rule(float(p), bins), (p, bins)
+            searched = int(np.clip(np.searchsorted(np.linspace(0, 1, bins + 1), p, side="right") - 1, 0, bins - 1))
+            assert searched == bin_by_rule(float(p), bins)
+    assert bin_of(1.0, 10) == 9 and bin_of(0.0, 10) == 0
+
+
+def check_float_edges():
+    edges = np.linspace(0, 1, 11)
+    assert repr(float(edges[3])) == "0.30000000000000004" and edges[3] > 0.3
+    assert repr(float(edges[6])) == "0.6000000000000001" and repr(float(edges[7])) == "0.7000000000000001"
+    assert bin_of(0.3, 10) == 2 and int(0.3 * 10) == 3  # int(p * M) would say bin 3
+    assert bin_of(0.6, 10) == 5 and bin_of(0.7, 10) == 6
+    for k, p in ((1, 0.1), (2, 0.2), (4, 0.4), (5, 0.5), (8, 0.8), (9, 0.9)):
+        assert edges[k] == p and bin_of(p, 10) == k
+
+
+def check_empty_bins():
+    mean_conf, accuracy, count = ppl().reliability_diagram([0.95], [1], bins=4)
+    assert (mean_conf[0], accuracy[0], count[0]) == (0.0, 0.0, 0)
+
+
+def check_worked_table():
+    mean_conf, accuracy, count = ppl().reliability_diagram(WORKED_CONF, WORKED_RIGHT, bins=4)
+    assert len(WORKED_CONF) == 8 and count.tolist() == [1, 2, 2, 3]
+    assert np.allclose(mean_conf, [0.1, 0.35, 0.65, 0.9], rtol=0, atol=1e-12)
+    assert np.allclose(accuracy, [0, 0.5, 0.5, 1], rtol=0, atol=1e-12)
+    edges = np.linspace(0, 1, 5)
+    assert edges.tolist() == [0, 0.25, 0.5, 0.75, 1] and all((e * 4).is_integer() for e in edges)
+    members = {0: [0.1], 1: [0.3, 0.4], 2: [0.6, 0.7], 3: [0.8, 0.9, 1.0]}
+    for b, values in members.items():
+        assert all(bin_of(v, 4) == b for v in values)
+    below = [b for b in range(4) if accuracy[b] < mean_conf[b]]
+    assert below == [0, 2]  # overconfident; bins 1 and 3 lie above the diagonal
+
+
+def check_ece_formula():
+    rng = np.random.default_rng(2)
+    for bins in (1, 3, 10):
+        p, y = rng.uniform(0, 1, 50), rng.integers(0, 2, 50)
+        index = np.array([bin_by_rule(float(v), bins) for v in p])
+        by_hand = sum(np.mean(index == b) * abs(p[index == b].mean() - y[index == b].mean())
+                      for b in range(bins) if np.any(index == b))
+        assert close(ppl().expected_calibration_error(p, y, bins=bins)[0], by_hand)
+
+
+def check_worked_ece():
+    gaps = [0.1, 0.15, 0.15, 0.1]
+    weights = [1 / 8, 2 / 8, 2 / 8, 3 / 8]
+    mean_conf, accuracy, count = ppl().reliability_diagram(WORKED_CONF, WORKED_RIGHT, bins=4)
+    assert np.allclose(np.abs(mean_conf - accuracy), gaps) and np.allclose(count / 8, weights)
+    ece, populated = ppl().expected_calibration_error(WORKED_CONF, WORKED_RIGHT, bins=4)
+    assert close(ece, sum(g * w for g, w in zip(gaps, weights))) and close(ece, 0.125) and populated == 4
+    assert close(ece * 100, 12.5)
+
+
+def check_ece_zero_meaning():
+    assert ppl().expected_calibration_error([0.25] * 4 + [0.75] * 4, [1, 0, 0, 0, 1, 1, 0, 1], bins=2) == (0.0, 2)
+
+
+def check_four_predictions():
+    assert [bin_of(p, 10) for p in FOUR_CONF] == [0, 1, 8, 9]
+    mean_conf, accuracy, count = ppl().reliability_diagram(FOUR_CONF, FOUR_RIGHT)
+    filled = count > 0
+    assert np.allclose(np.abs(mean_conf - accuracy)[filled], [0.05, 0.15, 0.15, 0.05]) and (count[filled] == 1).all()
+    ece, populated = ppl().expected_calibration_error(FOUR_CONF, FOUR_RIGHT)
+    assert close(ece, 0.1) and populated == 4
+
+
+def check_noise_simulation():
+    rng = np.random.default_rng(0)
+    runs = []
+    for _ in range(4000):
+        p = rng.uniform(0, 1, 100)
+        y = (rng.uniform(0, 1, 100) < p).astype(int)  # perfectly calibrated: right with probability p
+        runs.append(ppl().expected_calibration_error(p, y, bins=10)[0])
+    assert 0.09 <= float(np.median(runs)) <= 0.11 and round(float(np.median(runs)), 1) == 0.1
+    assert min(runs) > 0.02
+
+
+def check_sixty_model_ece():
+    ece, populated = ppl().expected_calibration_error(SIXTY_CONF, SIXTY_RIGHT)
+    assert close(ece, 0.0) and populated == 1 and sum(SIXTY_RIGHT) == 3
+
+
+def check_sixty_model_brier():
+    assert close((0.6 - 1) ** 2, 0.16) and close((0.6 - 0) ** 2, 0.36)
+    assert close((3 * 0.16 + 2 * 0.36) / 5, 0.24) and close(ppl().brier_score(SIXTY_CONF, SIXTY_RIGHT), 0.24)
+
+
+def check_worked_brier():
+    squares = [(p - y) ** 2 for p, y in zip(WORKED_CONF, WORKED_RIGHT)]
+    assert np.allclose(squares, [0.01, 0.09, 0.36, 0.16, 0.49, 0.04, 0.01, 0])
+    assert close(sum(squares), 1.16) and close(ppl().brier_score(WORKED_CONF, WORKED_RIGHT), 0.145)
+    assert close(1.16 / 8, 0.145)
+
+
+def check_four_brier():
+    squares = [(p - y) ** 2 for p, y in zip(FOUR_CONF, FOUR_RIGHT)]
+    assert np.allclose(squares, [0.0025, 0.0225, 0.0225, 0.0025]) and close(sum(squares), 0.05)
+    assert close(ppl().brier_score(FOUR_CONF, FOUR_RIGHT), 0.0125) and close(0.05 / 4, 0.0125)
+
+
+def check_brier_extremes():
+    brier = ppl().brier_score
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 40)
+    assert brier(y.astype(float), y) == 0.0 and brier(1.0 - y, y) == 1.0
+    assert brier([0.5] * 40, y) == 0.25
+    for _ in range(100):
+        assert 0.0 <= brier(rng.uniform(0, 1, 20), rng.integers(0, 2, 20)) <= 1.0
+    assert close(brier([0.9], [0]), 0.81) and close(brier([0.6], [0]), 0.36)
+
+
+def _decomposition(p, y, bins):
+    mean_conf, accuracy, count = ppl().reliability_diagram(p, y, bins=bins)
+    n, overall = count.sum(), float(np.mean(y))
+    reliability = float(np.sum(count * (mean_conf - accuracy) ** 2) / n)
+    resolution = float(np.sum(count * (accuracy - overall) ** 2) / n)
+    return reliability, resolution, overall * (1 - overall)
+
+
+def check_brier_decomposition():
+    rel, res, unc = _decomposition(SIXTY_CONF, SIXTY_RIGHT, 10)
+    assert close(rel, 0.0) and close(res, 0.0) and close(unc, 0.6 * 0.4) and close(rel - res + unc, 0.24)
+    rng = np.random.default_rng(5)  # exact whenever every bin holds a single confidence value
+    p = rng.choice([0.05, 0.25, 0.45, 0.65, 0.85], 200)
+    y = (rng.uniform(0, 1, 200) < p).astype(int)
+    rel, res, unc = _decomposition(p, y, 10)
+    assert close(rel - res + unc, ppl().brier_score(p, y))
+
+
+def check_confidence_range():
+    assert ppl().brier_score([0.0, 1.0], [0, 1]) == 0.0
+    with pytest.raises(ValueError):
+        ppl().brier_score([1.01], [1])
+    probs = np.array([0.5, 0.25, 0.8])
+    assert close(math.exp(np.mean(np.log(probs))), float(np.prod(probs)) ** (1 / 3))  # the geometric mean
+
+
+def check_edge_cases():
+    rng = np.random.default_rng(6)
+    p = rng.uniform(0, 1, 30)
+    ece, _ = ppl().expected_calibration_error(p, np.zeros(30, dtype=int))
+    assert close(ece, float(p.mean())) and close(ppl().brier_score(p, np.zeros(30)), float(np.mean(p ** 2)))
+    high = rng.uniform(0.9, 1, 30)
+    ece, _ = ppl().expected_calibration_error(high, np.ones(30, dtype=int))
+    assert close(ece, 1 - float(high.mean())) and ece < 0.1 and ppl().brier_score(high, np.ones(30)) < 0.01
+    y = rng.integers(0, 2, 30)
+    ece, populated = ppl().expected_calibration_error([0.5] * 30, y)
+    assert populated == 1 and close(ece, abs(0.5 - y.mean())) and ppl().brier_score([0.5] * 30, y) == 0.25
+
+
+def check_empty_input():
+    assert ppl().expected_calibration_error([], []) == (0.0, 0) and ppl().brier_score([], []) == 0.0
+    triple = ppl().reliability_diagram([], [], bins=7)
+    assert all(len(a) == 7 and not a.any() for a in triple)
+    assert math.isnan(ppl("1").perplexity([], []))
+
+
+def check_worked_report():
+    report = ppl().CalibrationReport.from_predictions(WORKED_CONF, WORKED_RIGHT, bins=4)
+    assert close(report.ece, 0.125) and close(report.brier, 0.145)
+    assert report.populated_bins == 4 and report.n_samples == 8
+
+
+def check_bin_edges_span():
+    assert np.linspace(0, 1, 11)[[0, -1]].tolist() == [0.0, 1.0]
+
+
+def check_checkpoint_names(lesson_id: str, names: dict[str, str]):
+    lesson = load_lesson(lesson_id)
+    for checkpoint_id, name in names.items():
+        assert name in lesson.checkpoint(checkpoint_id).entry
+
+
+# ---------------------------------------------------------------- checks of claims-abstention (prose.en.md)
+
+FOUR_SCORES, FOUR_LABELS = [.1, .4, .7, .9], [True, True, False, True]
+
+
+def _claim(value="blue", **extra):
+    return {"entity": "lamp", "attribute": "colour", "value": value, **extra}
+
+
+def check_claim_limits():
+    check_checkpoint_names("claims-abstention", {"1": "claim_support"})
+    claim_support = claims("1").claim_support
+    fact = _claim(source="s1")
+    assert len(claim_support([_claim()] * 32, [fact] * 128)) == 32
+    for too_many in (([_claim()] * 33, [fact]), ([_claim()], [fact] * 129)):
+        with pytest.raises(ValueError):
+            claim_support(*too_many)
+    assert claim_support([_claim("x" * 200)], [])[0]["status"] == "unknown"
+    with pytest.raises(ValueError):
+        claim_support([_claim("x" * 201)], [])
+    assert claim_support([_claim("Blue")], [fact])[0]["status"] == "contradicted"
+
+
+def check_three_questions():
+    m = claims("2").abstention_metrics(["invoice", None, "invoice"], ["invoice", "outage", "question"])
+    assert close(m["coverage"], 2 / 3) and close(m["overall_accuracy"], 1 / 3)
+    assert m["answered_accuracy"] == 0.5 and m["risk"] == 0.5
+
+
+def check_all_abstained():
+    m = claims("2").abstention_metrics([None] * 3, ["invoice", "outage", "question"])
+    assert m["answered"] == 0 and m["coverage"] == 0 and m["overall_accuracy"] == 0
+    assert m["answered_accuracy"] is None and m["risk"] is None
+
+
+def check_one_out_of_one():
+    m = claims("2").abstention_metrics(["a"] + [None] * 100, ["a"] * 101)
+    assert m["answered_accuracy"] == 1.0 and close(m["coverage"], 1 / 101)
+
+
+def check_item_limits():
+    check_checkpoint_names("claims-abstention", {"2": "abstention_metrics"})
+    metrics = claims("2").abstention_metrics
+    assert metrics(["a"], ["a"])["total"] == 1 and metrics(["a"] * 1000, ["a"] * 1000)["total"] == 1000
+    for n in (0, 1001):
+        with pytest.raises(ValueError):
+            metrics(["a"] * n, ["a"] * n)
+    with pytest.raises(ValueError):
+        metrics([""], ["a"])
+
+
+def _curve(thresholds):
+    return {r["threshold"]: r for r in claims("3").risk_coverage_curve(FOUR_SCORES, FOUR_LABELS, thresholds)}
+
+
+def check_four_cases():
+    rows = _curve([0, .5])
+    assert rows[0.0]["answered"] == 4 and rows[0.0]["answered"] - rows[0.0]["correct"] == 1 and rows[0.0]["risk"] == .25
+    assert rows[0.5]["answered"] == 2 and rows[0.5]["answered"] - rows[0.5]["correct"] == 1 and rows[0.5]["risk"] == .5
+    assert [s for s, ok in zip(FOUR_SCORES, FOUR_LABELS) if not ok] == [.7]
+
+
+def check_score_range():
+    curve = claims("3").risk_coverage_curve
+    assert len(curve([0, 1], [True, False], [0, 1])) == 2
+    for bad in ([-0.1, 1], [0, 1.1]):
+        with pytest.raises(ValueError):
+            curve(bad, [True, False], [0.5])
+        with pytest.raises(ValueError):
+            curve([0, 1], [True, False], bad)
+
+
+def check_figure_caption():
+    rows = _curve([0, .5, .95])
+    assert (rows[0.0]["answered"], rows[0.0]["coverage"], rows[0.0]["risk"]) == (4, 1.0, .25)
+    assert (rows[0.5]["answered"], rows[0.5]["coverage"], rows[0.5]["risk"]) == (2, .5, .5)
+    assert rows[0.95]["answered"] == 0 and rows[0.95]["risk"] is None and max(FOUR_SCORES) == .9
+
+
+def check_risk_rises():
+    rows = _curve([0, .5, 1])
+    assert rows[0.0]["risk"] == .25 < rows[0.5]["risk"] == .5
+    wrong = [s for s, ok in zip(FOUR_SCORES, FOUR_LABELS) if not ok][0]
+    assert wrong == .7 and [s for s, ok in zip(FOUR_SCORES, FOUR_LABELS) if ok and s < wrong] == [.1, .4]
+    assert rows[1.0]["answered"] == 0 and rows[1.0]["risk"] is None
+
+
+def check_section_numbers():
+    lesson = load_lesson("claims-abstention")
+    headings = re.findall(r"^## (\d+)\. ", lesson.prose("en"), re.M)
+    assert headings == [cp.id for cp in lesson.checkpoints]
+
+
+# ---------------------------------------------------------------- the passages and their checks
+
+PROSE_CLAIMS = {
+    "perplexity-calibration": [
+        ('A model answers 1000 questions. Each time it adds "I am 90% sure", and 600 of its answers turn out right. '
+         'Whether an accuracy of 60% is good enough depends on the job, but the stated confidence is plainly wrong: '
+         '"90%" behaved like "60%".', check_intro),
+        (r"$-\ln p$: 0 when the model put all its probability on the right token", check_nll_zero),
+        ("**1** is the lowest possible value. Every token got probability 1, so every NLL is 0.", check_floor_is_one),
+        ("so its perplexity is exactly $V$: 50000 for a vocabulary of 50000 tokens.", check_uniform_vocabulary),
+        (r"An example: one sequence of 10 tokens with an NLL of $\ln 2$ each, and one of 30 tokens with an NLL of "
+         r"$\ln 4$ each. Pooled, the mean NLL is $(10\ln 2 + 30\ln 4)/40 = 70\ln 2/40 = 1.75\ln 2$, so the perplexity "
+         r"is $2^{1.75} \approx 3.36$. The two sequences on their own have perplexities 2 and 4; their plain average, "
+         r"3, comes out too low", check_pooling),
+        ("A log-probability is never above 0, so the sums turn negative, the mean turns negative, and the exponential "
+         "of a negative number is below 1", check_sign_error),
+        (r"a confidence $p \in [0, 1]$ and an outcome $y$: 1 when the prediction was right, 0 when it was wrong.",
+         check_outcome_contract),
+        ("with a confidence near 0.8, about 80% are right.", check_calibrated_definition),
+        ("With $M$ bins the edges are `edges = np.linspace(0, 1, M + 1)`, and bin $k$ (counting from 0) holds the "
+         "confidences with `edges[k] <= p < edges[k + 1]`. The last bin is closed at the top, so it also holds 1.0. "
+         'In numpy that is `np.searchsorted(edges, p, side="right") - 1`, clipped to `[0, M - 1]`. A confidence of '
+         "0.0 lands in bin 0.", check_binning_rule),
+        ("With 10 bins, `edges[3]` is `0.30000000000000004`, a hair above 0.3, so a confidence of exactly 0.3 lands "
+         "in bin 2, not in bin 3. The same happens to 0.6 and 0.7 (`edges[6]` is `0.6000000000000001`, `edges[7]` is "
+         "`0.7000000000000001`), whereas 0.1, 0.2, 0.4, 0.5, 0.8 and 0.9 are equal to their edges and land in the bin "
+         "that starts there. So do not compute a bin as `int(p * M)`", check_float_edges),
+        ("bin edges from 0 to 1", check_bin_edges_span),
+        ("An empty bin holds 0.0, 0.0 and 0", check_empty_bins),
+        ("eight predictions, four bins of width 0.25. "
+         "| bin | interval | confidences | outcomes | mean confidence | accuracy | count | "
+         "|---|---|---|---|---|---|---| "
+         "| 0 | $[0, 0.25)$ | 0.1 | 0 | 0.1 | 0 | 1 | "
+         "| 1 | $[0.25, 0.5)$ | 0.3, 0.4 | 0, 1 | 0.35 | 0.5 | 2 | "
+         "| 2 | $[0.5, 0.75)$ | 0.6, 0.7 | 1, 0 | 0.65 | 0.5 | 2 | "
+         "| 3 | $[0.75, 1]$ | 0.8, 0.9, 1.0 | 1, 1, 1 | 0.9 | 1 | 3 | "
+         "With four bins the inner edges 0.25, 0.5 and 0.75 are exact binary fractions, so here every confidence "
+         "lands where the table says. Bins 0 and 2 lie below the diagonal (overconfident), bins 1 and 3 above it "
+         "(underconfident).", check_worked_table),
+        (r"$$\mathrm{ECE} = \sum_{b=1}^{M} \frac{|B_b|}{N}\,\bigl|\,\overline{p}(B_b) - \overline{y}(B_b)\,\bigr|$$",
+         check_ece_formula),
+        ("In the worked example the gaps of the four bins are 0.1, 0.15, 0.15 and 0.1, with weights $1/8$, $2/8$, "
+         r"$2/8$ and $3/8$: $$\mathrm{ECE} = \tfrac{1}{8} \cdot 0.1 + \tfrac{2}{8} \cdot 0.15 + \tfrac{2}{8} \cdot "
+         r"0.15 + \tfrac{3}{8} \cdot 0.1 = 0.125$$ So on average the stated confidence of these eight predictions is "
+         "12.5 percentage points off.", check_worked_ece),
+        ("An ECE of 0 means that in every populated bin the accuracy equals the mean confidence.",
+         check_ece_zero_meaning),
+        ("four predictions with confidences 0.05, 0.15, 0.85 and 0.95, of which the first two are wrong and the last "
+         "two right. With ten bins each one lands in a bin of its own (bins 0, 1, 8 and 9), the gaps are 0.05, 0.15, "
+         "0.15 and 0.05, each with weight $1/4$, and the ECE is 0.1.", check_four_predictions),
+        ("A simulated, perfectly calibrated model scored on 100 predictions with 10 bins gets an ECE of about 0.1 "
+         "(the median over many runs), and in none of 4000 runs below 0.02. So on a sample that small, an ECE of 0.02 "
+         "cannot be told apart from noise.", check_noise_simulation),
+        ("A model that says 0.6 every time and is right three times out of five has an ECE of exactly 0",
+         check_sixty_model_ece),
+        (r"$$\mathrm{BS} = \frac{1}{N}\sum_{i=1}^{N} (p_i - y_i)^2$$", check_worked_brier),
+        ("For the 0.6 model, each of the three right answers costs $(0.6 - 1)^2 = 0.16$ and each of the two wrong "
+         r"ones $(0.6 - 0)^2 = 0.36$, so $\mathrm{BS} = (3 \cdot 0.16 + 2 \cdot 0.36)/5 = 0.24$.",
+         check_sixty_model_brier),
+        ("For the eight predictions of the worked example the squared distances are 0.01, 0.09, 0.36, 0.16, 0.49, "
+         r"0.04, 0.01 and 0, so $\mathrm{BS} = 1.16/8 = 0.145$.", check_worked_brier),
+        (r"For the four-prediction case they are 0.0025, 0.0225, 0.0225 and 0.0025, and $\mathrm{BS} = 0.05/4 = "
+         "0.0125$.", check_four_brier),
+        ("A model that says 1.0 when it is right and 0.0 when it is wrong scores 0, the best possible; one that is "
+         "always certain and always wrong scores 1, the worst. Saying 0.5 every time scores exactly 0.25, whatever "
+         "the outcomes. Squaring makes confident mistakes expensive: a wrong answer given with confidence 0.9 costs "
+         "0.81, one given with 0.6 costs 0.36.", check_brier_extremes),
+        (r"$\bar{y}(1 - \bar{y})$). The split is exact when all predictions in a bin share one confidence. For the "
+         r"0.6 model it reads $0 - 0 + 0.6 \cdot 0.4 = 0.24$", check_brier_decomposition),
+        ("Your functions take any number between 0 and 1 as a confidence", check_confidence_range),
+        ("The accuracy of every bin is 0, so the ECE equals the mean confidence and the Brier score is the mean of "
+         "the squared confidences.", check_edge_cases),
+        ("ECE and Brier score are both close to 0; the ECE is exactly 1 minus the mean confidence.", check_edge_cases),
+        ("A model that always says 0.5.** All predictions share one bin, the ECE is $|0.5 - a|$ with $a$ the "
+         "accuracy, and the Brier score is 0.25.", check_edge_cases),
+        ("The ECE is `(0.0, 0)`, the Brier score `0.0`, the reliability data three zero arrays of the requested "
+         "length, and the perplexity `nan`.", check_empty_input),
+        ("For the eight predictions of the worked example with `bins=4`, the report holds an ECE of 0.125, a Brier "
+         "score of 0.145, 4 populated bins and 8 samples.", check_worked_report),
+    ],
+    "claims-abstention": [
+        ("## 1. ", check_section_numbers),
+        ("## 2. ", check_section_numbers),
+        ("## 3. ", check_section_numbers),
+        ("In checkpoint 1 you write `claim_support` for up to 32 claims and 128 fact rows, with exactly the fields "
+         "named above, each a non-empty text of at most 200 characters.", check_claim_limits),
+        ("Coverage is $2/3$. Accuracy over all questions is $1/3$, because the skipped question counts as a question "
+         "without a right answer. Accuracy among the answered questions is $1/2$, and so is the risk.",
+         check_three_questions),
+        ("If the system abstains on all three questions, then $A = 0$. Coverage and overall accuracy are simply $0$, "
+         "but accuracy among the answers and risk do not exist: there is nothing to divide by. The function returns "
+         "`None` for them, not `0`.", check_all_abstained),
+        ("declines a hundred others looks flawless: one out of one.", check_one_out_of_one),
+        ("In checkpoint 2 you write `abstention_metrics` for 1 to 1000 aligned items.", check_item_limits),
+        ("Take four cases with scores .1, .4, .7 and .9, where only the answer with score .7 is wrong. At threshold 0 "
+         "all four are answered: one wrong out of four, risk .25. At threshold .5 the cases with .7 and .9 remain: "
+         "still one wrong, now out of two, risk .5.", check_four_cases),
+        ("Scores and thresholds are real numbers from 0 to 1", check_score_range),
+        ("Four made-up cases with scores 0.1, 0.4, 0.7 and 0.9; only the answer with score 0.7 is wrong. A case is "
+         "answered when its score is at least the threshold, otherwise the system abstains. Threshold 0: all 4 "
+         "answered, coverage 100 %, risk 25 %. Threshold 0.5: 2 answered, coverage 50 %, risk 50 %. Above 0.9 no "
+         "case is answered", check_figure_caption),
+        ("here it rises from 25 % to 50 %.", check_risk_rises),
+        ("the wrong answer (.7) scores higher than two right ones (.1 and .4)", check_risk_rises),
+        ("the risk is *undefined*, not 0 %.", check_risk_rises),
+        ("In checkpoint 3 you write `risk_coverage_curve`", lambda: check_checkpoint_names(
+            "claims-abstention", {"3": "risk_coverage_curve"})),
+    ],
+    "micropip-demo": [
+        ('`requirements = ["mdurl==0.1.2"]`', lambda: check_pin()),
+        ("such as `%20` back into characters, but keeps escapes of characters that have a meaning in a URL (like "
+         "`%2F` for `/`) as they are.", lambda: check_decode()),
+    ],
+}
+
+
+def check_pin():
+    assert load_lesson("micropip-demo").requirements == ("mdurl==0.1.2",)
+
+
+def check_decode():
+    decode_link = reference("micropip-demo", "1").decode_link
+    assert decode_link("a%20b") == "a b" and decode_link("a%2Fb") == "a%2Fb"
+
+
+NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(?:\d+(?:[.,]\d+)*|\.\d+)(?![A-Za-z0-9_])")
+_SKIPPED_FENCE = re.compile(r"^(```|~~~)(python|checkpoint)[^\n]*\n.*?^\1[ \t]*$", re.S | re.M)
+
+
+def _scannable(text: str) -> str:
+    """Prose with whitespace collapsed and the fences that state no checked numbers blanked out."""
+    return re.sub(r"\s+", " ", _SKIPPED_FENCE.sub(" ", text))
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers a text states, normalised: decimal commas become points and '.5' becomes '0.5'."""
+    out = []
+    for raw in NUMBER.findall(text):
+        if re.fullmatch(r"\d+,\d+", raw):
+            raw = raw.replace(",", ".")
+        out.append("0" + raw if raw.startswith(".") else raw)
+    return out
+
+
+def _sections(text: str) -> list[str]:
+    return re.split(r"^## ", text, flags=re.M)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
+def test_every_number_in_the_english_prose_is_in_a_checked_passage(lesson):
+    text = _scannable(lesson.prose("en"))
+    covered = [False] * len(text)
+    for passage, _ in PROSE_CLAIMS[lesson.id]:
+        start = text.find(passage)
+        assert start >= 0, f"prose.en.md of {lesson.id} no longer says: {passage[:90]}..."
+        for i in range(start, start + len(passage)):
+            covered[i] = True
+    unchecked = [(m.group(0), text[max(0, m.start() - 40):m.end() + 20]) for m in NUMBER.finditer(text)
+                 if not all(covered[m.start():m.end()])]
+    assert unchecked == [], f"numbers in prose.en.md of {lesson.id} that no check covers: {unchecked}"
+
+
+def _claim_params():
+    for lesson_id, passages in PROSE_CLAIMS.items():
+        for number, (passage, check) in enumerate(passages):
+            yield pytest.param(check, id=f"{lesson_id}-{number:02d}-{check.__name__}")
+
+
+@pytest.mark.parametrize("check", list(_claim_params()))
+def test_what_the_english_prose_states_is_true(check):
+    check()
+
+
+@pytest.mark.parametrize("lesson,lang", [(lesson, lang) for lesson in LESSONS for lang in lesson.languages
+                                         if lang != "en"], ids=lambda v: getattr(v, "id", v))
+def test_translations_state_the_same_numbers_section_by_section(lesson, lang):
+    english = _sections(_scannable(lesson.prose("en")).replace(" ## ", "\n## "))
+    other = _sections(_scannable(lesson.prose(lang)).replace(" ## ", "\n## "))
+    assert len(other) == len(english), f"prose.{lang}.md has {len(other)} sections, prose.en.md {len(english)}"
+    for number, (en_section, section) in enumerate(zip(english, other)):
+        assert sorted(_numbers(section)) == sorted(_numbers(en_section)), (
+            f"section {number} of prose.{lang}.md states other numbers than prose.en.md: "
+            f"{sorted(_numbers(section))} vs {sorted(_numbers(en_section))}")
+
+
+# ---------------------------------------------------------------- checkpoint markers
+
+@pytest.mark.parametrize("lesson,lang", [(lesson, lang) for lesson in LESSONS for lang in lesson.languages],
+                         ids=lambda v: getattr(v, "id", v))
+def test_every_checkpoint_has_exactly_one_marker_in_order(lesson, lang):
+    ids = [cp.id for cp in lesson.checkpoints]
+    source = f"{lesson.folder.name}/prose.{lang}.md"
+    assert checkpoint_markers(lesson.prose(lang), source, checkpoints=ids) == ids
+    html = render(lesson.prose(lang), source, lang, heading_ids=True, checkpoints=ids)
+    assert re.findall(r'<div data-checkpoint-slot="([^"]+)"></div>', html) == ids
+
+
+# ---------------------------------------------------------------- hints
+
+def _per_language():
+    for lesson in LESSONS:
+        for cp in lesson.checkpoints:
+            for lang in lesson.languages:
+                yield pytest.param(lesson, cp, lang, id=f"{lesson.id}-{cp.id}-{lang}")
+
+
+@pytest.mark.parametrize("lesson,cp,lang", list(_per_language()))
+def test_every_checkpoint_has_two_or_three_hints(lesson, cp, lang):
+    path = cp.folder / f"hint.{lang}.md"
+    assert path.is_file(), f"{path} is missing"
+    text = path.read_text(encoding="utf-8")
+    hints = split_hints(text, str(path))
+    assert 2 <= len(hints) <= 3, f"{path}: {len(hints)} hints"
+    html = render(text, str(path), lang)  # rendered as one text, the separators are rules, never headings
+    assert html.count("<hr />") == len(hints) - 1 and "<h2" not in html
+    assert len(hints[0]) < len("\n".join(hints[1:])) * 2  # the first hint is a nudge, not the whole answer
+
+
+# ---------------------------------------------------------------- example snippets and task texts
+
+def _first_blocks(text: str):
+    """The signature paragraph and the first fenced block of a task text, as markdown-it tokens."""
+    from markdown_it import MarkdownIt
+
+    tokens = [t for t in MarkdownIt("commonmark").parse(text) if t.type in ("inline", "fence")]
+    return tokens[0], tokens[1]
+
+
+def _pycon(block: str) -> tuple[list[str], str]:
+    """(the source lines without prompts, the output after the last statement) of a console block."""
+    source, output = [], []
+    for line in block.rstrip("\n").split("\n"):
+        if line.startswith((">>> ", "... ")):
+            assert not output, "the example block shows output only after its last statement"
+            source.append(line[4:])
+        else:
+            output.append(line)
+    return source, "\n".join(output)
+
+
+def _run_example(solution: str, example: str, filename: str):
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(solution, "solution.py", "exec"), namespace)
+    tree = ast.parse(example, filename)
+    *body, last = tree.body
+    exec(compile(ast.Module(body=body, type_ignores=[]), filename, "exec"), namespace)
+    return eval(compile(ast.Expression(last.value), filename, "eval"), namespace)
+
+
+@pytest.mark.parametrize("lesson,cp,lang", list(_per_language()))
+def test_example_snippet_gives_what_the_task_shows(lesson, cp, lang):
+    path = cp.folder / f"example.{lang}.py"
+    assert path.is_file(), f"{path} is missing"
+    example = path.read_text(encoding="utf-8")
+    tree = ast.parse(example, str(path))
+    assert 1 <= len(tree.body) <= 6, "a few lines"
+    last = tree.body[-1]
+    assert isinstance(last, ast.Expr) and "\n" not in ast.get_source_segment(example, last)
+    called = set()
+    for node in ast.walk(last):
+        if isinstance(node, ast.Call):
+            func = node.func
+            while isinstance(func, ast.Attribute):
+                func = func.value
+            if isinstance(func, ast.Name):
+                called.add(func.id)
+    assert called & set(cp.entry), f"{path}: the last line calls none of {cp.entry}"
+    assert not any(isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)) for n in tree.body)
+
+    signature, block = _first_blocks(cp.task(lang))
+    assert all(f"`{name}" in signature.content or f"`{name}." in signature.content for name in cp.entry), \
+        f"task.{lang}.md of {lesson.id} {cp.id} does not open with the signatures"
+    assert block.type == "fence" and block.info.strip() == "pycon", "the example follows the signatures"
+    source, shown = _pycon(block.content)
+    assert source == example.rstrip("\n").split("\n"), f"task.{lang}.md shows another snippet than {path.name}"
+    assert repr(_run_example(cp.solution(), example, str(path))) == shown
+
+
+@pytest.mark.parametrize("lesson,cp,lang", list(_per_language()))
+def test_task_console_blocks_are_doctests_that_pass(lesson, cp, lang):
+    blocks = re.findall(r"^```pycon\n(.*?)^```", cp.task(lang), re.S | re.M)
+    assert blocks
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(cp.solution(), "solution.py", "exec"), namespace)
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for number, block in enumerate(blocks):
+        test = parser.get_doctest(block, namespace, f"{lesson.id}-{cp.id}-{lang}-{number}", None, 0)
+        test.globs = namespace  # one console session per task text
+        result = runner.run(test, clear_globs=False)
+        assert result.failed == 0, f"task.{lang}.md of {lesson.id} checkpoint {cp.id}, block {number}"
+
+
+@pytest.mark.parametrize("lesson,cp,lang", [p for p in _per_language() if p.values[0].id != "micropip-demo"])
+def test_task_keeps_its_input_rules_in_a_fold(lesson, cp, lang):
+    html = render(cp.task(lang), f"task.{lang}.md", lang)
+    folds = re.findall(r'<details class="fold"><summary>.+?</summary>(.*?)</details>', html, re.S)
+    assert len(folds) == 1 and "ValueError" in folds[0]
+    assert html.index("<details") > html.index('<code class="language-pycon">')
+
+
+# ---------------------------------------------------------------- starters
+
+@pytest.mark.parametrize("lesson,cp", [(lesson, cp) for lesson in LESSONS if "ar" in lesson.languages
+                                       for cp in lesson.checkpoints],
+                         ids=lambda v: f"{v.lesson_id}-{v.id}" if hasattr(v, "lesson_id") else v.id)
+def test_arabic_starters_hold_code_without_arabic_comments(lesson, cp):
+    path = cp.folder / "starter.ar.py"
+    source = path.read_text(encoding="utf-8")
+    assert not ARABIC.search(source), f"{path}: Arabic text reads scrambled in the left-to-right editor"
+    comments = [line.strip() for line in source.splitlines() if line.strip().startswith("#")]
+    assert len(comments) <= 2 and all(len(c) <= 80 for c in comments)
+    docstring = ast.get_docstring(ast.parse(source)) or ""
+    assert "\n" not in docstring
+
+
+# ---------------------------------------------------------------- words
+
+def _texts(lesson, lang):
+    yield f"prose.{lang}.md", lesson.prose(lang)
+    for cp in lesson.checkpoints:
+        for name in (f"task.{lang}.md", f"hint.{lang}.md", f"example.{lang}.py"):
+            path = cp.folder / name
+            if path.is_file():
+                yield f"{cp.folder.name}/{name}", path.read_text(encoding="utf-8")
+
+
+DUTCH_DATA = re.compile(r"""["'](blauw|rood|kleur|gewicht|fiets|merk|factuur|storing|vraag|ja|nee|groen|Gazelle|
+                            Batavus|Blauw)\b""", re.X)
+
+
+@pytest.mark.parametrize("lesson", [lesson for lesson in LESSONS if "en" in lesson.languages],
+                         ids=lambda lesson: lesson.id)
+def test_english_texts_show_english_data(lesson):
+    for name, text in _texts(lesson, "en"):
+        assert not DUTCH_DATA.search(text), f"{name}: Dutch data {DUTCH_DATA.search(text).group(0)!r}"
+    if "nl" in lesson.languages:
+        assert '"blauw"' in lesson.prose("nl")  # the Dutch lesson keeps its own data
+
+
+def test_dutch_texts_say_zich_onthouden():
+    lesson = load_lesson("claims-abstention")
+    texts = dict(_texts(lesson, "nl"))
+    texts["lesson.toml"] = " ".join([lesson.text["nl"].summary, *lesson.text["nl"].goals, *lesson.text["nl"].takeaways])
+    for name, text in texts.items():
+        words = re.findall(r"\w+", text.lower())
+        for i, word in enumerate(words):
+            if word in ("onthouden", "onthoudt", "onthoud", "onthield"):
+                around = words[max(0, i - 3):i + 4]
+                assert "zich" in around or "je" in around, f"{name}: bare {word!r} in {' '.join(around)!r}"
+
+
+def test_issue_twelve_claims_stay_gone():
+    perplexity = load_lesson("perplexity-calibration")
+    english = " ".join(text for _, text in _texts(perplexity, "en"))
+    arabic = " ".join(text for _, text in _texts(perplexity, "ar"))
+    assert "upper bin" not in english and "goes up" not in english and "adaptive" not in english
+    assert not re.search(r"\bexponent\b", english)  # "exponential"
+    assert "الحاوية *العليا*" not in arabic and "متكيّفة" not in arabic
+    assert "الأس الطبيعي" not in arabic
+    assert "مصفوفتان عشريتان" in perplexity.prose("ar") and "عددان" not in perplexity.prose("ar")  # arrays
+    assert not re.search(r"تشويش|مشوَّش|مشوش", arabic + " ".join(perplexity.text["ar"].takeaways))
+    assert "ضجيج" in perplexity.prose("ar")
+    for lang in perplexity.languages:  # learning goal 5: the report holds ECE and Brier; perplexity stands apart
+        assert "ECE" in perplexity.text[lang].goals[-1] and "Brier" in perplexity.text[lang].goals[-1]
+    claims_lesson = load_lesson("claims-abstention")
+    assert "not calibrated" not in claims_lesson.prose("en")
+    assert "gekalibreerde" not in claims_lesson.prose("nl")
