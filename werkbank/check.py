@@ -270,6 +270,15 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
         problems.append(f"{rel(cp.folder / 'starter.py')}: missing: write the starter (or one starter.<lang>.py per "
                         "language)")
     examples = [lang for lang in langs if (cp.folder / f"example.{lang}.py").is_file()]
+    for lang in examples:
+        task = cp.folder / f"task.{lang}.md"
+        block = re.search(r"^```pycon\n(.*?)^```", task.read_text(encoding="utf-8"), re.S | re.M) \
+            if task.is_file() else None
+        example = (cp.folder / f"example.{lang}.py").read_text(encoding="utf-8").rstrip("\n").split("\n")
+        shown = [line[4:] for line in block.group(1).split("\n") if line.startswith((">>> ", "... "))] if block else None
+        if block and shown != example:
+            problems.append(f"{rel(cp.folder / f'example.{lang}.py')}: differs from the first pycon example of "
+                            f"task.{lang}.md ({shown[0] if shown else ''!s:.60}): make them the same snippet")
     for lang in langs:
         if examples and lang not in examples:
             problems.append(f"{rel(cp.folder / f'example.{lang}.py')}: missing: the checkpoint has an example in "

@@ -97,6 +97,7 @@ T = {
 CHECKPOINTS = [
     {"id": "1", "folder": "01-mean", "module": "mean", "entry": "mean", "case": "three-values",
      "args": "([1.0, 2.0, 6.0],)", "example": "mean([1.0, 2.0, 6.0])",
+     "signature": "mean(values) -> float", "shows": "3.0",
      "solution": '''def mean(values):
     """The arithmetic mean of a non-empty list of numbers."""
     if not values:
@@ -111,6 +112,7 @@ CHECKPOINTS = [
                  "-    return sum(values) / len(values)\n+    return sum(values) / 2\n")},
     {"id": "2", "folder": "02-variance", "module": "variance", "entry": "variance", "case": "four-values",
      "args": "([1.0, 2.0, 3.0, 4.0],)", "example": "variance([1.0, 2.0, 3.0, 4.0])",
+     "signature": "variance(values) -> float", "shows": "1.25",
      "solution": '''import numpy as np
 
 
@@ -132,6 +134,7 @@ def variance(values):
                  "+    return float(np.var(np.asarray(values, dtype=float), ddof=1))\n")},
     {"id": "3", "folder": "03-zscores", "module": "zscores", "entry": "zscores", "case": "textbook",
      "args": "([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0],)", "example": "zscores([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0])",
+     "signature": "zscores(values) -> numpy.ndarray", "shows": "array([-1.5, -0.5, -0.5, -0.5,  0. ,  0. ,  1. ,  2. ])",
      "solution": '''import numpy as np
 
 
@@ -153,6 +156,20 @@ def zscores(values):
      "mistake": ("divides by the variance instead of the standard deviation", "textbook",
                  "-    return (x - x.mean()) / std\n+    return (x - x.mean()) / x.var()\n")},
 ]
+
+
+FOLD = {"en": ("Input rules: what raises `ValueError`", "`values` is a `list` of numbers.",
+               "Everything the task calls invalid raises `ValueError`."),
+        "nl": ("Invoerregels: wat `ValueError` geeft", "`values` is een `list` met getallen.",
+               "Alles wat de opdracht ongeldig noemt, geeft `ValueError`."),
+        "ar": ("قواعد الإدخال: ما الذي يرفع `ValueError`", "`values` قائمة `list` من الأعداد.",
+               "كل ما تعدّه المهمة غير صالح يرفع `ValueError`.")}
+
+
+def _fold(n: str, lang: str) -> str:
+    """The task's foldable list of input rules (replace it with the checkpoint's real rules)."""
+    summary, first, last = FOLD[lang]
+    return f"::: details {summary}\n- {first}\n- {last}\n:::\n"
 
 
 def _toml_str(text: str) -> str:
@@ -200,10 +217,15 @@ def scaffold(lesson_id: str, languages: list[str], *, title: str | None = None, 
         cp_dir = folder / cp["folder"]
         n = cp["id"]
         for lang in languages:
-            files[cp_dir / f"task.{lang}.md"] = T[f"task{n}"][lang] + "\n"
+            files[cp_dir / f"task.{lang}.md"] = (f"`{cp['signature']}`\n\n```pycon\n>>> {cp['example']}\n{cp['shows']}\n"
+                                                 f"```\n\n" + T[f"task{n}"][lang] + "\n\n" + _fold(n, lang))
             files[cp_dir / f"hint.{lang}.md"] = T[f"hint{n}"][lang] + "\n"
             files[cp_dir / f"example.{lang}.py"] = cp["example"] + "\n"
-        files[cp_dir / "starter.py"] = cp["starter"]
+        if "ar" in languages:  # right-to-left lessons keep one starter per language (tests/test_lesson_text.py)
+            for lang in languages:
+                files[cp_dir / f"starter.{lang}.py"] = cp["starter"]
+        else:
+            files[cp_dir / "starter.py"] = cp["starter"]
         files[cp_dir / "solution.py"] = cp["solution"]
         what, case, hunk = cp["mistake"]
         feedback = "".join(f"# feedback.{lang}: " + T["mistake" + n][lang] + "\n" for lang in languages)

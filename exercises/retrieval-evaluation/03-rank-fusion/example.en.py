@@ -1,1 +1,1 @@
-reciprocal_rank_fusion([["a", "b", "c"], ["b", "c", "d"]], k=0)
+reciprocal_rank_fusion([["a", "b", "c"], ["b", "c", "d"]])
