@@ -59,7 +59,7 @@ def grader(checkpoint_id: str):
 def cases(checkpoint_id: str, seed: int = 0) -> dict:
     """Curated plus random cases of a checkpoint, by id."""
     module = grader(checkpoint_id)
-    found = list(module.curated()) + list(module.random_cases(random.Random(seed), module.RANDOM_CASES))
+    found = list(module.curated("nl")) + list(module.random_cases(random.Random(seed), module.RANDOM_CASES))
     return {case.id: case for case in found}
 
 
@@ -115,9 +115,12 @@ def test_risk_coverage_seed_curve_exact_numbers_and_types():
 # --- the graders cover every stated rule ---------------------------------------------------------------------------
 
 BOTH_SIDES = {
-    "1": [("claims-32", "claims-33"), ("facts-128", "facts-129"), ("value-200-chars", "value-201-chars")],
-    "2": [("items-1000", "items-1001"), ("blank-label-is-text", "empty-prediction")],
-    "3": [("scores-1000", "scores-1001"), ("thresholds-101", "thresholds-102"), ("int-scores", "bool-scores")],
+    "1": [("claims-32", "claims-33"), ("facts-128", "facts-129"), ("value-200-chars", "value-201-chars"),
+          ("value-200-accented", "value-201-with-spaces")],
+    "2": [("items-1000", "items-1001"), ("blank-label-is-text", "empty-prediction"),
+          ("seed-all-abstain", "items-1001-mostly-abstained")],
+    "3": [("scores-1000", "scores-1001"), ("thresholds-101", "thresholds-102"), ("bool-scores", "int-labels"),
+          ("numpy-bools-in-list", "half-label"), ("tuple-inputs", "one-label-for-four-scores")],
 }
 
 
@@ -131,13 +134,15 @@ def test_limits_are_graded_on_both_sides(checkpoint_id):
 INVALID = {
     "1": ["whitespace-value", "whitespace-source", "empty-attribute", "claim-missing-value", "fact-missing-source",
           "claim-extra-source", "fact-extra-key", "value-not-str", "source-none", "entity-list", "claim-not-dict",
-          "claims-tuple", "facts-dict", "facts-none", "invalid-unused-fact", "source-201-chars"],
+          "claims-tuple", "facts-dict", "facts-none", "invalid-unused-fact", "source-201-chars", "nbsp-attribute",
+          "facts-set-of-none", "value-201-with-spaces"],
     "2": ["empty-prediction", "empty-target", "none-target", "int-prediction", "false-prediction", "int-target",
-          "list-prediction", "more-predictions", "fewer-predictions", "empty-lists", "tuple-input", "string-input"],
+          "list-prediction", "more-predictions", "fewer-predictions", "empty-lists", "tuple-input", "string-input",
+          "nan-prediction", "items-1001-mostly-abstained"],
     "3": ["int-labels", "int-label-array", "mixed-labels", "nan-score", "inf-score", "score-above-one",
           "negative-score", "nan-threshold", "inf-threshold", "threshold-above-one", "2d-scores",
           "nested-list-scores", "2d-thresholds", "labels-too-short", "empty-scores", "empty-thresholds",
-          "thresholds-102-duplicates"],
+          "thresholds-102-duplicates", "half-label", "one-label-for-four-scores", "nan-in-array"],
 }
 
 
@@ -156,6 +161,40 @@ def test_claim_rules_have_their_own_cases():
     assert statuses("case-differs") == ["contradicted"]
     assert statuses("trailing-space-differs") == ["contradicted", "unknown"]
     assert statuses("conflict-with-match") == ["conflict"]
+    assert statuses("joined-key-no-collision") == statuses("joined-key-separator") == ["unknown"]
+    assert statuses("unicode-forms-differ") == ["contradicted"]
+    assert outcome("1", "sorted-as-sorted-does")[1][0]["sources"] == ["A", "S2", "b", "s10", "s9"]
+
+
+@pytest.mark.parametrize("checkpoint_id", ["1", "2", "3"])
+def test_curated_cases_have_the_same_ids_and_outcomes_in_every_language(checkpoint_id):
+    """Learners read example data in their own language; the cases and what the reference makes of them agree."""
+    module, function = grader(checkpoint_id), reference(checkpoint_id)
+
+    def run(case):
+        try:
+            return ("value", function(*case.args, **case.kwargs))
+        except ValueError:
+            return ("raise", ValueError)
+
+    by_lang = {lang: list(module.curated(lang)) for lang in LESSON.languages}
+    english = by_lang["en"]
+    for lang, found in by_lang.items():
+        assert [c.id for c in found] == [c.id for c in english], lang
+        assert [run(c) for c in found] == [run(c) for c in english], lang
+    dutch_words = {"kleur", "blauw", "rood", "gewicht", "factuur", "storing", "vraag"}
+    english_text = json.dumps([[c.args, c.kwargs] for c in english], default=repr)
+    assert not any(f'"{word}' in english_text for word in dutch_words)
+
+
+@pytest.mark.parametrize("checkpoint_id", ["1", "2", "3"])
+def test_generated_cases_are_the_same_in_every_language(checkpoint_id):
+    checkpoint = LESSON.checkpoint(checkpoint_id)
+    orders = {lang: prepare(grader(checkpoint_id), checkpoint.solution(), lesson=LESSON_ID,
+                            checkpoint=checkpoint_id, seed=4, lang=lang)["key"]["order"]
+              for lang in LESSON.languages}
+    assert orders["nl"] == orders["en"]
+    assert any(case_id.startswith("gen/") for case_id in orders["en"])
 
 
 def test_threshold_rules_have_their_own_cases():

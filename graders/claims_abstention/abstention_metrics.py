@@ -1,20 +1,35 @@
-"""Hidden grader: claims-abstention, checkpoint 2 (abstention_metrics)."""
-from graders.claims_abstention.common import case_builders
+"""Hidden grader: claims-abstention, checkpoint 2 (abstention_metrics).
+
+The contract follows the lesson's sample solution: two lists of equal length with 1 to 1000 items; targets are
+non-empty ``str`` (a string of spaces is a label like any other); predictions are non-empty ``str`` or ``None``, and
+only ``None`` abstains; a prediction is right when it is exactly ``==`` its target. The curated cases' labels come
+in the learner's language (:func:`graders.claims_abstention.common.words`).
+"""
+from graders.claims_abstention.common import case_builders, words
+from graders.engine.domain import Domain, Maybe, Param, Seq, Text
 
 TIME_LIMIT = 5.0
 RANDOM_CASES = 25
 
-SEED_TARGETS = ["factuur", "storing", "vraag"]
+DOMAIN = Domain(
+    call="abstention_metrics",
+    params=(Param("predictions", Seq(Maybe(Text(pool="label")), min_len=1, max_len=1000)),
+            Param("targets", Seq(Text(pool="label"), min_len=1, max_len=1000))),
+    aligned=(("predictions", "targets"),),
+)
 
 
 # _case(case_id, predictions, targets, nl, en, ar, hint=None) and _invalid(case_id, predictions, targets, nl, en, ar)
 _case, _invalid = case_builders("abstention_metrics", 2)
 
 
-def curated():
-    """Yield the curated cases, in the order a learner should meet them."""
+def curated(lang="en"):
+    """Yield the curated cases, in the order a learner should meet them, with labels in ``lang``."""
+    w, nl, en = words(lang), words("nl"), words("en")
+    invoice, outage, question = w["invoice"], w["outage"], w["question"]
+    SEED_TARGETS = [invoice, outage, question]
     yield _case(
-        "seed-worked-example", ["factuur", None, "factuur"], SEED_TARGETS,
+        "seed-worked-example", [invoice, None, invoice], SEED_TARGETS,
         "Het voorbeeld uit de les: 3 vragen, 2 beantwoord, 1 goed. Coverage 2/3, overall_accuracy 1/3, "
         "answered_accuracy 1/2 en risk 1/2.",
         "The lesson's example: 3 questions, 2 answered, 1 right. Coverage 2/3, overall_accuracy 1/3, "
@@ -38,9 +53,9 @@ def curated():
         hint={"nl": "Deel nooit door answered als dat 0 is; geef dan None.",
               "en": "Never divide by answered when it is 0; return None instead.",
               "ar": "لا تقسم أبدًا على answered إذا كان صفرًا؛ أعِد None بدلًا من ذلك."})
-    one_of_many = ["ja"] + [None] * 100
+    one_of_many = [w["yes"]] + [None] * 100
     yield _case(
-        "one-right-hundred-abstain", one_of_many, ["ja"] + ["nee"] * 100,
+        "one-right-hundred-abstain", one_of_many, [w["yes"]] + [w["no"]] * 100,
         "Eén goed antwoord en honderd onthoudingen: answered_accuracy 1.0, maar coverage en overall_accuracy "
         "zijn 1/101. Onthoudingen blijven in de noemer van het totaal.",
         "One right answer and a hundred abstentions: answered_accuracy 1.0, but coverage and overall_accuracy "
@@ -61,32 +76,59 @@ def curated():
         "Everything answered and wrong: correct 0, answered_accuracy 0.0, risk 1.0.",
         "أُجيب عن الكل بشكل خاطئ: correct = 0 وanswered_accuracy = 0.0 وrisk = 1.0.")
     yield _case(
-        "single-abstention", [None], ["factuur"],
+        "single-abstention", [None], [invoice],
         "Eén vraag, onthouden: coverage 0.0, risk None.",
         "One question, abstained: coverage 0.0, risk None.",
         "سؤال واحد مع امتناع: coverage = 0.0 وrisk = None.")
     yield _case(
-        "single-answer", ["factuur"], ["factuur"],
+        "single-answer", [invoice], [invoice],
         "Eén vraag, goed beantwoord: alles 1 of 1.0, risk 0.0.",
         "One question, answered correctly: everything 1 or 1.0, risk 0.0.",
         "سؤال واحد أُجيب عنه بشكل صحيح: كل شيء 1 أو 1.0 وrisk = 0.0.")
     yield _case(
-        "case-and-space-differ", ["Factuur", "storing ", "vraag"], SEED_TARGETS,
-        "'Factuur' en 'storing ' zijn beantwoord maar fout: labels worden exact vergeleken. Alleen 'vraag' klopt.",
-        "'Factuur' and 'storing ' are answered but wrong: labels are compared exactly. Only 'vraag' is right.",
-        "'Factuur' و'storing ' إجابتان خاطئتان: تُقارن التسميات حرفيًا. 'vraag' وحدها صحيحة.")
+        "case-and-space-differ", [invoice.capitalize(), outage + " ", question], SEED_TARGETS,
+        f"'{nl['invoice'].capitalize()}' en '{nl['outage']} ' zijn beantwoord maar fout: labels worden exact "
+        f"vergeleken. Alleen '{nl['question']}' klopt.",
+        f"'{en['invoice'].capitalize()}' and '{en['outage']} ' are answered but wrong: labels are compared exactly. "
+        f"Only '{en['question']}' is right.",
+        f"'{en['invoice'].capitalize()}' و'{en['outage']} ' إجابتان خاطئتان: تُقارن التسميات حرفيًا. "
+        f"'{en['question']}' وحدها صحيحة.")
     yield _case(
         "blank-label-is-text", [" ", None], [" ", "x"],
         "Een string met alleen een spatie is niet leeg, dus een geldig label; hier is het een goed antwoord.",
         "A string holding just a space is not empty, so it is a valid label; here it is a right answer.",
         "النص الذي فيه مسافة فقط ليس فارغًا، فهو تسمية صالحة؛ وهنا هو إجابة صحيحة.")
     yield _invalid(
-        "empty-prediction", ["factuur", "", None], SEED_TARGETS,
+        "empty-prediction", [invoice, "", None], SEED_TARGETS,
         "Een lege string is geen onthouding (alleen None is dat) en ook geen geldig label.",
         "An empty string is not an abstention (only None is) and not a valid label either.",
         "النص الفارغ ليس امتناعًا (الامتناع هو None فقط) وليس تسمية صالحة أيضًا.")
+    yield _case(
+        "substring-is-wrong", [invoice[:3], invoice + invoice[-1]], [invoice, invoice],
+        f"'{nl['invoice'][:3]}' staat in '{nl['invoice']}', en '{nl['invoice']}' staat in "
+        f"'{nl['invoice'] + nl['invoice'][-1]}', maar geen van beide is gelijk: twee foute antwoorden.",
+        f"'{en['invoice'][:3]}' is inside '{en['invoice']}', and '{en['invoice']}' is inside "
+        f"'{en['invoice'] + en['invoice'][-1]}', but neither is equal: two wrong answers.",
+        f"'{en['invoice'][:3]}' جزء من '{en['invoice']}'، و'{en['invoice']}' جزء من "
+        f"'{en['invoice'] + en['invoice'][-1]}'، لكن لا تساوي بينهما: إجابتان خاطئتان.")
+    yield _case(
+        "unicode-forms-are-different-labels", ["cafe\u0301"], ["caf\u00e9"],
+        "'café' met een losse accentcombinatie (NFD) is een ander label dan 'café' als één teken (NFC): fout.",
+        "'café' with a combining accent (NFD) is another label than 'café' as one character (NFC): wrong.",
+        "'café' بعلامة مركّبة منفصلة (NFD) تسمية غير 'café' بمحرف واحد (NFC): خاطئة.")
     yield _invalid(
-        "empty-target", ["factuur"], [""],
+        "nan-prediction", [float("nan"), invoice], [invoice, invoice],
+        "NaN is geen onthouding (alleen None is dat) en geen str.",
+        "NaN is not an abstention (only None is) and not a str.",
+        "NaN ليس امتناعًا (الامتناع None فقط) وليس str.")
+    yield _invalid(
+        "items-1001-mostly-abstained", ["a"] + [None] * 1000, ["a"] * 1001,
+        "1001 gevallen, waarvan er maar één beantwoord is: de grens van 1000 telt alle gevallen, ook de "
+        "onthoudingen.",
+        "1001 items, of which only one is answered: the limit of 1000 counts every item, abstentions included.",
+        "1001 حالة لم يُجَب إلا عن واحدة منها: حد الألف يعدّ كل الحالات، والامتناعات منها.")
+    yield _invalid(
+        "empty-target", [invoice], [""],
         "Het doel is een lege string.", "The target is an empty string.", "الهدف نص فارغ.")
     yield _invalid(
         "none-target", [None, "a"], [None, "a"],
@@ -138,7 +180,7 @@ def curated():
         "predictions هي None بدل قائمة.")
 
 
-_LABELS = ["factuur", "storing", "vraag", "klacht", "Factuur"]
+_LABELS = ["A", "a", "b", "B ", "c-1", "c-10", "c-2", "\u00e9t\u00e9", "ja", "yes"]
 
 
 def random_cases(rng, count):

@@ -7,6 +7,23 @@ so a fix lands in every checkpoint. Not a grader itself: no lesson.toml names th
 
 from graders.engine.case import Case
 
+#: The example data of the curated cases, per language of the lesson. The same keys everywhere, so a case has the
+#: same structure (and, since sources are neutral ids and outcomes are statuses and numbers, the same expected
+#: outcome) in every language; only the words a learner reads differ. Languages without their own words use English.
+WORDS = {
+    "nl": {"lamp": "lamp", "colour": "kleur", "blue": "blauw", "red": "rood", "weight": "gewicht", "vase": "vaas",
+           "white": "wit", "yellow": "geel", "green": "groen", "invoice": "factuur", "outage": "storing",
+           "question": "vraag", "complaint": "klacht", "yes": "ja", "no": "nee"},
+    "en": {"lamp": "lamp", "colour": "colour", "blue": "blue", "red": "red", "weight": "weight", "vase": "vase",
+           "white": "white", "yellow": "yellow", "green": "green", "invoice": "invoice", "outage": "outage",
+           "question": "question", "complaint": "complaint", "yes": "yes", "no": "no"},
+}
+
+
+def words(lang):
+    """The example words for ``lang`` (English for a language the lesson has no words in)."""
+    return WORDS.get(lang, WORDS["en"])
+
 #: The sentence appended to the explanation of every case whose input breaks a rule of the task.
 INVALID_SUFFIX = {
     "nl": " Dat is ongeldige invoer: verwacht wordt ValueError.",

@@ -1,7 +1,13 @@
-"""Hidden grader: claims-abstention, checkpoint 3 (risk_coverage_curve)."""
+"""Hidden grader: claims-abstention, checkpoint 3 (risk_coverage_curve).
+
+The contract follows the lesson's sample solution: scores and thresholds are anything numpy reads as real numbers
+(lists, tuples, arrays; ints, floats, numpy numbers, and bools, which are numbers with True = 1.0), 1-D, finite,
+in [0, 1]; ``correct`` holds real booleans (Python or numpy), one per score.
+"""
 import numpy as np
 
 from graders.claims_abstention.common import case_builders
+from graders.engine.domain import Domain, Flag, Param, Real, Seq
 
 TIME_LIMIT = 5.0
 RANDOM_CASES = 25
@@ -10,12 +16,27 @@ SEED_SCORES = [0.1, 0.4, 0.7, 0.9]
 SEED_CORRECT = [True, True, False, True]
 
 
+_EDGES = (0.25, 0.5, 0.7)
+DOMAIN = Domain(
+    call="risk_coverage_curve",
+    params=(Param("scores", Seq(Real(0.0, 1.0, edges=_EDGES, bools=True), min_len=1, max_len=1000,
+                                containers=("list", "tuple", "ndarray"))),
+            Param("correct", Seq(Flag(), min_len=1, max_len=1000, containers=("list", "tuple", "ndarray"))),
+            Param("thresholds", Seq(Real(0.0, 1.0, edges=_EDGES, bools=True), min_len=1, max_len=101,
+                                    containers=("list", "tuple", "ndarray")))),
+    aligned=(("scores", "correct"),),
+    # Left open by the task, so not generated: numeric strings ('0.5'), which numpy reads as numbers, and arrays
+    # of dtype object.
+    skip=("numeric-str", "ndarray-object"),
+)
+
 # _case(case_id, scores, correct, thresholds, nl, en, ar, hint=None); _invalid: the same without hint
 _case, _invalid = case_builders("risk_coverage_curve", 3)
 
 
-def curated():
-    """Yield the curated cases, in the order a learner should meet them."""
+def curated(lang="en"):
+    """Yield the curated cases, in the order a learner should meet them (numbers only: the same in every
+    language)."""
     yield _case(
         "seed-curve", SEED_SCORES, SEED_CORRECT, [0, 0.5, 0.8, 1],
         "Het voorbeeld uit de les met drempels 0, .5, .8 en 1: answered 4, 2, 1, 0 en risk 0.25, 0.5, 0.0 en "
@@ -148,9 +169,24 @@ def curated():
         "mixed-labels", SEED_SCORES, [True, True, 0, True], [0.5],
         "Eén label in correct is 0 in plaats van False.", "One label in correct is 0 instead of False.",
         "إحدى تسميات correct هي 0 بدل False.")
-    yield _invalid(
+    yield _case(
         "bool-scores", [True, False], [True, False], [0.5],
-        "Booleans zijn geen scores.", "Booleans are not scores.", "القيم المنطقية ليست درجات.")
+        "Een bool is in Python een getal (True is 1, False is 0), dus ook een geldige score: bij drempel .5 is "
+        "alleen de eerste beantwoord.",
+        "In Python a bool is a number (True is 1, False is 0), so it is a valid score too: at threshold .5 only "
+        "the first is answered.",
+        "القيمة المنطقية عدد في بايثون (True هي 1 وFalse هي 0)، فهي درجة صالحة أيضًا: عند العتبة .5 يُجاب عن "
+        "الأولى فقط.")
+    yield _case(
+        "tuple-inputs", tuple(SEED_SCORES), tuple(SEED_CORRECT), (0.5, 0.0),
+        "Tuples zijn net zo goed als lijsten en arrays.",
+        "Tuples are as good as lists and arrays.",
+        "الـ tuple صالحة مثل القوائم والمصفوفات.")
+    yield _case(
+        "numpy-bools-in-list", SEED_SCORES, [np.True_, True, np.False_, True], [0.5],
+        "Numpy-booleans (np.True_, np.False_) in de lijst correct zijn echte booleans.",
+        "numpy booleans (np.True_, np.False_) in the list correct are real booleans.",
+        "القيم المنطقية من numpy ‏(np.True_ وnp.False_) في قائمة correct قيم منطقية حقيقية.")
     yield _invalid(
         "nan-score", [0.1, float("nan")], [True, False], [0.5],
         "Een score is NaN.", "A score is NaN.", "إحدى الدرجات NaN.")
@@ -192,6 +228,22 @@ def curated():
         "scalar-threshold", SEED_SCORES, SEED_CORRECT, 0.5,
         "De drempel is één getal, geen lijst of 1-D array.", "The threshold is a single number, not a list or "
         "1-D array.", "العتبة عدد واحد وليست قائمة أو مصفوفة أحادية البعد.")
+    yield _invalid(
+        "half-label", SEED_SCORES, [True, 0.5, False, True], [0.5],
+        "Een label 0.5 is geen boolean (ook niet na afronden of int()).",
+        "A label 0.5 is not a boolean (not after rounding or int() either).",
+        "التسمية 0.5 ليست قيمة منطقية (ولا بعد التقريب أو int()).")
+    yield _invalid(
+        "one-label-for-four-scores", SEED_SCORES, np.array([True]), [0.5],
+        "Eén label voor vier scores: numpy zou het stilletjes over alle vier uitsmeren (broadcasting), maar de "
+        "lengtes verschillen.",
+        "One label for four scores: numpy would silently spread it over all four (broadcasting), but the lengths "
+        "differ.",
+        "تسمية واحدة لأربع درجات: يوسّعها numpy بصمت على الأربع (broadcasting)، لكن الأطوال مختلفة.")
+    yield _invalid(
+        "nan-in-array", np.array([0.1, np.nan]), np.array([True, False]), np.array([0.5]),
+        "Ook in een numpy-array is een NaN-score ongeldig.", "In a numpy array, too, a NaN score is invalid.",
+        "درجة NaN غير صالحة في مصفوفة numpy أيضًا.")
     yield _invalid(
         "labels-too-short", SEED_SCORES, [True, True, False], [0.5],
         "Vier scores maar drie labels.", "Four scores but three labels.", "أربع درجات وثلاث تسميات.")

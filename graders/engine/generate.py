@@ -23,7 +23,9 @@ calls stays small.
 from __future__ import annotations
 
 import copy
+import functools
 import random
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,6 +52,7 @@ FULL_PER_FAMILY = 48
 DEEP_PER_BASE = 60
 
 
+@functools.lru_cache(maxsize=None)
 def group_of(family: str) -> str:
     """The explanation/sampling group of a family name."""
     for group, prefixes in GROUPS.items():
@@ -65,6 +68,11 @@ class Base:
     id: str
     args: tuple
     kwargs: dict = field(default_factory=dict)
+    size: int = -1
+
+    def __post_init__(self):
+        if self.size < 0:
+            self.size = size_of(self.args) + size_of(self.kwargs)
 
 
 @dataclass
@@ -144,7 +152,9 @@ def _set_in(container, steps, new):
         items = container.tolist()
         items[step] = value
         try:
-            out = np.array(items, dtype=container.dtype)
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                out = np.array(items, dtype=container.dtype)
         except (TypeError, ValueError, OverflowError):
             return _CANNOT
         if out.dtype.kind != "O" and not _round_trips(out[step], value):
@@ -170,15 +180,18 @@ def _round_trips(stored, value) -> bool:
     if isinstance(value, (bool, np.bool_)) and not isinstance(stored, np.bool_):
         return False
     try:
-        return bool(stored == value) or (value != value and stored != stored)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return bool(stored == value) or (value != value and stored != stored)
     except Exception:
         return False
 
 
 def size_of(value) -> int:
-    """A size for ordering cases: items in containers plus characters of strings."""
+    """A size for ordering cases: the number of values, containers included. A string counts as one value, so
+    the same data in two languages has the same size (and yields the same generated cases)."""
     if isinstance(value, str):
-        return len(value)
+        return 1
     if isinstance(value, dict):
         return 1 + sum(size_of(k) + size_of(v) for k, v in value.items())
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -191,17 +204,48 @@ def size_of(value) -> int:
 # --------------------------------------------------------------------------------------------------- families
 
 
-def _site_variants(domain: Domain, base: Base, only_under=None):
-    for path, shown, where, spec, value in _sites(domain, base.args, base.kwargs):
-        if only_under is not None and (path[: len(only_under)] != only_under or path == only_under):
-            continue
-        for number, variant in enumerate(spec.variants(value)):
-            if domain.skips(variant.family):
+@dataclass
+class _Candidate:
+    """A variant not yet built: where it goes, and enough to rank and stratify it."""
+
+    base: Base
+    path: tuple
+    shown: str
+    where: str
+    variant: Variant
+    number: int
+
+    @property
+    def stratum(self) -> tuple:
+        return (group_of(self.variant.family), self.variant.family, self.where, _detail_class(self.variant))
+
+    @property
+    def size(self) -> int:
+        return self.base.size + (size_of(self.variant.value) if self.variant.value is not None else 0)
+
+
+def _site_candidates(domain: Domain, bases: list[Base], per_where: int, only_under=None):
+    """Candidates for the sites of ``bases``: for every kind of site (``claims[].value``), the sites of the
+    ``per_where`` smallest bases only; ``only_under`` keeps the sites strictly inside one path."""
+    by_where: dict = {}
+    for base in sorted(bases, key=lambda b: b.size):
+        for path, shown, where, spec, value in _sites(domain, base.args, base.kwargs):
+            if only_under is not None and (path[: len(only_under)] != only_under or path == only_under):
                 continue
-            replaced = _replace(base.args, base.kwargs, path, variant.value)
-            if replaced is None:
-                continue
-            yield _make(domain, base, variant, shown, where, replaced, number, path)
+            by_where.setdefault(where, []).append((base, path, shown, spec, value))
+    for where, sites in by_where.items():
+        for base, path, shown, spec, value in sites[:per_where]:
+            for number, variant in enumerate(spec.variants(value)):
+                if not domain.skips(variant.family):
+                    yield _Candidate(base, path, shown, where, variant, number)
+
+
+def _build(domain: Domain, candidate: "_Candidate") -> "Generated | None":
+    replaced = _replace(candidate.base.args, candidate.base.kwargs, candidate.path, candidate.variant.value)
+    if replaced is None:
+        return None
+    return _make(domain, candidate.base, candidate.variant, candidate.shown, candidate.where, replaced,
+                 candidate.number, candidate.path)
 
 
 def _make(domain, base, variant: Variant, shown, where, replaced, number, path=None) -> Generated:
@@ -210,16 +254,17 @@ def _make(domain, base, variant: Variant, shown, where, replaced, number, path=N
         id=f"gen/{variant.family}/{shown}/{base.id}/{number}",
         call=domain.call, args=args, kwargs=kwargs, family=variant.family, detail=variant.detail, site=shown,
         base=base.id, stratum=(group_of(variant.family), variant.family, where, _detail_class(variant)),
-        size=size_of(args) + size_of(kwargs), path=path)
+        size=base.size + (size_of(variant.value) if variant.value is not None else 0), path=path)
 
 
 def _detail_class(variant: Variant) -> str:
-    """Finer strata where one family holds kinds a wrong solution may tell apart (ASCII vs other whitespace)."""
+    """Finer strata where one family holds kinds a wrong solution may tell apart (ASCII vs other whitespace,
+    characters vs bytes, a string as given vs stripped)."""
     if variant.family == "blank" and isinstance(variant.value, str):
         return "ascii" if variant.value.isascii() else "unicode"
     if variant.family in ("len-max", "len-over"):
-        return variant.detail.split(" x ")[-1]
-    if variant.family.startswith("ndarray") or variant.family == "container":
+        return "ascii" if isinstance(variant.value, str) and variant.value.isascii() else "multibyte"
+    if variant.family.startswith("ndarray") or variant.family.startswith("container"):
         return variant.detail
     return ""
 
@@ -346,23 +391,41 @@ def _collision_variants(domain: Domain, base: Base):
 # --------------------------------------------------------------------------------------------------- assembly
 
 
-def _choose(cases: list[Generated], rng: random.Random, mode: str) -> list[Generated]:
-    """Full mode: at most FULL_PER_FAMILY per family, spread over sites and bases. Sample mode: one per stratum,
-    preferring small inputs."""
-    by = {}
-    key = (lambda c: c.stratum) if mode == "sample" else (lambda c: c.family)
-    for case in cases:
-        by.setdefault(key(case), []).append(case)
+#: Sample mode: how many generated cases a Check runs (first level), and how many deeper ones.
+SAMPLE_BUDGET = 110
+SAMPLE_DEEP = 24
+#: Sites of one kind varied per mode (those of the smallest bases).
+SITES_PER_KIND = {"sample": 2, "full": 5}
+
+
+def _choose(items: list, rng: random.Random, mode: str, budget: int) -> list:
+    """Pick candidates (or built cases): in "full" mode at most FULL_PER_FAMILY per family, spread evenly; in
+    "sample" mode one per stratum, first one stratum for every (group, parameter), then random further strata up
+    to ``budget``; within a stratum one of its three smallest members."""
+    strata: dict = {}
+    for item in items:
+        strata.setdefault(item.stratum, []).append(item)
+    if mode == "full":
+        by_family: dict = {}
+        for key in sorted(strata, key=repr):
+            by_family.setdefault(key[1], []).extend(strata[key])
+        chosen = []
+        for _, members in sorted(by_family.items()):
+            step = max(1.0, len(members) / FULL_PER_FAMILY)
+            chosen.extend(members[int(i * step)] for i in range(min(len(members), FULL_PER_FAMILY)))
+        return chosen
+    keys = sorted(strata, key=repr)
+    rng.shuffle(keys)
+    coarse, first, rest = set(), [], []
+    for key in keys:
+        bucket = (key[0], key[2].split(".", 1)[0].split("[", 1)[0])
+        (rest if bucket in coarse else first).append(key)
+        coarse.add(bucket)
+    picked = first + rest[: max(0, budget - len(first))]
     chosen = []
-    for _, items in sorted(by.items(), key=lambda kv: kv[0]):
-        if mode == "sample":
-            small = sorted(items, key=lambda c: c.size)[: max(3, len(items) // 4)]
-            chosen.append(rng.choice(small))
-        elif len(items) <= FULL_PER_FAMILY:
-            chosen.extend(items)
-        else:
-            step = len(items) / FULL_PER_FAMILY
-            chosen.extend(items[int(i * step)] for i in range(FULL_PER_FAMILY))
+    for key in sorted(picked, key=repr):
+        members = sorted(strata[key], key=lambda item: item.size)[:3]
+        chosen.append(members[rng.randrange(len(members))])
     return chosen
 
 
@@ -371,23 +434,28 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mod
     """The generated cases and their reference outcomes, in the order they should run.
 
     ``reference(case)`` runs the reference solution on deep copies of a :class:`Generated` case's inputs and
-    returns its outcome (a dict with ``kind`` "return" or "raise"). ``mode`` is "sample" or "full"; the sample is seeded by ``seed``.
+    returns its outcome (a dict with ``kind`` "return" or "raise"). ``mode`` is "sample" or "full"; the sample is
+    seeded by ``seed``.
     """
     rng = random.Random(f"{seed}:{domain.call}")
-    bases = [b for b in bases if b.args or b.kwargs]
-    first = []
-    for base in bases:
-        first.extend(_site_variants(domain, base))
-        first.extend(_aligned_variants(domain, base))
-        first.extend(_keyword_variants(domain, base))
-        first.extend(_collision_variants(domain, base))
-    first.extend(_default_variants(domain, bases))
-    accented = [b for b in (_accented(domain, base) for base in bases[:6]) if b is not None]
-    first.extend(Generated(id=f"gen/accented/-/{b.id}/0", call=domain.call, args=b.args, kwargs=b.kwargs,
-                           family="accented", detail="accents", site="-", base=b.id,
-                           stratum=("transform", "accented", "-", ""), size=size_of(b.args)) for b in accented)
-    chosen = _choose(_unique(first), rng, mode)
-    out = [(case, reference(case)) for case in chosen]
+    bases = sorted((b for b in bases if b.args or b.kwargs), key=lambda b: b.size)
+    per_kind = SITES_PER_KIND[mode]
+    small = bases[: max(per_kind, 3)]
+    candidates = list(_site_candidates(domain, bases, per_kind))
+    built = []
+    for base in small:
+        built.extend(_aligned_variants(domain, base))
+        built.extend(_keyword_variants(domain, base))
+        built.extend(_collision_variants(domain, base))
+    built.extend(_default_variants(domain, small))
+    for b in (_accented(domain, base) for base in small):
+        if b is not None:
+            built.append(Generated(id=f"gen/accented/-/{b.id}/0", call=domain.call, args=b.args, kwargs=b.kwargs,
+                                   family="accented", detail="accents", site="-", base=b.id,
+                                   stratum=("transform", "accented", "-", ""), size=b.size))
+    chosen = _choose(candidates + _unique(built), rng, mode, SAMPLE_BUDGET)
+    cases = [c if isinstance(c, Generated) else _build(domain, c) for c in chosen]
+    out = [(case, reference(case)) for case in _unique([c for c in cases if c is not None])]
     # Deeper: vary the places inside a valid conversion (a tuple, an array of another dtype, accented texts).
     deeper = []
     for case, outcome in out:
@@ -395,23 +463,39 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mod
             continue
         converted = Base(f"{case.base}+{case.family}.{case.id.rsplit('/', 1)[-1]}", case.args, case.kwargs)
         under = case.path if case.family != "accented" else None
-        items = list(_site_variants(domain, converted, only_under=under))
-        if mode == "full" and len(items) > DEEP_PER_BASE:
-            items = rng.sample(items, DEEP_PER_BASE)
-        for item in items:
-            item.stratum = ("deep:" + item.stratum[0],) + item.stratum[1:] + (case.family,)
-        deeper.extend(items)
-    chosen_deeper = _choose(_unique(deeper), rng, mode)
-    out.extend((case, reference(case)) for case in chosen_deeper)
+        for candidate in _site_candidates(domain, [converted], 1, only_under=under):
+            deeper.append(_Deep(candidate, case.family))
+    picked = _choose(deeper, rng, mode, SAMPLE_DEEP)
+    if mode == "full" and len(picked) > DEEP_PER_BASE * 4:
+        picked = rng.sample(picked, DEEP_PER_BASE * 4)
+    deep_cases = [_build(domain, d.candidate) for d in picked]
+    out.extend((case, reference(case)) for case in _unique([c for c in deep_cases if c is not None]))
     # Repeats: the same call again, last, for a few valid cases (state kept between calls shows here).
     valid = [(c, o) for c, o in out if o.get("kind") == "return"]
-    picks = valid if mode == "full" else rng.sample(valid, min(repeats, len(valid)))
-    for number, (case, outcome) in enumerate(picks[: max(repeats, 24 if mode == "full" else repeats)]):
+    count = min(len(valid), repeats if mode == "sample" else 4 * repeats)
+    for case, outcome in rng.sample(valid, count):
         again = Generated(id=f"gen/repeat/-/{case.id}", call=case.call, args=copy.deepcopy(case.args),
                           kwargs=copy.deepcopy(case.kwargs), family="repeat", detail="the same call again",
                           site="-", base=case.id, stratum=("repeat", "repeat", "-", ""), size=case.size)
         out.append((again, outcome))
     return out
+
+
+@dataclass
+class _Deep:
+    """A candidate inside a converted base, stratified by the conversion it sits in."""
+
+    candidate: _Candidate
+    conversion: str
+
+    @property
+    def stratum(self) -> tuple:
+        group, family, where, detail = self.candidate.stratum
+        return ("deep:" + group, family, where, detail, self.conversion)
+
+    @property
+    def size(self) -> int:
+        return self.candidate.size
 
 
 def _unique(cases: list[Generated]) -> list[Generated]:

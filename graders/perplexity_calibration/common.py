@@ -8,6 +8,26 @@ lands in both checkpoints. Not a grader itself: no lesson.toml names this module
 import numpy as np
 
 from graders.engine.case import Case
+from graders.engine.domain import Flag, Integer, Param, Real, Seq
+
+#: Open cases the lesson's sources leave undecided, not generated (see each checkpoint's task): NaN and infinite
+#: NLLs or confidences, booleans and floats as counts or bins, containers other than lists, tuples and 1-D arrays,
+#: numeric strings, and numbers too large for a float (upstream raises OverflowError there).
+OPEN_FAMILIES = ("nan", "inf", "bool", "npbool", "float-int", "float-frac", "numeric-str", "huge",
+                 "container-set", "container-frozenset", "container-dict", "container-str", "container-none",
+                 "container-item", "container-nested", "ndarray-0d", "ndarray-2d", "ndarray-object",
+                 "align-column", "align-scalar", "type-*")
+#: The inner bin edges of 10 bins, where 0.3, 0.6 and 0.7 fall below the computed edge.
+TEN_BIN_EDGES = tuple(float(e) for e in np.linspace(0.0, 1.0, 11)[1:-1])
+CONFIDENCES = Seq(Real(0.0, 1.0, edges=TEN_BIN_EDGES), containers=("list", "tuple", "ndarray"))
+LABELS = Seq(Flag(), containers=("list", "tuple", "ndarray"))
+BINS = Param("bins", Integer(1, None), keyword=True, has_default=True)
+
+
+def prediction_params(with_bins: bool) -> tuple:
+    """The parameters of the functions over (confidences, correct[, bins])."""
+    params = (Param("confidences", CONFIDENCES), Param("correct", LABELS))
+    return params + (BINS,) if with_bins else params
 
 
 def t(nl, en, ar):

@@ -2,8 +2,15 @@
 
 import numpy as np
 
-from graders.perplexity_calibration.common import (THREE_CONFIDENCES_TWO_LABELS, case_builder,
-                                                    outside_unit_interval, random_explain, random_predictions, t)
+from graders.engine.domain import Domain
+from graders.perplexity_calibration.common import (OPEN_FAMILIES, THREE_CONFIDENCES_TWO_LABELS, case_builder,
+                                                    outside_unit_interval, prediction_params, random_explain,
+                                                    random_predictions, t)
+
+DOMAINS = [Domain("expected_calibration_error", prediction_params(True), aligned=(("confidences", "correct"),),
+                  skip=OPEN_FAMILIES),
+           Domain("brier_score", prediction_params(False), aligned=(("confidences", "correct"),),
+                  skip=OPEN_FAMILIES)]
 
 TIME_LIMIT = 5.0
 RANDOM_CASES = 24

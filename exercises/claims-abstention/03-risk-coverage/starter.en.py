@@ -4,9 +4,9 @@ import numpy as np
 def risk_coverage_curve(scores, correct, thresholds):
     """For each threshold, answer the cases with score >= threshold and measure coverage and risk.
 
-    scores:     list or 1-D numpy array, 1 to 1000 finite numbers in [0, 1] (no bools).
-    correct:    list of True/False of the same length, or a 1-D numpy array with dtype bool.
-    thresholds: list or 1-D numpy array, 1 to 101 finite numbers in [0, 1].
+    scores:     list, tuple or 1-D numpy array, 1 to 1000 finite numbers in [0, 1] (a bool is a number).
+    correct:    one real bool per score (list/tuple of True/False, or a 1-D numpy array with dtype bool).
+    thresholds: list, tuple or 1-D numpy array, 1 to 101 finite numbers in [0, 1].
     Invalid input: ValueError.
 
     Returns, per distinct threshold in ascending order, a dict with threshold (float), answered (int),

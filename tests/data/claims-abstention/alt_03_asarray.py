@@ -4,16 +4,14 @@ import numpy as np
 
 def risk_coverage_curve(scores, correct, thresholds):
     """Same contract as the reference; lists become arrays first and are judged by their dtype."""
-    if not isinstance(scores, (list, np.ndarray)) or not isinstance(thresholds, (list, np.ndarray)):
-        raise ValueError("scores and thresholds must be lists or arrays")
-    if not isinstance(correct, (list, np.ndarray)):
-        raise ValueError("correct must be a list or an array")
+    if not all(isinstance(x, (list, tuple, np.ndarray)) for x in (scores, correct, thresholds)):
+        raise ValueError("scores, correct and thresholds must be lists, tuples or arrays")
     s = np.asarray(scores)
     t = np.asarray(thresholds)
     c = np.asarray(correct)
     for array, limit in ((s, 1000), (t, 101)):
-        if array.ndim != 1 or not 1 <= array.size <= limit or array.dtype.kind not in "iuf":
-            raise ValueError("need 1-D real numbers")
+        if array.ndim != 1 or not 1 <= array.size <= limit or array.dtype.kind not in "biuf":
+            raise ValueError("need 1-D real numbers (bools count as 0 and 1)")
     s = s.astype(float)
     t = t.astype(float)
     if c.dtype != bool or c.shape != s.shape:

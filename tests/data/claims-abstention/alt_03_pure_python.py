@@ -1,25 +1,29 @@
-"""Alternative correct risk_coverage_curve: plain Python loops; numpy only to recognise array input."""
+"""Alternative correct risk_coverage_curve: plain Python loops; numpy only to recognise numpy values."""
 import math
 
 import numpy as np
 
 
+NUMBER_TYPES = (int, float, np.integer, np.floating, np.bool_)  # bool is an int already
+
+
 def _numbers(values, limit):
-    """Return values as a list of Python floats, or raise ValueError (list or 1-D int/float ndarray only)."""
+    """Return values as a list of Python floats, or raise ValueError (list, tuple or 1-D numeric ndarray)."""
     if isinstance(values, np.ndarray):
-        if values.ndim != 1 or values.dtype.kind not in ("i", "u", "f"):
+        if values.ndim != 1 or values.dtype.kind not in ("b", "i", "u", "f"):
             raise ValueError("need a 1-D numeric array")
         items = [float(v) for v in values.tolist()]
-    elif isinstance(values, list):
+    elif isinstance(values, (list, tuple)):
         items = []
         for v in values:
-            if isinstance(v, bool) or isinstance(v, np.bool_):
-                raise ValueError("booleans are not numbers here")
-            if not isinstance(v, (int, float, np.integer, np.floating)):
+            if not isinstance(v, NUMBER_TYPES):
                 raise ValueError("need numbers")
-            items.append(float(v))
+            try:
+                items.append(float(v))
+            except OverflowError:
+                raise ValueError("number too large") from None
     else:
-        raise ValueError("need a list or an array")
+        raise ValueError("need a list, a tuple or an array")
     if not 1 <= len(items) <= limit:
         raise ValueError("wrong length")
     if any(not math.isfinite(v) or not 0 <= v <= 1 for v in items):
@@ -34,8 +38,8 @@ def risk_coverage_curve(scores, correct, thresholds):
         if correct.ndim != 1 or correct.dtype.kind != "b":
             raise ValueError("correct must be a bool array")
         labels = correct.tolist()
-    elif isinstance(correct, list) and all(type(v) is bool for v in correct):
-        labels = list(correct)
+    elif isinstance(correct, (list, tuple)) and all(isinstance(v, (bool, np.bool_)) for v in correct):
+        labels = [bool(v) for v in correct]
     else:
         raise ValueError("correct must hold booleans")
     if len(labels) != len(s):

@@ -4,13 +4,15 @@ import numpy as np
 
 def _vector(values, limit):
     """Validate and return a float64 vector of 1..limit finite values in [0, 1]."""
-    if isinstance(values, list):
-        if any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating))
-               for v in values):
+    if isinstance(values, (list, tuple)):
+        if not all(isinstance(v, (int, float, np.number, np.bool_)) for v in values):
             raise ValueError("numbers only")
-        values = np.array(values, dtype=np.float64) if values else np.zeros(0)
-    elif not isinstance(values, np.ndarray) or values.dtype.kind not in "iuf":
-        raise ValueError("list or numeric array")
+        try:
+            values = np.array(values, dtype=np.float64) if len(values) else np.zeros(0)
+        except OverflowError:
+            raise ValueError("number too large") from None
+    elif not isinstance(values, np.ndarray) or values.dtype.kind not in "biuf":
+        raise ValueError("list, tuple or numeric array")
     values = values.astype(np.float64)
     if values.ndim != 1 or not 0 < values.size <= limit:
         raise ValueError("shape")
@@ -25,7 +27,7 @@ def risk_coverage_curve(scores, correct, thresholds):
     if isinstance(correct, np.ndarray):
         if correct.dtype != np.bool_:
             raise ValueError("bool dtype")
-    elif not (isinstance(correct, list) and all(isinstance(v, bool) for v in correct)):
+    elif not (isinstance(correct, (list, tuple)) and all(isinstance(v, (bool, np.bool_)) for v in correct)):
         raise ValueError("booleans")
     c = np.array(correct, dtype=bool)
     if c.shape != s.shape:

@@ -1,4 +1,7 @@
-"""Alternative correct solution for checkpoint 3: Python lists while counting, arrays at the end, report properties."""
+"""Alternative correct solution for checkpoint 3: Python lists while counting (bisect on the task's edges), arrays at
+the end, report properties."""
+
+from bisect import bisect_right
 
 import numpy as np
 
@@ -15,7 +18,9 @@ def _clean(confidences, correct):
 
 
 def _bin(p, bins):
-    return min(int(p * bins), bins - 1)
+    """The bin of p: bisect on the task's edges np.linspace(0, 1, bins + 1), the last bin closed."""
+    edges = np.linspace(0.0, 1.0, bins + 1).tolist()
+    return min(max(bisect_right(edges, p) - 1, 0), bins - 1)
 
 
 def reliability_diagram(confidences, correct, bins=10):
