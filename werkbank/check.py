@@ -16,6 +16,7 @@ This is the futurecoder discipline: the grader is tested by the wrong code it ex
 
 from __future__ import annotations
 
+import fnmatch
 import importlib
 import re
 import sys
@@ -124,17 +125,25 @@ def judge_job(kind: str, verdict: dict, mistake: Mistake | None, case_ids=None) 
     if kind == "starter":
         return "the starter passes: a starter must fail (leave the body to write)" if status == "pass" else None
     failed = verdict.get("failed_cases") or []
-    if mistake.expect_fail and case_ids is not None and mistake.expect_fail not in case_ids:
+    if mistake.expect_fail and case_ids is not None and not matching(mistake.expect_fail, case_ids):
         return (f"expect-fail {mistake.expect_fail!r} is not a case of this checkpoint"
                 f"{did_you_mean(mistake.expect_fail, case_ids)}; the failing cases are: {_few(failed) or status}")
     if status == "pass":
         return f"{mistake.description!r} passes every case: add a case that catches it, or fix the mistake"
     if mistake.expect_status and status != mistake.expect_status:
         return f"{mistake.description!r}: declares expect-status {mistake.expect_status}, but got {status}"
-    if mistake.expect_fail and mistake.expect_fail not in failed:
+    if mistake.expect_fail and not matching(mistake.expect_fail, failed):
         return (f"{mistake.description!r}: case {mistake.expect_fail} should fail but passes; the failing cases "
                 f"are: {_few(failed) or status} (declare one of those, or fix the case)")
     return None
+
+
+def matching(pattern: str, case_ids) -> list[str]:
+    """The case ids ``pattern`` names: itself, or with ``*``/``?``/``[`` the ids it matches (fnmatch), such as
+    ``gen/blank/*`` for every generated case of the family ``blank``."""
+    if not any(ch in pattern for ch in "*?["):
+        return [pattern] if pattern in case_ids else []
+    return fnmatch.filter(list(case_ids), pattern)
 
 
 def _few(ids, n: int = 4) -> str:
@@ -381,7 +390,9 @@ def _lint_grader(lesson: Lesson, cp: Checkpoint, mistakes: list[Mistake], seed: 
                         "name the case whose result is drawn")
     case_ids = [case.id for case in cases]
     for mistake in mistakes:
-        if mistake.expect_fail and mistake.expect_fail not in case_ids:
+        generated = mistake.expect_fail and (mistake.expect_fail.startswith("gen/") or
+                                             any(ch in mistake.expect_fail for ch in "*?["))
+        if mistake.expect_fail and not generated and mistake.expect_fail not in case_ids:
             problems.append(f"{rel(mistake.path)}: expect-fail {mistake.expect_fail!r} is not a case of {where}"
                             f"{did_you_mean(mistake.expect_fail, case_ids)}")
     return problems
@@ -453,7 +464,8 @@ def grade_cpython(work: list[Item], prepared: dict, *, jobs: int = 2, lang: str 
 def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
                   problems: list[str]) -> tuple[dict[str, Graded], set]:
     """Grade every item in Pyodide (one Node process); record reference differences in ``problems``. Returns the
-    results and the ``(lesson, checkpoint)`` pairs whose reference fails to prepare in Pyodide (one problem each)."""
+    results, the ``(lesson, checkpoint)`` pairs whose reference fails to prepare in Pyodide (one problem each), and
+    per pair the case ids both runtimes generated (the verdicts are compared on those)."""
     from werkbank.parity import advice, expected_differences, run_pyodide
 
     cps = {(i.lesson.id, i.checkpoint.id) for i in work}
@@ -464,7 +476,7 @@ def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
              "source": item.source(), "lang": "en"} for item in work]
     prepared_p, results = run_pyodide([lesson for lesson in lessons if any(k[0] == lesson.id for k in cps)],
                                       jobs, prepare)
-    broken = set()
+    broken, common = set(), {}
     for lesson in lessons:
         for cp in lesson.checkpoints:
             if (lesson.id, cp.id) not in cps:
@@ -475,11 +487,27 @@ def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
                                 f"{theirs['author_error']}{advice(theirs['author_error'])}")
                 broken.add((lesson.id, cp.id))
                 continue
-            for case, ours, other in expected_differences(prepared_c[(lesson.id, cp.id)]["key"]["expected"],
-                                                          theirs.get("expected", {})):
+            mine = prepared_c[(lesson.id, cp.id)]["key"]["expected"]
+            other = theirs.get("expected", {})
+            both = {case for case in mine if case in other}
+            common[(lesson.id, cp.id)] = both
+            only_c, only_p = [c for c in mine if c not in both], [c for c in other if c not in both]
+            if only_c or only_p:
+                problems.append(f"{rel(grader_path(cp.grader))}: the runtimes generate different cases: "
+                                f"{len(only_c)} only in CPython (like {only_c[:1] or '-'}), {len(only_p)} only in "
+                                f"Pyodide (like {only_p[:1] or '-'}); case generation must not depend on the "
+                                "platform (numpy's default int is int32 in Pyodide); the other cases are compared")
+            for case, ours, theirs_text in expected_differences({c: mine[c] for c in mine if c in both}, other):
                 problems.append(f"{rel(cp.solution_path)}: the reference differs between runtimes on case {case}: "
-                                f"CPython {ours}, Pyodide {other}")
-    return {key: Graded(value["verdict"], value["outcomes"]) for key, value in results.items()}, broken
+                                f"CPython {ours}, Pyodide {theirs_text}")
+    return {key: Graded(value["verdict"], value["outcomes"]) for key, value in results.items()}, broken, common
+
+
+def _only(verdict: dict, cases) -> dict:
+    """The verdict with its failing cases limited to ``cases`` (those both runtimes generated)."""
+    if cases is None:
+        return verdict
+    return {**verdict, "failed_cases": [c for c in verdict.get("failed_cases") or [] if c in cases]}
 
 
 def compare_with_pyodide(lessons, work: list[Item], cpython: dict[str, Graded], prepared: dict,
@@ -489,7 +517,7 @@ def compare_with_pyodide(lessons, work: list[Item], cpython: dict[str, Graded], 
 
     problems: list[str] = []
     try:
-        theirs, broken = grade_pyodide(lessons, work, seed, prepared, problems)
+        theirs, broken, common = grade_pyodide(lessons, work, seed, prepared, problems)
     except ParityError as error:
         return [f"Pyodide parity: {error} (werkbank check --no-pyodide skips it)"], "Pyodide parity: not run"
     same = 0
@@ -501,7 +529,9 @@ def compare_with_pyodide(lessons, work: list[Item], cpython: dict[str, Graded], 
             problems.append(f"{rel(item.path)}: no Pyodide verdict")
             continue
         ours = cpython[item.id]
-        difference = verdict_difference(ours.verdict, ours.outcomes, other.verdict, other.outcomes)
+        shared = common.get((item.lesson.id, item.checkpoint.id))
+        difference = verdict_difference(_only(ours.verdict, shared), ours.outcomes, _only(other.verdict, shared),
+                                        other.outcomes)
         if difference:
             problems.append(f"{rel(item.path)}: the runtimes disagree: {difference}")
         else:
