@@ -312,3 +312,18 @@ def test_parity_names_what_only_pyodide_does(new_lesson):
     line = one_line_naming(problems, "03-zscores/mistakes/02_warns.py", "the runtimes disagree")
     assert "CPython fail" in line and "Pyodide pass" in line
     assert "case textbook: CPython" in line and "RuntimeWarning" in line
+
+
+def test_expect_fail_may_name_generated_cases_by_pattern(tmp_path):
+    from werkbank.check import judge_job, matching
+
+    path = tmp_path / "m.py"
+    path.write_text("# mistake: accepts blank ids\n# expect-fail: gen/blank/*\nx = 1\n", encoding="utf-8")
+    mistake = parse_mistake(path)
+    ids = ["seed", "gen/blank/ranking[0]/seed/3", "gen/type-none/k/seed/1"]
+    assert matching("gen/blank/*", ids) == ["gen/blank/ranking[0]/seed/3"] and matching("seed", ids) == ["seed"]
+    fail = {"status": "fail", "failed_cases": ["gen/blank/ranking[0]/seed/3"]}
+    assert judge_job("mistake", fail, mistake, ids) is None
+    other = {"status": "fail", "failed_cases": ["gen/type-none/k/seed/1"]}
+    assert "should fail but passes" in judge_job("mistake", other, mistake, ids)
+    assert "is not a case" in judge_job("mistake", fail, mistake, ["seed"])
