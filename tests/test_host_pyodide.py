@@ -1,6 +1,7 @@
 """graders/hosts/pyodide.py, the workers' entry points, exercised in CPython with a real lesson bundle."""
 
 import gc
+from pathlib import Path
 import json
 import sys
 import types
@@ -102,7 +103,7 @@ def test_grader_worker_entry_points_give_the_cli_verdicts_for_every_lesson():
         checkpoint = lesson.checkpoint(cp)
         prepared = json.loads(grader.prepare(lesson_id, cp, 3))
         assert set(prepared) == {"plan", "key"} and "expected" not in prepared["plan"]
-        assert all(set(case) == {"id", "call", "args", "kwargs"} for case in prepared["plan"]["cases"])
+        assert all(set(case) <= {"id", "call", "args", "kwargs", "json"} for case in prepared["plan"]["cases"])
         for source in (checkpoint.solution(), checkpoint.starter("en")):
             run = bridge.run(source, json.dumps(prepared["plan"]), None)
             ours = json.loads(grader.judge(json.dumps(prepared["key"]), run, "en"))
@@ -119,3 +120,27 @@ def test_grader_worker_reports_unknown_checkpoints_and_garbled_runs():
     prepared = json.loads(grader.prepare("micropip-demo", "1", 0))
     verdict = json.loads(grader.judge(json.dumps(prepared["key"]), "not json", "en"))
     assert verdict["status"] == "error" and verdict["passed"] == 0
+
+
+def test_grader_worker_shrinks_like_the_cli():
+    """shrink_start / shrink_round / shrink_pick give the same smaller failing call as werkbank.grading."""
+    from graders.hosts import pyodide_grader as grader
+    ALMOST = (Path(__file__).parent / "data" / "wrong" / "claims_1_blank_knows_only_nbsp.py").read_text(encoding="utf-8")
+
+    lesson = load_lesson("claims-abstention")
+    grader.load_lesson(json.dumps(lesson_grading(lesson, [])))
+    prepared = json.loads(grader.prepare("claims-abstention", "1", 0, "en", "full"))
+    run = bridge.run(ALMOST, json.dumps(prepared["plan"]), None)
+    verdict = grader.judge(json.dumps(prepared["key"]), run, "en")
+    state = grader.shrink_start(json.dumps(prepared["key"]), json.dumps(prepared["plan"]), run, verdict)
+    assert state != "null"
+    while state != "null":
+        round_prepared = grader.shrink_round("claims-abstention", "1", state)
+        if round_prepared == "null":
+            break
+        round_run = bridge.run(ALMOST, json.dumps(json.loads(round_prepared)["plan"]), None)
+        picked = json.loads(grader.shrink_pick(round_prepared, round_run, verdict, state, "en"))
+        verdict, state = json.dumps(picked["verdict"]), json.dumps(picked["state"])
+    ours = json.loads(verdict)["failure"]
+    cli = grade_source("claims-abstention", "1", ALMOST)["failure"]
+    assert ours["shrunk"] and ours["call_source"] == cli["call_source"] and ours["case"] == cli["case"]

@@ -79,7 +79,7 @@ RULES = {
           "tuple-ranking", "exact-ids", "unranked-relevant-counts", "k-past-the-end", "empty-ranking"},
     "2": {"no-queries", "length-mismatch", "empty-judgement", "duplicate-in-ranking", "flat-lists",
           "first-relevant-counts", "places-count-from-one", "all-miss", "empty-ranking"},
-    "3": {"default-k", "k-zero", "tie-by-id", "three-way-tie", "no-rankings", "empty-ranking", "k-negative", "k-bool",
+    "3": {"default-k", "k-zero", "rounding-large-k", "rounding-larger-k", "tie-by-id", "three-way-tie", "no-rankings", "empty-ranking", "k-negative", "k-bool",
           "k-float", "duplicate-in-ranking", "blank-id", "tuple-ranking"},
 }
 

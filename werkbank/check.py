@@ -616,7 +616,7 @@ def _run_mutants(lessons, seed: int, report: list[str]) -> list[str]:
         if error.name != "werkbank.mutants":
             raise
         return ["--mutants: werkbank.mutants is not available in this checkout"]
-    result = module.run_mutants(lessons, seed=seed)
+    result = module.run_mutants(lessons)
     if isinstance(result, tuple) and len(result) == 2:
         found, lines = result
         report.extend(lines)

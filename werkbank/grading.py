@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import importlib
 
+from graders.engine import shrink
 from graders.engine.case import AuthorError
-from graders.engine.judge import author_error, judge
-from graders.engine.prepare import prepare
+from graders.engine.judge import adopt_shrunk, author_error, judge
+from graders.engine.prepare import prepare, prepare_candidates
 from graders.hosts import cpython
 from werkbank.lessons import LessonError, load_lesson
 
@@ -29,9 +30,10 @@ def prepare_checkpoint(checkpoint, *, seed: int = 0, mode: str = "full", lang: s
 
 
 def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str = "en", seed: int = 0,
-                 mode: str = "full") -> dict:
+                 mode: str = "full", shrink_failures: bool = True) -> dict:
     """Grade ``source`` against a checkpoint; returns the verdict dict (``author_error`` for grader bugs).
-    ``mode`` "full" runs every generated case; "sample" the stratified sample a browser Check runs."""
+    ``mode`` "full" runs every generated case; "sample" the stratified sample a browser Check runs. With
+    ``shrink_failures`` a failing case is shown on the smallest input found that fails the same way."""
     try:
         checkpoint = load_lesson(lesson_id).checkpoint(checkpoint_id)
     except LessonError as error:
@@ -41,4 +43,34 @@ def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str =
     except AuthorError as error:
         return author_error(str(error), lang)
     run = cpython.run(source, prepared["plan"])
-    return judge(prepared, run, lang)
+    verdict = judge(prepared, run, lang)
+    if shrink_failures and verdict["status"] == "fail" and shrink.shrinkable(prepared["key"], verdict):
+        verdict = shrink_verdict(checkpoint, prepared, run, verdict, source, lang)
+    return verdict
+
+
+def shrink_verdict(checkpoint, prepared: dict, run: dict, verdict: dict, source: str, lang: str) -> dict:
+    """Rounds of shrinking (:mod:`graders.engine.shrink`): each runs the learner's code on smaller inputs in a child
+    process and keeps the smallest that fails the way the original case failed."""
+    import importlib
+
+    case_id = verdict["failure"]["case"]
+    key = prepared["key"]
+    plan_case = next(c for c in prepared["plan"]["cases"] if c["id"] == case_id)
+    actual = next((o for o in run.get("outcomes", []) if o.get("id") == case_id), None)
+    wanted = shrink.failure_kind(key["expected"][case_id], actual)
+    meta = key["cases"][case_id]
+    grader = importlib.import_module(checkpoint.grader)
+    for _ in range(shrink.ROUNDS):
+        round_prepared = prepare_candidates(grader, checkpoint.solution(), plan_case, meta, prepared["plan"]["attrs"])
+        if not round_prepared["plan"]["cases"]:
+            break
+        round_run = cpython.run(source, round_prepared["plan"])
+        round_verdict = judge(round_prepared, round_run, lang)
+        best = shrink.smallest_failure(round_prepared["key"], round_run, wanted, round_verdict["failed_cases"])
+        if best is None:
+            break
+        verdict = adopt_shrunk(verdict, round_prepared["key"], best, round_run, lang)
+        plan_case = next(c for c in round_prepared["plan"]["cases"] if c["id"] == best)
+        meta = round_prepared["key"]["cases"][best]
+    return verdict

@@ -22,11 +22,8 @@ stops the build with a :class:`MarkdownError` naming the file.
 from __future__ import annotations
 
 import html
-import json
 import re
 import unicodedata
-from functools import lru_cache
-from pathlib import Path
 from urllib.parse import unquote
 
 from latex2mathml.converter import convert as latex_to_mathml
@@ -34,18 +31,18 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
+from graders.engine import settings as _settings
 from werkbank import flowchart as _flowchart
 from werkbank.lessons import LessonError
 
 __all__ = ["MarkdownError", "render", "render_inline", "flowchart_svg", "check_url", "checkpoint_markers",
            "split_hints", "RTL_LANGUAGES"]
 
-CATALOG_DIR = Path(__file__).with_name("catalog")
 SAFE_SCHEMES = ("http", "https", "mailto")
 FIGURE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 CHECKPOINT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 #: Languages written right to left: their flowcharts are mirrored (``render`` derives ``rtl`` from ``lang``).
-RTL_LANGUAGES = frozenset({"ar"})
+RTL_LANGUAGES = frozenset(_settings.RTL_LANGUAGES)
 _HINT_SEPARATOR = re.compile(r"^---[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
@@ -54,16 +51,11 @@ class MarkdownError(LessonError):
     """A lesson's markdown cannot be built safely (unsafe link, bad math, bad flowchart); names the file."""
 
 
-@lru_cache(maxsize=None)
-def _catalog(lang: str) -> dict:
-    path = CATALOG_DIR / f"{lang}.json"
-    if not path.exists():
-        path = CATALOG_DIR / "en.json"
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
 def _ui(lang: str, key: str) -> str:
-    return _catalog(lang).get(key) or _catalog("en").get(key, key)
+    """A UI word (figure fallback, diagram title) under the site's one catalog loader and fallback rule."""
+    from werkbank.catalog import ui
+
+    return ui(lang, key)
 
 
 def check_url(url: str, source: str) -> None:

@@ -5,11 +5,12 @@
 - ``dist/assets/app.js`` and ``dist/assets/worker.js`` (esbuild, ESM, minified, es2020; the worker imports
   ``../pyodide/pyodide.mjs`` at run time, that import stays external);
 - ``dist/static/`` (a copy of ``web/static/``);
-- ``dist/index.html`` (home in the default UI language) and ``dist/<lang>/index.html`` for the other UI languages;
+- ``dist/index.html`` (home in the default language) and ``dist/<lang>/index.html`` for the other languages;
 - ``dist/lessons/<id>/<lang>.html`` for each language of each lesson.
 
-Pages read without JavaScript; the scripts add editors, the Python worker and progress. Every UI string comes from
-``werkbank/catalog/<lang>.json`` and is embedded into the page at build time.
+Pages read and navigate without JavaScript; the scripts add editors, the Python workers and progress. Languages come
+from :mod:`graders.engine.settings`; every UI string from :mod:`werkbank.catalog` (one loader, one fallback rule),
+embedded into each page for ``web/src/i18n.js``.
 """
 
 from __future__ import annotations
@@ -17,24 +18,23 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import re
 import shutil
 import subprocess
-import sys
-from functools import lru_cache
 from pathlib import Path
 
+from graders.engine.settings import LANGUAGES, RTL_LANGUAGES, for_web
+from werkbank.catalog import for_page, ui
 from werkbank.markdown import render, render_inline
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 WEB = REPO_ROOT / "web"
-CATALOG_DIR = Path(__file__).with_name("catalog")
 ESBUILD = REPO_ROOT / "node_modules" / ".bin" / "esbuild"
-#: UI languages, the first is the default (``dist/index.html``).
-UI_LANGUAGES = ("nl", "en", "ar")
-RTL = {"ar"}
 PYODIDE_IMPORT = "../pyodide/pyodide.mjs"
+#: The language of ``dist/index.html``; the other languages live in ``dist/<lang>/index.html``.
+DEFAULT_LANGUAGE = LANGUAGES[0]
 
-__all__ = ["build_site", "SiteError", "catalog", "json_for_script", "bundle", "UI_LANGUAGES"]
+__all__ = ["build_site", "SiteError", "json_for_script", "bundle", "place_checkpoints"]
 
 
 class SiteError(RuntimeError):
@@ -44,21 +44,8 @@ class SiteError(RuntimeError):
     """
 
 
-@lru_cache(maxsize=None)
-def catalog(lang: str) -> dict[str, str]:
-    """The UI strings for ``lang`` (falling back to English key by key)."""
-    base = json.loads((CATALOG_DIR / "en.json").read_text(encoding="utf-8"))
-    path = CATALOG_DIR / f"{lang}.json"
-    if path.exists() and lang != "en":
-        base.update({k: v for k, v in json.loads(path.read_text(encoding="utf-8")).items() if v})
-    return base
-
-
-def _t(lang: str, key: str, **values) -> str:
-    text = catalog(lang)[key]
-    for name, value in values.items():
-        text = text.replace("{" + name + "}", str(value))
-    return text
+def _dir(lang: str) -> str:
+    return "rtl" if lang in RTL_LANGUAGES else "ltr"
 
 
 def json_for_script(data) -> str:
@@ -89,42 +76,14 @@ def bundle(dist: Path) -> dict[str, str]:
     common = ["--bundle", "--format=esm", "--minify", "--target=es2020",
               "--legal-comments=none", "--log-level=warning", "--charset=utf8"]
     versions: dict[str, str] = {}
-    src = _source_dir()
+    src = WEB / "src"
     _esbuild([str(src / "worker.js"), *common, f"--external:{PYODIDE_IMPORT}",
               f"--outfile={assets / 'worker.js'}"])
     versions["worker"] = _short_hash(assets / "worker.js")
     _esbuild([str(src / "app.js"), *common, f"--define:WORKER_VERSION={json.dumps(versions['worker'])}",
-              f"--outfile={assets / 'app.js'}"])
+              f"--define:SETTINGS={json.dumps(for_web(), separators=(',', ':'))}", f"--outfile={assets / 'app.js'}"])
     versions["app"] = _short_hash(assets / "app.js")
     return versions
-
-
-#: Figure modules written by the lesson authors; app.js imports them by these names.
-FIGURE_MODULES = ("reliability.js", "risk_coverage.js")
-_PLACEHOLDER = (
-    "// Placeholder written by werkbank.site because this figure module is missing from web/src/figures/.\n"
-    "export function mount() {}\nexport function renderReliability() {}\n"
-)
-
-
-def _source_dir() -> Path:
-    """``web/src``, or, while a lesson's figure module has not landed yet, a copy with placeholders for it.
-
-    The copy lives in ``.cache/site-src`` inside the repository so ``node_modules`` still resolves.
-    """
-    src = WEB / "src"
-    missing = [name for name in FIGURE_MODULES if not (src / "figures" / name).is_file()]
-    if not missing:
-        return src
-    print(f"werkbank site: warning: web/src/figures/{', '.join(missing)} missing; those figures are left out",
-          file=sys.stderr)
-    copy = REPO_ROOT / ".cache" / "site-src"
-    if copy.exists():
-        shutil.rmtree(copy)
-    shutil.copytree(src, copy)
-    for name in missing:
-        (copy / "figures" / name).write_text(_PLACEHOLDER, encoding="utf-8")
-    return copy
 
 
 def _esbuild(args: list[str]) -> None:
@@ -152,17 +111,14 @@ def copy_static(dist: Path) -> str:
     return digest.hexdigest()[:12]
 
 
+
 # ---------------------------------------------------------------- page shell
 
 def page_csp() -> str:
-    """The pages' Content-Security-Policy: the site's header CSP (werkbank.offline.CSP) minus the header-only
+    """The pages' Content-Security-Policy: the site's one CSP (:data:`werkbank.offline.CSP`) minus the header-only
     ``frame-ancestors``. No eval, no inline script, nothing from another origin."""
-    try:
-        from werkbank.offline import CSP
-    except ImportError:  # the offline module is optional for the pages
-        CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
-               "img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; "
-               "object-src 'none'; base-uri 'none'; form-action 'none'")
+    from werkbank.offline import CSP
+
     parts = [p.strip() for p in CSP.split(";") if p.strip() and not p.strip().startswith("frame-ancestors")]
     return "; ".join(parts)
 
@@ -170,11 +126,9 @@ def page_csp() -> str:
 def _shell(*, lang: str, root: str, title: str, body: str, page: str, versions: dict[str, str],
            body_attrs: str = "", head_extra: str = "") -> str:
     """The HTML document around a page body. ``root`` is the relative path to ``dist/`` ("", "../", "../../")."""
-    direction = "rtl" if lang in RTL else "ltr"
     esc = html.escape
-    strings = json_for_script(catalog(lang))
     return f"""<!doctype html>
-<html lang="{esc(lang)}" dir="{direction}">
+<html lang="{esc(lang)}" dir="{_dir(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -184,60 +138,69 @@ def _shell(*, lang: str, root: str, title: str, body: str, page: str, versions: 
 <link rel="icon" href="{root}static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="{root}static/site.css?v={versions['static']}">
 <script src="{root}static/theme-boot.js?v={versions['static']}"></script>
-<script type="module" src="{root}assets/app.js?v={versions['app']}"></script>
-{head_extra}</head>
+{head_extra}<script type="module" src="{root}assets/app.js?v={versions['app']}"></script>
+</head>
 <body data-page="{page}" data-runtime="loading" data-lang="{esc(lang)}"{body_attrs}>
-<a class="skip-link" href="#main">{esc(_t(lang, "skip_to_content"))}</a>
+<a class="skip-link" href="#main">{esc(ui(lang, "skip_to_content"))}</a>
 {body}
-<script type="application/json" id="ui-strings">{strings}</script>
+<div class="visually-hidden" data-announcer role="status" aria-live="polite" aria-atomic="true"></div>
+<script type="application/json" id="ui-strings">{json_for_script(for_page(lang))}</script>
 </body>
 </html>
 """
 
 
 def _runtime_status(lang: str) -> str:
-    """The visible "Python: loading/ready" indicator with its progress bar (JS fills it in)."""
+    """The visible "Python: loading/ready" indicator with its progress bar (JS fills it in). Not a live region:
+    a run announces once, through the page's announcer (its verdict's headline)."""
     esc = html.escape
-    return (f'<div class="runtime-status" data-runtime-status role="status" aria-live="polite">'
+    return (f'<div class="runtime-status" data-runtime-status>'
             f'<span class="runtime-dot" aria-hidden="true"></span>'
-            f'<span data-runtime-label>{esc(_t(lang, "runtime_loading"))}</span>'
+            f'<span data-runtime-label>{esc(ui(lang, "runtime_loading"))}</span>'
             f'<progress data-runtime-progress max="100" hidden></progress></div>')
 
 
-def _topbar(lang: str, root: str, switch: str) -> str:
+def _topbar(lang: str, root: str, switch: str, stepper: str = "") -> str:
     esc = html.escape
-    return (f'<header class="topbar"><nav class="topbar-nav" aria-label="{esc(_t(lang, "home"))}">'
-            f'<a class="brand" href="{root}{_home_path(lang)}">{esc(_t(lang, "site_title"))}</a>'
+    return (f'<header class="topbar"><nav class="topbar-nav" aria-label="{esc(ui(lang, "site_nav"))}">'
+            f'<a class="brand" href="{root}{_home_path(lang)}" data-home>{esc(ui(lang, "site_title"))}</a>'
             f'{switch}'
             f'<button type="button" class="theme-toggle" data-theme-toggle aria-pressed="false" '
-            f'title="{esc(_t(lang, "theme_toggle"))}" aria-label="{esc(_t(lang, "theme_toggle"))}">◐</button>'
-            f'</nav>{_runtime_status(lang)}</header>'
+            f'title="{esc(ui(lang, "theme_toggle"))}" aria-label="{esc(ui(lang, "theme_toggle"))}">◐</button>'
+            f'</nav>{stepper}{_runtime_status(lang)}</header>'
             f'<div class="warnings" data-warnings role="alert" aria-live="assertive"></div>'
-            f'<noscript><p class="noscript">{esc(_t(lang, "noscript"))}</p></noscript>')
+            f'<noscript><p class="noscript">{esc(ui(lang, "noscript"))}</p></noscript>')
 
 
 def _home_path(lang: str) -> str:
-    return "index.html" if lang == UI_LANGUAGES[0] else f"{lang}/index.html"
+    return "index.html" if lang == DEFAULT_LANGUAGE else f"{lang}/index.html"
+
+
+def _language_name(lang: str) -> str:
+    """A language's own name, isolated in its own direction (so "English, العربية" never reads "English ,العربية")."""
+    return html.escape(ui(lang, "language_name"))
 
 
 def _lang_switch(lang: str, targets: list[tuple[str, str]]) -> str:
-    """Links to the same page in other languages; ``data-keep-place`` lets JS carry the current anchor along."""
+    """Links to the same page in other languages; ``data-keep-place`` lets JS carry the current anchor along and
+    ``data-lang-choice`` remembers the learner's pick (web/static/lang-boot.js)."""
     esc = html.escape
     items = []
     for other, href in targets:
-        name = esc(catalog(other)["language_name"])
+        name = _language_name(other)
+        attrs = f'lang="{other}" dir="{_dir(other)}" hreflang="{other}" href="{esc(href)}" data-lang-choice="{other}"'
         if other == lang:
-            items.append(f'<li><a aria-current="page" lang="{other}" href="{esc(href)}">{name}</a></li>')
+            items.append(f'<li><a aria-current="page" {attrs}>{name}</a></li>')
         else:
-            items.append(f'<li><a lang="{other}" hreflang="{other}" href="{esc(href)}" data-keep-place>{name}</a></li>')
-    return (f'<nav class="lang-switch" aria-label="{esc(_t(lang, "language_switch"))}">'
+            items.append(f'<li><a {attrs} data-keep-place>{name}</a></li>')
+    return (f'<nav class="lang-switch" aria-label="{esc(ui(lang, "language_switch"))}">'
             f'<ul>{"".join(items)}</ul></nav>')
 
 
 # ---------------------------------------------------------------- home
 
 def _lesson_lang(lesson, lang: str) -> str:
-    """The lesson language to link from a home page in ``lang``: the same, else English, else the original."""
+    """The lesson language to link from a page in ``lang``: the same, else the fallback, else the original."""
     for choice in (lang, "en"):
         if choice in lesson.languages:
             return choice
@@ -246,8 +209,8 @@ def _lesson_lang(lesson, lang: str) -> str:
 
 def _home(lang: str, lessons: list, versions: dict[str, str]) -> str:
     esc = html.escape
-    root = "" if lang == UI_LANGUAGES[0] else "../"
-    switch = _lang_switch(lang, [(o, ("" if lang == UI_LANGUAGES[0] else "../") + _home_path(o)) for o in UI_LANGUAGES])
+    root = "" if lang == DEFAULT_LANGUAGE else "../"
+    switch = _lang_switch(lang, [(o, root + _home_path(o)) for o in LANGUAGES])
     cards = []
     for lesson in lessons:
         if not lesson.listed:
@@ -256,40 +219,45 @@ def _home(lang: str, lessons: list, versions: dict[str, str]) -> str:
         text = lesson.text[ll]
         source = f"{lesson.folder / 'lesson.toml'} [text.{ll}]"
         total = len(lesson.checkpoints)
-        langs = ", ".join(
-            f'<a href="{root}lessons/{esc(lesson.id)}/{x}.html" lang="{x}" hreflang="{x}">'
-            f'{esc(catalog(x)["language_name"])}</a>' for x in lesson.languages)
-        ldir = "rtl" if ll in RTL else "ltr"
+        langs = esc(ui(lang, "list_separator")).join(
+            f'<a href="{root}lessons/{esc(lesson.id)}/{x}.html" lang="{x}" dir="{_dir(x)}" hreflang="{x}">'
+            f'{_language_name(x)}</a>' for x in lesson.languages)
         cards.append(
             f'<li class="lesson-card">'
-            f'<h3 lang="{ll}" dir="{ldir}"><a data-lesson="{esc(lesson.id)}" '
+            f'<h3 lang="{ll}" dir="{_dir(ll)}"><a data-lesson="{esc(lesson.id)}" '
             f'href="{root}lessons/{esc(lesson.id)}/{ll}.html">{esc(text.title)}</a></h3>'
-            f'<div class="summary" lang="{ll}" dir="{ldir}">{_md(text.summary, source, ll)}</div>'
-            f'<p class="meta"><span>{esc(_t(lang, "minutes", n=lesson.minutes))}</span> · '
-            f'<span>{esc(_t(lang, "lesson_languages"))}: <bdi>{langs}</bdi></span> · '
-            f'<span>{esc(_t(lang, "progress"))}: <span data-lesson-progress="{esc(lesson.id)}" '
+            f'<div class="summary" lang="{ll}" dir="{_dir(ll)}">{_md(text.summary, source, ll)}</div>'
+            f'<p class="meta"><span>{esc(ui(lang, "minutes", n=lesson.minutes))}</span> · '
+            f'<span>{esc(ui(lang, "lesson_languages"))}: {langs}</span> · '
+            f'<span>{esc(ui(lang, "progress"))}: <span data-lesson-progress="{esc(lesson.id)}" '
             f'data-total="{total}" dir="ltr">0 / {total}</span></span></p></li>'
         )
     body = (
         _topbar(lang, root, switch)
         + f'<main id="main" class="home">'
-        f'<h1>{esc(_t(lang, "site_title"))}</h1><p class="tagline">{esc(_t(lang, "site_tagline"))}</p>'
-        f'<section aria-labelledby="lessons-title"><h2 id="lessons-title">{esc(_t(lang, "lessons"))}</h2>'
+        f'<h1>{esc(ui(lang, "site_title"))}</h1><p class="tagline">{esc(ui(lang, "site_tagline"))}</p>'
+        f'<section aria-labelledby="lessons-title"><h2 id="lessons-title">{esc(ui(lang, "lessons"))}</h2>'
         f'<ul class="lesson-list">{"".join(cards)}</ul></section>'
         f'<section class="progress-tools" aria-labelledby="progress-title">'
-        f'<h2 id="progress-title">{esc(_t(lang, "your_progress"))}</h2>'
-        f'<p>{esc(_t(lang, "progress_explainer"))}</p>'
-        f'<div class="tool-row"><button type="button" data-action="export">{esc(_t(lang, "export"))}</button>'
-        f'<label class="button-like"><span>{esc(_t(lang, "import"))}</span>'
+        f'<h2 id="progress-title">{esc(ui(lang, "your_progress"))}</h2>'
+        f'<p>{esc(ui(lang, "progress_explainer"))}</p>'
+        f'<div class="tool-row"><button type="button" data-action="export">{esc(ui(lang, "export"))}</button>'
+        f'<label class="button-like"><span>{esc(ui(lang, "import"))}</span>'
         f'<input type="file" accept="application/json,.json" data-action="import"></label>'
-        f'<button type="button" data-action="reset-all" class="danger">{esc(_t(lang, "reset_all"))}</button></div>'
+        f'<button type="button" data-action="reset-all" class="danger">{esc(ui(lang, "reset_all"))}</button></div>'
         f'<p data-progress-message role="status" aria-live="polite"></p></section>'
         f'</main>'
     )
     index = [{"id": l.id, "checkpoints": [c.id for c in l.checkpoints]} for l in lessons]
     extra = f'<script type="application/json" id="site-data">{json_for_script({"lessons": index})}</script>'
-    return _shell(lang=lang, root=root, title=_t(lang, "site_title"), body=body + extra, page="home",
-                  versions=versions)
+    alternates = "".join(f'<link rel="alternate" hreflang="{o}" href="{root}{_home_path(o)}">\n' for o in LANGUAGES)
+    head = alternates
+    if lang == DEFAULT_LANGUAGE:
+        # The default home page follows the browser's languages on a first visit, and the learner's own pick after
+        # that (before the first paint; without JavaScript it simply stays here).
+        head += f'<script src="{root}static/lang-boot.js?v={versions["static"]}"></script>\n'
+    return _shell(lang=lang, root=root, title=ui(lang, "site_title"), body=body + extra, page="home",
+                  versions=versions, head_extra=head)
 
 
 # ---------------------------------------------------------------- lesson page
@@ -302,50 +270,181 @@ def _md_inline(text: str, source: str, lang: str) -> str:
     return render_inline(text, source=source, lang=lang)
 
 
-def _buttons(lang: str, actions: list[str]) -> str:
+def _buttons(lang: str, actions: list[str], controls: dict[str, str] | None = None) -> str:
     esc = html.escape
     out = []
     for action in actions:
         cls = " primary" if action == "check" else ""
-        extra = " hidden" if action == "stop" else ' aria-expanded="false"' if action == "hint" else ""
-        out.append(f'<button type="button" class="btn{cls}" data-action="{action}"{extra}>{esc(_t(lang, action))}</button>')
+        extra = " hidden" if action == "stop" else ""
+        if controls and action in controls:
+            extra += f' aria-controls="{controls[action]}"'
+        out.append(f'<button type="button" class="btn{cls}" data-action="{action}"{extra}>'
+                   f'<span data-label>{esc(ui(lang, action))}</span></button>')
     return "".join(out)
 
 
-def _editor_block(lang: str, label: str, code: str, key: str) -> str:
+def _editor_block(label: str, code: str, key: str, attr: str = "data-editor", extra_class: str = "",
+                  fallback: bool = True) -> str:
     esc = html.escape
-    return (f'<div class="editor" data-editor="{esc(key)}" dir="ltr" aria-label="{esc(label)}">'
-            f'<pre class="editor-fallback" dir="ltr"><code class="language-python">{esc(code)}</code></pre></div>')
+    inner = (f'<pre class="editor-fallback" dir="ltr"><code class="language-python">{esc(code)}</code></pre>'
+             if fallback else "")
+    cls = f"editor {extra_class}".strip()
+    return f'<div class="{cls}" {attr}="{esc(key)}" dir="ltr" aria-label="{esc(label)}">{inner}</div>'
 
 
-def _checkpoint(lesson, cp, lang: str, index: int) -> str:
+def _output(lang: str, label: str) -> str:
+    # A log that is not live: output is read on demand (the verdict's headline is the one announcement).
+    esc = html.escape
+    return (f'<pre class="output" data-output dir="ltr" tabindex="0" role="log" aria-live="off" '
+            f'aria-label="{esc(label)}" hidden></pre>')
+
+
+def _needs_closure(lesson, cp) -> list:
+    """The earlier checkpoints whose code ``cp`` builds on, transitively, in lesson order."""
+    wanted = set()
+    stack = list(cp.needs)
+    while stack:
+        cid = stack.pop()
+        if cid in wanted:
+            continue
+        wanted.add(cid)
+        stack.extend(lesson.checkpoint(cid).needs)
+    return [c for c in lesson.checkpoints if c.id in wanted]
+
+
+def _carried(lesson, cp, lang: str, numbers: dict[str, int]) -> str:
+    """The code carried over from earlier checkpoints: visible, editable, runs before the learner's own code."""
+    esc = html.escape
+    out = []
+    for need in _needs_closure(lesson, cp):
+        n = numbers[need.id]
+        key = f"{cp.id}-{need.id}"
+        out.append(
+            f'<details class="carried" data-carried="{esc(need.id)}" open>'
+            f'<summary><span class="carried-title">{esc(ui(lang, "carried_title", n=n))}</span></summary>'
+            f'<p class="carried-text">{esc(ui(lang, "carried_text"))}</p>'
+            f'<p class="carried-note" data-carried-note hidden>{esc(ui(lang, "carried_not_passed", n=n))}</p>'
+            + _editor_block(ui(lang, "carried_editor_label", n=n), "", key, attr="data-carried-editor",
+                            extra_class="editor-small", fallback=False)
+            + f'<button type="button" class="btn" data-action="carry-refresh">'
+            f'{esc(ui(lang, "carried_refresh", n=n))}</button></details>'
+        )
+    return "".join(out)
+
+
+def _checkpoint(lesson, cp, lang: str, index: int, numbers: dict[str, int], next_html: str) -> str:
     esc = html.escape
     task = _md(cp.task(lang), str(cp.folder / f"task.{lang}.md"), lang)
     title = cp.title.get(lang) or cp.title[lesson.languages[0]]
     entry = "".join(f"<code>{esc(name)}</code> " for name in cp.entry)
-    hint = _md(cp.hint(lang), str(cp.folder / f"hint.{lang}.md"), lang)
     cid = esc(cp.id)
+    base = f"checkpoint-{cid}"
+    hint_source = str(cp.folder / f"hint.{lang}.md")
+    hints = cp.hints(lang)
+    hint_html = "".join(
+        f'<div class="hint" data-hint="{i}" hidden><p class="hint-number">'
+        f'{esc(ui(lang, "hint_number", n=i, total=len(hints)))}</p>{_md(text, hint_source, lang)}</div>'
+        for i, text in enumerate(hints, 1))
+    example = cp.example(lang)
     return (
-        f'<section class="checkpoint" id="checkpoint-{cid}" data-checkpoint="{cid}" data-state="idle" '
-        f'aria-labelledby="checkpoint-{cid}-title">'
-        f'<h2 id="checkpoint-{cid}-title"><span class="cp-number">{esc(_t(lang, "checkpoint", n=index))}</span> '
+        f'<section class="checkpoint" id="{base}" data-checkpoint="{cid}" data-state="idle" '
+        f'aria-labelledby="{base}-title">'
+        f'<h2 id="{base}-title" tabindex="-1"><span class="cp-number">{esc(ui(lang, "checkpoint", n=index))}</span> '
         f'<span class="cp-title">{esc(title)}</span> '
-        f'<span class="cp-badge" data-passed-badge hidden>✓ {esc(_t(lang, "passed_badge"))}</span></h2>'
+        f'<span class="cp-badge" data-passed-badge hidden>✓&#xA0;{esc(ui(lang, "passed_badge"))}</span></h2>'
         f'<div class="task">{task}</div>'
-        + (f'<p class="entry">{esc(_t(lang, "define_names"))} <span dir="ltr">{entry.strip()}</span></p>' if entry else "")
-        + _editor_block(lang, _t(lang, "editor_label", n=index), cp.starter(lang), cp.id)
-        + f'<div class="actions" role="group" aria-label="{esc(title)}">'
-        f'{_buttons(lang, ["run", "check", "stop", "reset", "hint", "solution"])}</div>'
-        f'<p class="shortcut">{esc(_t(lang, "shortcut_check"))}</p>'
-        f'<div class="hint" data-hint hidden>{hint}</div>'
+        + (f'<p class="entry">{esc(ui(lang, "define_names"))} <span dir="ltr">{entry.strip()}</span></p>' if entry else "")
+        + _carried(lesson, cp, lang, numbers)
+        + _editor_block(ui(lang, "editor_label", n=index), cp.starter(lang), cp.id)
+        + f'<p class="keys" id="{base}-keys">{esc(ui(lang, "keys_help"))}</p>'
+        f'<div class="example" data-example-block{"" if example else " hidden"}>'
+        f'<h3 class="example-title" data-example-title>{esc(ui(lang, "example_heading"))}</h3>'
+        f'<p class="example-text" data-example-text>{esc(ui(lang, "example_text"))}</p>'
+        + _editor_block(ui(lang, "example_editor_label", n=index), example, f"{cp.id}-example",
+                        attr="data-example-editor", extra_class="editor-small")
+        + f'<button type="button" class="btn" data-action="example-restore" hidden>'
+        f'{esc(ui(lang, "example_restore"))}</button></div>'
+        f'<div class="actions" role="group" aria-label="{esc(ui(lang, "checkpoint", n=index))}">'
+        f'{_buttons(lang, ["run", "check", "stop", "reset", "hint", "solution"], {"hint": f"{base}-hints"})}</div>'
+        f'<div class="hints" id="{base}-hints" data-hints="{len(hints)}">{hint_html}</div>'
         f'<div class="solution" data-solution hidden></div>'
-        f'<div class="verdict" data-verdict="idle" aria-live="polite"></div>'
-        f'<pre class="output" data-output dir="ltr" tabindex="0" hidden></pre>'
+        f'<div class="verdict" data-verdict="idle"></div>'
+        + _output(lang, ui(lang, "checkpoint", n=index))
+        + f'<p class="next" data-next hidden>{next_html}</p>'
         f'</section>'
     )
 
 
-def _lesson_page(lesson, lang: str, versions: dict[str, str]) -> str:
+_SLOT = re.compile(r'<div data-checkpoint-slot="([^"]*)"></div>\n?')
+
+
+def place_checkpoints(prose_html: str, sections: dict[str, str]) -> str:
+    """The lesson body: the prose with each checkpoint's section placed at its slot (``<div
+    data-checkpoint-slot="N">``, from a ```` ```checkpoint N ```` marker), right after the text it needs. Sections
+    without a slot follow the prose, in lesson order. Prose parts are ``<div class="prose">`` blocks."""
+    parts = []
+    placed = set()
+    pos = 0
+    for match in _SLOT.finditer(prose_html):
+        cid = html.unescape(match.group(1))
+        if cid not in sections or cid in placed:
+            continue
+        parts.append(("prose", prose_html[pos:match.start()]))
+        parts.append(("section", sections[cid]))
+        placed.add(cid)
+        pos = match.end()
+    parts.append(("prose", prose_html[pos:]))
+    parts.extend(("section", html_) for cid, html_ in sections.items() if cid not in placed)
+    out = []
+    for kind, text in parts:
+        if kind == "section":
+            out.append(text)
+        elif text.strip():
+            out.append(f'<div class="prose">{text}</div>')
+    return "".join(out)
+
+
+def _stepper(lesson, lang: str) -> str:
+    """Checkpoint stepper in the sticky top bar: each checkpoint's state (JS keeps it current) and a jump to it."""
+    esc = html.escape
+    items = []
+    for i, cp in enumerate(lesson.checkpoints, 1):
+        title = cp.title.get(lang) or cp.title[lesson.languages[0]]
+        number = esc(ui(lang, "checkpoint", n=i))
+        items.append(
+            f'<li><a class="step" href="#checkpoint-{esc(cp.id)}" data-step="{esc(cp.id)}" data-state="new" '
+            f'title="{number}: {esc(title)}">'
+            f'<span class="step-number" aria-hidden="true">{i}</span>'
+            f'<span class="step-mark" aria-hidden="true" data-step-mark></span>'
+            f'<span class="visually-hidden">{number}: {esc(title)}, '
+            f'<span data-step-state>{esc(ui(lang, "step_new"))}</span></span></a></li>')
+    return (f'<nav class="stepper" aria-label="{esc(ui(lang, "stepper_label"))}">'
+            f'<ol>{"".join(items)}</ol></nav>')
+
+
+def _next_links(lesson, lang: str, next_lesson) -> list[str]:
+    """The "Next" link shown after each checkpoint's pass: the next checkpoint, or after the last one the next
+    lesson (or all lessons)."""
+    esc = html.escape
+    links = []
+    cps = lesson.checkpoints
+    for i, cp in enumerate(cps):
+        if i + 1 < len(cps):
+            links.append(f'<a class="next-link" href="#checkpoint-{esc(cps[i + 1].id)}" data-next-link>'
+                         f'{esc(ui(lang, "next_checkpoint", n=i + 2))}</a>')
+        elif next_lesson is not None:
+            ll = _lesson_lang(next_lesson, lang)
+            links.append(f'<span class="lesson-complete">{esc(ui(lang, "lesson_complete"))}</span> '
+                         f'<a class="next-link" href="../{esc(next_lesson.id)}/{ll}.html" data-next-link>'
+                         f'{esc(ui(lang, "next_lesson", title=next_lesson.text[ll].title))}</a>')
+        else:
+            links.append(f'<span class="lesson-complete">{esc(ui(lang, "lesson_complete"))}</span> '
+                         f'<a class="next-link" href="../../{_home_path(lang)}" data-next-link>'
+                         f'{esc(ui(lang, "all_lessons"))}</a>')
+    return links
+
+
+def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None) -> str:
     esc = html.escape
     text = lesson.text[lang]
     toml = f"{lesson.folder / 'lesson.toml'} [text.{lang}]"
@@ -356,58 +455,60 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str]) -> str:
     header = (
         f'<header class="lesson-header">'
         f'<h1>{esc(text.title)}</h1>'
-        f'<p class="meta"><span>{esc(_t(lang, "minutes", n=lesson.minutes))}</span> · '
-        f'<span>{esc(_t(lang, "progress"))}: <span data-progress data-total="{total}" dir="ltr" '
-        f'aria-label="{esc(_t(lang, "progress"))}">0 / {total}</span></span></p>'
-        + (f'<p class="prereq"><strong>{esc(_t(lang, "prerequisites"))}:</strong> '
+        f'<p class="meta"><span>{esc(ui(lang, "minutes", n=lesson.minutes))}</span> · '
+        f'<span>{esc(ui(lang, "progress"))}: <span data-progress data-total="{total}" dir="ltr">0 / {total}</span>'
+        f'</span></p>'
+        + (f'<p class="prereq"><strong>{esc(ui(lang, "prerequisites"))}:</strong> '
            f'{_md_inline(text.prerequisites, toml, lang)}</p>' if text.prerequisites else "")
-        + (f'<section class="goals"><h2>{esc(_t(lang, "goals"))}</h2><ul>{goals}</ul></section>' if goals else "")
+        + (f'<section class="goals"><h2>{esc(ui(lang, "goals"))}</h2><ul>{goals}</ul></section>' if goals else "")
         + "</header>"
     )
-    prose = _md(lesson.prose(lang), str(lesson.folder / f"prose.{lang}.md"), lang, heading_ids=True)
-    checkpoints = "".join(_checkpoint(lesson, cp, lang, i) for i, cp in enumerate(lesson.checkpoints, 1))
+    prose = _md(lesson.prose(lang), str(lesson.folder / f"prose.{lang}.md"), lang, heading_ids=True,
+                checkpoints=[cp.id for cp in lesson.checkpoints])
+    numbers = {cp.id: i for i, cp in enumerate(lesson.checkpoints, 1)}
+    nexts = _next_links(lesson, lang, next_lesson)
+    sections = {cp.id: _checkpoint(lesson, cp, lang, i, numbers, nexts[i - 1])
+                for i, cp in enumerate(lesson.checkpoints, 1)}
     playground = (
         f'<section class="playground" id="try" data-playground aria-labelledby="try-title">'
-        f'<h2 id="try-title">{esc(_t(lang, "playground"))}</h2><p>{esc(_t(lang, "playground_text"))}</p>'
-        + _editor_block(lang, _t(lang, "playground_label"), "", "playground")
-        + f'<div class="actions" role="group">{_buttons(lang, ["run", "stop"])}</div>'
-        f'<div class="verdict" data-verdict="idle" aria-live="polite"></div>'
-        f'<pre class="output" data-output dir="ltr" tabindex="0" hidden></pre></section>'
+        f'<h2 id="try-title" tabindex="-1">{esc(ui(lang, "playground"))}</h2><p>{esc(ui(lang, "playground_text"))}</p>'
+        + _editor_block(ui(lang, "playground_label"), "", "playground")
+        + f'<p class="keys" id="try-keys">{esc(ui(lang, "keys_help_playground"))}</p>'
+        f'<div class="actions" role="group" aria-label="{esc(ui(lang, "playground"))}">'
+        f'{_buttons(lang, ["run", "stop"])}</div>'
+        f'<div class="verdict" data-verdict="idle"></div>'
+        + _output(lang, ui(lang, "playground"))
+        + '</section>'
     )
     tail = ""
     if text.takeaways:
         items = "".join(f"<li>{_md_inline(t, toml, lang)}</li>" for t in text.takeaways)
-        tail += f'<section id="takeaways" class="takeaways"><h2>{esc(_t(lang, "takeaways"))}</h2><ul>{items}</ul></section>'
+        tail += f'<section id="takeaways" class="takeaways"><h2>{esc(ui(lang, "takeaways"))}</h2><ul>{items}</ul></section>'
     if text.further_reading:
-        tail += (f'<section id="further-reading"><h2>{esc(_t(lang, "further_reading"))}</h2>'
+        tail += (f'<section id="further-reading"><h2>{esc(ui(lang, "further_reading"))}</h2>'
                  f'{_md(text.further_reading, toml, lang)}</section>')
     if text.sources:
         items = "".join(f"<li>{_md_inline(s, toml, lang)}</li>" for s in text.sources)
-        tail += f'<section id="sources" class="sources"><h2>{esc(_t(lang, "sources"))}</h2><ol>{items}</ol></section>'
+        tail += f'<section id="sources" class="sources"><h2>{esc(ui(lang, "sources"))}</h2><ol>{items}</ol></section>'
+    # Only what the scripts read: starters for Reset and "tried", the solution for "Show solution", the example
+    # for "Back to the example", and `needs` for the carried-over code. Hints and texts are in the HTML once.
     data = {
         "id": lesson.id,
         "lang": lang,
-        "languages": list(lesson.languages),
         "checkpoints": [
-            {
-                "id": cp.id,
-                "title": cp.title.get(lang) or cp.title[lesson.languages[0]],
-                "entry": list(cp.entry),
-                "plot": cp.plot or "",
-                "starter": cp.starter(lang),
-                "solution": cp.solution(),
-                "hint_html": _md(cp.hint(lang), str(cp.folder / f"hint.{lang}.md"), lang),
-            }
+            {"id": cp.id, "starter": cp.starter(lang), "solution": cp.solution(), "example": cp.example(lang),
+             "needs": [c.id for c in _needs_closure(lesson, cp)]}
             for cp in lesson.checkpoints
         ],
     }
     body = (
-        _topbar(lang, root, switch)
-        + f'<main id="main" class="lesson">{header}<article class="prose">{prose}</article>'
-        f'{checkpoints}{playground}{tail}</main>'
+        _topbar(lang, root, switch, _stepper(lesson, lang))
+        + f'<main id="main" class="lesson">{header}<article class="lesson-body prose">'
+        f'{place_checkpoints(prose, sections)}</article>'
+        f'{playground}{tail}</main>'
         f'<script type="application/json" id="lesson-data">{json_for_script(data)}</script>'
     )
-    return _shell(lang=lang, root=root, title=f"{text.title} · {_t(lang, 'site_title')}", body=body,
+    return _shell(lang=lang, root=root, title=f"{text.title} · {ui(lang, 'site_title')}", body=body,
                   page="lesson", versions=versions, body_attrs=f' data-lesson="{esc(lesson.id)}"')
 
 
@@ -426,9 +527,11 @@ def build_site(dist: Path, lessons: list | None = None) -> None:
     dist = Path(dist)
     versions = bundle(dist)
     versions["static"] = copy_static(dist)
-    for lang in UI_LANGUAGES:
-        path = dist / _home_path(lang)
-        _write(path, _home(lang, lessons, versions))
+    for lang in LANGUAGES:
+        _write(dist / _home_path(lang), _home(lang, lessons, versions))
+    listed = [lesson for lesson in lessons if lesson.listed]
     for lesson in lessons:
+        later = listed[listed.index(lesson) + 1:] if lesson in listed else []
+        next_lesson = later[0] if later else None
         for lang in lesson.languages:
-            _write(dist / "lessons" / lesson.id / f"{lang}.html", _lesson_page(lesson, lang, versions))
+            _write(dist / "lessons" / lesson.id / f"{lang}.html", _lesson_page(lesson, lang, versions, next_lesson))

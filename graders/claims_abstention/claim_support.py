@@ -344,6 +344,11 @@ def curated(lang="en"):
         "facts is een set; alleen een list is toegestaan.", "facts is a set; only a list is allowed.",
         "facts مجموعة set؛ المسموح list فقط.")
     yield _invalid(
+        "claims-empty-string", "", seed_facts,
+        "claims is een lege string; een string is geen list, ook niet als je erover kunt itereren.",
+        "claims is an empty string; a string is not a list, even though you can iterate over it.",
+        "claims نص فارغ؛ والنص ليس list وإن أمكن المرور على محارفه.")
+    yield _invalid(
         "facts-dict", [blue_claim], fact("s1"),
         "facts is één dict in plaats van een lijst van dicts.", "facts is a single dict instead of a list of dicts.",
         "facts قاموس واحد بدل قائمة قواميس.")

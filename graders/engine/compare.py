@@ -22,7 +22,7 @@ ABS_TOL = 1e-12
 _TYPE_NAMES = {
     "none": "None", "bool": "bool", "int": "int", "float": "float", "str": "str", "list": "list",
     "tuple": "tuple", "dict": "dict", "set": "set", "frozenset": "frozenset", "ndarray": "numpy.ndarray",
-    "bytes": "bytes",
+    "bytes": "bytes", "complex": "complex",
 }
 
 
@@ -133,6 +133,9 @@ def _cmp(expected, actual):
         return None if expected[1] == actual[1] else _fail("value")
     if e == "float":
         return None if floats_match(expected[1], actual[1]) else _fail("value")
+    if e == "complex":
+        same = floats_match(expected[1], actual[1]) and floats_match(expected[2], actual[2])
+        return None if same else _fail("value")
     if e in ("list", "tuple", "set", "frozenset"):
         xs, ys = expected[1], actual[1]
         if len(xs) != len(ys):

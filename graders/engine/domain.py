@@ -172,7 +172,8 @@ class Real(Spec):
                Variant("inf", "-inf", float("-inf")), Variant("neg-zero", "-0.0", -0.0),
                Variant("tiny-neg", "-5e-324", -5e-324), Variant("tiny-neg", "-1e-300", -1e-300),
                Variant("type-none", "None", None), Variant("type-list", "list", [value]),
-               Variant("type-str", "'x'", "x"), Variant("huge", "1e308", 1e308), Variant("huge", "10**400", 10**400)]
+               Variant("type-str", "'x'", "x"), Variant("huge", "1e308", 1e308), Variant("huge-int", "10**400", 10**400),
+               Variant("complex", "complex", complex(value, 0.5) if isinstance(value, (int, float)) else 0.5j)]
         if self.bools:
             out += [Variant("bool", "True", True), Variant("bool", "False", False),
                     Variant("npbool", "numpy.True_", np.True_), Variant("npbool", "numpy.False_", np.False_)]
@@ -358,6 +359,10 @@ class Seq(Spec):
                 ones = [items[0]] * self.max_len
                 out.append(Variant("size-max-uint8", f"len = {self.max_len}, uint8",
                                    np.asarray(ones).astype("uint8")))
+        if isinstance(self.item, Integer) and len(items) >= 2 and (self.item.hi is None or self.item.hi >= 200):
+            # small integer dtypes whose sum does not fit them: a sum in the array's own dtype wraps round
+            out.append(Variant("ndarray-sum-wraps", "uint8, sum > 255", np.full(len(items), 200, dtype=np.uint8)))
+            out.append(Variant("ndarray-sum-wraps", "int8, sum > 127", np.full(len(items), 100, dtype=np.int8)))
         return out
 
     def random(self, rng, pools):

@@ -37,7 +37,7 @@ GROUPS = {
     "type": ("type-",), "blank": ("empty", "blank", "invisible"),
     "exact": ("padded", "case", "substring", "superstring", "nfd", "nfc", "nfkc"),
     "separator": ("separator",), "text-kind": ("nonascii", "numeric"), "length": ("len-",),
-    "special-number": ("nan", "inf", "neg-zero", "tiny-neg", "huge"),
+    "special-number": ("nan", "inf", "neg-zero", "tiny-neg", "huge", "complex"),
     "number-type": ("bool", "npbool", "npfloat", "float32", "int-form", "npint", "float-int", "float-frac",
                     "numeric-str", "zero", "neg"),
     "edge": ("edge-",), "label": ("label-",), "container": ("container",), "array": ("ndarray",),
@@ -271,6 +271,7 @@ def _detail_class(variant: Variant) -> str:
 
 def _aligned_variants(domain: Domain, base: Base):
     names = [p.name for p in domain.params]
+    yield from _aligned_sizes(domain, base, names)
     for group in domain.aligned:
         for name in group:
             index = names.index(name)
@@ -295,6 +296,31 @@ def _aligned_variants(domain: Domain, base: Base):
                             number)
 
 
+def _aligned_sizes(domain: Domain, base: Base, names: list):
+    """Aligned sequences grown together to their limit and one past it, each padded with its own items in turn, so
+    a limit that counts only some items (the answered ones) shows."""
+    for group in domain.aligned:
+        members = [(names.index(n), domain.params[names.index(n)].spec) for n in group]
+        if any(i >= len(base.args) or not isinstance(s, Seq) or s.max_len is None for i, s in members):
+            continue
+        values = [base.args[i] for i, _ in members]
+        lists = [v.tolist() if isinstance(v, np.ndarray) else list(v) if isinstance(v, (list, tuple)) else None
+                 for v in values]
+        if any(not items or len(items) != len(lists[0]) for items in lists):
+            continue
+        limit = min(s.max_len for _, s in members)
+        for size, family in ((limit, "align-max"), (limit + 1, "align-over")):
+            for position in range(min(3, len(lists[0]))):
+                args = list(base.args)
+                for (index, _), value, items in zip(members, values, lists):
+                    padded = items + [items[position]] * (size - len(items))
+                    args[index] = np.asarray(padded, dtype=value.dtype) if isinstance(value, np.ndarray) \
+                        else type(value)(padded)
+                shown = "/".join(group)
+                yield _make(domain, base, Variant(family, f"len = {size}, + item {position}", None), shown,
+                            f"{family}:{shown}", (tuple(args), base.kwargs), position)
+
+
 def _keyword_variants(domain: Domain, base: Base):
     """The base with its trailing keyword-capable parameters passed by name (``bins=5`` instead of ``5``)."""
     for index, param in enumerate(domain.params):
@@ -309,15 +335,21 @@ def _keyword_variants(domain: Domain, base: Base):
 
 
 def _default_variants(domain: Domain, bases: list[Base]):
-    """Calls that leave out a trailing parameter that has a default; the reference decides the result."""
+    """Calls that leave out a parameter that has a default (the last positional one, or a keyword one); the
+    reference decides the result, so a wrong default shows."""
+    if domain.skips("default"):
+        return
     for base in bases:
-        index = len(base.args) - 1
-        if index < 0 or base.kwargs or domain.skips("default"):
-            continue
-        param = domain.params[index] if index < len(domain.params) else None
-        if param is not None and param.has_default:
-            yield _make(domain, base, Variant("default", f"without {param.name}", None), param.name, param.name,
-                        (base.args[:index], {}), 0)
+        for index, param in enumerate(domain.params):
+            if not param.has_default:
+                continue
+            if param.name in base.kwargs:
+                kwargs = {k: v for k, v in base.kwargs.items() if k != param.name}
+                yield _make(domain, base, Variant("default", f"without {param.name}", None), param.name,
+                            param.name, (base.args, kwargs), 0)
+            elif index == len(base.args) - 1 and not base.kwargs:
+                yield _make(domain, base, Variant("default", f"without {param.name}", None), param.name,
+                            param.name, (base.args[:index], {}), 0)
 
 
 def _accented(domain: Domain, base: Base) -> Base | None:
@@ -447,7 +479,7 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mod
         built.extend(_aligned_variants(domain, base))
         built.extend(_keyword_variants(domain, base))
         built.extend(_collision_variants(domain, base))
-    built.extend(_default_variants(domain, small))
+    built.extend(_default_variants(domain, bases if mode == "full" else small))
     for b in (_accented(domain, base) for base in small):
         if b is not None:
             built.append(Generated(id=f"gen/accented/-/{b.id}/0", call=domain.call, args=b.args, kwargs=b.kwargs,

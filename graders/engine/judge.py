@@ -263,6 +263,30 @@ def failure(key: dict, case_id: str, actual: dict | None, problem: tuple, lang: 
     return entry
 
 
+def adopt_shrunk(verdict: dict, key: dict, case_id: str, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
+    """``verdict`` with its failure shown on the smaller input ``case_id`` of a shrink round (``key`` and ``run`` of
+    that round). The failing case keeps its id and label; what was called, expected and got come from the smaller
+    input, which is marked ``shrunk``."""
+    lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
+    actual = next((o for o in run.get("outcomes", []) if o.get("id") == case_id), None)
+    problem = check_case(key["expected"][case_id], actual, key["cases"][case_id], lang)
+    if problem is None or not verdict.get("failure"):
+        return verdict
+    smaller = failure(key, case_id, actual, problem, lang)
+    original = verdict["failure"]
+    merged = {**smaller, "case": original["case"], "case_label": original["case_label"], "shrunk": True}
+    if not key["cases"][case_id].get("generated"):
+        merged["explanation"] = text("shrunk_random", lang)
+    out = {**verdict, "failure": merged}
+    if actual and actual.get("kind") == "raise" and actual.get("traceback"):
+        out["traceback"], out["error_line"] = actual["traceback"], actual.get("error_line")
+    error = merged.get("python_error")
+    if error:
+        out["message"] = text("fail_python", lang, passed=verdict["passed"], total=verdict["total"],
+                              exc=error["exc"], line=error["line"])
+    return out
+
+
 def plot_data(prepared: dict, run: dict) -> dict | None:
     """The checkpoint's plot (``{"kind", "expected", "actual"}``, ``actual`` None when the learner's call did not
     return), or ``None`` when the checkpoint has no plot. Works for a Check and for a Run that called the plot case."""
@@ -289,4 +313,5 @@ def author_error(detail: str, lang: str = "en", **extra) -> dict:
     return verdict
 
 
-__all__ = ["judge", "author_error", "check_case", "case_texts", "failure", "plot_data", "python_error"]
+__all__ = ["judge", "author_error", "adopt_shrunk", "check_case", "case_texts", "failure", "plot_data",
+           "python_error"]

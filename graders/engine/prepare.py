@@ -202,7 +202,11 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
 
     def add(case_id, call, args, kwargs, outcome, meta):
         wire_args, wire_kwargs = _encode_inputs(case_id, args, kwargs)
-        plan_cases.append({"id": case_id, "call": call, "args": wire_args, "kwargs": wire_kwargs})
+        entry = {"id": case_id, "call": call, "args": wire_args, "kwargs": wire_kwargs}
+        plain = values.as_json(wire_args, wire_kwargs)
+        if plain is not None:
+            entry["json"] = plain
+        plan_cases.append(entry)
         meta["call"] = values.show_call(call, wire_args, wire_kwargs)
         meta["source"] = values.call_source(call, wire_args, wire_kwargs)
         metas[case_id] = meta
@@ -233,6 +237,10 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
                     {"generated": {"family": generated.family, "group": generated.group, "detail": generated.detail,
                                    "site": generated.site, "base": generated.base}, "explain": {}, "hint": {},
                      "label": {}, "message": None, "forbid_warnings": False})
+            aligned = _aligned_indices(domain)
+            for entry in plan_cases:
+                if aligned and entry["call"] == domain.call:
+                    metas[entry["id"]]["aligned"] = aligned
     except AuthorError as error:
         raise AuthorError(_explained(str(error))) from None
     finally:
@@ -257,6 +265,42 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
             "plot": {"kind": plot, "case": plot_case} if plot and plot_case else None,
         },
     }
+
+
+def _aligned_indices(domain: Domain) -> list:
+    """The domain's aligned parameter groups as lists of positional indices (for shrinking)."""
+    names = [p.name for p in domain.params]
+    return [[names.index(n) for n in group] for group in domain.aligned]
+
+
+def prepare_candidates(grader: types.ModuleType, reference_source: str, plan_case: dict, meta: dict,
+                       attrs: dict) -> dict:
+    """A small prepared checkpoint of shrink candidates for one failing case (see :mod:`graders.engine.shrink`):
+    smaller inputs, each with the reference's outcome; their texts are the original case's, marked ``shrunk``."""
+    from .shrink import candidates, size
+
+    allowed = tuple(getattr(grader, "EXPECTED_EXCEPTIONS", (ValueError,)))
+    reference = Reference(reference_source, allowed)
+    plan_cases, metas, outcomes, order = [], {}, {}, []
+    try:
+        for number, (args, kwargs) in enumerate(candidates(plan_case["args"], plan_case["kwargs"],
+                                                           meta.get("aligned", ()))):
+            case_id = f"{plan_case['id']}~{number}"
+            try:
+                outcome = reference.outcome(case_id, plan_case["call"], values.decode(args), values.decode(kwargs))
+            except AuthorError:
+                continue  # a smaller input the reference does not handle is no candidate
+            plan_cases.append({"id": case_id, "call": plan_case["call"], "args": args, "kwargs": kwargs})
+            metas[case_id] = {**meta, "shrunk": True, "size": size(args) + size(kwargs),
+                              "call": values.show_call(plan_case["call"], args, kwargs),
+                              "source": values.call_source(plan_case["call"], args, kwargs)}
+            outcomes[case_id] = outcome
+            order.append(case_id)
+    finally:
+        reference.close()
+    return {"plan": {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": DEFAULT_TIME_LIMIT},
+            "key": {"order": order, "expected": outcomes, "cases": metas, "plot": None,
+                    "time_limit": DEFAULT_TIME_LIMIT}}
 
 
 def _explained(message: str) -> str:

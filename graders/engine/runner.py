@@ -22,6 +22,7 @@ from builtins import (BaseException, KeyboardInterrupt, LookupError, AttributeEr
                       EOFError, ModuleNotFoundError, callable, dict, getattr, hasattr, int, isinstance, len, list,
                       setattr, sorted, str, type)
 import io
+import json
 import linecache
 import sys
 import time
@@ -54,6 +55,8 @@ _catch_warnings = warnings.catch_warnings
 _simplefilter = warnings.simplefilter
 _encode = values.encode
 _decode = values.decode
+_json_loads = json.loads
+_json_dumps = json.dumps
 
 
 class Output(io.TextIOBase):
@@ -317,8 +320,13 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
         return {"kind": "missing", "name": case["call"]}
     if not callable(target):
         return {"kind": "not_callable", "name": case["call"]}
-    args = _decode(case["args"])
-    kwargs = _decode(case["kwargs"])
+    plain = case.get("json")  # inputs of JSON types only: decoded (and compared afterwards) at C speed
+    if plain is not None:
+        args, kwargs = _json_loads(plain)
+        args = tuple(args)
+    else:
+        args = _decode(case["args"])
+        kwargs = _decode(case["kwargs"])
     with _catch_warnings(record=True) as caught:
         _simplefilter("always")
         try:
@@ -333,7 +341,13 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
             if kept is not None:
                 kept.append((outcome, result))
     outcome["warnings"] = sorted({w.category.__name__ for w in caught})
-    outcome["mutated"] = _encode(args) != case["args"] or _encode(kwargs) != case["kwargs"]
+    if plain is not None:
+        try:
+            outcome["mutated"] = _json_dumps([list(args), kwargs], **values.JSON_FORM) != plain
+        except _BaseException:
+            outcome["mutated"] = True  # something that is no JSON value was put into the arguments
+    else:
+        outcome["mutated"] = _encode(args) != case["args"] or _encode(kwargs) != case["kwargs"]
     return outcome
 
 

@@ -8,6 +8,7 @@ interpreter's own primitives, captured when this module is imported: it never ca
 Wire forms (lists, first item the tag)::
 
     ["none"]  ["bool", b]  ["int", "123"]  ["float", 1.5 | "nan" | "inf" | "-inf"]  ["str", s]  ["bytes", hex]
+    ["complex", re, im]
     ["list", [w...]]  ["tuple", [w...]]  ["dict", [[kw, vw]...]]  ["set", [w...]]  ["frozenset", [w...]]
     ["ndarray", dtype, kind, shape, [flat values]]   # values: numbers, "nan"/"inf" strings, ints as strings
     ["npscalar", dtype, kind, value]
@@ -24,6 +25,7 @@ from builtins import (  # noqa: F401
     callable, dict, enumerate, frozenset, range, set, sorted, zip, getattr, abs, max, min, bool, complex, iter, next,
 )
 import dataclasses as _dataclasses
+import json
 import math as _math
 
 try:
@@ -64,8 +66,9 @@ _np_float64 = _np.float64 if _np is not None else None
 #: Largest array or container the engine encodes; bigger ones become ``["foreign", ...]``.
 MAX_ITEMS = 200_000
 _MAX_DEPTH = 40
-_BASES = (bool, int, float, str, bytes, list, tuple, dict, set, frozenset, type(None))
+_BASES = (bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset, type(None))
 _bytes = _builtins.bytes
+_complex = _builtins.complex
 
 
 def _float_value(x: float):
@@ -164,6 +167,8 @@ def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
         return ["str", _str.__str__(x)]
     if tp is _bytes:
         return ["bytes", _bytes.hex(x)]
+    if tp is _complex:
+        return ["complex", _float_value(x.real), _float_value(x.imag)]
     if tp is _list or tp is _tuple:
         if _len(x) > MAX_ITEMS:
             return ["foreign", tp.__name__ + " (too large)", ""]
@@ -248,6 +253,10 @@ def _validate(w, depth: int, budget: list) -> None:
         ok = n == 2 and type(w[1]) is str
     elif tag == "bytes":
         ok = n == 2 and type(w[1]) is str and len(w[1]) % 2 == 0 and all(c in "0123456789abcdef" for c in w[1])
+    elif tag == "complex":
+        ok = n == 3
+        _check_float(w[1])
+        _check_float(w[2])
     elif tag in ("list", "tuple", "set", "frozenset"):
         ok = n == 2 and type(w[1]) is list
         if ok:
@@ -330,6 +339,8 @@ def decode(w):
         return w[1]
     if tag == "bytes":
         return bytes.fromhex(w[1])
+    if tag == "complex":
+        return complex(float(w[1]), float(w[2]))
     if tag == "int":
         return int(w[1])
     if tag == "float":
@@ -402,6 +413,8 @@ def _show(w, budget: _Budget, depth: int, max_items: int) -> str:
     elif tag == "str":
         s = w[1]
         out = repr(s if len(s) <= 80 else s[:60] + "…" + s[-10:])
+    elif tag == "complex":
+        out = repr(complex(float(w[1]), float(w[2])))
     elif tag == "bytes":
         data = bytes.fromhex(w[1])
         out = repr(data if len(data) <= 60 else data[:40]) + ("…" if len(data) > 60 else "")
@@ -508,6 +521,8 @@ def _source(w, uses: set) -> str:
         return repr(w[1])
     if tag == "bytes":
         return repr(bytes.fromhex(w[1]))
+    if tag == "complex":
+        return f"complex({_float_source(w[1])}, {_float_source(w[2])})"
     if tag == "list":
         return "[" + ", ".join(_source(v, uses) for v in w[1]) + "]"
     if tag == "tuple":
@@ -583,4 +598,32 @@ def plain(w):
             flat = [flat[i:i + size] for i in range(0, len(flat), size)]
         return flat[0] if not shape and flat else flat
     return None
+
+
+#: How :func:`as_json` writes inputs (the runner writes them the same way to see whether a call changed them).
+JSON_FORM = {"separators": (",", ":"), "ensure_ascii": False, "allow_nan": False}
+
+
+def _json_native(w) -> bool:
+    tag = w[0]
+    if tag in ("none", "bool", "str"):
+        return True
+    if tag == "int":
+        return len(w[1]) < 16
+    if tag == "float":
+        return not isinstance(w[1], str)
+    if tag == "list":
+        return all(_json_native(v) for v in w[1])
+    if tag == "dict":
+        return all(k[0] == "str" and _json_native(v) for k, v in w[1])
+    return False
+
+
+def as_json(args, kwargs) -> str | None:
+    """A call's inputs as JSON text ``[[args...], {kwargs}]`` when they hold only JSON types (lists, dicts with str
+    keys, str, small int, finite float, bool, None), else ``None``. ``json.loads`` builds fresh inputs from it for
+    every call far faster than :func:`decode`; tuples, sets, numpy values and NaN keep the wire form."""
+    if not all(_json_native(a) for a in args[1]) or not all(_json_native(v) for _, v in kwargs[1]):
+        return None
+    return json.dumps([[decode(a) for a in args[1]], {k[1]: decode(v) for k, v in kwargs[1]}], **JSON_FORM)
 

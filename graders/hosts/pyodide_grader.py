@@ -106,3 +106,67 @@ def plot(key_json: str, run_json: str) -> str:
     except ValueError:
         return "null"
     return json.dumps(plot_data(key, run) if isinstance(run, dict) else None)
+
+
+# ----------------------------------------------------------------------------------------------------- shrinking
+# A failing generated case is shown on the smallest input that fails the same way. The page drives the rounds
+# (only it can ask the learner worker to run code): shrink_start, then per round shrink_round (candidates with
+# expected outcomes: send the plan to the learner worker that just ran the learner's code) and shrink_pick.
+
+
+def shrink_start(key_json: str, plan_json: str, run_json: str, verdict_json: str) -> str:
+    """The shrinking state for a failed verdict, or ``null`` when its failing case is not one to shrink."""
+    from graders.engine import shrink
+
+    key, plan, verdict = json.loads(key_json), json.loads(plan_json), json.loads(verdict_json)
+    try:
+        run = json.loads(run_json)
+    except ValueError:
+        return "null"
+    if verdict.get("status") != "fail" or not shrink.shrinkable(key, verdict) or not isinstance(run, dict):
+        return "null"
+    case_id = verdict["failure"]["case"]
+    plan_case = next((c for c in plan["cases"] if c["id"] == case_id), None)
+    actual = next((o for o in run.get("outcomes", []) if isinstance(o, dict) and o.get("id") == case_id), None)
+    if plan_case is None:
+        return "null"
+    return json.dumps({"case": plan_case, "meta": key["cases"][case_id], "attrs": plan.get("attrs", {}),
+                       "wanted": list(shrink.failure_kind(key["expected"][case_id], actual)), "round": 0})
+
+
+def shrink_round(lesson_id: str, checkpoint: str, state_json: str) -> str:
+    """One round's candidates as a prepared ``{plan, key}``, or ``null`` when there is nothing smaller to try."""
+    from graders.engine import shrink
+    from graders.engine.prepare import prepare_candidates
+
+    state = json.loads(state_json)
+    if state["round"] >= shrink.ROUNDS:
+        return "null"
+    bundle = _LESSONS[lesson_id]
+    grader = importlib.import_module(bundle["checkpoints"][str(checkpoint)]["grader"])
+    prepared = prepare_candidates(grader, bundle["solutions"][str(checkpoint)], state["case"], state["meta"],
+                                  state["attrs"])
+    return json.dumps(prepared) if prepared["plan"]["cases"] else "null"
+
+
+def shrink_pick(prepared_json: str, run_json: str, verdict_json: str, state_json: str, lang: str) -> str:
+    """``{"verdict", "state"}``: the verdict shown on the smallest failing candidate of this round (unchanged when
+    none failed the same way) and the state for the next round (``null``: stop)."""
+    from graders.engine import shrink
+    from graders.engine.judge import adopt_shrunk
+
+    prepared, verdict, state = json.loads(prepared_json), json.loads(verdict_json), json.loads(state_json)
+    try:
+        run = json.loads(run_json)
+    except ValueError:
+        run = None
+    if not isinstance(run, dict):
+        return json.dumps({"verdict": verdict, "state": None})
+    round_verdict = _judge(prepared, run, lang)
+    best = shrink.smallest_failure(prepared["key"], run, tuple(state["wanted"]), round_verdict["failed_cases"])
+    if best is None:
+        return json.dumps({"verdict": verdict, "state": None})
+    verdict = adopt_shrunk(verdict, prepared["key"], best, run, lang)
+    case = next(c for c in prepared["plan"]["cases"] if c["id"] == best)
+    following = {**state, "case": case, "meta": prepared["key"]["cases"][best], "round": state["round"] + 1}
+    return json.dumps({"verdict": verdict, "state": following})

@@ -13,8 +13,8 @@ from graders.engine.domain import Flag, Integer, Param, Real, Seq
 #: Open cases the lesson's sources leave undecided, not generated (see each checkpoint's task): NaN and infinite
 #: NLLs or confidences, booleans and floats as counts or bins, containers other than lists, tuples and 1-D arrays,
 #: numeric strings, and numbers too large for a float (upstream raises OverflowError there).
-OPEN_FAMILIES = ("nan", "inf", "bool", "npbool", "float-int", "float-frac", "numeric-str", "huge",
-                 "container-set", "container-frozenset", "container-dict", "container-str", "container-none",
+OPEN_FAMILIES = ("nan", "inf", "bool", "npbool", "float-int", "float-frac", "numeric-str", "huge", "huge-int",
+                 "complex", "container-set", "container-frozenset", "container-dict", "container-str", "container-none",
                  "container-item", "container-nested", "ndarray-0d", "ndarray-2d", "ndarray-object",
                  "align-column", "align-scalar", "type-*")
 #: The inner bin edges of 10 bins, where 0.3, 0.6 and 0.7 fall below the computed edge.

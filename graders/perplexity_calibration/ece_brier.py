@@ -129,6 +129,20 @@ def curated():
         ),
     )
     yield _ece(
+        "default-bins-split-0-19-0-21",
+        ([0.19, 0.21], [1, 0]),
+        {},
+        t(
+            "Zonder bins-argument: 10 bakken, dus 0.19 (bak 1) en 0.21 (bak 2) liggen apart: 2 gevulde bakken, ECE "
+            "0.51. Met 9 of 11 bakken zouden ze samen in één bak liggen.",
+            "Without a bins argument: 10 bins, so 0.19 (bin 1) and 0.21 (bin 2) are apart: 2 populated bins, ECE "
+            "0.51. With 9 or 11 bins they would share one bin.",
+            "بدون وسيط bins: عشر حاويات، فتقع 0.19 (الحاوية 1) و0.21 (الحاوية 2) منفصلتين: حاويتان مأهولتان وECE "
+            "يساوي 0.51. ومع 9 أو 11 حاوية تجتمعان في حاوية واحدة.",
+        ),
+        hint=_EDGE_HINT,
+    )
+    yield _ece(
         "empty-input",
         ([], []),
         {"bins": 10},
@@ -148,6 +162,21 @@ def curated():
             "Zekerheid precies 0.0 hoort in de eerste bak (niet buiten alle bakken): 2 gevulde bakken.",
             "Confidence exactly 0.0 belongs to the first bin (not outside every bin): 2 populated bins.",
             "الثقة 0.0 بالضبط تنتمي إلى الحاوية الأولى (لا خارج كل الحاويات): حاويتان مأهولتان.",
+        ),
+        hint=_EDGE_HINT,
+    )
+    yield _ece(
+        "point-three-in-bin-two",
+        ([0.25, 0.3], [1, 0]),
+        {"bins": 10},
+        t(
+            "Met 10 bakken is de berekende rand edges[3] = 0.30000000000000004, dus 0.3 ligt net eronder, in bak 2, "
+            "samen met 0.25: één gevulde bak, ECE |0.275 − 0.5| = 0.225. Wie 0.3 * 10 = 3 rekent, zet 0.3 in bak 3.",
+            "With 10 bins the computed edge edges[3] is 0.30000000000000004, so 0.3 lies just below it, in bin 2, "
+            "together with 0.25: one populated bin, ECE |0.275 − 0.5| = 0.225. Computing 0.3 * 10 = 3 puts 0.3 in "
+            "bin 3.",
+            "مع 10 حاويات يكون الحد المحسوب edges[3] = 0.30000000000000004، فتقع 0.3 تحته مباشرة في الحاوية 2 مع "
+            "0.25: حاوية مأهولة واحدة وECE = |0.275 − 0.5| = 0.225. ومن يحسب 0.3 * 10 = 3 يضع 0.3 في الحاوية 3.",
         ),
         hint=_EDGE_HINT,
     )
@@ -253,6 +282,50 @@ def curated():
         {"bins": 10},
         outside_unit_interval("−0.1"),
         hint=_CHECK_HINT,
+    )
+    yield _ece(
+        "label-half",
+        ([0.3, 0.8], [0.5, 1]),
+        {"bins": 10},
+        t(
+            "Label 0.5 ligt wel in [0, 1] maar is geen juist/onjuist-waarde (ook niet na int()): ValueError.",
+            "Label 0.5 lies in [0, 1] but is not a right/wrong value (not after int() either): ValueError.",
+            "التسمية 0.5 ضمن [0, 1] لكنها ليست قيمة صواب/خطأ (ولا بعد int()): ValueError.",
+        ),
+        hint=_CHECK_HINT,
+    )
+    yield _ece(
+        "nan-label-in-array",
+        (np.array([0.3, 0.8]), np.array([1.0, np.nan])),
+        {"bins": 10},
+        t(
+            "Een NaN-label in een numpy-array: ook arrays worden gecontroleerd, ValueError.",
+            "A NaN label in a numpy array: arrays are checked too, ValueError.",
+            "تسمية NaN في مصفوفة numpy: تُفحص المصفوفات أيضًا، ValueError.",
+        ),
+        hint=_CHECK_HINT,
+    )
+    yield _ece(
+        "empty-input-bins-zero",
+        ([], []),
+        {"bins": 0},
+        t(
+            "Lege invoer geeft normaal (0.0, 0), maar bins = 0 blijft ongeldig: ValueError.",
+            "Empty input normally gives (0.0, 0), but bins = 0 stays invalid: ValueError.",
+            "الإدخال الفارغ يعطي عادةً (0.0, 0)، لكن bins = 0 يبقى غير صالح: ValueError.",
+        ),
+        hint=_CHECK_HINT,
+    )
+    yield _ece(
+        "float32-confidences",
+        (np.array([0.25, 0.75, 0.5, 1.0], dtype=np.float32), [0, 1, 1, 1]),
+        {"bins": 4},
+        t(
+            "float32-zekerheden (exact: 0.25, 0.75, 0.5, 1.0): het resultaat is een Python-float, geen numpy.float32.",
+            "float32 confidences (exact: 0.25, 0.75, 0.5, 1.0): the result is a Python float, not a numpy.float32.",
+            "ثقات float32 (دقيقة: 0.25 و0.75 و0.5 و1.0): النتيجة float من بايثون، لا numpy.float32.",
+        ),
+        hint=_TYPE_HINT,
     )
     yield _ece(
         "label-two",
@@ -394,6 +467,17 @@ def curated():
         hint=_CHECK_HINT,
     )
     yield _brier(
+        "brier-float32",
+        (np.array([0.25, 0.75, 0.5, 1.0], dtype=np.float32), [0, 1, 1, 1]),
+        {},
+        t(
+            "float32-zekerheden: Brier is een Python-float, geen numpy.float32 (zet om met float()).",
+            "float32 confidences: Brier is a Python float, not a numpy.float32 (convert with float()).",
+            "ثقات float32: Brier عدد float من بايثون، لا numpy.float32 (حوّل بـ float()).",
+        ),
+        hint=_TYPE_HINT,
+    )
+    yield _brier(
         "brier-label-two",
         ([0.3, 0.8], [1, 2]),
         {},
@@ -419,6 +503,17 @@ def curated():
             "Een 2-D array, ook met gelijke vormen: ValueError.",
             "A 2-D array, even with equal shapes: ValueError.",
             "مصفوفة ثنائية الأبعاد، حتى بشكلين متطابقين: ValueError.",
+        ),
+        hint=_CHECK_HINT,
+    )
+    yield _brier(
+        "brier-two-dimensional-square",
+        ([[0.2, 0.8], [0.4, 0.6]], [[0, 1], [1, 1]]),
+        {},
+        t(
+            "Een vierkante 2-D invoer (2 bij 2), met gelijke vormen: nog steeds geen 1-D, dus ValueError.",
+            "A square 2-D input (2 by 2) with equal shapes: still not 1-D, so ValueError.",
+            "إدخال ثنائي الأبعاد مربّع (2 في 2) بشكلين متطابقين: ليس أحادي البعد، إذن ValueError.",
         ),
         hint=_CHECK_HINT,
     )

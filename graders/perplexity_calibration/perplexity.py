@@ -262,6 +262,34 @@ def curated():
             "‏perplexity() تعمل أيضًا على مصفوفات numpy وتعيد عددًا عشريًا: 2^1.75.",
         ),
     )
+    yield Case(
+        id="uint8-counts",
+        call="perplexity",
+        args=([300.0, 150.0], np.array([200, 100], dtype=np.uint8)),
+        explain=t(
+            "Tokentellingen als uint8-array (200 en 100): samen 300 tokens, meer dan een uint8 kan bevatten. Tel in "
+            "Python-int's (int(n) per telling, of np.sum, dat breder optelt), anders loopt de som rond naar 44.",
+            "Token counts as a uint8 array (200 and 100): 300 tokens together, more than a uint8 holds. Add them as "
+            "Python ints (int(n) per count, or np.sum, which adds in a wider type), or the sum wraps round to 44.",
+            "أعداد الرموز مصفوفة uint8 ‏(200 و100): 300 رمز معًا، أكثر مما يتسع له uint8. اجمعها أعدادًا صحيحة من "
+            "بايثون (int(n) لكل عدد، أو np.sum الذي يجمع بنوع أوسع)، وإلا التفّ المجموع إلى 44.",
+        ),
+        hint=_WEIGHTING_HINT,
+    )
+    yield Case(
+        id="negative-nll-zero-tokens",
+        call="perplexity",
+        args=([-1.0], [0]),
+        explain=t(
+            "Nul tokens, maar de NLL-som is negatief: de invoer is ongeldig, ook al valt er niets te middelen. "
+            "Controleer eerst, reken daarna: ValueError.",
+            "Zero tokens, but the NLL sum is negative: the input is invalid even though there is nothing to average. "
+            "Check first, compute after: ValueError.",
+            "صفر رموز، لكن مجموع NLL سالب: الإدخال غير صالح وإن لم يكن هناك ما يُحسب متوسطه. افحص أولًا ثم احسب: "
+            "ValueError.",
+        ),
+        hint=_CHECK_HINT,
+    )
 
 
 def random_cases(rng, count):

@@ -164,6 +164,20 @@ def curated():
         hint=_EDGE_HINT,
     )
     yield _rel(
+        "point-three-point-six-point-seven",
+        ([0.3, 0.6, 0.7, 0.25], [1, 0, 1, 0]),
+        {"bins": 10},
+        t(
+            "Met 10 bakken liggen 0.3, 0.6 en 0.7 net onder hun berekende rand (0.30000000000000004, "
+            "0.6000000000000001, 0.7000000000000001): ze horen in de bakken 2, 5 en 6, niet 3, 6 en 7.",
+            "With 10 bins, 0.3, 0.6 and 0.7 lie just below their computed edges (0.30000000000000004, "
+            "0.6000000000000001, 0.7000000000000001): they belong in bins 2, 5 and 6, not 3, 6 and 7.",
+            "مع 10 حاويات تقع 0.3 و0.6 و0.7 تحت حدودها المحسوبة مباشرة (0.30000000000000004 و0.6000000000000001 "
+            "و0.7000000000000001): مكانها الحاويات 2 و5 و6 لا 3 و6 و7.",
+        ),
+        hint=_EDGE_HINT,
+    )
+    yield _rel(
         "one-bin",
         ([0.2, 0.9, 0.6, 0.4], [0, 1, 1, 1]),
         {"bins": 1},

@@ -32,6 +32,14 @@ def curated():
     yield case("three-way-tie", ([["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]], 60),
                "Each document is once at place 1, 2 and 3: equal scores (to 12 decimals), so a, b, c.",
                "Elk document staat één keer op plaats 1, 2 en 3: gelijke scores (op 12 decimalen), dus a, b, c.")
+    yield case("rounding-large-k", ([["b", "a"]], 1_000_000),
+               "With k = 1000000 the two scores differ by about 1e-12: still different at 12 decimals, so b, then a.",
+               "Met k = 1000000 verschillen de twee scores ongeveer 1e-12: op 12 decimalen nog verschillend, dus b, "
+               "dan a.")
+    yield case("rounding-larger-k", ([["b", "a"]], 3_000_000),
+               "With k = 3000000 the scores differ by about 1e-13: equal at 12 decimals, so the ids decide: a, then b.",
+               "Met k = 3000000 verschillen de scores ongeveer 1e-13: gelijk op 12 decimalen, dus beslissen de ids: "
+               "a, dan b.")
     yield case("single-ranking", ([["q", "p", "r"]], 60),
                "One ranking keeps its own order: q, p, r.", "Eén ranking houdt zijn eigen volgorde: q, p, r.")
     yield case("no-rankings", ([], 60), "Nothing to fuse: an empty list.", "Niets samen te voegen: een lege lijst.")

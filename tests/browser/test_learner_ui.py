@@ -7,104 +7,15 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 
+from tests.browser.learner import (
+    ARABIC_LESSON, KEY, LESSON, editor, editor_text, open_lesson, page_errors, passed_ids, poll, put_solution,
+    replace_code, section, stored, wait_draft, wait_idle, wait_ready, wait_verdict,
+)
+
 pytestmark = pytest.mark.browser
-
-LESSON = "claims-abstention"
-ARABIC_LESSON = "perplexity-calibration"
-KEY = "werkbank:progress"
-
-
-# ---------------------------------------------------------------- helpers
-
-def poll(page, fn, arg=None, timeout=120.0):
-    """Evaluate the JS function `fn` (source text) until it returns something truthy; return that.
-
-    The pages' CSP forbids eval, which Playwright's string predicates (wait_for_function) need; page.evaluate works.
-    """
-    deadline = time.monotonic() + timeout
-    while True:
-        value = page.evaluate(fn, arg)
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {fn}")
-        page.wait_for_timeout(100)
-
-
-def open_lesson(page, server, lang="en", lesson=LESSON, ready=True):
-    page.goto(f"{server.url}lessons/{lesson}/{lang}.html")
-    if ready:
-        wait_ready(page)
-
-
-def wait_ready(page):
-    page.wait_for_selector('body[data-runtime="ready"]', timeout=120_000)
-
-
-def section(page, cp):
-    return page.locator(f'[data-checkpoint="{cp}"]') if cp != "try" else page.locator("[data-playground]")
-
-
-def editor(page, cp):
-    return section(page, cp).locator(".cm-content")
-
-
-def replace_code(page, cp, code):
-    """Select everything in the editor and put `code` there as if pasted (no auto-indent)."""
-    editor(page, cp).click()
-    page.keyboard.press("Control+a")
-    page.keyboard.press("Delete")
-    page.keyboard.insert_text(code)
-
-
-def editor_text(page, cp):
-    return section(page, cp).locator(".cm-content").evaluate(
-        "el => Array.from(el.querySelectorAll('.cm-line')).map(l => l.textContent).join('\\n')")
-
-
-def wait_verdict(page, cp, states=("pass", "fail", "error", "timeout")):
-    """Wait until the verdict of `cp` is one of `states` and no run is going on; return (state, text)."""
-    sel = f'[data-checkpoint="{cp}"]' if cp != "try" else "[data-playground]"
-    poll(page, """([sel, states]) => {
-            const s = document.querySelector(sel);
-            return s.dataset.state !== 'running' && states.includes(s.querySelector('[data-verdict]').dataset.verdict);
-        }""", [sel, list(states)])
-    box = section(page, cp).locator("[data-verdict]")
-    return box.get_attribute("data-verdict"), box.inner_text()
-
-
-def wait_idle(page, cp):
-    sel = f'[data-checkpoint="{cp}"]' if cp != "try" else "[data-playground]"
-    poll(page, "sel => document.querySelector(sel).dataset.state === 'idle'", sel)
-
-
-def put_solution(page, cp):
-    """Reveal the reference solution (confirming the dialog) and copy it into the editor."""
-    page.once("dialog", lambda d: d.accept())
-    section(page, cp).locator('[data-action="solution"]').click()
-    section(page, cp).locator("[data-solution] button").click()
-
-
-def page_errors(page, dist):
-    """Console and page errors, minus the service worker's 404 while the build does not ship dist/sw.js."""
-    errors = page.werkbank_errors
-    if not (dist / "sw.js").is_file():
-        errors = [e for e in errors if "when fetching the script" not in e]
-    return errors
-
-
-def stored(page):
-    raw = page.evaluate(f"localStorage.getItem({json.dumps(KEY)})")
-    return json.loads(raw) if raw else None
-
-
-def passed_ids(doc, lesson=LESSON):
-    cps = (doc or {}).get("lessons", {}).get(lesson, {}).get("checkpoints", {})
-    return sorted(cp for cp, rec in cps.items() if rec.get("passedAt"))
 
 
 # ---------------------------------------------------------------- home
@@ -208,8 +119,7 @@ def test_stop_ends_an_endless_loop_and_the_next_run_works(browser, request, serv
         section(page, "try").locator('[data-action="run"]').click()
         stop = section(page, "try").locator('[data-action="stop"]')
         stop.wait_for(state="visible")
-        page.wait_for_timeout(500)
-        assert page.get_attribute("body", "data-runtime") == "running"
+        poll(page, "() => document.body.dataset.runtime === 'running'")
         stop.click()
         poll(page, "() => document.querySelector('[data-playground] [data-verdict]').dataset.stopped === 'true'",
              timeout=10)
@@ -234,9 +144,11 @@ def test_stop_restarts_python_when_the_loop_swallows_the_interrupt(page, isolate
     # swallows KeyboardInterrupt at two levels, so even an interrupt that lands twice cannot end it
     replace_code(page, "try", "def spin():\n    while True:\n        try:\n            while True:\n                pass\n"
                                "        except BaseException:\n            pass\n\n"
+                               "print('spinning', flush=True)\n"
                                "while True:\n    try:\n        spin()\n    except BaseException:\n        pass\n")
     section(page, "try").locator('[data-action="run"]').click()
-    page.wait_for_timeout(500)
+    # inside the swallowing loop: its first line of output has arrived
+    poll(page, "() => document.querySelector('[data-playground] [data-output]').textContent.includes('spinning')")
     section(page, "try").locator('[data-action="stop"]').click()
     poll(page, "() => document.querySelector('[data-playground] [data-verdict]').dataset.stopped === 'true'",
          timeout=10)
@@ -286,8 +198,7 @@ def test_printed_html_is_shown_literally(page, isolated_server):
     assert "<img src=x onerror=alert(1)>" in out.inner_text()
     assert "<b>err</b>" in out.inner_text()
     assert out.locator("img").count() == 0 and out.locator("b").count() == 0
-    assert page.locator("img[src=x]").count() == 0
-    page.wait_for_timeout(300)
+    assert page.locator("img[src=x]").count() == 0  # no element, so nothing can ever fire onerror
     assert dialogs == []
 
 
@@ -349,7 +260,7 @@ def test_reload_keeps_drafts_and_progress(page, isolated_server):
     section(page, "1").locator('[data-action="check"]').click()
     assert wait_verdict(page, "1")[0] == "pass"
     replace_code(page, "2", "# my draft for two\n")
-    page.wait_for_timeout(800)  # past the autosave debounce
+    wait_draft(page, "2", "# my draft for two")
     page.reload()
     wait_ready(page)
     assert page.locator("[data-progress]").inner_text() == "1 / 3"
@@ -463,7 +374,7 @@ def test_two_tabs_keep_both_passes(context, isolated_server):
     assert second.locator("[data-progress]").inner_text() == "2 / 3"
     # a draft saved in the first tab does not drop the second tab's pass either
     replace_code(first, "3", "# later draft\n")
-    first.wait_for_timeout(800)
+    wait_draft(first, "3", "# later draft")
     assert passed_ids(stored(first)) == ["1", "2"]
 
 
@@ -487,11 +398,7 @@ def test_arabic_page_is_rtl_with_ltr_editor_code_and_output(page, isolated_serve
 
 def test_a_verdict_with_plot_data_draws_the_reliability_diagram(page, isolated_server):
     open_lesson(page, isolated_server, lesson=ARABIC_LESSON)
-    plotted = [i for i in ("1", "2", "3") if page.evaluate(
-        "cp => JSON.parse(document.getElementById('lesson-data').textContent).checkpoints.find(c => c.id === cp).plot",
-        i)]
-    assert plotted, "the lesson declares no plot"
-    cp = plotted[0]
+    cp = "3"  # lesson.toml: plot = "reliability"
     put_solution(page, cp)
     section(page, cp).locator('[data-action="check"]').click()
     state, _ = wait_verdict(page, cp)

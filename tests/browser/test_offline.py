@@ -223,7 +223,7 @@ def _wait_saved(page):
 
 def _replace_code(page, cp, code):
     sel = f'[data-checkpoint="{cp}"]' if cp != "try" else "[data-playground]"
-    page.locator(f"{sel} .cm-content").click()
+    page.locator(f"{sel} [data-editor] .cm-content").click()  # the learner's editor, not the example
     page.keyboard.press("Control+a")
     page.keyboard.press("Delete")
     page.keyboard.insert_text(code)

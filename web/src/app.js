@@ -3,7 +3,7 @@
 import { CheckpointView } from "./checkpoint.js";
 import { mountFigures } from "./figures/index.js";
 import { loadStrings, pageLang, t } from "./i18n.js";
-import { renderHomeProgress, renderLessonProgress } from "./progress.js";
+import { renderHomeProgress, renderLessonProgress, renderStepper } from "./progress.js";
 import { Runtime, runtimeAttribute } from "./runtime.js";
 import { registerServiceWorker } from "./offline.js";
 import { KEY, ProgressStore } from "./storage.js";
@@ -82,6 +82,87 @@ function runtimeIndicator(runtime) {
       paint();
     },
   };
+}
+
+/** The learner's language pick (the language switch) is remembered; web/static/lang-boot.js follows it. */
+function rememberLanguageChoice() {
+  for (const link of document.querySelectorAll("a[data-lang-choice]")) {
+    link.addEventListener("click", () => {
+      try {
+        localStorage.setItem("werkbank:lang", link.dataset.langChoice);
+      } catch {
+        /* storage blocked: the link still works */
+      }
+    });
+  }
+}
+
+/** One polite live region for the whole page: each run announces once (its headline), hints when revealed. */
+function announcer() {
+  const node = document.querySelector("[data-announcer]");
+  let last = "";
+  return (text) => {
+    if (!node || !text) return;
+    // the same text twice in a row would not be read again: make it differ invisibly
+    const next = text === last.replace(/\u00a0$/, "") && !last.endsWith("\u00a0") ? `${text}\u00a0` : text;
+    node.textContent = next;
+    last = next;
+  };
+}
+
+/**
+ * Scrolled regions (code and formula blocks wider than the column) must be reachable by keyboard
+ * (axe: scrollable-region-focusable): they get tabindex=0 and a name while they overflow, and lose them when not.
+ */
+function focusableScrollers(root = document) {
+  const candidates = root.querySelectorAll("main pre:not([data-output]):not(.editor-fallback), main .math-display, main table");
+  const check = (node) => {
+    const scrolls = node.scrollWidth > node.clientWidth + 1 || node.scrollHeight > node.clientHeight + 1;
+    if (scrolls && !node.hasAttribute("tabindex")) {
+      node.tabIndex = 0;
+      node.dataset.scrollFocus = "";
+      if (!node.hasAttribute("role") && node.tagName !== "TABLE") {
+        node.setAttribute("role", "group");
+        node.setAttribute("aria-label", t(node.classList.contains("math-display") ? "scroll_math" : "scroll_code"));
+      }
+    } else if (!scrolls && node.hasAttribute("data-scroll-focus")) {
+      node.removeAttribute("tabindex");
+      delete node.dataset.scrollFocus;
+      if (node.getAttribute("role") === "group") {
+        node.removeAttribute("role");
+        node.removeAttribute("aria-label");
+      }
+    }
+  };
+  if (typeof ResizeObserver === "function") {
+    const observer = new ResizeObserver((entries) => entries.forEach((entry) => check(entry.target)));
+    candidates.forEach((node) => observer.observe(node));
+  }
+  candidates.forEach(check);
+}
+
+/** The sticky top bar's height, for anchors to land below it (CSS var --topbar-height). */
+function trackTopbar() {
+  const bar = document.querySelector(".topbar");
+  if (!bar) return;
+  const set = () => document.documentElement.style.setProperty("--topbar-height", `${bar.offsetHeight}px`);
+  set();
+  if (typeof ResizeObserver === "function") new ResizeObserver(set).observe(bar);
+}
+
+/** In-page jumps (stepper, "Next: checkpoint N"): scroll there and move focus to the section's heading. */
+function jumpLinks() {
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest('a[href^="#checkpoint-"], a[href="#try"]');
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    const section = document.getElementById(link.getAttribute("href").slice(1));
+    if (!section) return;
+    event.preventDefault();
+    history.pushState(null, "", link.getAttribute("href"));
+    const heading = section.querySelector("h2[tabindex]") || section;
+    section.scrollIntoView({ block: "start" });
+    heading.focus({ preventScroll: true });
+  });
 }
 
 function keepPlaceOnLanguageSwitch() {
@@ -178,20 +259,44 @@ function main() {
   indicator.state();
 
   const page = document.body.dataset.page;
+  const announce = announcer();
   if (page === "lesson") {
     const lesson = readJson("lesson-data");
     if (lesson) {
       const ids = lesson.checkpoints.map((cp) => cp.id);
       runtime.warm(lesson.id, ids); // expected values are computed while the learner reads
       const byId = new Map(lesson.checkpoints.map((cp) => [cp.id, cp]));
-      for (const section of document.querySelectorAll("[data-checkpoint], [data-playground]")) {
+      const byKey = new Map();
+      let paintSoon = null;
+      const context = {
+        announce,
+        numberOf: (id) => ids.indexOf(String(id)) + 1,
+        view: (id) => byKey.get(String(id)) || null,
+        checkpointViews: () => ids.map((id) => byKey.get(id)).filter(Boolean),
+        changed: () => {
+          clearTimeout(paintSoon);
+          paintSoon = setTimeout(() => paintStepper(), 300);
+        },
+        scrollables: (root) => focusableScrollers(root),
+      };
+      const sections = Array.from(document.querySelectorAll("[data-checkpoint], [data-playground]"));
+      // earlier checkpoints first, so carried-over code finds their editors; the free editor last
+      sections.sort((a, b) => (a.hasAttribute("data-playground") ? 1 : 0) - (b.hasAttribute("data-playground") ? 1 : 0)
+        || ids.indexOf(a.dataset.checkpoint) - ids.indexOf(b.dataset.checkpoint));
+      for (const section of sections) {
         const data = section.hasAttribute("data-checkpoint") ? byId.get(section.dataset.checkpoint) : null;
         if (section.hasAttribute("data-checkpoint") && !data) continue;
-        views.push(new CheckpointView(section, { lesson, data, runtime, store, lang }));
+        const view = new CheckpointView(section, { lesson, data, runtime, store, lang, page: context });
+        byKey.set(data ? data.id : "playground", view);
+        views.push(view);
       }
+      const paintStepper = () => {
+        renderStepper(document, new Map(context.checkpointViews().map((v) => [v.data.id, v.progressState()])), t);
+      };
       const paint = () => {
         renderLessonProgress(document, store, lesson.id, ids);
         for (const view of views) view.refreshPassed();
+        paintStepper();
         showStoreWarnings(store);
       };
       store.onChange(paint);
@@ -203,6 +308,7 @@ function main() {
     }
     mountFigures(document, lang);
     keepPlaceOnLanguageSwitch();
+    jumpLinks();
   } else {
     const site = readJson("site-data") || { lessons: [] };
     const paint = () => {
@@ -213,6 +319,9 @@ function main() {
     paint();
     progressTools(store);
   }
+  rememberLanguageChoice();
+  trackTopbar();
+  focusableScrollers();
   for (const view of views) view.setRuntimeState(runtime.state);
 
   // Boot Python in the background once the page has loaded, unless the learner asked to save data.

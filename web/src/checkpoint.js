@@ -1,114 +1,360 @@
-// One editor section of a lesson page: a graded checkpoint (Run, Check, Stop, Reset, Hint, Solution) or the
-// free "try it yourself" editor (Run, Stop). Learner and Python text reaches the DOM through textContent only.
+// One editor section of a lesson page: a graded checkpoint or the free "try it yourself" editor.
+// Learner and Python text reaches the DOM through textContent only.
+//
+// A checkpoint has: code carried over from the checkpoints it needs (visible, editable, runs first), the learner's
+// editor, a scratch editor holding the task's example call (or a failing case to try), Run / Check / Stop / Reset /
+// Hint (in steps) / Solution, the verdict and the output. Run executes the composed code, then the scratch snippet,
+// and shows the snippet's value; Check grades the composed code. The free editor runs every checkpoint's code first,
+// so it shares their names. Each run announces once, through the page: its headline. Buttons are never `disabled`
+// while a run goes on (that would drop keyboard focus to <body>); they are aria-disabled and ignore activation.
 
 import { createEditor, getText, markErrorLine, setText } from "./editor.js";
+import { renderPlot } from "./figures/index.js";
 import { t } from "./i18n.js";
 import { OutputView } from "./output.js";
-import { renderPlot, renderVerdict, showStatus, trimTraceback } from "./verdict.js";
+import {
+  locate,
+  parseException,
+  pythonError,
+  pythonErrorBox,
+  relabelTraceback,
+  renderRunValue,
+  renderVerdict,
+  showStatus,
+  snippetLine,
+  trimTraceback,
+} from "./verdict.js";
 
 const DRAFT_DELAY_MS = 400;
+/** Longest result value that goes into the announced headline ("Done. Result: 42"). */
+const ANNOUNCED_VALUE_MAX = 80;
+const NO_EXPLAINED_BOX = /^(SyntaxError|IndentationError|TabError|SystemExit|KeyboardInterrupt)$/;
 
 function debounce(fn, ms) {
   let timer = null;
+  let pending = null;
   const wrapped = (...args) => {
     clearTimeout(timer);
+    pending = args;
     timer = setTimeout(() => {
       timer = null;
+      pending = null;
       fn(...args);
     }, ms);
   };
-  wrapped.flush = (...args) => {
+  wrapped.flush = () => {
     if (timer !== null) {
       clearTimeout(timer);
       timer = null;
+      const args = pending;
+      pending = null;
       fn(...args);
     }
   };
   return wrapped;
 }
 
+function withNewline(text) {
+  return text === "" || text.endsWith("\n") ? text : `${text}\n`;
+}
+
 /**
- * Controller of one `[data-checkpoint]` or `[data-playground]` section.
- * `data` is the checkpoint entry of the page's lesson data (null for the playground).
+ * Join source parts into one module: [{file, text, ...}] -> {source, segments: [{file, start, lines, ...}]}, where
+ * `start` is the part's first line in the composed source. Used to map Python's line numbers back to editors.
+ */
+export function compose(parts) {
+  let source = "";
+  let start = 1;
+  const segments = [];
+  for (const { text, ...part } of parts) {
+    const body = withNewline(text);
+    const lines = body === "" ? 0 : body.split("\n").length - 1;
+    segments.push({ ...part, start, lines });
+    source += body;
+    start += lines;
+  }
+  return { source, segments };
+}
+
+function setLabel(button, text) {
+  const label = button.querySelector("[data-label]") || button;
+  label.textContent = text;
+}
+
+function setDisabled(button, disabled) {
+  if (!button) return;
+  if (disabled) button.setAttribute("aria-disabled", "true");
+  else button.removeAttribute("aria-disabled");
+}
+
+const isDisabled = (button) => button.getAttribute("aria-disabled") === "true";
+
+/**
+ * Controller of one `[data-checkpoint]` or `[data-playground]` section. `data` is the checkpoint's entry of the
+ * page's lesson data (null for the free editor); `page` gives the other views, the announcer and numbering.
  */
 export class CheckpointView {
-  /** Build the editor and wire the buttons of `section`. */
-  constructor(section, { lesson, data, runtime, store, lang }) {
+  constructor(section, { lesson, data, runtime, store, lang, page }) {
     this.section = section;
     this.lesson = lesson;
     this.data = data;
     this.runtime = runtime;
     this.store = store;
     this.lang = lang;
+    this.page = page;
     this.key = data ? data.id : "playground";
+    this.number = data ? page.numberOf(data.id) : null;
     this.owner = Symbol(this.key);
     this.busy = false;
+    this.origin = null;
+    this.caseSource = null;
+    this.caseExpected = null;
     this.verdict = section.querySelector("[data-verdict]");
     this.output = new OutputView(section.querySelector("[data-output]"), t);
     this.buttons = {};
-    for (const button of section.querySelectorAll("button[data-action]")) this.buttons[button.dataset.action] = button;
+    for (const button of section.querySelectorAll("button[data-action]")) {
+      if (!button.closest("[data-carried]")) this.buttons[button.dataset.action] = button;
+    }
+    const keys = section.querySelector(".keys");
+    this.describedBy = keys ? keys.id : "";
 
-    const draftKey = data ? data.id : "playground";
-    const saved = store.draft(lesson.id, draftKey);
-    const starter = data ? data.starter : "";
-    const saveDraft = debounce((text) => store.saveDraft(lesson.id, draftKey, text), DRAFT_DELAY_MS);
+    const saved = store.draft(lesson.id, this.key);
+    const saveDraft = debounce((text) => store.saveDraft(lesson.id, this.key, text), DRAFT_DELAY_MS);
     this.saveDraft = saveDraft;
     const mount = section.querySelector("[data-editor]");
     this.view = createEditor(mount, {
-      doc: saved !== null ? saved : starter,
+      doc: saved !== null ? saved : data ? data.starter : "",
       label: mount.getAttribute("aria-label") || "",
-      onChange: (text) => saveDraft(text),
-      onCheck: data ? () => this.check() : () => this.run(),
+      describedBy: this.describedBy,
+      onChange: (text) => {
+        saveDraft(text);
+        this.page.changed(this);
+      },
+      onSubmit: data ? () => this.check(this.view.contentDOM) : () => this.run(this.view.contentDOM),
     });
     mount.removeAttribute("aria-label");
 
-    this._on("run", () => this.run());
-    this._on("check", () => this.check());
+    this._setupExample();
+    this._setupCarried();
+    this._setupHints();
+
+    this._on("run", (button) => this.run(button));
+    this._on("check", (button) => this.check(button));
     this._on("stop", () => this.stop());
     this._on("reset", () => this.reset());
-    this._on("hint", () => this.toggleHint());
+    this._on("hint", () => this.nextHint());
     this._on("solution", () => this.showSolution(true));
+    this._on("example-restore", () => this.restoreExample());
     if (data && store.checkpoint(lesson.id, data.id)?.solutionRevealed) this.showSolution(false);
     this.refreshPassed();
   }
 
   _on(action, fn) {
     const button = this.buttons[action];
-    if (button) button.addEventListener("click", fn);
+    if (!button) return;
+    button.addEventListener("click", () => {
+      if (!isDisabled(button)) fn(button);
+    });
   }
 
-  /** Save the draft now (e.g. before the page is hidden). */
+  // ---------------------------------------------------------------- parts
+
+  _setupExample() {
+    this.example = null;
+    const block = this.section.querySelector("[data-example-block]");
+    if (!block || !this.data) return;
+    const mount = block.querySelector("[data-example-editor]");
+    const draftKey = `example:${this.data.id}`;
+    const saved = this.store.draft(this.lesson.id, draftKey);
+    const save = debounce((text) => this.store.saveDraft(this.lesson.id, draftKey, text), DRAFT_DELAY_MS);
+    this.example = {
+      block,
+      title: block.querySelector("[data-example-title]"),
+      text: block.querySelector("[data-example-text]"),
+      draftKey,
+      save,
+      view: createEditor(mount, {
+        doc: saved !== null ? saved : this.data.example || "",
+        label: mount.getAttribute("aria-label") || "",
+        describedBy: this.describedBy,
+        className: "cm-small",
+        onChange: (text) => {
+          if (this.caseSource === null) save(text);
+          this._exampleChanged();
+        },
+        onSubmit: () => this.run(this.example.view.contentDOM),
+      }),
+    };
+    mount.removeAttribute("aria-label");
+    this._exampleChanged();
+  }
+
+  _exampleChanged() {
+    if (!this.example || !this.buttons["example-restore"]) return;
+    const text = getText(this.example.view);
+    this.buttons["example-restore"].hidden = this.caseSource === null && text === (this.data.example || "");
+  }
+
+  _setupCarried() {
+    this.carried = [];
+    if (!this.data) return;
+    for (const details of this.section.querySelectorAll("[data-carried]")) {
+      const need = details.dataset.carried;
+      const mount = details.querySelector("[data-carried-editor]");
+      const entry = {
+        id: need,
+        details,
+        note: details.querySelector("[data-carried-note]"),
+        draftKey: `carried:${this.data.id}:${need}`,
+        syncing: false,
+        view: null,
+      };
+      const save = debounce((text) => this.store.saveDraft(this.lesson.id, entry.draftKey, text), DRAFT_DELAY_MS);
+      entry.save = save;
+      const draft = this.store.draft(this.lesson.id, entry.draftKey);
+      entry.view = createEditor(mount, {
+        doc: draft || this._carriedSource(need).text,
+        label: mount.getAttribute("aria-label") || "",
+        describedBy: this.describedBy,
+        className: "cm-small",
+        onChange: (text) => {
+          if (!entry.syncing) save(text);
+        },
+        onSubmit: () => this.check(entry.view.contentDOM),
+      });
+      mount.removeAttribute("aria-label");
+      details.querySelector('[data-action="carry-refresh"]').addEventListener("click", () => this.syncCarried(need));
+      this.carried.push(entry);
+    }
+    this.syncCarried();
+  }
+
+  /** The code to carry over from checkpoint `need`: its latest passing code, else what its editor holds now. */
+  _carriedSource(need) {
+    const record = this.store.checkpoint(this.lesson.id, need);
+    if (record && record.passedAt && record.lastPassingCode) return { text: record.lastPassingCode, passed: true };
+    const other = this.page.view(need);
+    return { text: other ? getText(other.view) : "", passed: false };
+  }
+
+  /**
+   * Bring carried-over code up to date. Copies the learner has not edited follow the earlier checkpoint; `force`
+   * (the "Take checkpoint N's latest code" button) replaces an edited copy too, as one undoable change.
+   */
+  syncCarried(force = null) {
+    for (const entry of this.carried) {
+      const { text, passed } = this._carriedSource(entry.id);
+      entry.note.hidden = passed;
+      const edited = Boolean(this.store.draft(this.lesson.id, entry.draftKey));
+      if (entry.id === force) {
+        entry.save.flush();
+        setText(entry.view, text);
+        this.store.saveDraft(this.lesson.id, entry.draftKey, ""); // "" = not edited: follow again
+      } else if (!edited && getText(entry.view) !== text) {
+        entry.syncing = true;
+        setText(entry.view, text);
+        entry.syncing = false;
+      }
+    }
+  }
+
+  _setupHints() {
+    this.hints = Array.from(this.section.querySelectorAll("[data-hint]"));
+    const button = this.buttons.hint;
+    if (!button) return;
+    if (!this.hints.length) {
+      button.hidden = true;
+      return;
+    }
+    const shown = this.data ? this.store.hintsShown(this.lesson.id, this.data.id) : 0;
+    this.hints.forEach((hint, i) => {
+      hint.hidden = i >= shown;
+    });
+    this._hintButton();
+  }
+
+  _hintButton() {
+    const button = this.buttons.hint;
+    const total = this.hints.length;
+    const shown = this.hints.filter((hint) => !hint.hidden).length;
+    if (shown === 0) setLabel(button, t("hint"));
+    else if (shown < total) setLabel(button, t("hint_next", { shown, total }));
+    else setLabel(button, t("hints_all_shown"));
+    setDisabled(button, shown >= total);
+    button.setAttribute("aria-expanded", String(shown > 0));
+  }
+
+  /** Reveal the next hint (gentle first, more specific later); it is announced, focus stays on the button. */
+  nextHint() {
+    const next = this.hints.find((hint) => hint.hidden);
+    if (!next || !this.data) return;
+    next.hidden = false;
+    const shown = this.hints.filter((hint) => !hint.hidden).length;
+    this.store.markHintsShown(this.lesson.id, this.data.id, shown);
+    this._hintButton();
+    this.page.announce(next.textContent.replace(/\s+/g, " ").trim());
+  }
+
+  // ---------------------------------------------------------------- state
+
+  /** Save the drafts now (e.g. before the page is hidden). */
   flushDraft() {
-    this.saveDraft.flush(getText(this.view));
+    this.saveDraft.flush();
+    if (this.example) this.example.save.flush();
+    for (const entry of this.carried) entry.save.flush();
   }
 
-  /** Show or hide the "passed" badge from the stored progress. */
+  /** The checkpoint's state for the stepper: "passed", "tried" (checked, or edited) or "new". */
+  progressState() {
+    if (!this.data) return "new";
+    if (this.store.isPassed(this.lesson.id, this.data.id)) return "passed";
+    const record = this.store.checkpoint(this.lesson.id, this.data.id);
+    if (record && record.triedAt) return "tried";
+    return getText(this.view).trim() !== this.data.starter.trim() ? "tried" : "new";
+  }
+
+  /** Show the "passed" badge and the "Next" link from the stored progress; refresh carried-over code. */
   refreshPassed() {
     if (!this.data) return;
     const passed = this.store.isPassed(this.lesson.id, this.data.id);
     const badge = this.section.querySelector("[data-passed-badge]");
     if (badge) badge.hidden = !passed;
+    const next = this.section.querySelector("[data-next]");
+    if (next) next.hidden = !passed;
     this.section.dataset.passed = String(passed);
+    this.syncCarried();
   }
 
-  /** Enable/disable buttons for the runner's state: one run at a time on the page. */
+  /** Mark buttons for the runner's state: one run at a time on the page. */
   setRuntimeState(state) {
     const mine = this.busy;
     const othersBusy = !mine && (state === "running" || state === "stopping");
-    for (const action of ["run", "check"]) {
-      const button = this.buttons[action];
-      if (button) button.disabled = mine || othersBusy;
+    for (const action of ["run", "check"]) setDisabled(this.buttons[action], mine || othersBusy);
+    const stop = this.buttons.stop;
+    if (stop) {
+      const hadFocus = document.activeElement === stop;
+      stop.hidden = !mine;
+      if (hadFocus && stop.hidden) this._refocus();
     }
-    if (this.buttons.stop) this.buttons.stop.hidden = !mine;
   }
 
-  _begin() {
+  _refocus() {
+    const target = this.origin && this.origin.isConnected ? this.origin : this.buttons.run || this.view.contentDOM;
+    target.focus({ preventScroll: true });
+  }
+
+  _begin(origin) {
     this.busy = true;
+    this.origin = origin || null;
+    const focusInVerdict = this.verdict.contains(document.activeElement);
     this.section.dataset.state = "running";
     this.output.clear();
     markErrorLine(this.view, null);
+    for (const entry of this.carried) markErrorLine(entry.view, null);
+    if (this.example) markErrorLine(this.example.view, null);
     const queued = this.runtime.state !== "idle";
     showStatus(this.verdict, "running", queued ? t("verdict_queued") : t("verdict_running"));
+    if (focusInVerdict) this._refocus(); // the element that had focus was just replaced
     this.setRuntimeState(this.runtime.state);
   }
 
@@ -118,44 +364,154 @@ export class CheckpointView {
     this.setRuntimeState(this.runtime.state);
   }
 
-  /** Run the editor's code freely (no grading). */
-  async run() {
+  /** The code that runs for this section: carried-over code, then the checkpoint's own; for the free editor,
+   * every checkpoint's code in lesson order. */
+  compose() {
+    if (!this.data) {
+      return compose(this.page.checkpointViews().map((view) => ({
+        file: `checkpoint${view.number}.py`, kind: "checkpoint", n: view.number, view: view.view,
+        text: getText(view.view),
+      })));
+    }
+    this.syncCarried();
+    const parts = this.carried.map((entry) => {
+      const n = this.page.numberOf(entry.id);
+      return { file: `checkpoint${n}.py`, kind: "carried", n, view: entry.view, text: getText(entry.view) };
+    });
+    parts.push({ file: "main.py", kind: "own", view: this.view, text: getText(this.view) });
+    return compose(parts);
+  }
+
+  /** What a line of the composed source means for the learner: {line, label, view}. */
+  _where(segments, line) {
+    const segment = locate(segments, line);
+    if (!segment) return { line: null, label: null, view: null };
+    if (segment.kind === "own") return { line: segment.line, label: null, view: segment.view };
+    const key = segment.kind === "carried" ? "error_in_carried" : "error_in_checkpoint";
+    return { line: segment.line, label: t(key, { line: segment.line, n: segment.n }), view: segment.view };
+  }
+
+  _relabel(segments) {
+    return (text) => relabelTraceback(text, segments, this.data ? "example.py" : "playground.py");
+  }
+
+  // ---------------------------------------------------------------- Run
+
+  _snippet() {
+    if (!this.data) return { text: getText(this.view), view: this.view };
+    if (this.example && !this.example.block.hidden) return { text: getText(this.example.view), view: this.example.view };
+    return { text: "", view: null };
+  }
+
+  /** Run the code (no grading), then the example or case snippet, and show the snippet's value. */
+  async run(origin = null) {
     if (this.busy) return;
-    this._begin();
-    const result = await this.runtime.execute({
+    const { source, segments } = this.compose();
+    const snippet = this._snippet();
+    const tryingCase = this.caseSource !== null && snippet.text === this.caseSource;
+    this._begin(origin || this.buttons.run);
+    const job = {
       type: "run",
       owner: this.owner,
       lessonId: this.lesson.id,
       checkpoint: this.data ? String(this.data.id) : undefined,
-      source: getText(this.view),
+      source,
       onOutput: (stream, text, truncated) => this.output.append(stream, text, truncated),
-    });
+    };
+    if (snippet.text.trim()) job.after = snippet.text;
+    const result = await this.runtime.execute(job);
     this._end();
+    let headline;
     if (result.kind === "result") {
       const run = result.run || {};
       if (run.truncated) this.output.append("stdout", "", true); // the engine kept only its first part
       if (run.status === "error") {
-        const line = Number.isInteger(run.error_line) ? run.error_line : null;
-        showStatus(this.verdict, "error", line ? t("run_error", { line }) : t("verdict_error"));
-        if (run.traceback) this.output.append("stderr", `${this.output.size ? "\n" : ""}${trimTraceback(run.traceback)}\n`);
-        if (line) markErrorLine(this.view, line);
+        headline = this._runError(run, segments, snippet);
       } else {
-        showStatus(this.verdict, "pass", t("run_done"));
+        const value = typeof run.value === "string" ? run.value : null;
+        headline = value !== null && value.length <= ANNOUNCED_VALUE_MAX
+          ? t("run_done_value", { value }) : t("run_done");
+        showStatus(this.verdict, "pass", headline);
         this.verdict.dataset.verdict = "idle";
-        this.output.placeholder(t("no_output"));
+        if (value !== null) renderRunValue(this.verdict, value, tryingCase ? this.caseExpected : null);
+        else this.output.placeholder(t("no_output"));
       }
       if (result.plot) renderPlot(this.verdict, result.plot, this.lang);
     } else {
-      this._other(result);
+      headline = this._other(result);
     }
+    this.page.announce(headline);
   }
 
-  /** Grade the editor's code: prepare -> run -> judge in the worker. */
-  async check() {
+  _runError(run, segments, snippet) {
+    const traceback = run.traceback || "";
+    const where = this._where(segments, Number.isInteger(run.error_line) ? run.error_line : null);
+    const inSnippet = where.view ? null : snippetLine(traceback);
+    let headline;
+    let view = where.view;
+    let line = where.line;
+    if (where.view) {
+      headline = where.label || t("run_error", { line: where.line });
+    } else if (inSnippet && snippet.view) {
+      view = snippet.view;
+      line = inSnippet;
+      headline = this.data ? t("run_example_error", { line }) : t("run_error", { line });
+    } else {
+      headline = t("verdict_error");
+    }
+    showStatus(this.verdict, "error", headline);
+    const parsed = parseException(traceback);
+    if (parsed && !NO_EXPLAINED_BOX.test(parsed.exc)) {
+      const own = where.view === this.view && where.label === null;
+      this.verdict.append(pythonErrorBox(parsed, own ? { line, label: null } : { line: null, label: null }));
+    }
+    if (traceback) {
+      this.output.append("stderr", `${this.output.size ? "\n" : ""}${trimTraceback(this._relabel(segments)(traceback))}\n`);
+    }
+    if (view && line) markErrorLine(view, line);
+    return headline;
+  }
+
+  /** Put a failing case's complete call into the scratch editor and run it beside the expected result. */
+  tryCase({ source, expected }) {
+    if (!this.example) return;
+    this.caseSource = source;
+    this.caseExpected = expected ?? null;
+    const { block, title, text, view } = this.example;
+    block.hidden = false;
+    title.textContent = t("case_heading");
+    text.textContent = t("case_text");
+    setText(view, source);
+    this._exampleChanged();
+    view.focus();
+    block.scrollIntoView({ block: "nearest" });
+    this.run(view.contentDOM);
+  }
+
+  /** Back from a case to the task's example call. */
+  restoreExample() {
+    if (!this.example) return;
+    this.caseSource = null;
+    this.caseExpected = null;
+    const { block, title, text, view } = this.example;
+    title.textContent = t("example_heading");
+    text.textContent = t("example_text");
+    block.hidden = !this.data.example;
+    setText(view, this.data.example || "");
+    this._exampleChanged();
+    if (!block.hidden) view.focus();
+    else this.view.focus();
+  }
+
+  // ---------------------------------------------------------------- Check
+
+  /** Grade the code: carried-over code and the learner's, prepared -> run -> judged. */
+  async check(origin = null) {
     if (this.busy || !this.data) return;
-    this._begin();
-    const source = getText(this.view);
+    const { source, segments } = this.compose();
+    const own = getText(this.view);
     this.flushDraft();
+    this._begin(origin || this.buttons.check);
     const result = await this.runtime.execute({
       type: "check",
       owner: this.owner,
@@ -168,40 +524,53 @@ export class CheckpointView {
     });
     this._end();
     if (result.kind !== "verdict") {
-      this._other(result);
+      this.page.announce(this._other(result));
       return;
     }
     const verdict = result.verdict;
-    const status = renderVerdict(this.verdict, verdict, this.lang, result.timeLimit);
+    const { status, headline } = renderVerdict(this.verdict, verdict, {
+      lang: this.lang,
+      timeLimit: result.timeLimit,
+      where: (line) => this._where(segments, line),
+      relabel: this._relabel(segments),
+      onTryCase: this.example ? (c) => this.tryCase(c) : null,
+    });
     if (verdict.stdout && this.output.size === 0) this.output.append("stdout", verdict.stdout);
     if (verdict.stderr && this.output.size === 0) this.output.append("stderr", verdict.stderr);
-    if (Number.isInteger(verdict.error_line)) markErrorLine(this.view, verdict.error_line);
-    if (status === "pass") this.store.markPassed(this.lesson.id, this.data.id, source);
+    const error = status === "pass" ? null : pythonError(verdict);
+    const line = error && Number.isInteger(error.line) ? error.line : verdict.error_line;
+    const where = this._where(segments, Number.isInteger(line) ? line : null);
+    if (where.view) markErrorLine(where.view, where.line);
+    if (status === "pass") this.store.markPassed(this.lesson.id, this.data.id, own);
+    else this.store.markTried(this.lesson.id, this.data.id);
+    this.page.announce(headline);
   }
 
   _other(result) {
+    let text;
     switch (result.kind) {
       case "stopped":
-        showStatus(this.verdict, "error", t("verdict_stopped"));
+        text = showStatus(this.verdict, "error", t("verdict_stopped"));
         this.verdict.dataset.verdict = "idle";
         this.verdict.dataset.stopped = "true";
         break;
       case "timeout":
-        showStatus(this.verdict, "timeout", t("verdict_timeout", { seconds: result.timeLimit ?? "?" }));
+        text = showStatus(this.verdict, "timeout", t("verdict_timeout", { seconds: result.timeLimit ?? "?" }));
         break;
       case "crashed":
-        showStatus(this.verdict, "error", t("runtime_crashed"));
+        text = showStatus(this.verdict, "error", t("runtime_crashed"));
         break;
       case "cancelled":
-        showStatus(this.verdict, "idle", "");
+        text = showStatus(this.verdict, "idle", "");
         break;
       case "failed":
-        showStatus(this.verdict, "error", t("runtime_failed", { message: result.message || "" }));
+        text = showStatus(this.verdict, "error", t("runtime_failed", { message: result.message || "" }));
         break;
       default:
-        showStatus(this.verdict, "error", result.message || t("verdict_error"));
+        text = showStatus(this.verdict, "error", result.message || t("verdict_error"));
     }
     if (result.kind !== "stopped") delete this.verdict.dataset.stopped;
+    return text;
   }
 
   /** Stop this section's run (or its queued job). */
@@ -216,14 +585,6 @@ export class CheckpointView {
     markErrorLine(this.view, null);
     showStatus(this.verdict, "idle", t("reset_done"));
     this.view.focus();
-  }
-
-  /** Show or hide the hint. */
-  toggleHint() {
-    const box = this.section.querySelector("[data-hint]");
-    if (!box || !this.data) return; // the hint's HTML was rendered into the page at build time
-    box.hidden = !box.hidden;
-    if (this.buttons.hint) this.buttons.hint.setAttribute("aria-expanded", String(!box.hidden));
   }
 
   /** Show the reference solution; asks first unless it was revealed before, and remembers it. */
@@ -247,9 +608,14 @@ export class CheckpointView {
     const copy = document.createElement("button");
     copy.type = "button";
     copy.className = "btn";
+    copy.dataset.action = "solution-copy";
     copy.textContent = t("solution_copy");
-    copy.addEventListener("click", () => setText(this.view, this.data.solution));
+    copy.addEventListener("click", () => {
+      setText(this.view, this.data.solution);
+      this.view.focus();
+    });
     box.append(heading, pre, copy);
     box.hidden = false;
+    this.page.scrollables(box);
   }
 }

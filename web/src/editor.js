@@ -1,5 +1,17 @@
-// CodeMirror 6 editors for Python: line numbers, highlighting, bracket matching, Tab indents (Escape then Tab
-// leaves the editor, as indentWithTab documents), Ctrl/Cmd-Enter checks, and a highlighted error line.
+// CodeMirror 6 editors for Python: line numbers, highlighting, bracket matching, wrapped lines, Ctrl/Cmd-Enter,
+// a highlighted error line, and two accessibility/bidi decisions:
+//
+// Tab. CodeMirror leaves Tab alone by default so keyboard users are never trapped; its guidance for binding Tab
+// anyway (https://codemirror.net/examples/tab) is to keep the Escape-then-Tab escape hatch and to tell users about it.
+// We bind Tab to indent (indentWithTab), and additionally: an editor reached with Tab or Shift-Tab starts in
+// CodeMirror's own temporary "tab focus mode" (setTabFocusMode), so further Tabs keep moving through the page until
+// the learner presses any other key. Tabbing through a lesson therefore never adds indentation to a starter, and
+// once the learner types, Tab indents. The help text that says so is linked with aria-describedby.
+//
+// Right-to-left comments. Code stays left to right. A comment whose text is mostly Arabic (or another RTL script)
+// is isolated as a right-to-left run (dir="rtl", unicode-bidi: isolate), and the Latin/number runs inside it
+// (`[0, 1]`, `bins <= 0`, `ValueError`) are isolated again as left-to-right, so `[0, 1]` never shows as `[1 ,0]`.
+// The same ranges go to EditorView.bidiIsolatedRanges, so cursor motion follows what is shown.
 
 import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
@@ -11,13 +23,16 @@ import {
   indentOnInput,
   indentUnit,
   syntaxHighlighting,
+  syntaxTree,
 } from "@codemirror/language";
 import { highlightSelectionMatches } from "@codemirror/search";
 import { EditorState, StateEffect, StateField } from "@codemirror/state";
 import { tags } from "@lezer/highlight";
 import {
   Decoration,
+  Direction,
   EditorView,
+  ViewPlugin,
   drawSelection,
   highlightActiveLine,
   highlightActiveLineGutter,
@@ -60,34 +75,131 @@ const highlight = HighlightStyle.define([
 ]);
 
 const theme = EditorView.theme({
-  "&": { fontSize: "0.95rem", border: "1px solid var(--border)", borderRadius: "6px", background: "var(--code-bg)" },
+  "&": { fontSize: "var(--editor-font-size, 0.95rem)", border: "1px solid var(--border)", borderRadius: "6px", background: "var(--code-bg)" },
   "&.cm-focused": { outline: "2px solid var(--focus)", outlineOffset: "2px" },
-  ".cm-content": { fontFamily: "var(--mono)", minHeight: "6rem", caretColor: "var(--fg)" },
+  ".cm-content": { fontFamily: "var(--mono)", minHeight: "var(--editor-min-height, 6rem)", caretColor: "var(--fg)" },
   ".cm-gutters": { background: "var(--code-bg)", color: "var(--muted)", borderRight: "1px solid var(--border)" },
   ".cm-activeLine": { background: "var(--active-line)" },
   ".cm-activeLineGutter": { background: "var(--active-line)" },
   ".cm-error-line": { background: "var(--error-line)" },
-  ".cm-scroller": { maxHeight: "32rem", overflow: "auto" },
+  // No height limit: lines wrap and the editor grows with its text, so nothing is cut off and there is no scrolled
+  // region without keyboard access (axe: scrollable-region-focusable).
+  ".cm-rtl-comment, .cm-ltr-run": { unicodeBidi: "isolate" },
   "&.cm-focused .cm-cursor": { borderLeftColor: "var(--fg)" },
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": { background: "var(--selection)" },
 });
 
+// ------------------------------------------------------------------ right-to-left comments
+
+const RTL_CHAR = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/g;
+const LATIN_CHAR = /[A-Za-z]/g;
+const ASCII_RUN = /[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?/g;
+const CLOSER = { "(": ")", "[": "]", "{": "}" };
+const OPENER = { ")": "(", "]": "[", "}": "{" };
+
+const rtlComment = Decoration.mark({ class: "cm-rtl-comment", attributes: { dir: "rtl" }, bidiIsolate: Direction.RTL });
+const ltrRun = Decoration.mark({ class: "cm-ltr-run", attributes: { dir: "ltr" }, bidiIsolate: Direction.LTR });
+
+/** True when `text` is mostly written in a right-to-left script (more RTL letters than Latin ones). */
+export function isMostlyRtl(text) {
+  const rtl = (text.match(RTL_CHAR) || []).length;
+  return rtl > 0 && rtl >= (text.match(LATIN_CHAR) || []).length;
+}
+
+/**
+ * The left-to-right runs inside right-to-left comment text, as [start, end) offsets: stretches of ASCII holding
+ * a letter or digit, without sentence punctuation at their edges and without an unmatched bracket at either end.
+ */
+export function ltrRuns(text) {
+  const runs = [];
+  for (const match of text.matchAll(ASCII_RUN)) {
+    let a = match.index;
+    let b = a + match[0].length;
+    for (;;) {
+      const run = text.slice(a, b);
+      if (!run) break;
+      const first = run[0];
+      const last = run[run.length - 1];
+      if (/[\s.,;:!?]/.test(first) || (CLOSER[first] && !run.includes(CLOSER[first])) || OPENER[first]) a += 1;
+      else if (/[\s.,;:!?]/.test(last) || (OPENER[last] && !run.includes(OPENER[last])) || CLOSER[last]) b -= 1;
+      else break;
+    }
+    if (/[A-Za-z0-9]/.test(text.slice(a, b))) runs.push([a, b]);
+  }
+  return runs;
+}
+
+function commentDecorations(view) {
+  const ranges = [];
+  const tree = syntaxTree(view.state);
+  for (const { from, to } of view.visibleRanges) {
+    tree.iterate({
+      from,
+      to,
+      enter(node) {
+        if (node.name !== "Comment") return;
+        const text = view.state.doc.sliceString(node.from, node.to);
+        const body = text.replace(/^#+\s*/, "");
+        if (!body || !isMostlyRtl(body)) return;
+        const start = node.to - body.length;
+        ranges.push(rtlComment.range(start, node.to));
+        for (const [a, b] of ltrRuns(body)) ranges.push(ltrRun.range(start + a, start + b));
+      },
+    });
+  }
+  return Decoration.set(ranges, true);
+}
+
+const bidiComments = ViewPlugin.fromClass(
+  class {
+    constructor(view) {
+      this.decorations = commentDecorations(view);
+    }
+    update(update) {
+      if (update.docChanged || update.viewportChanged || syntaxTree(update.startState) !== syntaxTree(update.state)) {
+        this.decorations = commentDecorations(update.view);
+      }
+    }
+  },
+  {
+    decorations: (plugin) => plugin.decorations,
+    provide: (plugin) =>
+      EditorView.bidiIsolatedRanges.of((view) => view.plugin(plugin)?.decorations || Decoration.none),
+  },
+);
+
+// ------------------------------------------------------------------ keyboard arrival
+
+let lastTabAt = 0;
+if (typeof document !== "undefined") {
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Tab") lastTabAt = Date.now();
+  }, true);
+}
+const ARRIVAL_MS = 400;
+const UNTIL_ANOTHER_KEY = 24 * 3600 * 1000;
+
 /**
  * Create a Python editor in `parent` (its fallback content is replaced).
- * Options: doc, label (accessible name), onChange(text), onCheck() for Ctrl/Cmd-Enter.
+ * Options: doc, label (accessible name), describedBy (id of the help text), onChange(text), onSubmit() for
+ * Ctrl/Cmd-Enter, className (extra class on the editor, e.g. "cm-small").
  */
-export function createEditor(parent, { doc = "", label = "", onChange = null, onCheck = null } = {}) {
+export function createEditor(parent, { doc = "", label = "", describedBy = "", onChange = null, onSubmit = null,
+  className = "" } = {}) {
   const keys = [];
-  if (onCheck) {
+  if (onSubmit) {
     keys.push({
       key: "Mod-Enter",
       run: () => {
-        onCheck();
+        onSubmit();
         return true;
       },
       preventDefault: true,
     });
   }
+  const attributes = { "aria-label": label, spellcheck: "false", autocapitalize: "off", autocorrect: "off",
+    translate: "no" };
+  if (describedBy) attributes["aria-describedby"] = describedBy;
   const state = EditorState.create({
     doc,
     extensions: [
@@ -105,17 +217,25 @@ export function createEditor(parent, { doc = "", label = "", onChange = null, on
       highlightSelectionMatches(),
       syntaxHighlighting(highlight),
       python(),
+      EditorView.lineWrapping,
+      bidiComments,
       keymap.of([...keys, ...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
       errorLineField,
       theme,
-      EditorView.contentAttributes.of({ "aria-label": label, spellcheck: "false", autocapitalize: "off", translate: "no" }),
+      EditorView.contentAttributes.of(attributes),
+      ...(className ? [EditorView.editorAttributes.of({ class: className })] : []),
       EditorView.updateListener.of((update) => {
         if (update.docChanged && onChange) onChange(update.state.doc.toString());
       }),
     ],
   });
   parent.replaceChildren();
-  return new EditorView({ state, parent });
+  const view = new EditorView({ state, parent });
+  // Reached with (Shift-)Tab: let further Tabs move on until the learner presses another key.
+  view.contentDOM.addEventListener("focus", () => {
+    if (Date.now() - lastTabAt < ARRIVAL_MS) view.setTabFocusMode(UNTIL_ANOTHER_KEY);
+  });
+  return view;
 }
 
 /** The editor's text. */

@@ -1,26 +1,51 @@
-// UI strings: the catalog of the page's language is embedded at build time as <script id="ui-strings">.
+// UI strings under the project's one translation rule (PLAN.md, graders/engine/i18n.py):
+// a key missing in the page's language falls back to the fallback language ("en"); a key missing there is a bug.
+// The page embeds {lang, strings, fallback} as <script id="ui-strings"> (werkbank/catalog/__init__.py for_page):
+// its own catalog, plus the fallback language's texts for the keys its own catalog lacks.
 
-let strings = {};
+let own = {};
+let fallback = {};
+let language = "";
 
-/** Load the strings embedded in the page (call once at start). */
-export function loadStrings(doc = document) {
-  const node = doc.getElementById("ui-strings");
-  try {
-    strings = node ? JSON.parse(node.textContent) : {};
-  } catch {
-    strings = {};
+const has = (table, key) => Object.prototype.hasOwnProperty.call(table, key) && typeof table[key] === "string";
+
+/** Load the strings embedded in the page (call once at start); `data` replaces them (node tests). */
+export function loadStrings(doc = typeof document === "undefined" ? null : document, data = null) {
+  let parsed = data;
+  if (!parsed && doc) {
+    const node = doc.getElementById("ui-strings");
+    try {
+      parsed = node ? JSON.parse(node.textContent) : null;
+    } catch {
+      parsed = null;
+    }
   }
-  return strings;
+  own = (parsed && parsed.strings) || {};
+  fallback = (parsed && parsed.fallback) || {};
+  language = (parsed && parsed.lang) || "";
 }
 
-/** The string for `key` with `{name}` placeholders filled from `values`; the key itself when it is missing. */
+/** Fill `{name}` placeholders of `template` from `values` (unknown placeholders stay as they are). */
+export function fill(template, values = {}) {
+  return String(template).replace(/\{(\w+)\}/g, (whole, name) =>
+    Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole,
+  );
+}
+
+/** The string for `key` with `{name}` placeholders filled from `values`, under the fallback rule. */
 export function t(key, values = {}) {
-  let text = Object.prototype.hasOwnProperty.call(strings, key) ? strings[key] : key;
-  for (const [name, value] of Object.entries(values)) text = text.split(`{${name}}`).join(String(value));
-  return text;
+  if (has(own, key) && own[key]) return fill(own[key], values);
+  if (has(fallback, key)) return fill(fallback[key], values);
+  console.error(`werkbank: UI string ${JSON.stringify(key)} is missing from the catalog`);
+  return key;
 }
 
-/** The page language (from <html lang>). */
-export function pageLang(doc = document) {
-  return doc.documentElement.lang || "en";
+/** The page language (from <html lang>, else the embedded catalog's). */
+export function pageLang(doc = typeof document === "undefined" ? null : document) {
+  return (doc && doc.documentElement.lang) || language || "en";
+}
+
+/** True for a right-to-left language (the build's settings). */
+export function isRtl(lang) {
+  return SETTINGS.rtlLanguages.includes(lang);
 }

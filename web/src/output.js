@@ -1,7 +1,7 @@
 // The output pane of one editor: stdout and stderr as text (never HTML), capped, with a visible notice.
 
-/** Characters shown at most per run. */
-export const OUTPUT_LIMIT = 200_000;
+/** Characters shown at most per run (graders/engine/settings.py OUTPUT_LIMIT, compiled in as SETTINGS). */
+export const OUTPUT_LIMIT = SETTINGS.outputLimit;
 
 /** Writes program output into a `<pre data-output>` element with textContent only. */
 export class OutputView {

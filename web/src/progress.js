@@ -21,3 +21,24 @@ export function renderHomeProgress(root, store, lessons) {
     node.dataset.passed = String(passed);
   }
 }
+
+const STEP_MARKS = { new: null, tried: "•", passed: "✓" };
+
+/**
+ * The checkpoint stepper (`[data-step]` links): each checkpoint's state ("new" | "tried" | "passed") as a mark, as
+ * text for screen readers, and `aria-current="step"` on the first checkpoint not passed yet.
+ */
+export function renderStepper(root, states, t) {
+  let current = null;
+  for (const link of root.querySelectorAll("[data-step]")) {
+    const state = states.get(link.dataset.step) || "new";
+    link.dataset.state = state;
+    const mark = link.querySelector("[data-step-mark]");
+    if (mark) mark.textContent = STEP_MARKS[state] || "";
+    const text = link.querySelector("[data-step-state]");
+    if (text) text.textContent = t(`step_${state}`);
+    link.removeAttribute("aria-current");
+    if (state !== "passed" && current === null) current = link;
+  }
+  if (current) current.setAttribute("aria-current", "step");
+}

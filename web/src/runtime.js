@@ -272,6 +272,7 @@ export class Runtime {
       const payload = { source: job.source, timeLimit: job.timeLimit };
       if (typeof job.lessonId === "string") payload.lessonId = job.lessonId;
       if (typeof job.checkpoint === "string") payload.checkpoint = job.checkpoint;
+      if (typeof job.after === "string") payload.after = job.after; // the example/case snippet run after the module
       this.worker.postMessage(request(Req.RUN, job.runId, payload));
     }
     job.prepareTimer = this._timer(() => this._interrupt("timeout"), PREPARE_LIMIT_MS);

@@ -1,7 +1,10 @@
 // Progress and drafts in localStorage, under one versioned key.
 //
-// {"version": 1, "lessons": {"<id>": {"checkpoints": {"<cp>": {"passedAt", "lastPassingCode", "solutionRevealed"}},
-//                                       "drafts": {"<cp>": "source"}}}}
+// {"version": 1, "lessons": {"<id>": {"checkpoints": {"<cp>": {"passedAt", "lastPassingCode", "solutionRevealed",
+//                                                                 "triedAt"?, "hints"?}},
+//                                       "drafts": {"<cp>" | "example:<cp>" | "carried:<cp>:<earlier cp>": "source"}}}}
+// `triedAt` (first Check that did not pass) and `hints` (how many hints were revealed) are optional: written only
+// once they have a value, so documents from before they existed stay valid and unchanged.
 //
 // Every write reads what is stored first and merges, and a `storage` event from another tab merges too, so a pass
 // recorded in one tab is never lost by another. Broken data is set aside, never thrown away; a newer schema is left
@@ -58,6 +61,8 @@ export function validateProgress(doc) {
         lastPassingCode: typeof rec.lastPassingCode === "string" ? rec.lastPassingCode : "",
         solutionRevealed: rec.solutionRevealed === true,
       };
+      if (typeof rec.triedAt === "string" && !Number.isNaN(Date.parse(rec.triedAt))) entry.checkpoints[cp].triedAt = rec.triedAt;
+      if (Number.isInteger(rec.hints) && rec.hints > 0) entry.checkpoints[cp].hints = rec.hints;
     }
     for (const [cp, draft] of Object.entries(lesson.drafts || {})) {
       if (typeof draft !== "string") throw new Error(`lesson ${id} draft ${cp} must be text`);
@@ -111,6 +116,10 @@ export function mergeProgress(preferred, other) {
         lastPassingCode: laterCode || x.lastPassingCode || y.lastPassingCode || "",
         solutionRevealed: Boolean(x.solutionRevealed || y.solutionRevealed),
       };
+      const triedAt = earlier(x.triedAt, y.triedAt);
+      if (triedAt) checkpoints[cp].triedAt = triedAt;
+      const hints = Math.max(x.hints || 0, y.hints || 0);
+      if (hints > 0) checkpoints[cp].hints = hints;
     }
     out.lessons[id] = { checkpoints, drafts: { ...b.drafts, ...a.drafts } };
   }
@@ -261,6 +270,29 @@ export class ProgressStore {
     rec.lastPassingCode = code;
     this._write();
     this._changed();
+  }
+
+  /** Record a Check that did not pass (the first time is kept): the stepper shows the checkpoint as tried. */
+  markTried(id, cp) {
+    const rec = this._record(id, cp);
+    if (rec.triedAt) return;
+    rec.triedAt = new Date().toISOString();
+    this._write();
+    this._changed();
+  }
+
+  /** How many hints of a checkpoint were revealed. */
+  hintsShown(id, cp) {
+    const rec = this.checkpoint(id, cp);
+    return (rec && rec.hints) || 0;
+  }
+
+  /** Remember that `count` hints of a checkpoint are revealed (never fewer than before). */
+  markHintsShown(id, cp, count) {
+    const rec = this._record(id, cp);
+    if ((rec.hints || 0) >= count) return;
+    rec.hints = count;
+    this._write();
   }
 
   /** Remember that the reference solution was shown. */

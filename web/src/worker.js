@@ -253,12 +253,14 @@ async function run(msg) {
       console.warn(`lesson ${msg.lessonId}: ${error && error.message}`);
     }
   }
-  let plan = '{"mode": "run"}';
+  const runPlan = { mode: "run" };
+  if (typeof msg.after === "string") runPlan.after = msg.after; // the example or case snippet (graders/engine/runner.py)
   if (plotEntry && plotEntry.plotCase) {
     // A checkpoint with a plot: after the module ran, call the plot's case too, so Run can draw the learner's result.
-    const cases = plotEntry.plan.cases.filter((c) => c.id === plotEntry.plotCase);
-    plan = JSON.stringify({ mode: "run", cases, attrs: plotEntry.plan.attrs });
+    runPlan.cases = plotEntry.plan.cases.filter((c) => c.id === plotEntry.plotCase);
+    runPlan.attrs = plotEntry.plan.attrs;
   }
+  const plan = JSON.stringify(runPlan);
   openSink(msg.runId);
   clearInterrupt(interruptView);
   post(response(Res.STARTED, msg.runId, { timeLimit: msg.timeLimit }));

@@ -170,3 +170,23 @@ test("reset all empties the store and another tab follows", () => {
   tabB.saveDraft("les", "1", "d"); // must not bring the old pass back
   assert.equal(new ProgressStore(storage).isPassed("les", "1"), false);
 });
+
+test("tried and revealed hints are kept, merged, and absent from documents that never had them", () => {
+  const storage = new FakeStorage();
+  const store = new ProgressStore(storage);
+  store.markTried("les", "1");
+  const first = store.checkpoint("les", "1").triedAt;
+  store.markTried("les", "1"); // the first time is kept
+  assert.equal(store.checkpoint("les", "1").triedAt, first);
+  store.markHintsShown("les", "1", 2);
+  store.markHintsShown("les", "1", 1); // never fewer
+  assert.equal(new ProgressStore(storage).hintsShown("les", "1"), 2);
+  const merged = mergeProgress(
+    validateProgress({ version: 1, lessons: { les: { checkpoints: { 1: { ...pass(null), hints: 3 } }, drafts: {} } } }),
+    JSON.parse(storage.getItem(KEY)),
+  );
+  assert.equal(merged.lessons.les.checkpoints["1"].hints, 3);
+  assert.equal(merged.lessons.les.checkpoints["1"].triedAt, first);
+  const plain = validateProgress({ version: 1, lessons: { x: { checkpoints: { 1: pass("2026-01-01T00:00:00Z") } } } });
+  assert.deepEqual(Object.keys(plain.lessons.x.checkpoints["1"]).sort(), ["lastPassingCode", "passedAt", "solutionRevealed"]);
+});

@@ -2,7 +2,8 @@
 // a keyboard-operable threshold slider, an SVG of which cases are answered plus the risk-coverage curve, and a
 // live text readout. Everything is built with DOM calls and textContent; no innerHTML.
 
-const SVG_NS = "http://www.w3.org/2000/svg";
+import { fill, t } from "../i18n.js";
+import { SVG_NS } from "./dom.js";
 
 /** The lesson's four synthetic cases: scores .1, .4, .7 and .9; only the third answer is wrong. */
 export const CASES = Object.freeze([
@@ -12,46 +13,29 @@ export const CASES = Object.freeze([
   Object.freeze({ score: 0.9, correct: true }),
 ]);
 
-const STRINGS = {
-  nl: {
-    title: "Antwoorden of onthouden bij een scoredrempel",
-    threshold: "Drempel",
-    scores: "Scores van de vier gevallen",
-    curve: "Risico tegen coverage",
-    coverageAxis: "coverage",
-    riskAxis: "risico onder antwoorden",
-    caseLine: "Geval {n} · score {score} · {truth} · {state}",
-    right: "goed",
-    wrong: "fout",
-    answered: "beantwoord",
-    abstained: "onthouden",
-    summary: "Drempel {t}: {a} van de {n} beantwoord · coverage {coverage} · {risk}",
-    risk: "risico {value}",
-    noRisk: "geen risico gedefinieerd (niets beantwoord)",
-    noRiskShort: "geen risico gedefinieerd",
-    svgLabel: "Bij drempel {t} worden {a} van de {n} gevallen beantwoord; coverage {coverage}; {risk}.",
-  },
-  en: {
-    title: "Answer or abstain at a score threshold",
-    threshold: "Threshold",
-    scores: "Scores of the four cases",
-    curve: "Risk against coverage",
-    coverageAxis: "coverage",
-    riskAxis: "risk among answers",
-    caseLine: "Case {n} · score {score} · {truth} · {state}",
-    right: "right",
-    wrong: "wrong",
-    answered: "answered",
-    abstained: "abstained",
-    summary: "Threshold {t}: {a} of {n} answered · coverage {coverage} · {risk}",
-    risk: "risk {value}",
-    noRisk: "no risk defined (nothing answered)",
-    noRiskShort: "no risk defined",
-    svgLabel: "At threshold {t}, {a} of the {n} cases are answered; coverage {coverage}; {risk}.",
-  },
-};
-
 let mounted = 0;
+
+/** The figure's texts from the UI catalog (web/src/i18n.js). */
+function strings() {
+  return {
+    title: t("fig_rc_title"),
+    threshold: t("fig_rc_threshold"),
+    scores: t("fig_rc_scores"),
+    curve: t("fig_rc_curve"),
+    coverageAxis: t("fig_rc_coverage_axis"),
+    riskAxis: t("fig_rc_risk_axis"),
+    caseLine: t("fig_rc_case_line"),
+    right: t("fig_rc_right"),
+    wrong: t("fig_rc_wrong"),
+    answered: t("fig_rc_answered"),
+    abstained: t("fig_rc_abstained"),
+    summary: t("fig_rc_summary"),
+    risk: t("fig_rc_risk"),
+    noRisk: t("fig_rc_no_risk"),
+    noRiskShort: t("fig_rc_no_risk_short"),
+    svgLabel: t("fig_rc_svg_label"),
+  };
+}
 
 /** A case is answered when its score reaches the threshold (score >= threshold), else the system abstains. */
 export function isAnswered(item, threshold) {
@@ -86,10 +70,6 @@ export function formatPercent(value, lang) {
 export function formatNumber(value, lang) {
   const text = value.toFixed(2);
   return lang === "nl" ? text.replace(".", ",") : text;
-}
-
-function fill(template, values) {
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
 function svg(name, attributes = {}, text = null) {
@@ -213,10 +193,10 @@ function buildCurvePanel(root, s, lang) {
   return { current, none };
 }
 
-/** Build the figure into `element`: SVG, threshold slider and live readout, with strings in `lang` (nl or en). */
+/** Build the figure into `element`: SVG, threshold slider and live readout, with texts from the UI catalog and numbers formatted for `lang`. */
 export function mount(element, lang) {
-  const s = STRINGS[lang] || STRINGS.en;
-  const locale = STRINGS[lang] ? lang : "en";
+  const s = strings();
+  const locale = lang;
   mounted += 1;
   const id = `rc-${mounted}`;
 

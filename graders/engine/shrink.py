@@ -1,0 +1,171 @@
+"""Shrinking: when a case fails, find a smaller input that fails the same way, to show the learner.
+
+A host drives the rounds (it is the one that can run learner code):
+
+1. :func:`candidates` proposes smaller versions of the failing case's arguments (as wire values): lists and arrays
+   with halves or single items removed (aligned parameters lose the same positions together), long strings halved;
+2. :func:`graders.engine.prepare.prepare_candidates` computes the reference's outcome for each, as a small prepared
+   checkpoint;
+3. the host runs the learner's code on that plan, and :func:`smallest_failure` picks the smallest candidate that
+   fails the same way as the original (same expected kind, same kind of answer);
+4. repeat from that candidate, at most :data:`ROUNDS` times; :func:`graders.engine.judge.adopt_shrunk` puts the
+   smallest failing input into the verdict (the case id stays the original one).
+"""
+
+from __future__ import annotations
+
+from .compare import compare
+
+#: Most rounds a host runs; each round is one learner run.
+ROUNDS = 6
+#: Most candidates tried per round.
+PER_ROUND = 24
+
+
+def size(w) -> int:
+    """The size of a wire value: values, container items and string characters all count."""
+    tag = w[0]
+    if tag in ("str", "bytes"):
+        return 1 + len(w[1])
+    if tag in ("list", "tuple", "set", "frozenset"):
+        return 1 + sum(size(v) for v in w[1])
+    if tag == "dict":
+        return 1 + sum(size(k) + size(v) for k, v in w[1])
+    if tag == "ndarray":
+        return 1 + len(w[4])
+    return 1
+
+
+def _seq_items(w):
+    if w[0] in ("list", "tuple"):
+        return w[1]
+    if w[0] == "ndarray" and len(w[3]) == 1:
+        return w[4]
+    return None
+
+
+def _without(w, drop: set):
+    items = _seq_items(w)
+    kept = [v for i, v in enumerate(items) if i not in drop]
+    if w[0] == "ndarray":
+        return ["ndarray", w[1], w[2], [len(kept)], kept]
+    return [w[0], kept]
+
+
+def _removals(n: int) -> list[set]:
+    """Index sets to remove from a sequence of ``n`` items: halves first, then single items (at most 8)."""
+    if n <= 1:
+        return []
+    out = []
+    if n >= 4:
+        out += [set(range(n // 2)), set(range(n // 2, n))]
+    step = max(1, n // 8)
+    out += [{i} for i in range(0, n, step)][:8]
+    return out
+
+
+def _inner(w, path=()):
+    """Every nested sequence (path, wire) inside ``w``, outermost first, and every long string."""
+    items = _seq_items(w)
+    if items is not None:
+        yield path, w
+        if w[0] != "ndarray":
+            for i, v in enumerate(items):
+                yield from _inner(v, path + (i,))
+    elif w[0] == "dict":
+        for i, (_, v) in enumerate(w[1]):
+            yield from _inner(v, path + (("value", i),))
+    elif w[0] == "str" and len(w[1]) > 8:
+        yield path, w
+
+
+def _replace(w, path, new):
+    if not path:
+        return new
+    step, rest = path[0], path[1:]
+    if isinstance(step, tuple):
+        pairs = [list(p) for p in w[1]]
+        pairs[step[1]][1] = _replace(pairs[step[1]][1], rest, new)
+        return ["dict", pairs]
+    if w[0] == "ndarray":
+        return w
+    items = list(w[1])
+    items[step] = _replace(items[step], rest, new)
+    return [w[0], items]
+
+
+def candidates(args, kwargs, aligned=(), limit: int = PER_ROUND) -> list:
+    """Smaller ``(args, kwargs)`` wire pairs. ``aligned``: groups of positional indices whose sequences must keep
+    equal lengths (their items are removed together)."""
+    params = list(args[1])
+    out = []
+    grouped = {i for group in aligned for i in group}
+    for group in aligned:
+        lengths = {len(_seq_items(params[i])) for i in group if i < len(params) and _seq_items(params[i]) is not None}
+        if len(lengths) == 1 and len(group) > 1:
+            n = lengths.pop()
+            for drop in _removals(n):
+                new = list(params)
+                for i in group:
+                    new[i] = _without(params[i], drop)
+                out.append((["tuple", new], kwargs))
+    for index, param in enumerate(params):
+        for path, w in _inner(param):
+            if not path and index in grouped:
+                continue  # aligned sequences shrink together, above
+            if w[0] == "str":
+                half = w[1][: len(w[1]) // 2]
+                new = list(params)
+                new[index] = _replace(param, path, ["str", half])
+                out.append((["tuple", new], kwargs))
+                continue
+            for drop in _removals(len(_seq_items(w))):
+                new = list(params)
+                new[index] = _replace(param, path, _without(w, drop))
+                out.append((["tuple", new], kwargs))
+    seen, unique = set(), []
+    for candidate in out:
+        marker = repr(candidate)
+        if marker not in seen:
+            seen.add(marker)
+            unique.append(candidate)
+    unique.sort(key=lambda c: size(c[0]) + size(c[1]))
+    return unique[:limit]
+
+
+def shrinkable(key: dict, verdict: dict) -> bool:
+    """Is the verdict's failing case one to shrink? Generated and random cases are (their texts describe a kind
+    of input, not particular values); curated cases are shown as written."""
+    failure = verdict.get("failure") or {}
+    meta = key["cases"].get(failure.get("case"), {})
+    return bool(meta.get("generated")) or str(failure.get("case", "")).startswith("random-")
+
+
+def failure_kind(expected: dict, actual: dict | None) -> tuple:
+    """How a case fails, coarsely: (what was expected, what came back), e.g. ("raise", "return")."""
+    if actual is None:
+        return (expected.get("kind"), None)
+    kind = actual.get("kind")
+    if kind == "raise" and expected.get("kind") == "raise":
+        return ("raise", "raise:" + str(actual.get("exc")))
+    if kind == "return" and expected.get("kind") == "return":
+        found = compare(expected["value"], actual["value"])
+        return ("return", "return:" + (found.reason if found else "later"))
+    return (expected.get("kind"), kind)
+
+
+def smallest_failure(candidate_key: dict, run: dict, wanted: tuple, failing: list) -> str | None:
+    """The id of the smallest candidate among ``failing`` whose failure has the kind ``wanted``."""
+    outcomes = {o.get("id"): o for o in run.get("outcomes", [])}
+    best, best_size = None, None
+    for case_id in failing:
+        expected = candidate_key["expected"][case_id]
+        if failure_kind(expected, outcomes.get(case_id)) != wanted:
+            continue
+        s = candidate_key["cases"][case_id]["size"]
+        if best is None or s < best_size:
+            best, best_size = case_id, s
+    return best
+
+
+__all__ = ["candidates", "failure_kind", "shrinkable", "smallest_failure", "size", "ROUNDS", "PER_ROUND"]

@@ -1,0 +1,147 @@
+"""Helpers for the learner-UI browser tests (test_learner_ui.py, test_learner_flow.py, test_a11y.py).
+
+Every wait is on state (a verdict, ``data-runtime``, storage, a DOM attribute), never a fixed sleep. The pages' CSP
+forbids eval, which Playwright's string predicates (``wait_for_function``) need; :func:`poll` uses page.evaluate.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+LESSON = "claims-abstention"
+ARABIC_LESSON = "perplexity-calibration"
+KEY = "werkbank:progress"
+DONE = ("pass", "fail", "error", "timeout")
+
+
+def poll(page, fn, arg=None, timeout=120.0):
+    """Evaluate the JS function `fn` (source text) until it returns something truthy; return that."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(fn, arg)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {fn}")
+        page.wait_for_timeout(50)
+
+
+def open_lesson(page, server, lang="en", lesson=LESSON, ready=True):
+    page.goto(f"{server.url}lessons/{lesson}/{lang}.html")
+    if ready:
+        wait_ready(page)
+
+
+def wait_ready(page):
+    page.wait_for_selector('body[data-runtime="ready"]', timeout=120_000)
+
+
+def selector(cp):
+    return f'[data-checkpoint="{cp}"]' if cp != "try" else "[data-playground]"
+
+
+def section(page, cp):
+    return page.locator(selector(cp))
+
+
+def editor(page, cp):
+    """The learner's own editor of a checkpoint (not the example or carried-over ones)."""
+    return section(page, cp).locator("[data-editor] .cm-content")
+
+
+def example_editor(page, cp):
+    return section(page, cp).locator("[data-example-editor] .cm-content")
+
+
+def lines_of(locator):
+    """The whole text of an editor's content element: CodeMirror's document (it renders only the lines in view),
+    read through the view its DOM points to; the rendered lines when that internal link is not there."""
+    return locator.evaluate("""el => {
+        const view = el.cmTile && el.cmTile.root && el.cmTile.root.view;
+        return view ? view.state.doc.toString()
+            : Array.from(el.querySelectorAll('.cm-line')).map(l => l.textContent).join('\\n'); }""")
+
+
+def editor_text(page, cp):
+    return lines_of(editor(page, cp))
+
+
+def replace_in(page, content, code):
+    """Select everything in an editor's content element and put `code` there as if pasted (no auto-indent)."""
+    content.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(code)
+
+
+def replace_code(page, cp, code):
+    replace_in(page, editor(page, cp), code)
+
+
+def wait_verdict(page, cp, states=DONE):
+    """Wait until the verdict of `cp` is one of `states` and no run is going on; return (state, text)."""
+    sel = selector(cp)
+    poll(page, """([sel, states]) => {
+            const s = document.querySelector(sel);
+            return s.dataset.state !== 'running' && states.includes(s.querySelector('[data-verdict]').dataset.verdict);
+        }""", [sel, list(states)])
+    box = section(page, cp).locator("[data-verdict]")
+    return box.get_attribute("data-verdict"), box.inner_text()
+
+
+def wait_idle(page, cp):
+    poll(page, "sel => document.querySelector(sel).dataset.state === 'idle'", selector(cp))
+
+
+def click(page, cp, action):
+    section(page, cp).locator(f'button[data-action="{action}"]').first.click()
+
+
+def put_solution(page, cp):
+    """Reveal the reference solution (confirming the dialog) and copy it into the editor."""
+    page.once("dialog", lambda d: d.accept())
+    click(page, cp, "solution")
+    section(page, cp).locator('[data-solution] button[data-action="solution-copy"]').click()
+
+
+def stored(page):
+    raw = page.evaluate(f"localStorage.getItem({json.dumps(KEY)})")
+    return json.loads(raw) if raw else None
+
+
+def passed_ids(doc, lesson=LESSON):
+    cps = (doc or {}).get("lessons", {}).get(lesson, {}).get("checkpoints", {})
+    return sorted(cp for cp, rec in cps.items() if rec.get("passedAt"))
+
+
+def wait_draft(page, key, startswith, lesson=LESSON):
+    """Wait until the autosaved draft `key` of `lesson` starts with `startswith` (instead of sleeping past the
+    debounce)."""
+    poll(page, """([key, lesson, start, storageKey]) => {
+            const doc = JSON.parse(localStorage.getItem(storageKey) || 'null');
+            const draft = doc && doc.lessons[lesson] && doc.lessons[lesson].drafts[key];
+            return typeof draft === 'string' && draft.startsWith(start);
+        }""", [key, lesson, startswith, KEY])
+
+
+def seed_progress(page, doc):
+    page.evaluate("([key, text]) => localStorage.setItem(key, text)", [KEY, json.dumps(doc)])
+
+
+def focused(page):
+    """A short description of document.activeElement."""
+    return page.evaluate("""() => {
+        const a = document.activeElement;
+        if (!a || a === document.body) return 'body';
+        return a.tagName.toLowerCase() + (a.dataset.action ? `[${a.dataset.action}]` : '')
+            + (a.classList.contains('cm-content') ? '.cm-content' : '') + (a.id ? `#${a.id}` : '');
+    }""")
+
+
+def page_errors(page, dist):
+    """Console and page errors, minus the service worker's 404 while the build does not ship dist/sw.js."""
+    errors = page.werkbank_errors
+    if not (dist / "sw.js").is_file():
+        errors = [e for e in errors if "when fetching the script" not in e]
+    return errors

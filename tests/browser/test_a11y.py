@@ -1,0 +1,98 @@
+"""Accessibility: axe-core (npm, node_modules/axe-core) finds no serious or critical violation on any page, in both
+themes and every language, before and after the learner used a checkpoint (verdict, Python error, hints, solution,
+example result, plot).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.browser.learner import (
+    ARABIC_LESSON, LESSON, click, open_lesson, put_solution, replace_code, section, wait_verdict,
+)
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[2]
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = ("serious", "critical")
+
+
+def pages(dist: Path) -> list[str]:
+    found = ["index.html"] + sorted(p.relative_to(dist).as_posix() for p in dist.glob("*/index.html"))
+    found += sorted(p.relative_to(dist).as_posix() for p in (dist / "lessons").glob("*/*.html"))
+    return found
+
+
+def axe_violations(page) -> list[dict]:
+    if not AXE.is_file():
+        pytest.fail("axe-core is missing: run `make setup` (npm ci)")
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+        const result = await axe.run(document, {resultTypes: ['violations']});
+        return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ' :: ' + (n.failureSummary || ''))}));
+    }""")
+    return [v for v in found if v["impact"] in SERIOUS]
+
+
+def settle(page):
+    """Wait until the page's scripts have mounted everything axe should see (editors, figures)."""
+    page.wait_for_load_state("load")
+    page.evaluate("""() => new Promise(resolve => {
+        const done = () => document.querySelectorAll('[data-editor]').length
+            === document.querySelectorAll('[data-editor] .cm-editor').length;
+        const tick = () => done() ? requestAnimationFrame(() => resolve(true)) : setTimeout(tick, 50);
+        tick();
+    })""")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_no_serious_axe_violation_on_any_page(browser, isolated_server, dist, theme):
+    context = browser.new_context(bypass_csp=True, color_scheme=theme, service_workers="block")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        report = {}
+        for path in pages(dist):
+            page.goto(isolated_server.url + path)
+            settle(page)
+            bad = axe_violations(page)
+            if bad:
+                report[path] = bad
+        assert report == {}, report
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang, lesson, theme", [("en", LESSON, "light"), ("nl", LESSON, "dark"),
+                                                 ("ar", ARABIC_LESSON, "dark"), ("ar", ARABIC_LESSON, "light")])
+def test_no_serious_axe_violation_after_working_on_checkpoints(browser, isolated_server, lang, lesson, theme):
+    context = browser.new_context(bypass_csp=True, color_scheme=theme, service_workers="block")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        open_lesson(page, isolated_server, lang=lang, lesson=lesson)
+        # checkpoint 1: a Python error explained first, two hints, the example run
+        replace_code(page, "1", "def f(:\n")
+        click(page, "1", "check")
+        wait_verdict(page, "1")
+        click(page, "1", "hint")
+        click(page, "1", "hint")
+        click(page, "1", "run")
+        wait_verdict(page, "1", ("idle", "error"))
+        # checkpoint 3: the reference solution shown and passed (the reliability plot, on the Arabic lesson)
+        put_solution(page, "3")
+        click(page, "3", "check")
+        wait_verdict(page, "3")
+        # checkpoint 2: a failing verdict with its case details
+        click(page, "2", "check")
+        wait_verdict(page, "2")
+        assert section(page, "2").locator(".verdict-details").count() == 1
+        bad = axe_violations(page)
+        assert bad == [], bad
+    finally:
+        context.close()

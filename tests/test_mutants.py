@@ -1,0 +1,66 @@
+"""Mutation testing of the graders (werkbank/mutants.py): every non-equivalent mutant of every reference solution
+is killed by its checkpoint's full case set, and the mutator makes every kind of mutant the issue names."""
+
+import textwrap
+
+import pytest
+
+from werkbank.lessons import load_all
+from werkbank.mutants import equivalent_marks, killed, mutants, score_checkpoint
+
+SAMPLE = textwrap.dedent('''
+    def f(xs, limit=3):
+        if not isinstance(xs, list) or len(xs) > limit:
+            raise ValueError("bad")
+        words = sorted(x.strip() for x in xs if x and x != "-")
+        total = 0
+        for w in words:
+            total += len(w) * 2
+        return {"words": sorted(words, key=str.lower), "total": float(total), "ok": True}
+''')
+
+
+def test_the_mutator_makes_every_kind_of_mutant():
+    found = mutants(SAMPLE)
+    kinds = {m.operator for m in found}
+    assert {"compare", "constant", "raise", "branch", "keyword", "method", "wrapper", "boolean", "arith"} <= kinds
+    diffs = {m.diff() for m in found}
+    assert "solution.py:3: - if not isinstance(xs, list) or len(xs) > limit:  + " \
+           "if not isinstance(xs, list) or len(xs) >= limit:" in diffs
+    assert any("key=str.lower" in m.before and "key=" not in m.after for m in found)
+    assert any("x.strip()" in m.before and "x.strip()" not in m.after for m in found)
+    assert len({m.id for m in found}) == len(found) and all(m.source != SAMPLE for m in found)
+    for mutant in found:
+        compile(mutant.source, "solution.py", "exec")
+
+
+def test_killed_tells_a_mutant_that_fails_a_case_from_one_that_passes():
+    from werkbank.grading import prepare_checkpoint
+    from werkbank.lessons import load_lesson
+
+    checkpoint = load_lesson("claims-abstention").checkpoint("2")
+    prepared = prepare_checkpoint(checkpoint, mode="sample")
+    assert not killed(checkpoint.solution(), prepared)
+    assert killed(checkpoint.solution().replace("if prediction == target:", "if prediction != target:"), prepared)
+    assert killed("def abstention_metrics(p, t):\n    while True:\n        pass\n", prepared, seconds=0.5)
+
+
+def _checkpoints():
+    for lesson in load_all():
+        for checkpoint in lesson.checkpoints:
+            yield pytest.param(lesson.id, checkpoint, id=f"{lesson.id}-{checkpoint.id}")
+
+
+@pytest.mark.parametrize("lesson_id,checkpoint", list(_checkpoints()))
+def test_every_non_equivalent_mutant_is_killed(lesson_id, checkpoint):
+    result = score_checkpoint(lesson_id, checkpoint)
+    assert not result.stale, f"mutants.toml marks mutants that no longer exist: {result.stale}"
+    assert not result.survivors, "\n".join(m.diff() + f"   id: {m.id!r}" for m in result.survivors)
+    for mutant, reason in result.equivalent:
+        assert reason.strip(), mutant.id
+
+
+def test_an_equivalence_mark_needs_a_reason(tmp_path):
+    (tmp_path / "mutants.toml").write_text('[[equivalent]]\nmutant = "x"\nreason = ""\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="reason"):
+        equivalent_marks(tmp_path)

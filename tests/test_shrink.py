@@ -1,0 +1,57 @@
+"""Shrinking (graders/engine/shrink.py): a failing generated case is shown on the smallest input found that fails the
+same way, as Python source that can be copied and run."""
+
+from pathlib import Path
+
+import numpy as np
+
+from graders.engine import shrink, values
+from werkbank.grading import grade_source
+from werkbank.lessons import load_lesson
+
+
+def test_candidates_remove_items_together_from_aligned_sequences():
+    args = values.encode(([0.1, 0.2, 0.3, 0.4], np.array([True, False, True, True]), [0.5]))
+    found = [values.decode(a) for a, _ in shrink.candidates(args, values.encode({}), aligned=[[0, 1]])]
+    aligned = [(s, c) for s, c, _ in found if len(s) < 4]
+    assert aligned and all(len(s) == len(c) for s, c in aligned)
+    assert ([0.1, 0.2], [True, False]) in [(s, c.tolist()) for s, c in aligned]
+    assert all(isinstance(c, np.ndarray) for _, c, _ in found)
+    assert all(shrink.size(values.encode(f)) < shrink.size(args) for f in found)
+
+
+def test_candidates_halve_long_strings_and_shrink_nested_lists():
+    args = values.encode(([{"k": "x" * 40}, {"k": "y"}],))
+    found = [values.decode(a)[0] for a, _ in shrink.candidates(args, values.encode({}))]
+    assert [{"k": "y"}] in found and [{"k": "x" * 40}] in found
+    assert [{"k": "x" * 20}, {"k": "y"}] in found
+
+
+#: Knows the no-break space but not the other Unicode whitespace: passes every curated case, fails generated ones.
+ALMOST = (Path(__file__).parent / "data" / "wrong" / "claims_1_blank_knows_only_nbsp.py").read_text(encoding="utf-8")
+
+
+
+def test_a_failing_generated_case_is_shown_smaller_and_runnable():
+    big = grade_source("claims-abstention", "1", ALMOST, shrink_failures=False)
+    small = grade_source("claims-abstention", "1", ALMOST)
+    assert big["status"] == small["status"] == "fail" and big["failed_cases"] == small["failed_cases"]
+    assert all(case.startswith("gen/") for case in big["failed_cases"]), big["failed_cases"]
+    before, after = big["failure"], small["failure"]
+    assert after["case"] == before["case"] and after["case_label"] == before["case_label"]
+    assert after["shrunk"] and not before["shrunk"]
+    assert len(after["call_source"]) < len(before["call_source"])
+    # the shown call is complete Python: against the learner's code it returns where the reference raises
+    namespace = {}
+    exec(ALMOST, namespace)
+    *setup, call = after["call_source"].splitlines()
+    exec("\n".join(setup), namespace)
+    assert isinstance(eval(call, namespace), list)
+    assert after["expected"].startswith("ValueError")
+
+
+def test_curated_cases_are_shown_as_written():
+    checkpoint = load_lesson("claims-abstention").checkpoint("1")
+    source = (checkpoint.folder / "mistakes" / "sources_sorted_naturally.py").read_text(encoding="utf-8")
+    verdict = grade_source("claims-abstention", "1", source)
+    assert verdict["failure"]["case"] == "sorted-as-sorted-does" and not verdict["failure"]["shrunk"]
