@@ -16,9 +16,9 @@ help:
 	@echo "make setup     tools check, .venv (pip, pinned by requirements.lock), node_modules (npm ci)"
 	@echo "make chromium  install Chromium for the browser tests if it is missing"
 	@echo "make build     write the static site to dist/"
-	@echo "make serve     build, then serve dist/ on http://127.0.0.1:8000/ (PORT=... to change)"
+	@echo "make serve     build, serve dist/ on http://127.0.0.1:8000/ (PORT=...), rebuild + reload pages on change"
 	@echo "make test      setup + chromium + build + the whole pytest suite"
-	@echo "make check     prove every lesson: references pass, starters and declared mistakes fail"
+	@echo "make check     lint every lesson and prove it in CPython and Pyodide (werkbank check)"
 	@echo "make bench     run the benchmark (tests/bench/run.py) when it exists"
 	@echo "make clean     remove dist/ and test output; make distclean also removes .venv and node_modules"
 
@@ -62,7 +62,7 @@ build: setup
 	$(VENV)/bin/werkbank build
 
 serve: build
-	$(VENV)/bin/werkbank serve
+	$(VENV)/bin/werkbank serve --watch
 
 test: setup chromium build
 	CHROMIUM=$(CHROMIUM) WERKBANK_DIST=$(CURDIR)/dist $(VPY) -m pytest -q

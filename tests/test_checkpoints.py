@@ -1,46 +1,84 @@
-"""Every checkpoint of every lesson: the reference passes, the starter fails, each declared mistake fails as declared.
+"""Every checkpoint of every lesson, in CPython and in Pyodide: the proof `werkbank check` runs.
 
-The same proof as `werkbank check` (werkbank/check.py), one test per file so a failure names the file.
+The list of files comes from one place, :func:`werkbank.check.items` (references, every language's starter,
+declared mistakes, alternative solutions under tests/data/<lesson>/alt_*.py), so this test and `check` can never
+disagree about what is proven. One test per file, so a failure names the file; then one Pyodide run (Node, the
+vendored Pyodide 0.27.7) that requires the same verdict for every one of them.
 """
+
+from __future__ import annotations
 
 import pytest
 
-from werkbank.grading import grade_source
-from werkbank.check import judge_job
+from werkbank.check import (LISTED_CHECKPOINT_IDS, MIN_MISTAKES_LISTED, Graded, compare_with_pyodide, grade_cpython,
+                            items, judge_job, lint_lesson)
+from werkbank.grading import grade_source, prepare_checkpoint
 from werkbank.lessons import load_all
 
-
-def _items():
-    for lesson in load_all():
-        for checkpoint in lesson.checkpoints:
-            yield pytest.param(lesson, checkpoint, "reference", checkpoint.solution(), None,
-                               id=f"{lesson.id}-{checkpoint.id}-reference")
-            for lang in lesson.languages:
-                yield pytest.param(lesson, checkpoint, "starter", checkpoint.starter(lang), None,
-                                   id=f"{lesson.id}-{checkpoint.id}-starter-{lang}")
-            for mistake in checkpoint.mistakes():
-                yield pytest.param(lesson, checkpoint, "mistake", mistake.path.read_text(encoding="utf-8"), mistake,
-                                   id=f"{lesson.id}-{checkpoint.id}-{mistake.path.stem}")
+LESSONS = load_all()
+ITEMS = items(LESSONS)
+_PREPARED: dict = {}
+_CPYTHON: dict = {}  # item id -> Graded, filled by test_checkpoint_file and reused by the parity test
 
 
-@pytest.mark.parametrize("lesson,checkpoint,kind,source,mistake", list(_items()))
-def test_checkpoint_file(lesson, checkpoint, kind, source, mistake):
-    verdict = grade_source(lesson.id, checkpoint.id, source, seed=0, shrink_failures=False)
-    assert judge_job(kind, verdict, mistake) is None, verdict
+def _prepared(checkpoint):
+    key = (checkpoint.lesson_id, checkpoint.id)
+    if key not in _PREPARED:
+        _PREPARED[key] = prepare_checkpoint(checkpoint, seed=0)
+    return _PREPARED[key]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
+def test_lesson_lints_clean(lesson):
+    assert lint_lesson(lesson) == []
+
+
+@pytest.mark.parametrize("item", ITEMS, ids=lambda item: item.id)
+def test_checkpoint_file(item):
+    from graders.engine.judge import judge
+    from graders.hosts import cpython
+
+    prepared = _prepared(item.checkpoint)
+    run = cpython.run(item.source(), prepared["plan"])
+    verdict = judge(prepared, run, "en")
+    _CPYTHON[item.id] = Graded(verdict, [{k: v for k, v in o.items() if k not in ("traceback", "error_line")}
+                                         for o in run.get("outcomes", [])])
+    assert judge_job(item.kind, verdict, item.mistake, prepared["key"]["order"]) is None, verdict
+
+
+def test_every_file_kind_is_in_the_list():
+    kinds = {(item.lesson.id, item.kind) for item in ITEMS}
+    for lesson in LESSONS:
+        assert {(lesson.id, "reference"), (lesson.id, "starter"), (lesson.id, "mistake")} <= kinds
+    starters = {(i.lesson.id, i.checkpoint.id, i.lang) for i in ITEMS if i.kind == "starter"}
+    for lesson in LESSONS:
+        for cp in lesson.checkpoints:
+            if any(cp.folder.glob("starter.*.py")):
+                assert {(lesson.id, cp.id, lang) for lang in lesson.languages} <= starters
 
 
 def test_every_listed_lesson_has_three_checkpoints_and_enough_mistakes():
-    for lesson in load_all():
+    for lesson in LESSONS:
         if not lesson.listed:
             continue
-        assert [cp.id for cp in lesson.checkpoints] == ["1", "2", "3"]
+        assert tuple(cp.id for cp in lesson.checkpoints) == LISTED_CHECKPOINT_IDS
         for checkpoint in lesson.checkpoints:
-            assert len(checkpoint.mistakes()) >= 8, (lesson.id, checkpoint.id)
+            assert len(checkpoint.mistakes()) >= MIN_MISTAKES_LISTED, (lesson.id, checkpoint.id)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_references_pass_with_other_seeds(seed):
-    for lesson in load_all():
+    for lesson in LESSONS:
         for checkpoint in lesson.checkpoints:
             verdict = grade_source(lesson.id, checkpoint.id, checkpoint.solution(), seed=seed)
             assert verdict["status"] == "pass", (lesson.id, checkpoint.id, verdict)
+
+
+def test_cpython_and_pyodide_give_the_same_verdict_for_every_file():
+    """`werkbank check`'s parity step: one Node process grades every file in Pyodide; the verdicts must match."""
+    prepared = {(i.lesson.id, i.checkpoint.id): _prepared(i.checkpoint) for i in ITEMS}
+    missing = [item for item in ITEMS if item.id not in _CPYTHON]
+    _CPYTHON.update(grade_cpython(missing, prepared))
+    problems, line = compare_with_pyodide(LESSONS, ITEMS, _CPYTHON, prepared, seed=0)
+    assert problems == []
+    assert line == f"Pyodide parity: {len(ITEMS)}/{len(ITEMS)} files get the same verdict in CPython and Pyodide"

@@ -1,70 +1,624 @@
-"""``werkbank check``: prove every checkpoint's grader against its own files.
+"""``werkbank check``: lint every lesson, then prove its graders against its own files, in CPython and in Pyodide.
 
-For each checkpoint: the reference solution passes, the starter fails (it must not pass as is), and every declared
-mistake fails as declared (the named case is among the failures, or the verdict has the named status). This is the
-futurecoder discipline: the grader is tested by the wrong code it exists to catch.
+1. **Lint** (:func:`lint_lesson`): ``lesson.toml`` against its schema (unknown keys rejected with "did you mean"),
+   every language complete (each missing file named), no raw HTML in any text, every case's call names something
+   the task asks for (``entry``), every ``expect-fail`` names a real case, patches apply, missing files reported
+   as one line. Each problem is one line that starts with the file and says what to do.
+2. **Grade** every file of :func:`items` (the one list, shared with ``tests/test_checkpoints.py``): the reference
+   passes, every starter (each language) fails, every declared mistake fails as declared, every alternative
+   solution (``tests/data/<lesson>/alt_*.py``) passes.
+3. **Pyodide parity** (:mod:`werkbank.parity`): the same files get the same verdicts in Pyodide under Node, and
+   the references the same expected outcomes.
+4. ``--mutants``: :func:`werkbank.mutants.run_mutants`, when that module exists.
+
+This is the futurecoder discipline: the grader is tested by the wrong code it exists to catch.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import importlib
+import re
+import sys
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
 
-from werkbank.grading import grade_source
-from werkbank.lessons import Checkpoint, load_all, load_lesson
+from werkbank.lessons import (EXERCISES, Checkpoint, Lesson, LessonError, Mistake, did_you_mean, lesson_alternatives,
+                              lesson_folders, load_lesson_folder, parse_mistake, rel)
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+#: A listed lesson has exactly these checkpoint ids, and at least this many declared mistakes per checkpoint.
+LISTED_CHECKPOINT_IDS = ("1", "2", "3")
+MIN_MISTAKES_LISTED = 8
+#: Module-level settings a grader may define (the engine reads them); anything spelled close to one is a typo.
+GRADER_SETTINGS = ("TIME_LIMIT", "RANDOM_CASES", "EXPECTED_EXCEPTIONS", "PLOT_CASE", "DOMAIN", "DOMAINS")
 
 
-def _jobs_for(checkpoint: Checkpoint, lang: str) -> list[tuple[str, str, object]]:
-    jobs = [("reference", checkpoint.solution(), None), ("starter", checkpoint.starter(lang), None)]
-    for mistake in checkpoint.mistakes():
-        jobs.append((f"mistake {mistake.path.name}", mistake.path.read_text(encoding="utf-8"), mistake))
-    return jobs
+# --- the one list of files ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Item:
+    """One file ``check`` grades, and what it must do: a ``reference`` or ``alternative`` passes, a ``starter``
+    fails, a ``mistake`` fails as it declares."""
+
+    lesson: Lesson
+    checkpoint: Checkpoint
+    kind: str
+    path: Path
+    lang: str | None = None
+    mistake: Mistake | None = None
+
+    @property
+    def name(self) -> str:
+        """A short stable name: ``reference``, ``starter-nl``, ``mistake-<name>``, ``alt-<file stem>``."""
+        if self.kind == "starter":
+            return f"starter-{self.lang}" if self.path.name != "starter.py" else "starter"
+        if self.kind == "mistake":
+            return f"mistake-{self.mistake.name}"
+        if self.kind == "alternative":
+            return f"alt-{self.path.stem}"
+        return self.kind
+
+    @property
+    def id(self) -> str:
+        """``<lesson>-<checkpoint>-<name>``: a pytest id, and the job id of the parity run."""
+        return f"{self.lesson.id}-{self.checkpoint.id}-{self.name}"
+
+    def source(self) -> str:
+        """The program to grade (a patch mistake is applied to ``solution.py``)."""
+        if self.mistake is not None:
+            return self.mistake.source()
+        return self.path.read_text(encoding="utf-8")
 
 
-def judge_job(kind: str, verdict: dict, mistake) -> str | None:
-    """``None`` when the verdict is what this kind of file must produce, else the problem."""
+def items(lessons) -> list[Item]:
+    """Every file to grade, per lesson and checkpoint: reference, starters (one per language, or the one shared
+    ``starter.py``), declared mistakes, alternative solutions. Files that are missing or unreadable are left out
+    (:func:`lint_lesson` reports them)."""
+    out = []
+    for lesson in lessons:
+        for cp in lesson.checkpoints:
+            if cp.solution_path.is_file():
+                out.append(Item(lesson, cp, "reference", cp.solution_path))
+            seen = set()
+            for lang in lesson.languages:
+                path = cp.starter_path(lang)
+                if path.is_file() and path not in seen:
+                    seen.add(path)
+                    out.append(Item(lesson, cp, "starter", path, lang))
+            for mistake in parsed_mistakes(cp)[0]:
+                if not mistake.is_patch or cp.solution_path.is_file():
+                    out.append(Item(lesson, cp, "mistake", mistake.path, mistake=mistake))
+            for alt in cp.alternatives():
+                out.append(Item(lesson, cp, "alternative", alt.path))
+    return out
+
+
+def parsed_mistakes(cp: Checkpoint) -> tuple[list[Mistake], list[str]]:
+    """The checkpoint's mistakes that parse, and one problem line for each that does not."""
+    found, errors = [], []
+    for path in cp.mistake_paths():
+        try:
+            found.append(parse_mistake(path, cp.solution_path))
+        except LessonError as error:
+            errors.append(str(error))
+    return found, errors
+
+
+# --- what each file must do -----------------------------------------------------------------------------------------
+
+def judge_job(kind: str, verdict: dict, mistake: Mistake | None, case_ids=None) -> str | None:
+    """``None`` when the verdict is what this kind of file must produce, else the problem (without the file name).
+    ``case_ids``: the checkpoint's case ids, to name an ``expect-fail`` that is no case at all."""
     status = verdict["status"]
     if status == "author_error":
         return f"author error: {verdict.get('detail')}"
-    if kind == "reference":
+    if kind in ("reference", "alternative"):
         if status != "pass":
             failure = verdict.get("failure") or {}
-            return f"the reference does not pass ({status}: {failure.get('case')} {failure.get('reason') or ''}" \
-                   f"{verdict.get('traceback') or ''})"
+            what = "the reference" if kind == "reference" else "this alternative solution"
+            detail = (f"case {failure.get('case')}: {failure.get('call')} expected {failure.get('expected')}, got "
+                      f"{failure.get('actual')}") if failure else (verdict.get("traceback") or "").strip()[-300:]
+            return f"{what} must pass but got {status}: {detail}"
         return None
     if kind == "starter":
-        return "the starter passes" if status == "pass" else None
+        return "the starter passes: a starter must fail (leave the body to write)" if status == "pass" else None
+    failed = verdict.get("failed_cases") or []
+    if mistake.expect_fail and case_ids is not None and not matching(mistake.expect_fail, case_ids):
+        return (f"expect-fail {mistake.expect_fail!r} is not a case of this checkpoint"
+                f"{did_you_mean(mistake.expect_fail, case_ids)}; the failing cases are: {_few(failed) or status}")
     if status == "pass":
-        return f"{mistake.description!r} passes"
+        return f"{mistake.description!r} passes every case: add a case that catches it, or fix the mistake"
     if mistake.expect_status and status != mistake.expect_status:
-        return f"{mistake.description!r}: expected status {mistake.expect_status}, got {status}"
-    if mistake.expect_fail and not fnmatch.filter(verdict.get("failed_cases", []), mistake.expect_fail):
-        return (f"{mistake.description!r}: case {mistake.expect_fail} should fail, but the failures were "
-                f"{verdict.get('failed_cases') or status}")
+        return f"{mistake.description!r}: declares expect-status {mistake.expect_status}, but got {status}"
+    if mistake.expect_fail and not matching(mistake.expect_fail, failed):
+        return (f"{mistake.description!r}: case {mistake.expect_fail} should fail but passes; the failing cases "
+                f"are: {_few(failed) or status} (declare one of those, or fix the case)")
     return None
 
 
-def check_lessons(lesson_ids=None, *, seed: int = 0, jobs: int = 2) -> tuple[list[str], list[str]]:
-    """Check the given lessons (default: all). Returns ``(problems, report lines)``."""
-    lessons = [load_lesson(i) for i in lesson_ids] if lesson_ids else load_all()
-    work = []
-    for lesson in lessons:
-        for checkpoint in lesson.checkpoints:
-            for kind, source, mistake in _jobs_for(checkpoint, lesson.languages[0]):
-                work.append((lesson, checkpoint, kind, source, mistake))
+def matching(pattern: str, case_ids) -> list[str]:
+    """The case ids ``pattern`` names: itself, or with ``*``/``?``/``[`` the ids it matches (fnmatch), such as
+    ``gen/blank/*`` for every generated case of the family ``blank``."""
+    if not any(ch in pattern for ch in "*?["):
+        return [pattern] if pattern in case_ids else []
+    return fnmatch.filter(list(case_ids), pattern)
 
-    def grade(item):
-        lesson, checkpoint, kind, source, mistake = item
-        return grade_source(lesson.id, checkpoint.id, source, seed=seed, shrink_failures=False)
+
+def _few(ids, n: int = 4) -> str:
+    ids = list(ids)
+    return ", ".join(ids[:n]) + (f" (+{len(ids) - n} more)" if len(ids) > n else "")
+
+
+# --- the linter -----------------------------------------------------------------------------------------------------
+
+def grader_path(module: str) -> Path:
+    """The file of a grader module (``graders.a.b`` -> ``graders/a/b.py``)."""
+    return REPO_ROOT.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def _html_problems(text: str, where: Path, line_offset: int = 0) -> list[str]:
+    """Raw HTML in markdown ``text``: one problem per tag, with its line."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    dollarmath_plugin(md, allow_space=False, allow_digits=False, double_inline=True)
+    found = []
+    for token in md.parse(text):
+        line = (token.map[0] + 1 + line_offset) if token.map else None
+        candidates = [token] if token.type == "html_block" else \
+            [t for t in (token.children or []) if t.type == "html_inline"]
+        for tag in candidates:
+            snippet = tag.content.strip().splitlines()[0][:40] if tag.content.strip() else tag.content
+            if line is not None and token.type == "inline":
+                line += _line_within(token.content, tag.content)
+            found.append(f"{rel(where)}{':' + str(line) if line else ''}: raw HTML {snippet!r} is not allowed "
+                         "(markdown has HTML switched off, so it would show as text): write markdown instead "
+                         "(**bold**, `code`, [link](url)), or put it in backticks")
+    return found
+
+
+def _markdown_problems(text: str, path: Path, lang: str, checkpoints, *, hints: bool = False) -> list[str]:
+    """What the site's markdown renderer refuses (bad links, math, figures, fences, empty hints), and for prose
+    (``checkpoints`` given) a ``checkpoint N`` marker for every checkpoint, once each, in order."""
+    from werkbank.markdown import MarkdownError, checkpoint_markers, render, split_hints
+
+    source = rel(path)
+    try:
+        if hints:
+            split_hints(text, source)
+        render(text, source, lang, heading_ids=checkpoints is not None,
+               **({"checkpoints": checkpoints} if checkpoints is not None else {}))
+        if checkpoints is not None:
+            found = checkpoint_markers(text, source, checkpoints=checkpoints)
+            if found != list(checkpoints):
+                return [f"{source}: checkpoint markers {found} must be {list(checkpoints)}: put one empty "
+                        "```checkpoint N``` block per checkpoint, in order, where the checkpoint belongs"]
+    except MarkdownError as error:
+        return [str(error).replace("\n", " ")]
+    return []
+
+
+def _line_within(text: str, fragment: str) -> int:
+    at = text.find(fragment)
+    return text.count("\n", 0, at) if at > 0 else 0
+
+
+def _toml_texts(lesson: Lesson) -> list[tuple[str, str]]:
+    """(label, markdown) of every text in lesson.toml."""
+    out = []
+    for lang, t in lesson.text.items():
+        for key in ("title", "summary", "prerequisites", "further_reading"):
+            out.append((f"[text.{lang}] {key}", getattr(t, key)))
+        for key in ("goals", "takeaways", "sources"):
+            out += [(f"[text.{lang}] {key}", item) for item in getattr(t, key)]
+    for cp in lesson.checkpoints:
+        out += [(f"checkpoint {cp.id} title.{lang}", title) for lang, title in cp.title.items()]
+    return out
+
+
+def lint_lesson(lesson: Lesson, *, seed: int = 0) -> list[str]:
+    """Every problem of one loaded lesson's files, one line each, each naming the file and what to do."""
+    problems: list[str] = []
+    toml = lesson.folder / "lesson.toml"
+    langs = lesson.languages
+    for lang in langs:
+        path = lesson.folder / f"prose.{lang}.md"
+        if not path.is_file():
+            problems.append(f"{rel(path)}: missing: write the lesson text in {lang} (languages = {list(langs)})")
+        else:
+            text = path.read_text(encoding="utf-8")
+            problems += _html_problems(text, path)
+            problems += _markdown_problems(text, path, lang, [cp.id for cp in lesson.checkpoints])
+    for label, text in _toml_texts(lesson):
+        problems += [p.replace(f"{rel(toml)}:", f"{rel(toml)}: {label}:", 1) for p in _html_problems(text, toml)]
+    if lesson.listed and tuple(cp.id for cp in lesson.checkpoints) != LISTED_CHECKPOINT_IDS:
+        problems.append(f"{rel(toml)}: a listed lesson has checkpoints with ids \"1\", \"2\", \"3\" in that order, "
+                        f"not {[cp.id for cp in lesson.checkpoints]} (or set listed = false)")
+    ids = {cp.id for cp in lesson.checkpoints}
+    for alt in lesson_alternatives(lesson.id):
+        if alt.checkpoint_id not in ids:
+            problems.append(f"{rel(alt.path)}: an alternative solution is named alt_<checkpoint>_<style>.py with a "
+                            f"checkpoint of this lesson ({', '.join(sorted(ids))}); rename it")
+    for cp in lesson.checkpoints:
+        problems += _lint_checkpoint(lesson, cp, seed)
+    return problems
+
+
+def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
+    problems: list[str] = []
+    toml = rel(lesson.folder / "lesson.toml")
+    langs = lesson.languages
+    for stem in ("task", "hint"):
+        for lang in langs:
+            path = cp.folder / f"{stem}.{lang}.md"
+            if not path.is_file():
+                problems.append(f"{rel(path)}: missing: write the {stem} in {lang} (every language of the lesson "
+                                "is complete; nothing falls back to another language)")
+                continue
+            text = path.read_text(encoding="utf-8")
+            problems += _html_problems(text, path)
+            problems += _markdown_problems(text, path, lang, None, hints=stem == "hint")
+            if stem == "hint" and not text.strip():
+                problems.append(f"{rel(path)}: empty: write 2-3 hints, gentle to specific, separated by lines "
+                                "holding only ---")
+            if stem == "task":
+                for name in cp.entry:
+                    if not re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text):
+                        problems.append(f"{rel(path)}: does not mention {name!r}, a name the learner must define "
+                                        f"(entry in {toml}): name it in the task")
+    translated = sorted(cp.folder.glob("starter.*.py"))
+    if translated:
+        for lang in langs:
+            if not (cp.folder / f"starter.{lang}.py").is_file():
+                problems.append(f"{rel(cp.folder / f'starter.{lang}.py')}: missing: this checkpoint has translated "
+                                f"starters ({', '.join(p.name for p in translated)}), so every language needs one")
+    elif not (cp.folder / "starter.py").is_file():
+        problems.append(f"{rel(cp.folder / 'starter.py')}: missing: write the starter (or one starter.<lang>.py per "
+                        "language)")
+    examples = [lang for lang in langs if (cp.folder / f"example.{lang}.py").is_file()]
+    for lang in examples:
+        task = cp.folder / f"task.{lang}.md"
+        block = re.search(r"^```pycon\n(.*?)^```", task.read_text(encoding="utf-8"), re.S | re.M) \
+            if task.is_file() else None
+        example = (cp.folder / f"example.{lang}.py").read_text(encoding="utf-8").rstrip("\n").split("\n")
+        shown = [line[4:] for line in block.group(1).split("\n") if line.startswith((">>> ", "... "))] if block else None
+        if block and shown != example:
+            problems.append(f"{rel(cp.folder / f'example.{lang}.py')}: differs from the first pycon example of "
+                            f"task.{lang}.md ({shown[0] if shown else ''!s:.60}): make them the same snippet")
+    for lang in langs:
+        if examples and lang not in examples:
+            problems.append(f"{rel(cp.folder / f'example.{lang}.py')}: missing: the checkpoint has an example in "
+                            f"{', '.join(examples)}, so every language needs one")
+    if not cp.solution_path.is_file():
+        problems.append(f"{rel(cp.solution_path)}: missing: write the reference solution (the graders compute "
+                        "every expected value with it)")
+    if not cp.entry:
+        problems.append(f"{toml}: checkpoint {cp.id!r} has no entry: list the names the learner must define "
+                        "(entry = [\"my_function\"])")
+    mistakes: list[Mistake] = []
+    folder = cp.folder / "mistakes"
+    if not folder.is_dir():
+        problems.append(f"{rel(folder)}/: missing: add at least one declared mistake (a .diff patch of "
+                        "solution.py or a whole .py program; see AUTHORING.md)")
+    else:
+        mistakes, errors = parsed_mistakes(cp)
+        problems += errors
+        if not mistakes and not errors:
+            problems.append(f"{rel(folder)}/: no mistakes: add at least one declared mistake (a .diff patch of "
+                            "solution.py or a whole .py program)")
+        stray = [p.name for p in folder.iterdir() if p.is_file() and p.suffix not in (".py", ".diff", ".patch")]
+        if stray:
+            problems.append(f"{rel(folder)}/: {', '.join(stray)}: a mistake is a .py program or a .diff patch")
+        if lesson.listed and len(mistakes) < MIN_MISTAKES_LISTED:
+            problems.append(f"{rel(folder)}/: {len(mistakes)} declared mistake(s); a listed lesson needs at least "
+                            f"{MIN_MISTAKES_LISTED} per checkpoint (or set listed = false while drafting)")
+    for mistake in mistakes:
+        if mistake.is_patch and cp.solution_path.is_file():
+            try:
+                mistake.source()
+            except LessonError as error:
+                problems.append(str(error))
+        if mistake.feedback:
+            missing = [lang for lang in langs if lang not in mistake.feedback]
+            if missing:
+                problems.append(f"{rel(mistake.path)}: feedback missing in {', '.join(missing)}: add "
+                                f"'# feedback.{missing[0]}: …' (or give no feedback at all)")
+    problems += _lint_grader(lesson, cp, mistakes, seed)
+    return problems
+
+
+def _lint_grader(lesson: Lesson, cp: Checkpoint, mistakes: list[Mistake], seed: int) -> list[str]:
+    from graders.engine.case import AuthorError
+    from graders.engine.prepare import collect_cases, domains_of
+
+    path = grader_path(cp.grader)
+    where = rel(path)
+    toml = rel(lesson.folder / "lesson.toml")
+    if not path.is_file():
+        siblings = [p.stem for p in path.parent.glob("*.py")] if path.parent.is_dir() else []
+        return [f"{where}: missing: {toml} names grader {cp.grader!r}"
+                f"{did_you_mean(path.stem, siblings)}; write it (see AUTHORING.md) or fix the name"]
+    try:
+        module = importlib.import_module(cp.grader)
+    except Exception as error:  # the author's module: any error is theirs, shown as one line
+        line = _error_line(error, path)
+        return [f"{where}{line}: cannot be imported: {type(error).__name__}: {error}"]
+    problems = []
+    for name in dir(module):
+        if name.isupper() and name not in GRADER_SETTINGS and difflib_close(name, GRADER_SETTINGS):
+            problems.append(f"{where}: {name} is not a grader setting{did_you_mean(name, GRADER_SETTINGS)}; "
+                            f"the settings are {', '.join(GRADER_SETTINGS)}")
+    if hasattr(module, "random_cases") and not getattr(module, "RANDOM_CASES", 0):
+        problems.append(f"{where}: defines random_cases() but RANDOM_CASES is 0 or missing, so no random case runs: "
+                        "set RANDOM_CASES = 25 (or how many)")
+    if not hasattr(module, "curated"):
+        problems.append(f"{where}: has no curated(): yield the checkpoint's Case objects from it")
+        return problems
+    try:
+        cases = collect_cases(module, seed)
+    except AuthorError as error:
+        return problems + [f"{where}: {error}"]
+    entry = set(cp.entry)
+    try:
+        domains = domains_of(module)
+    except AuthorError as error:
+        problems.append(f"{where}: {error}")
+        domains = []
+    for domain in domains:
+        if entry and domain.call.split(".")[0] not in entry:
+            problems.append(f"{where}: DOMAIN calls {domain.call}, which the task does not ask for (entry = "
+                            f"{sorted(entry)} in {toml}): generated cases would fail every correct learner")
+    for case in cases:
+        head = case.call.split(".")[0]
+        if entry and head not in entry:
+            problems.append(f"{where}: case {case.id!r} calls {case.call}, which the task does not ask for (entry = "
+                            f"{sorted(entry)} in {toml}): a learner's correct code has no {head}; call an entry "
+                            "name, or add it to entry and to the task")
+        for table_name in ("explain", "hint"):
+            table = getattr(case, table_name)
+            if table_name == "hint" and not table:
+                continue
+            missing = [lang for lang in lesson.languages if not table.get(lang)]
+            if missing:
+                problems.append(f"{where}: case {case.id!r}: {table_name} has no {', '.join(missing)} text (the "
+                                f"lesson is in {', '.join(lesson.languages)}; nothing falls back)")
+    if cp.plot and getattr(module, "PLOT_CASE", None) is None:
+        problems.append(f"{toml}: checkpoint {cp.id!r} has plot = {cp.plot!r}, but {where} sets no PLOT_CASE: "
+                        "name the case whose result is drawn")
+    case_ids = [case.id for case in cases]
+    for mistake in mistakes:
+        generated = mistake.expect_fail and (mistake.expect_fail.startswith("gen/") or
+                                             any(ch in mistake.expect_fail for ch in "*?["))
+        if mistake.expect_fail and not generated and mistake.expect_fail not in case_ids:
+            problems.append(f"{rel(mistake.path)}: expect-fail {mistake.expect_fail!r} is not a case of {where}"
+                            f"{did_you_mean(mistake.expect_fail, case_ids)}")
+    return problems
+
+
+def difflib_close(name: str, choices) -> bool:
+    """True when ``name`` is a near miss of a setting (one or two letters off), not just any capitalised name."""
+    import difflib
+
+    return bool(difflib.get_close_matches(name, list(choices), n=1, cutoff=0.85))
+
+
+def _error_line(error: BaseException, path: Path) -> str:
+    if isinstance(error, SyntaxError) and error.lineno:
+        return f":{error.lineno}"
+    tb = error.__traceback__
+    line = None
+    while tb is not None:
+        if Path(tb.tb_frame.f_code.co_filename).resolve() == path.resolve():
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return f":{line}" if line else ""
+
+
+# --- grading --------------------------------------------------------------------------------------------------------
+
+@dataclass
+class Graded:
+    """One item's result in one runtime."""
+
+    verdict: dict
+    outcomes: list
+
+
+def _prepare_all(lessons, seed: int, problems: list[str]) -> dict:
+    from graders.engine.case import AuthorError
+    from werkbank.grading import prepare_checkpoint
+
+    prepared = {}
+    for lesson in lessons:
+        for cp in lesson.checkpoints:
+            if not cp.solution_path.is_file():
+                continue
+            try:
+                prepared[(lesson.id, cp.id)] = prepare_checkpoint(cp, seed=seed)
+            except AuthorError as error:
+                problems.append(f"{rel(cp.solution_path)} / {rel(grader_path(cp.grader))}: author error: {error}")
+            except Exception as error:  # an author's grader or reference misbehaving in an unforeseen way
+                problems.append(f"{rel(grader_path(cp.grader))}: author error: {type(error).__name__}: {error}")
+    return prepared
+
+
+def grade_cpython(work: list[Item], prepared: dict, *, jobs: int = 2, lang: str = "en") -> dict[str, Graded]:
+    """Grade every item with the CPython host (a child process each), against its checkpoint's prepared key."""
+    from graders.engine.judge import judge
+    from graders.hosts import cpython
+
+    def grade(item: Item) -> Graded:
+        ready = prepared[(item.lesson.id, item.checkpoint.id)]
+        run = cpython.run(item.source(), ready["plan"])
+        outcomes = [{k: v for k, v in o.items() if k not in ("traceback", "error_line")} for o in run.get("outcomes", [])]
+        return Graded(judge(ready, run, lang), outcomes)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        verdicts = list(pool.map(grade, work))
-    problems, report = [], []
-    for (lesson, checkpoint, kind, _, mistake), verdict in zip(work, verdicts):
-        problem = judge_job(kind.split()[0], verdict, mistake)
-        where = f"{lesson.id} {checkpoint.id} {kind}"
-        report.append(f"{'ok  ' if problem is None else 'FAIL'} {where}: {verdict['status']}"
-                      f" ({verdict.get('passed')}/{verdict.get('total')})")
-        if problem:
-            problems.append(f"{where}: {problem}")
+        results = list(pool.map(grade, work))
+    return {item.id: graded for item, graded in zip(work, results)}
+
+
+def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
+                  problems: list[str]) -> tuple[dict[str, Graded], set]:
+    """Grade every item in Pyodide (one Node process); record reference differences in ``problems``. Returns the
+    results, the ``(lesson, checkpoint)`` pairs whose reference fails to prepare in Pyodide (one problem each), and
+    per pair the case ids both runtimes generated (the verdicts are compared on those)."""
+    from werkbank.parity import advice, expected_differences, run_pyodide
+
+    cps = {(i.lesson.id, i.checkpoint.id) for i in work}
+    # "full": every generated case, as the CPython side prepares them (werkbank.grading.prepare_checkpoint)
+    prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed, "lang": "en", "mode": "full"}
+               for lid, cid in sorted(cps)]
+    jobs = [{"id": item.id, "lesson": item.lesson.id, "checkpoint": item.checkpoint.id, "seed": seed,
+             "source": item.source(), "lang": "en"} for item in work]
+    prepared_p, results = run_pyodide([lesson for lesson in lessons if any(k[0] == lesson.id for k in cps)],
+                                      jobs, prepare)
+    broken, common = set(), {}
+    for lesson in lessons:
+        for cp in lesson.checkpoints:
+            if (lesson.id, cp.id) not in cps:
+                continue
+            theirs = prepared_p.get((lesson.id, cp.id, seed), {})
+            if "author_error" in theirs:
+                problems.append(f"{rel(cp.solution_path)}: works in CPython, but in Pyodide it is an author error: "
+                                f"{theirs['author_error']}{advice(theirs['author_error'])}")
+                broken.add((lesson.id, cp.id))
+                continue
+            mine = prepared_c[(lesson.id, cp.id)]["key"]["expected"]
+            other = theirs.get("expected", {})
+            both = {case for case in mine if case in other}
+            common[(lesson.id, cp.id)] = both
+            only_c, only_p = [c for c in mine if c not in both], [c for c in other if c not in both]
+            if only_c or only_p:
+                problems.append(f"{rel(grader_path(cp.grader))}: the runtimes generate different cases: "
+                                f"{len(only_c)} only in CPython (like {only_c[:1] or '-'}), {len(only_p)} only in "
+                                f"Pyodide (like {only_p[:1] or '-'}); case generation must not depend on the "
+                                "platform (numpy's default int is int32 in Pyodide); the other cases are compared")
+            for case, ours, theirs_text in expected_differences({c: mine[c] for c in mine if c in both}, other):
+                problems.append(f"{rel(cp.solution_path)}: the reference differs between runtimes on case {case}: "
+                                f"CPython {ours}, Pyodide {theirs_text}")
+    return {key: Graded(value["verdict"], value["outcomes"]) for key, value in results.items()}, broken, common
+
+
+def _only(verdict: dict, cases) -> dict:
+    """The verdict with its failing cases limited to ``cases`` (those both runtimes generated)."""
+    if cases is None:
+        return verdict
+    return {**verdict, "failed_cases": [c for c in verdict.get("failed_cases") or [] if c in cases]}
+
+
+def compare_with_pyodide(lessons, work: list[Item], cpython: dict[str, Graded], prepared: dict,
+                         seed: int = 0) -> tuple[list[str], str]:
+    """Grade ``work`` in Pyodide and compare with the CPython results: ``(problems, one report line)``."""
+    from werkbank.parity import ParityError, verdict_difference
+
+    problems: list[str] = []
+    try:
+        theirs, broken, common = grade_pyodide(lessons, work, seed, prepared, problems)
+    except ParityError as error:
+        return [f"Pyodide parity: {error} (werkbank check --no-pyodide skips it)"], "Pyodide parity: not run"
+    same = 0
+    for item in work:
+        if (item.lesson.id, item.checkpoint.id) in broken:
+            continue  # one line about the reference says it all
+        other = theirs.get(item.id)
+        if other is None:
+            problems.append(f"{rel(item.path)}: no Pyodide verdict")
+            continue
+        ours = cpython[item.id]
+        shared = common.get((item.lesson.id, item.checkpoint.id))
+        difference = verdict_difference(_only(ours.verdict, shared), ours.outcomes, _only(other.verdict, shared),
+                                        other.outcomes)
+        if difference:
+            problems.append(f"{rel(item.path)}: the runtimes disagree: {difference}")
+        else:
+            same += 1
+    return problems, f"Pyodide parity: {same}/{len(work)} files get the same verdict in CPython and Pyodide"
+
+
+# --- the command ----------------------------------------------------------------------------------------------------
+
+def select_lessons(lesson_ids=None, root: Path | None = None) -> tuple[list[Lesson], list[str]]:
+    """Load the lessons to check; a lesson whose lesson.toml is broken becomes one problem line."""
+    root = root or EXERCISES
+    lessons, problems = [], []
+    for folder in lesson_folders(root):
+        try:
+            lessons.append(load_lesson_folder(folder))
+        except LessonError as error:
+            problems.append(str(error))
+    seen: dict[str, Lesson] = {}
+    for lesson in lessons:
+        if lesson.id in seen:
+            problems.append(f"{rel(lesson.folder / 'lesson.toml')}: lesson id {lesson.id!r} is also declared in "
+                            f"{rel(seen[lesson.id].folder / 'lesson.toml')}")
+        seen[lesson.id] = lesson
+    if lesson_ids:
+        chosen = []
+        for lesson_id in lesson_ids:
+            if lesson_id in seen:
+                chosen.append(seen[lesson_id])
+            elif not problems:
+                problems.append(f"no lesson with id {lesson_id!r}{did_you_mean(lesson_id, seen)} (known: "
+                                f"{', '.join(sorted(seen)) or 'none'})")
+        lessons = chosen
+        problems = [p for p in problems if any(lid in p for lid in lesson_ids)] or problems
+    return sorted(lessons, key=lambda lesson: (lesson.order, lesson.id)), problems
+
+
+def check_lessons(lesson_ids=None, *, seed: int = 0, jobs: int = 2, pyodide: bool = True, mutants: bool = False,
+                  progress=None, root: Path | None = None) -> tuple[list[str], list[str]]:
+    """Check the given lessons (default: all under ``root``, the exercises folder). Returns ``(problems, report
+    lines)``; see the module docstring."""
+    say = progress or (lambda line: None)
+    lessons, problems = select_lessons(lesson_ids, root)
+    for lesson in lessons:
+        problems += lint_lesson(lesson, seed=seed)
+    prepared = _prepare_all(lessons, seed, problems)
+    work = []
+    for item in items(lessons):
+        if (item.lesson.id, item.checkpoint.id) not in prepared:
+            continue
+        try:
+            item.source()
+        except (LessonError, OSError):
+            continue  # reported by the linter
+        work.append(item)
+    say(f"check: {len(work)} files of {len(lessons)} lesson(s) in CPython")
+    cpython = grade_cpython(work, prepared, jobs=jobs)
+    report = []
+    for item in work:
+        ready = prepared[(item.lesson.id, item.checkpoint.id)]
+        verdict = cpython[item.id].verdict
+        problem = judge_job(item.kind, verdict, item.mistake, ready["key"]["order"])
+        report.append(f"{'ok  ' if problem is None else 'FAIL'} {item.lesson.id} {item.checkpoint.id} "
+                      f"{item.name}: {verdict['status']} ({verdict.get('passed')}/{verdict.get('total')})")
+        if problem and not (item.kind == "mistake" and "is not a case of" in problem):  # the linter said so
+            problems.append(f"{rel(item.path)}: {problem}")
+    if pyodide and work:
+        say(f"check: the same {len(work)} files in Pyodide (Node)")
+        found, line = compare_with_pyodide(lessons, work, cpython, prepared, seed)
+        problems += found
+        report.append(line)
+    if mutants:
+        problems += _run_mutants(lessons, seed, report)
     return problems, report
+
+
+def _run_mutants(lessons, seed: int, report: list[str]) -> list[str]:
+    """The hook for ``--mutants``: :func:`werkbank.mutants.run_mutants`, when that module exists."""
+    try:
+        from werkbank import mutants as module
+    except ModuleNotFoundError as error:
+        if error.name != "werkbank.mutants":
+            raise
+        return ["--mutants: werkbank.mutants is not available in this checkout"]
+    result = module.run_mutants(lessons)
+    if isinstance(result, tuple) and len(result) == 2:
+        found, lines = result
+        report.extend(lines)
+        return list(found)
+    return list(result or [])

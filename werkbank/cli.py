@@ -1,4 +1,4 @@
-"""The ``werkbank`` command: grade, check, build and serve.
+"""The ``werkbank`` command: new, grade, check, build and serve. The one entry point of the tooling.
 
 Exit codes: 0 success (a pass), 1 a fail, error or timeout (or a failed check), 2 usage or author errors.
 """
@@ -57,21 +57,42 @@ def format_verdict(verdict: dict) -> str:
 
 
 def _check(args) -> int:
+    import time
+
     from werkbank.check import check_lessons
     from werkbank.lessons import LessonError
 
+    start = time.monotonic()
     try:
-        problems, report = check_lessons(args.lessons or None, seed=args.seed, jobs=args.jobs)
+        problems, report = check_lessons(args.lessons or None, seed=args.seed, jobs=args.jobs,
+                                         pyodide=not args.no_pyodide, mutants=args.mutants,
+                                         progress=lambda line: print(line, file=sys.stderr, flush=True))
     except LessonError as error:
         print(f"werkbank check: {error}", file=sys.stderr)
         return 2
     for line in report:
         print(line)
+    took = f" ({time.monotonic() - start:.0f} s)"
     if problems:
-        print(f"\n{len(problems)} problem(s):", file=sys.stderr)
+        print(f"\n{len(problems)} problem(s){took}:", file=sys.stderr)
         for problem in problems:
             print(f"  - {problem}", file=sys.stderr)
         return 1
+    print(f"check: all good{took}", file=sys.stderr)
+    return 0
+
+
+def _new(args) -> int:
+    from werkbank.scaffold import ScaffoldError, scaffold
+
+    languages = [lang.strip() for lang in args.lang.split(",") if lang.strip()]
+    try:
+        written = scaffold(args.lesson, languages, title=args.title)
+    except ScaffoldError as error:
+        print(f"werkbank new: {error}", file=sys.stderr)
+        return 2
+    for line in written:
+        print(line)
     return 0
 
 
@@ -91,9 +112,13 @@ def _build(args) -> int:
 def _serve(args) -> int:
     import os
 
+    port = args.port if args.port is not None else int(os.environ.get("PORT", "8000"))
+    if args.watch:
+        from werkbank.watch import serve_watching
+
+        return serve_watching(Path(args.dist), host=args.host, port=port)
     from werkbank.serve import serve
 
-    port = args.port if args.port is not None else int(os.environ.get("PORT", "8000"))
     serve(Path(args.dist), host=args.host, port=port)
     return 0
 
@@ -110,11 +135,21 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--lang", choices=LANGUAGES, default="en")
     grade.add_argument("--seed", type=int, default=0, help="seed for the random cases (default 0)")
     grade.set_defaults(func=_grade)
-    check = sub.add_parser("check", help="prove every checkpoint: reference passes, starter and mistakes fail")
+    check = sub.add_parser("check", help="lint lessons, then prove every checkpoint in CPython and Pyodide: "
+                                         "references and alternatives pass, starters and mistakes fail as declared")
     check.add_argument("lessons", nargs="*", metavar="LESSON_ID")
     check.add_argument("--seed", type=int, default=0)
     check.add_argument("--jobs", type=int, default=2)
+    check.add_argument("--no-pyodide", action="store_true",
+                       help="skip the Pyodide parity run (faster while drafting; make test never skips it)")
+    check.add_argument("--mutants", action="store_true",
+                       help="also run the graders against generated mutants of each reference (werkbank.mutants)")
     check.set_defaults(func=_check)
+    new = sub.add_parser("new", help="scaffold a lesson that passes check at once")
+    new.add_argument("lesson", metavar="LESSON_ID", help="lowercase words joined by '-', e.g. my-lesson")
+    new.add_argument("--lang", default="en", help="comma-separated languages, the first the original (en,nl)")
+    new.add_argument("--title", default=None, help="the lesson's title (default: from the id)")
+    new.set_defaults(func=_new)
     build = sub.add_parser("build", help="write the static site to dist/")
     build.add_argument("--dist", default=str(ROOT / "dist"))
     build.add_argument("--stock", action="store_true",
@@ -124,6 +159,8 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--dist", default=str(ROOT / "dist"))
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=None, help="default: $PORT or 8000")
+    serve.add_argument("--watch", action="store_true",
+                       help="rebuild when lessons, graders or web/ change and reload open pages (no service worker)")
     serve.set_defaults(func=_serve)
     return top
 

@@ -7,6 +7,7 @@ and says what is wrong, so an author sees a clear message instead of a traceback
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import tomllib
@@ -20,12 +21,42 @@ EXERCISES = Path(os.environ.get("WERKBANK_EXERCISES") or Path(__file__).resolve(
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _MODULE = re.compile(r"^graders(?:\.[a-z_][a-z0-9_]*)+$")
-from werkbank.vendor.wheels import PIN as _PIN  # noqa: E402  (the one pin pattern)
-_LESSON_TEXT_KEYS = {"title", "summary", "prerequisites", "goals", "takeaways", "further_reading", "sources"}
+#: An exact pin of an extra package, ``name==version``: defined once, in the vendoring code, and used here too.
+from werkbank.vendor.wheels import PIN  # noqa: E402
+
+#: The schema of ``lesson.toml``: every key a table may hold, and the type of its value. Anything else is an error
+#: with a "did you mean" (a misspelled key must never be ignored silently).
+LESSON_KEYS = {"id": str, "languages": list, "listed": bool, "order": int, "minutes": int, "requirements": list,
+               "text": dict, "checkpoints": list}
+TEXT_KEYS = {"title": str, "summary": str, "prerequisites": str, "goals": list, "takeaways": list,
+             "further_reading": str, "sources": list}
+CHECKPOINT_KEYS = {"id": str, "folder": str, "grader": str, "entry": list, "plot": str, "needs": list,
+                   "title": dict}
+#: Where alternative correct solutions live: ``tests/data/<lesson-id>/alt_<checkpoint>_<style>.py`` (the checkpoint
+#: may be written ``1``, ``01`` or ``cp1``). ``check`` and ``make test`` require every one of them to pass.
+TESTS_DATA = EXERCISES.parent / "tests" / "data"
+_ALT = re.compile(r"^alt_(?:cp)?0*(\d+)_[A-Za-z0-9_]+\.py$")
 
 
 class LessonError(ValueError):
     """A lesson's files are invalid. The message names the file and the problem."""
+
+
+def did_you_mean(word: str, choices) -> str:
+    """`` (did you mean 'x'?)`` when ``word`` is close to one of ``choices``, else ``""``."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def rel(path: Path) -> str:
+    """``path`` relative to the repository (or the working folder) when it is inside it: short messages."""
+    path = Path(path)
+    for base in (EXERCISES.parent, Path.cwd()):
+        try:
+            return path.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            continue
+    return str(path)
 
 
 @dataclass(frozen=True)
@@ -43,12 +74,49 @@ class LessonText:
 
 @dataclass(frozen=True)
 class Mistake:
-    """A known wrong solution and what it must produce when graded."""
+    """A known wrong solution, what it must produce when graded, and what a learner who makes it is told.
+
+    Two forms: ``mistakes/<name>.py``, a whole program, or ``mistakes/<name>.diff``, a patch of ``solution.py``
+    (unified-diff hunks, matched by their lines, not their line numbers), so the file shows only what is wrong.
+    Both start with ``#`` header lines: ``mistake:``, ``expect-fail:`` or ``expect-status:``, and optionally
+    ``feedback.<lang>:`` (one line of markdown per language).
+    """
 
     path: Path
     description: str
     expect_fail: str | None
     expect_status: str | None
+    feedback: dict = field(default_factory=dict)
+    body: str = ""  # the program (.py) or the hunks (.diff), header lines removed
+    solution_path: Path | None = None
+
+    @property
+    def name(self) -> str:
+        """The mistake's name: its file name without the suffix."""
+        return self.path.stem
+
+    @property
+    def is_patch(self) -> bool:
+        return self.path.suffix in PATCH_SUFFIXES
+
+    def source(self) -> str:
+        """The complete wrong program: the file itself, or ``solution.py`` with the patch applied."""
+        if not self.is_patch:
+            return self.path.read_text(encoding="utf-8")
+        if self.solution_path is None or not self.solution_path.is_file():
+            raise LessonError(f"{rel(self.path)}: a patch needs {rel(self.solution_path or self.path.parent)}")
+        return apply_patch(self.solution_path.read_text(encoding="utf-8"), self.body, self.path)
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """An alternative correct solution (``tests/data/<lesson-id>/alt_<checkpoint>_<style>.py``): it must pass."""
+
+    path: Path
+    checkpoint_id: str
+
+    def source(self) -> str:
+        return self.path.read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -66,11 +134,11 @@ class Checkpoint:
     needs: tuple[str, ...] = ()
 
     def _text(self, stem: str, lang: str, suffix: str) -> str:
-        for name in (f"{stem}.{lang}{suffix}", f"{stem}.{self.languages[0]}{suffix}", f"{stem}{suffix}"):
-            path = self.folder / name
-            if path.is_file():
-                return path.read_text(encoding="utf-8")
-        raise LessonError(f"{self.folder}: no {stem}.{lang}{suffix} (nor a fallback)")
+        path = self.folder / f"{stem}.{lang}{suffix}"
+        if not path.is_file():
+            raise LessonError(f"{rel(path)}: missing: write the {stem} in {lang} (every language of a lesson is "
+                              "complete; nothing falls back to another language)")
+        return path.read_text(encoding="utf-8")
 
     def task(self, lang: str) -> str:
         """The task text (markdown) in ``lang``."""
@@ -92,9 +160,20 @@ class Checkpoint:
         path = self.folder / f"example.{lang}.py"
         return path.read_text(encoding="utf-8") if path.is_file() else ""
 
+    def starter_path(self, lang: str) -> Path:
+        """``starter.<lang>.py`` when the checkpoint has translated starters, else the one ``starter.py``."""
+        translated = self.folder / f"starter.{lang}.py"
+        if translated.is_file() or any(self.folder.glob("starter.*.py")):
+            return translated
+        return self.folder / "starter.py"
+
     def starter(self, lang: str) -> str:
-        """The starter code, translated when ``starter.<lang>.py`` exists."""
-        return self._text("starter", lang, ".py")
+        """The starter code, translated when ``starter.<lang>.py`` files exist."""
+        path = self.starter_path(lang)
+        if not path.is_file():
+            raise LessonError(f"{rel(path)}: missing: write the starter (starter.py, or one starter.<lang>.py "
+                              "per language)")
+        return path.read_text(encoding="utf-8")
 
     @property
     def solution_path(self) -> Path:
@@ -103,14 +182,43 @@ class Checkpoint:
 
     def solution(self) -> str:
         """The reference solution's source."""
+        if not self.solution_path.is_file():
+            raise LessonError(f"{rel(self.solution_path)}: missing: write the reference solution (the graders "
+                              "compute every expected value with it)")
         return self.solution_path.read_text(encoding="utf-8")
 
+    def mistake_paths(self) -> list[Path]:
+        """The files in ``mistakes/`` that declare a mistake (``*.py``, ``*.diff``, ``*.patch``), sorted by name."""
+        folder = self.folder / "mistakes"
+        if not folder.is_dir():
+            return []
+        return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in (".py", *PATCH_SUFFIXES))
+
     def mistakes(self) -> list[Mistake]:
-        """The declared mistakes in ``mistakes/*.py``, sorted by file name."""
-        found = []
-        for path in sorted((self.folder / "mistakes").glob("*.py")):
-            found.append(parse_mistake(path))
-        return found
+        """The declared mistakes in ``mistakes/`` (``*.py`` and ``*.diff``), sorted by file name."""
+        return [parse_mistake(path, self.solution_path) for path in self.mistake_paths()]
+
+    def mistake_feedback(self) -> list[dict]:
+        """The grading bundle's data for showing a learner what a known mistake means: every declared mistake
+        with feedback, as ``{"name", "expect_fail", "expect_status", "feedback": {lang: markdown}, "source"}``
+        (``source``: the complete wrong program, a patch already applied, so the engine can run it on the case a
+        learner failed and compare outcomes, as futurecoder's message steps do)."""
+        return [{"name": m.name, "expect_fail": m.expect_fail, "expect_status": m.expect_status,
+                 "feedback": dict(m.feedback), "source": m.source()} for m in self.mistakes() if m.feedback]
+
+    def alternatives(self) -> list[Alternative]:
+        """Alternative correct solutions of this checkpoint under ``tests/data/<lesson-id>/``."""
+        return [alt for alt in lesson_alternatives(self.lesson_id) if alt.checkpoint_id == self.id]
+
+
+def lesson_alternatives(lesson_id: str) -> list[Alternative]:
+    """Every ``tests/data/<lesson-id>/alt_*.py``, with the checkpoint id its name gives (``""`` when it gives none)."""
+    folder = TESTS_DATA / lesson_id
+    found = []
+    for path in sorted(folder.glob("alt_*.py")) if folder.is_dir() else []:
+        match = _ALT.match(path.name)
+        found.append(Alternative(path, str(int(match.group(1))) if match else ""))
+    return found
 
 
 @dataclass(frozen=True)
@@ -131,7 +239,7 @@ class Lesson:
         """The lesson's prose (markdown) in ``lang``."""
         path = self.folder / f"prose.{lang}.md"
         if not path.is_file():
-            raise LessonError(f"{path}: missing")
+            raise LessonError(f"{rel(path)}: missing: write the lesson text in {lang}")
         return path.read_text(encoding="utf-8")
 
     def checkpoint(self, checkpoint_id: str) -> Checkpoint:
@@ -143,108 +251,310 @@ class Lesson:
         raise LessonError(f"lesson {self.id!r} has no checkpoint {checkpoint_id!r} (it has: {known})")
 
 
-def parse_mistake(path: Path) -> Mistake:
-    """Read a mistake file's header: ``# mistake: …`` and ``# expect-fail: <case>`` or ``# expect-status: …``."""
+# --- mistakes ----------------------------------------------------------------------------------------------------
+
+PATCH_SUFFIXES = (".diff", ".patch")
+MISTAKE_KEYS = ("mistake", "expect-fail", "expect-status", "feedback")
+_FEEDBACK = re.compile(r"^feedback\.([a-z]{2})$")
+
+
+def parse_mistake(path: Path, solution_path: Path | None = None) -> Mistake:
+    """Read a mistake file's header: ``# mistake: …``, ``# expect-fail: <case>`` or ``# expect-status: …``, and
+    any ``# feedback.<lang>: …``. For a patch (``.diff``), the rest of the file is its hunks."""
     description = expect_fail = expect_status = None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.startswith("#"):
+    feedback: dict[str, str] = {}
+    where = rel(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    except (OSError, UnicodeDecodeError) as error:
+        raise LessonError(f"{where}: cannot be read: {error}") from None
+    patch = path.suffix in PATCH_SUFFIXES
+    body_start = 0
+    for number, line in enumerate(lines, 1):
+        if not line.startswith("#") or (patch and not re.match(r"^#\s*[a-z][a-z.-]*\s*:", line)):
             break
-        key, _, value = line[1:].partition(":")
+        body_start = number
+        key, sep, value = line[1:].partition(":")
         key, value = key.strip().lower(), value.strip()
+        if not sep:
+            continue  # a plain comment
         if key == "mistake":
             description = value
         elif key == "expect-fail":
             expect_fail = value
         elif key == "expect-status":
             expect_status = value
+        elif _FEEDBACK.match(key):
+            lang = _FEEDBACK.match(key).group(1)
+            if lang not in LANGUAGES:
+                raise LessonError(f"{where}:{number}: feedback language {lang!r} is not one of {', '.join(LANGUAGES)}")
+            feedback[lang] = value
+        elif key == "feedback":
+            raise LessonError(f"{where}:{number}: write the feedback's language: '# feedback.en: …'")
+        elif re.fullmatch(r"[a-z][a-z.-]*", key) and (patch or did_you_mean(key, MISTAKE_KEYS)):
+            raise LessonError(f"{where}:{number}: unknown header {key!r}{did_you_mean(key, MISTAKE_KEYS)}; "
+                              "the header keys are mistake, expect-fail, expect-status and feedback.<lang>")
     if not description:
-        raise LessonError(f"{path}: the first lines must declare '# mistake: <what is wrong>'")
+        raise LessonError(f"{where}: the first lines must declare '# mistake: <what is wrong>'")
     if (expect_fail is None) == (expect_status is None):
-        raise LessonError(f"{path}: declare exactly one of '# expect-fail: <case id>' or '# expect-status: <status>'")
+        raise LessonError(f"{where}: declare exactly one of '# expect-fail: <case id>' or '# expect-status: <status>'")
     if expect_status is not None and expect_status not in {"fail", "error", "timeout"}:
-        raise LessonError(f"{path}: expect-status must be fail, error or timeout, not {expect_status!r}")
-    return Mistake(path, description, expect_fail, expect_status)
+        raise LessonError(f"{where}: expect-status must be fail, error or timeout, not {expect_status!r}")
+    body = "".join(lines[body_start:]) if patch else ""
+    if patch:
+        parse_hunks(body, path)  # a malformed patch is reported when the lesson loads
+    return Mistake(path, description, expect_fail, expect_status, feedback, body, solution_path)
 
 
-def _need(table: dict, key: str, kind: type | tuple, where: Path):
+@dataclass(frozen=True)
+class Hunk:
+    old: list[str]
+    new: list[str]
+    start: int | None  # 1-based line in the old file from "@@ -start,…", when given
+    line: int  # where the hunk starts in the patch file (for messages)
+
+
+def parse_hunks(body: str, path: Path) -> list[Hunk]:
+    """The hunks of a patch: ``@@`` lines (line numbers optional), then lines starting with ``' '`` (context),
+    ``-`` (removed) or ``+`` (added). An empty line counts as an empty context line. ``---``/``+++`` file lines
+    and ``\\ No newline`` markers are ignored."""
+    hunks: list[Hunk] = []
+    old: list[str] | None = None
+    new: list[str] = []
+    start = None
+    first = 0
+    offset = 0
+    lines = body.splitlines()
+    for number, line in enumerate(lines, 1):
+        if old is None and (line.startswith(("--- ", "+++ ", "diff ", "index ")) or not line.strip()):
+            continue
+        if line.startswith("@@"):
+            if old is not None:
+                hunks.append(Hunk(old, new, start, first))
+            old, new, first = [], [], number
+            found = re.match(r"^@@ -(\d+)", line)
+            start = int(found.group(1)) if found else None
+            continue
+        if old is None:
+            raise LessonError(f"{rel(path)}: a patch starts with '@@' after its '#' header lines; line "
+                              f"{number + offset} is {line[:40]!r}")
+        if line.startswith("\\"):
+            continue
+        tag, text = (line[:1], line[1:]) if line else (" ", "")
+        if tag == " ":
+            old.append(text)
+            new.append(text)
+        elif tag == "-":
+            old.append(text)
+        elif tag == "+":
+            new.append(text)
+        else:
+            raise LessonError(f"{rel(path)}: hunk line {line[:40]!r} must start with ' ', '-' or '+'")
+    if old is not None:
+        hunks.append(Hunk(old, new, start, first))
+    if not hunks:
+        raise LessonError(f"{rel(path)}: the patch has no hunk: after the header, write '@@' and the lines to "
+                          "change ('-' removed, '+' added, ' ' context)")
+    for hunk in hunks:
+        while hunk.old and hunk.new and hunk.old[-1] == "" and hunk.new[-1] == "":  # trailing blank lines
+            hunk.old.pop()
+            hunk.new.pop()
+        if hunk.old == hunk.new:
+            raise LessonError(f"{rel(path)}: the hunk at '@@' #{hunks.index(hunk) + 1} changes nothing")
+        if not hunk.old:
+            raise LessonError(f"{rel(path)}: the hunk at '@@' #{hunks.index(hunk) + 1} has no context or '-' line "
+                              "to place it: add the line above the insertion as context")
+    return hunks
+
+
+def apply_patch(solution: str, body: str, path: Path) -> str:
+    """``solution`` with the hunks of ``body`` applied. A hunk's old lines must occur in the solution exactly once
+    (or, when they occur more often, at the line number its ``@@ -N`` gives)."""
+    lines = solution.splitlines()
+    trailing = solution.endswith("\n")
+    shift = 0
+    for index, hunk in enumerate(parse_hunks(body, path), 1):
+        size = len(hunk.old)
+        spots = [i for i in range(len(lines) - size + 1) if lines[i:i + size] == hunk.old]
+        if not spots:
+            loose = [i for i in range(len(lines) - size + 1)
+                     if [x.strip() for x in lines[i:i + size]] == [x.strip() for x in hunk.old]]
+            why = " (it differs only in indentation)" if loose else ""
+            missing = next((x for x in hunk.old if x not in lines), hunk.old[0])
+            raise LessonError(f"{rel(path)}: hunk {index} does not match solution.py{why}: the line {missing.strip()!r} "
+                              "is not there as written; update the patch to the current solution.py")
+        if len(spots) > 1:
+            wanted = (hunk.start - 1 + shift) if hunk.start else None
+            if wanted not in spots:
+                raise LessonError(f"{rel(path)}: hunk {index} matches solution.py {len(spots)} times (lines "
+                                  f"{', '.join(str(i + 1) for i in spots)}): add context lines, or '@@ -N @@' with "
+                                  "the right line")
+            spots = [wanted]
+        at = spots[0]
+        lines[at:at + size] = hunk.new
+        shift += len(hunk.new) - size
+    return "\n".join(lines) + ("\n" if trailing else "")
+
+
+def make_patch(solution: str, wrong: str, header: str = "") -> str:
+    """A patch (the ``.diff`` mistake format) that turns ``solution`` into ``wrong``: ``header`` lines, then hunks
+    with two lines of context and no line numbers unless a hunk would be ambiguous."""
+    old, new = solution.splitlines(), wrong.splitlines()
+    out = [header.rstrip("\n")] if header else []
+    for group in difflib.SequenceMatcher(None, old, new, autojunk=False).get_grouped_opcodes(2):
+        first = group[0][1]
+        out.append(f"@@ -{first + 1} @@")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                out += [" " + x for x in old[i1:i2]]
+                continue
+            out += ["-" + x for x in old[i1:i2]]
+            out += ["+" + x for x in new[j1:j2]]
+    return "\n".join(out) + "\n"
+
+
+# --- lesson.toml ---------------------------------------------------------------------------------------------------
+
+def _line_of(text: str, key: str, after: int = 0) -> int | None:
+    """The line (1-based) where ``key =`` is first written at or after line ``after``."""
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=|^\s*\[{re.escape(key)}[\].]|^\s*\[\[{re.escape(key)}\]\]")
+    for number, line in enumerate(text.splitlines(), 1):
+        if number >= after and pattern.match(line):
+            return number
+    return None
+
+
+def _checkpoint_line(text: str, index: int) -> int:
+    """The line of the ``index``-th ``[[checkpoints]]`` header (0-based), or 0."""
+    seen = -1
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip() == "[[checkpoints]]":
+            seen += 1
+            if seen == index:
+                return number
+    return 0
+
+
+class _Where:
+    """Formats ``lesson.toml:LINE: message`` for a key."""
+
+    def __init__(self, path: Path, text: str):
+        self.path, self.text = path, text
+
+    def __call__(self, key: str | None = None, after: int = 0) -> str:
+        line = _line_of(self.text, key, after) if key else None
+        return f"{rel(self.path)}:{line}" if line else rel(self.path)
+
+
+def _check_keys(table: dict, schema: dict, where: _Where, section: str, after: int = 0) -> None:
+    for key, value in table.items():
+        if key not in schema:
+            raise LessonError(f"{where(key, after)}: unknown key {key!r} in {section}{did_you_mean(key, schema)}; "
+                              f"the keys are: {', '.join(schema)}")
+        kind = schema[key]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+            raise LessonError(f"{where(key, after)}: {section} {key!r} must be a {_TYPE_NAMES[kind]}, not "
+                              f"{type(value).__name__}")
+
+
+_TYPE_NAMES = {str: "string", list: "list", bool: "boolean (true or false)", int: "whole number", dict: "table"}
+
+
+def _need(table: dict, key: str, where: _Where, section: str, after: int = 0):
     if key not in table:
-        raise LessonError(f"{where}: missing key {key!r}")
-    value = table[key]
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
-        raise LessonError(f"{where}: {key!r} has the wrong type ({type(value).__name__})")
-    return value
+        raise LessonError(f"{where()}: {section} is missing the key {key!r}")
+    return table[key]
 
 
-def _strings(value, key: str, where: Path) -> tuple[str, ...]:
+def _strings(value, key: str, where: _Where, after: int = 0) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise LessonError(f"{where}: {key!r} must be a list of non-empty strings")
+        raise LessonError(f"{where(key, after)}: {key!r} must be a list of non-empty strings")
     return tuple(value)
 
 
 def load_lesson_folder(folder: Path) -> Lesson:
-    """Load and validate one lesson folder."""
-    where = folder / "lesson.toml"
+    """Load and validate one lesson folder's ``lesson.toml`` (the files beside it are checked by ``werkbank check``)."""
+    path = folder / "lesson.toml"
     try:
-        data = tomllib.loads(where.read_text(encoding="utf-8"))
+        source = path.read_text(encoding="utf-8")
+        data = tomllib.loads(source)
     except FileNotFoundError:
-        raise LessonError(f"{where}: missing") from None
+        raise LessonError(f"{rel(path)}: missing") from None
     except tomllib.TOMLDecodeError as error:
-        raise LessonError(f"{where}: not valid TOML: {error}") from None
-    lesson_id = _need(data, "id", str, where)
+        raise LessonError(f"{rel(path)}: not valid TOML: {error}") from None
+    where = _Where(path, source)
+    _check_keys(data, LESSON_KEYS, where, "lesson.toml")
+    lesson_id = _need(data, "id", where, "lesson.toml")
     if not _ID.match(lesson_id):
-        raise LessonError(f"{where}: id {lesson_id!r} must be lowercase words joined by '-'")
-    languages = _strings(_need(data, "languages", list, where), "languages", where)
+        raise LessonError(f"{where('id')}: id {lesson_id!r} must be lowercase words joined by '-'")
+    languages = _strings(_need(data, "languages", where, "lesson.toml"), "languages", where)
     for lang in languages:
         if lang not in LANGUAGES:
-            raise LessonError(f"{where}: language {lang!r} is not one of {', '.join(LANGUAGES)}")
-    requirements = _strings(data.get("requirements", []), "requirements", where) if data.get("requirements") else ()
+            raise LessonError(f"{where('languages')}: language {lang!r} is not one of {', '.join(LANGUAGES)}"
+                              f"{did_you_mean(lang, LANGUAGES)}")
+    requirements = _strings(data["requirements"], "requirements", where) if data.get("requirements") else ()
     for pin in requirements:
-        if not _PIN.match(pin):
-            raise LessonError(f"{where}: requirement {pin!r} must be pinned as name==version")
+        if not PIN.match(pin):
+            raise LessonError(f"{where('requirements')}: requirement {pin!r} must be pinned as name==version "
+                              "(like 'six==1.16.0')")
     texts = {}
-    text_table = _need(data, "text", dict, where)
+    text_table = _need(data, "text", where, "lesson.toml")
+    for lang in text_table:
+        if lang not in languages:
+            raise LessonError(f"{where('text.' + lang)}: [text.{lang}] is not one of the lesson's languages "
+                              f"({', '.join(languages)}){did_you_mean(lang, languages)}")
     for lang in languages:
         table = text_table.get(lang)
         if not isinstance(table, dict):
-            raise LessonError(f"{where}: missing [text.{lang}]")
-        unknown = set(table) - _LESSON_TEXT_KEYS
-        if unknown:
-            raise LessonError(f"{where}: [text.{lang}] has unknown keys {sorted(unknown)}")
+            raise LessonError(f"{where()}: missing [text.{lang}]: every language of 'languages' needs its texts")
+        after = _line_of(source, f"text.{lang}") or 0
+        _check_keys(table, TEXT_KEYS, where, f"[text.{lang}]", after)
         texts[lang] = LessonText(
-            title=_need(table, "title", str, where),
-            summary=_need(table, "summary", str, where),
+            title=_need(table, "title", where, f"[text.{lang}]"),
+            summary=_need(table, "summary", where, f"[text.{lang}]"),
             prerequisites=table.get("prerequisites", ""),
-            goals=_strings(table.get("goals", []), "goals", where) if table.get("goals") else (),
-            takeaways=_strings(table.get("takeaways", []), "takeaways", where) if table.get("takeaways") else (),
+            goals=_strings(table["goals"], "goals", where, after) if table.get("goals") else (),
+            takeaways=_strings(table["takeaways"], "takeaways", where, after) if table.get("takeaways") else (),
             further_reading=table.get("further_reading", ""),
-            sources=_strings(table.get("sources", []), "sources", where) if table.get("sources") else (),
+            sources=_strings(table["sources"], "sources", where, after) if table.get("sources") else (),
         )
     checkpoints = []
-    for raw in _need(data, "checkpoints", list, where):
-        cp_id = str(_need(raw, "id", str, where))
+    for index, raw in enumerate(_need(data, "checkpoints", where, "lesson.toml")):
+        after = _checkpoint_line(source, index)
+        section = f"checkpoint #{index + 1}"
+        if not isinstance(raw, dict):
+            raise LessonError(f"{where('checkpoints')}: checkpoints must be [[checkpoints]] tables")
+        _check_keys(raw, CHECKPOINT_KEYS, where, section, after)
+        cp_id = _need(raw, "id", where, section)
+        section = f"checkpoint {cp_id!r}"
         if any(cp.id == cp_id for cp in checkpoints):
-            raise LessonError(f"{where}: checkpoint id {cp_id!r} is used twice")
-        cp_folder = folder / _need(raw, "folder", str, where)
+            raise LessonError(f"{where('id', after)}: checkpoint id {cp_id!r} is used twice")
+        cp_folder = folder / _need(raw, "folder", where, section)
         if not cp_folder.is_dir():
-            raise LessonError(f"{where}: checkpoint {cp_id!r}: folder {cp_folder.name!r} does not exist")
-        grader = _need(raw, "grader", str, where)
+            others = [p.name for p in folder.iterdir() if p.is_dir()]
+            raise LessonError(f"{where('folder', after)}: {section}: folder {cp_folder.name!r} does not exist"
+                              f"{did_you_mean(cp_folder.name, others)}")
+        grader = _need(raw, "grader", where, section)
         if not _MODULE.match(grader):
-            raise LessonError(f"{where}: checkpoint {cp_id!r}: grader {grader!r} must be a module path under graders.")
+            raise LessonError(f"{where('grader', after)}: {section}: grader {grader!r} must be a module path under "
+                              "graders. (like 'graders.my_lesson.first_step')")
         title = raw.get("title", {})
         missing = [lang for lang in languages if not isinstance(title.get(lang), str)]
         if missing:
-            raise LessonError(f"{where}: checkpoint {cp_id!r}: title missing for {', '.join(missing)}")
-        needs = _strings(raw.get("needs", []), "needs", where) if raw.get("needs") else ()
+            raise LessonError(f"{where('title', after) if 'title' in raw else where('id', after)}: {section}: "
+                              f"title missing for {', '.join(missing)} (add [checkpoints.title] {missing[0]} = \"…\")")
+        needs = _strings(raw["needs"], "needs", where, after) if raw.get("needs") else ()
         unknown_needs = [n for n in needs if n not in {cp.id for cp in checkpoints}]
         if unknown_needs:
-            raise LessonError(f"{where}: checkpoint {cp_id!r}: needs {unknown_needs} must name earlier checkpoints")
+            raise LessonError(f"{where('needs', after)}: {section}: needs {unknown_needs} must name earlier "
+                              "checkpoints")
         checkpoints.append(
             Checkpoint(
                 lesson_id=lesson_id,
                 id=cp_id,
                 folder=cp_folder,
                 grader=grader,
-                entry=_strings(raw.get("entry", []), "entry", where) if raw.get("entry") else (),
+                entry=_strings(raw["entry"], "entry", where, after) if raw.get("entry") else (),
                 plot=raw.get("plot", ""),
                 title=dict(title),
                 languages=languages,
@@ -255,22 +565,28 @@ def load_lesson_folder(folder: Path) -> Lesson:
         id=lesson_id,
         folder=folder,
         languages=languages,
-        listed=bool(data.get("listed", True)),
-        order=int(data.get("order", 100)),
-        minutes=int(data.get("minutes", 0)),
+        listed=data.get("listed", True),
+        order=data.get("order", 100),
+        minutes=data.get("minutes", 0),
         requirements=requirements,
         text=texts,
         checkpoints=tuple(checkpoints),
     )
 
 
+def lesson_folders(root: Path = EXERCISES) -> list[Path]:
+    """Every folder under ``root`` with a ``lesson.toml``."""
+    return [p.parent for p in sorted(Path(root).glob("*/lesson.toml"))]
+
+
 def load_all(root: Path = EXERCISES) -> list[Lesson]:
     """Every lesson under ``root``, sorted by ``order`` then id. Duplicate ids are an error."""
-    lessons = [load_lesson_folder(p.parent) for p in sorted(root.glob("*/lesson.toml"))]
+    lessons = [load_lesson_folder(folder) for folder in lesson_folders(root)]
     seen: dict[str, Path] = {}
     for lesson in lessons:
         if lesson.id in seen:
-            raise LessonError(f"lesson id {lesson.id!r} is declared twice: {seen[lesson.id]} and {lesson.folder}")
+            raise LessonError(f"lesson id {lesson.id!r} is declared twice: {rel(seen[lesson.id])} and "
+                              f"{rel(lesson.folder)}")
         seen[lesson.id] = lesson.folder
     return sorted(lessons, key=lambda lesson: (lesson.order, lesson.id))
 
@@ -281,5 +597,6 @@ def load_lesson(lesson_id: str, root: Path = EXERCISES) -> Lesson:
     for lesson in lessons:
         if lesson.id == lesson_id:
             return lesson
-    known = ", ".join(lesson.id for lesson in lessons) or "none"
-    raise LessonError(f"no lesson with id {lesson_id!r} (known: {known})")
+    known = [lesson.id for lesson in lessons]
+    raise LessonError(f"no lesson with id {lesson_id!r}{did_you_mean(lesson_id, known)} (known: "
+                      f"{', '.join(known) or 'none'})")

@@ -4,7 +4,8 @@
 // Everything here is best effort: without service workers (old browsers, private modes, file: URLs, plain http on
 // a non-localhost origin) or when registration fails, the site works exactly as without this module.
 //
-// While the page runs, <html data-offline="..."> says how far the offline copy is: "unsupported", "failed",
+// While the page runs, <html data-offline="..."> says how far the offline copy is: "dev" (a development page of
+// `werkbank serve --watch`: no service worker), "unsupported", "failed",
 // "caching" (the service worker controls the page and is saving the build), "ready" (the whole build is saved).
 // <html data-update="available"> appears when a newer build is saved and waiting ("activated": another tab
 // switched to it), alongside the onUpdate callback.
@@ -146,6 +147,14 @@ export async function registerServiceWorker(options = {}) {
 }
 
 async function setUp({ onUpdate = () => {}, onCached = () => {}, root, waitMs } = {}) {
+  if (document.querySelector('meta[name="werkbank-dev"]')) {
+    // `werkbank serve --watch`: pages must always come from the server. Register nothing; remove what an earlier
+    // visit registered.
+    mark("dev");
+    const sw = "serviceWorker" in navigator ? navigator.serviceWorker : null;
+    if (sw) for (const registration of await sw.getRegistrations()) await registration.unregister();
+    return { supported: false, registration: null, reloading: false };
+  }
   if (!("serviceWorker" in navigator) || !window.isSecureContext) {
     mark("unsupported");
     return { supported: false, registration: null, reloading: false };

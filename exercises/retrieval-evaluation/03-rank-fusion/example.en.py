@@ -1,0 +1,1 @@
+reciprocal_rank_fusion([["a", "b", "c"], ["b", "c", "d"]])

@@ -1,0 +1,1 @@
+"""Hidden graders of the lesson retrieval-evaluation."""

@@ -1,0 +1,329 @@
+"""Authoring tools: `werkbank new`, the lesson linter inside `check`, patch mistakes with feedback, Pyodide parity.
+
+Every deliberate authoring mistake of issue 13 gets one line that names the file and says what to do. The lessons
+here are scaffolded into a temporary exercises folder; their graders go to graders/<package>/ (importable) and are
+removed afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from werkbank.check import check_lessons, items, lint_lesson
+from werkbank.lessons import LessonError, apply_patch, load_lesson_folder, make_patch, parse_hunks, parse_mistake
+from werkbank.scaffold import ScaffoldError, scaffold
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def new_lesson(tmp_path):
+    """``make(langs=("en", "nl")) -> folder``: a freshly scaffolded lesson with a unique id."""
+    made = []
+
+    def make(langs=("en", "nl")):
+        lesson_id = f"t-{uuid.uuid4().hex[:8]}"
+        scaffold(lesson_id, list(langs), exercises=tmp_path / "exercises")
+        made.append(lesson_id.replace("-", "_"))
+        return tmp_path / "exercises" / lesson_id
+
+    yield make
+    for package in made:
+        shutil.rmtree(REPO / "graders" / package, ignore_errors=True)
+        for name in [n for n in sys.modules if n.startswith(f"graders.{package}")]:
+            del sys.modules[name]
+
+
+def forget(folder: Path) -> None:
+    """Drop the lesson's grader modules from sys.modules, so the next import reads the edited files."""
+    package = f"graders.{folder.name.replace('-', '_')}"
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+        del sys.modules[name]
+
+
+def lint(folder: Path) -> list[str]:
+    forget(folder)
+    return lint_lesson(load_lesson_folder(folder))
+
+
+def one_line_naming(problems: list[str], path_fragment: str, *needles: str) -> str:
+    """The one problem about ``path_fragment`` that holds every needle; asserts it is a single line."""
+    found = [p for p in problems if path_fragment in p.split(": ")[0] and all(n in p for n in needles)]
+    assert len(found) == 1, problems
+    assert "\n" not in found[0] and "Traceback" not in found[0]
+    return found[0]
+
+
+# --- werkbank new ---------------------------------------------------------------------------------------------------
+
+def test_a_new_lesson_lints_clean_and_lists_every_file(new_lesson):
+    folder = new_lesson()
+    assert lint(folder) == []
+    lesson = load_lesson_folder(folder)
+    assert [cp.id for cp in lesson.checkpoints] == ["1", "2", "3"] and not lesson.listed
+    kinds = [(i.checkpoint.id, i.kind) for i in items([lesson])]
+    assert kinds == [(cp, kind) for cp in "123" for kind in ("reference", "starter", "mistake")]
+    mistake = lesson.checkpoints[0].mistakes()[0]
+    assert mistake.is_patch and set(mistake.feedback) == {"en", "nl"}
+    assert "sum(values) / 2" in mistake.source()
+
+
+def test_new_refuses_bad_ids_languages_and_existing_lessons(tmp_path, new_lesson):
+    for lesson_id, langs, needle in (("My Lesson", ["en"], "lowercase"), ("ok-id", ["fr"], "not one of"),
+                                     ("ok-id", ["en", "en"], "twice"), ("ok-id", [], "at least one language")):
+        with pytest.raises(ScaffoldError, match=needle):
+            scaffold(lesson_id, langs, exercises=tmp_path / "x")
+    folder = new_lesson()
+    with pytest.raises(ScaffoldError, match="already exists"):
+        scaffold(folder.name, ["en"], exercises=folder.parent)
+
+
+@pytest.mark.parametrize("langs", [("en",), ("nl", "en", "ar")])
+def test_new_writes_every_language_asked(new_lesson, langs):
+    folder = new_lesson(langs)
+    assert lint(folder) == []
+    assert sorted(p.name for p in folder.glob("prose.*.md")) == sorted(f"prose.{lang}.md" for lang in langs)
+
+
+def test_werkbank_new_then_check_passes_in_cpython_and_pyodide(tmp_path):
+    """From nothing to a checked lesson: the real commands, Pyodide parity included."""
+    env = {**os.environ, "WERKBANK_EXERCISES": str(tmp_path / "exercises")}
+    lesson_id = f"t-{uuid.uuid4().hex[:8]}"
+    try:
+        new = subprocess.run([sys.executable, "-m", "werkbank.cli", "new", lesson_id, "--lang", "en,nl"],
+                             capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
+        assert new.returncode == 0, new.stderr
+        assert f"werkbank check {lesson_id}" in new.stdout
+        check = subprocess.run([sys.executable, "-m", "werkbank.cli", "check", lesson_id], capture_output=True,
+                               text=True, env=env, cwd=REPO, timeout=300)
+        assert check.returncode == 0, check.stderr
+        assert "Pyodide parity: 9/9 files get the same verdict" in check.stdout
+    finally:
+        shutil.rmtree(REPO / "graders" / lesson_id.replace("-", "_"), ignore_errors=True)
+
+
+# --- every deliberate authoring mistake: one line, the file, what to do ---------------------------------------------
+
+def test_misspelled_keys_are_rejected_with_did_you_mean(new_lesson):
+    folder = new_lesson()
+    toml = folder / "lesson.toml"
+    good = toml.read_text(encoding="utf-8")
+    for wrong, right in (("listed =", "lsited ="), ("summary =", "sumary ="), ('grader = "graders', 'grdaer = "graders'),
+                         ("entry =", "entries =")):
+        toml.write_text(good.replace(wrong, right, 1), encoding="utf-8")
+        with pytest.raises(LessonError) as error:
+            load_lesson_folder(folder)
+        message = str(error.value)
+        key = right.split()[0]
+        assert re.match(rf"^.*lesson\.toml:\d+: unknown key '{key}'", message), message
+        assert f"did you mean '{wrong.split()[0]}'" in message
+    toml.write_text(good.replace("listed = false", 'listed = "no"'), encoding="utf-8")
+    with pytest.raises(LessonError, match=r"lesson\.toml:\d+: lesson.toml 'listed' must be a boolean"):
+        load_lesson_folder(folder)
+
+
+def test_a_broken_lesson_toml_is_one_problem_line_in_check(new_lesson):
+    folder = new_lesson()
+    toml = folder / "lesson.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("minutes =", "minuts ="), encoding="utf-8")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    one_line_naming(problems, "lesson.toml", "unknown key 'minuts'", "did you mean 'minutes'")
+
+
+def test_missing_solution_and_mistakes_folder_are_one_line_each(new_lesson):
+    folder = new_lesson()
+    (folder / "01-mean" / "solution.py").unlink()
+    shutil.rmtree(folder / "02-variance" / "mistakes")
+    problems = lint(folder)
+    one_line_naming(problems, "01-mean/solution.py", "missing", "write the reference solution")
+    one_line_naming(problems, "02-variance/mistakes/", "missing", "add at least one declared mistake")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)  # and check itself never raises
+    assert any("01-mean/solution.py: missing" in p for p in problems)
+
+
+def test_unknown_expect_fail_id_is_named(new_lesson):
+    folder = new_lesson()
+    path = folder / "01-mean" / "mistakes" / "01_first_mistake.diff"
+    path.write_text(path.read_text(encoding="utf-8").replace("three-values", "three-value"), encoding="utf-8")
+    line = one_line_naming(lint(folder), "01_first_mistake.diff", "expect-fail 'three-value' is not a case")
+    assert "did you mean 'three-values'" in line
+
+
+def test_raw_html_in_any_text_is_rejected_with_its_line(new_lesson):
+    folder = new_lesson()
+    task = folder / "02-variance" / "task.nl.md"
+    task.write_text("`variance(values)`\n\nLet op: <b>populatie</b>.\n\n<div>blok</div>\n", encoding="utf-8")
+    (folder / "prose.en.md").write_text("Fine `<b>` in code.\n\n```python\nx = '<b>'\n```\n", encoding="utf-8")
+    problems = lint(folder)
+    html = [p for p in problems if "raw HTML" in p]
+    assert len(html) == 3, problems  # <b>, </b> and the <div> block; code is fine
+    assert all(p.startswith(str(Path("02-variance") / "task.nl.md")) or "02-variance/task.nl.md:" in p for p in html)
+    assert any(":3: raw HTML '<b>'" in p for p in html) and any(":5: raw HTML '<div>blok</div>'" in p for p in html)
+
+
+def test_a_case_calling_a_helper_the_task_does_not_ask_for_is_named(new_lesson):
+    folder = new_lesson()
+    grader = REPO / "graders" / folder.name.replace("-", "_") / "mean.py"
+    grader.write_text(grader.read_text(encoding="utf-8").replace('call="mean"', 'call="_total"'), encoding="utf-8")
+    line = one_line_naming(lint(folder), "mean.py", "case 'three-values' calls _total")
+    assert "which the task does not ask for" in line and "entry" in line
+
+
+def test_a_missing_translation_is_named_never_a_fallback(new_lesson):
+    folder = new_lesson()
+    (folder / "03-zscores" / "hint.nl.md").unlink()
+    (folder / "prose.nl.md").unlink()
+    problems = lint(folder)
+    one_line_naming(problems, "03-zscores/hint.nl.md", "missing", "nothing falls back")
+    one_line_naming(problems, "prose.nl.md", "missing", "write the lesson text in nl")
+    cp = load_lesson_folder(folder).checkpoints[2]
+    with pytest.raises(LessonError, match=r"hint\.nl\.md: missing"):
+        cp.hint("nl")
+    grader = REPO / "graders" / folder.name.replace("-", "_") / "zscores.py"
+    grader.write_text(re.sub(r', "nl": "[^"]*"', "", grader.read_text(encoding="utf-8")), encoding="utf-8")
+    one_line_naming(lint(folder), "zscores.py", "explain has no nl text")
+
+
+def test_every_languages_starter_is_checked(new_lesson):
+    folder = new_lesson()
+    cp = folder / "01-mean"
+    starter = (cp / "starter.py").read_text(encoding="utf-8")
+    (cp / "starter.py").unlink()
+    (cp / "starter.en.py").write_text(starter, encoding="utf-8")
+    one_line_naming(lint(folder), "01-mean/starter.nl.py", "missing", "every language needs one")
+    (cp / "starter.nl.py").write_text((cp / "solution.py").read_text(encoding="utf-8"), encoding="utf-8")
+    forget(folder)
+    problems, report = check_lessons(pyodide=False, root=folder.parent)
+    assert any(line.startswith("ok") and "starter-en" in line for line in report)
+    one_line_naming(problems, "starter.nl.py", "the starter passes")
+
+
+def test_misspelled_grader_settings_and_silent_random_cases(new_lesson):
+    folder = new_lesson()
+    grader = REPO / "graders" / folder.name.replace("-", "_") / "variance.py"
+    grader.write_text(grader.read_text(encoding="utf-8").replace("TIME_LIMIT =", "TIME_LIMT =")
+                      + "\n\ndef random_cases(rng, count):\n    return []\n", encoding="utf-8")
+    problems = lint(folder)
+    one_line_naming(problems, "variance.py", "TIME_LIMT is not a grader setting", "did you mean 'TIME_LIMIT'")
+    one_line_naming(problems, "variance.py", "RANDOM_CASES is 0 or missing")
+
+
+def test_a_grader_that_fails_to_import_is_one_line_with_its_line_number(new_lesson):
+    folder = new_lesson()
+    grader = REPO / "graders" / folder.name.replace("-", "_") / "zscores.py"
+    grader.write_text(grader.read_text(encoding="utf-8") + "\nBROKEN = undefined_name\n", encoding="utf-8")
+    line = one_line_naming(lint(folder), "zscores.py", "cannot be imported: NameError")
+    assert re.search(r"zscores\.py:\d+: ", line)
+
+
+def test_a_listed_lesson_needs_ids_1_2_3_and_8_mistakes(new_lesson):
+    folder = new_lesson()
+    toml = folder / "lesson.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("listed = false", "listed = true"), encoding="utf-8")
+    problems = lint(folder)
+    for cp in ("01-mean", "02-variance", "03-zscores"):
+        one_line_naming(problems, f"{cp}/mistakes/", "1 declared mistake(s)", "at least 8")
+
+
+def test_wrong_mistake_headers_are_named(new_lesson):
+    folder = new_lesson()
+    path = folder / "01-mean" / "mistakes" / "01_first_mistake.diff"
+    text = path.read_text(encoding="utf-8")
+    for bad, needle in ((text.replace("# expect-fail:", "# expect-fial:"), "unknown header 'expect-fial'"),
+                        (text.replace("# feedback.nl:", "# feedback:"), "write the feedback's language"),
+                        (text.replace("# feedback.nl:", "# feedback.fr:"), "feedback language 'fr'")):
+        path.write_text(bad, encoding="utf-8")
+        one_line_naming(lint(folder), "01_first_mistake.diff", needle)
+    path.write_text(text.replace("# feedback.nl:", "# note:"), encoding="utf-8")
+    assert [p for p in lint(folder) if "01_first_mistake" in p] != []  # a patch's headers are all known keys
+
+
+# --- patch mistakes ---------------------------------------------------------------------------------------------------
+
+SOLUTION = "def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n"
+
+
+def test_a_patch_applies_by_its_lines_not_its_numbers(tmp_path):
+    body = "@@ -99 @@\n     for x in xs:\n-        total += x\n+        total += 1\n"
+    assert apply_patch(SOLUTION, body, tmp_path / "m.diff") == SOLUTION.replace("total += x", "total += 1")
+    assert apply_patch(SOLUTION, "@@\n-    return total\n+    return -total\n", tmp_path / "m.diff").endswith(
+        "return -total\n")
+
+
+def test_a_patch_that_no_longer_matches_says_so(tmp_path):
+    with pytest.raises(LessonError, match=r"m\.diff: hunk 1 does not match solution\.py: the line 'total \+= y'"):
+        apply_patch(SOLUTION, "@@\n-        total += y\n+        total += 1\n", tmp_path / "m.diff")
+    with pytest.raises(LessonError, match="differs only in indentation"):
+        apply_patch(SOLUTION, "@@\n-    total += x\n+    total += 1\n", tmp_path / "m.diff")
+    twice = "def f(xs):\n    pass\n\n\ndef g(xs):\n    pass\n"
+    with pytest.raises(LessonError, match=r"matches solution\.py 2 times \(lines 2, 6\)"):
+        apply_patch(twice, "@@\n-    pass\n+    return 1\n", tmp_path / "m.diff")
+    assert "def g(xs):\n    return 1" in apply_patch(twice, "@@ -6 @@\n-    pass\n+    return 1\n", tmp_path / "m.diff")
+    for body, needle in (("-x\n", "starts with '@@'"), ("", "has no hunk"), ("@@\n x\n", "changes nothing")):
+        with pytest.raises(LessonError, match=needle):
+            parse_hunks(body, tmp_path / "m.diff")
+
+
+def test_make_patch_round_trips(tmp_path):
+    wrong = SOLUTION.replace("total = 0", "total = 1").replace("return total", "return total / 2")
+    patch = make_patch(SOLUTION, wrong, "# mistake: off by one\n# expect-fail: some-case")
+    path = tmp_path / "m.diff"
+    path.write_text(patch, encoding="utf-8")
+    (tmp_path / "solution.py").write_text(SOLUTION, encoding="utf-8")
+    mistake = parse_mistake(path, tmp_path / "solution.py")
+    assert mistake.is_patch and mistake.description == "off by one"
+    assert mistake.source() == wrong
+
+
+# --- Pyodide parity -----------------------------------------------------------------------------------------------
+
+def test_parity_names_what_only_pyodide_does(new_lesson):
+    """Two differences the issue found: np.bincount on int64 (an author error only in Pyodide) and a mistake that
+    only CPython's floating-point warnings catch. Both are named with the file, the case and both results."""
+    folder = new_lesson(("en",))
+    package = folder.name.replace("-", "_")
+    (folder / "02-variance" / "solution.py").write_text(
+        "import numpy as np\n\n\ndef variance(values):\n    if not values:\n        raise ValueError('empty')\n"
+        "    x = np.asarray(values, dtype=float)\n    counts = np.bincount(np.arange(len(x), dtype=np.int64))\n"
+        "    return float(((x - x.mean()) ** 2 * counts).sum() / counts.sum())\n", encoding="utf-8")
+    grader = REPO / "graders" / package / "zscores.py"
+    grader.write_text(grader.read_text(encoding="utf-8").replace("    )\n", "        forbid_warnings=True,\n    )\n")
+                      + "\n    yield Case(id='all-equal', call='zscores', args=([3.0, 3.0],), explain={'en': 'x'})\n",
+                      encoding="utf-8")
+    (folder / "03-zscores" / "mistakes" / "02_warns.py").write_text(
+        "# mistake: divides by zero and lets numpy warn, without raising\n# expect-fail: all-equal\n"
+        "import numpy as np\n\n\ndef zscores(values):\n    x = np.asarray(values, dtype=float)\n"
+        "    np.float64(1.0) / np.float64(0.0)\n    std = x.std()\n    if std == 0:\n"
+        "        raise ValueError('no spread')\n    return (x - x.mean()) / std\n", encoding="utf-8")
+    forget(folder)
+    problems, report = check_lessons(root=folder.parent)
+    line = one_line_naming(problems, "02-variance/solution.py", "in Pyodide it is an author error")
+    assert "Cannot cast array data from dtype('int64') to dtype('int32')" in line and "np.intp" in line
+    line = one_line_naming(problems, "03-zscores/mistakes/02_warns.py", "the runtimes disagree")
+    assert "CPython fail" in line and "Pyodide pass" in line
+    assert "case textbook: CPython" in line and "RuntimeWarning" in line
+
+
+def test_expect_fail_may_name_generated_cases_by_pattern(tmp_path):
+    from werkbank.check import judge_job, matching
+
+    path = tmp_path / "m.py"
+    path.write_text("# mistake: accepts blank ids\n# expect-fail: gen/blank/*\nx = 1\n", encoding="utf-8")
+    mistake = parse_mistake(path)
+    ids = ["seed", "gen/blank/ranking[0]/seed/3", "gen/type-none/k/seed/1"]
+    assert matching("gen/blank/*", ids) == ["gen/blank/ranking[0]/seed/3"] and matching("seed", ids) == ["seed"]
+    fail = {"status": "fail", "failed_cases": ["gen/blank/ranking[0]/seed/3"]}
+    assert judge_job("mistake", fail, mistake, ids) is None
+    other = {"status": "fail", "failed_cases": ["gen/type-none/k/seed/1"]}
+    assert "should fail but passes" in judge_job("mistake", other, mistake, ids)
+    assert "is not a case" in judge_job("mistake", fail, mistake, ["seed"])

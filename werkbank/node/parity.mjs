@@ -1,0 +1,192 @@
+// Pyodide parity for `werkbank check`: grade lesson files in Pyodide 0.27.7 under Node, the way the site's workers
+// do, with no browser. Run by werkbank/parity.py; not a command of its own.
+//
+//   node werkbank/node/parity.mjs JOBS.json
+//
+// JOBS.json: {indexURL, wheels: [path], requirementWheels: {file: path}, engine: {path: text},
+//             lessons: {id: bundle text}, prepare: [{lesson, checkpoint, seed, lang, mode}],
+//             jobs: [{id, lesson, checkpoint, seed, source, lang}], slackMs}
+// stdout: one JSON object a line: {type: "prepared", lesson, checkpoint, seed, expected | author_error},
+//         {type: "result", id, verdict, outcomes}, and at the end {type: "done", boots}.
+//
+// Python runs in a worker thread, so the main thread can interrupt a runaway run (as the page does with its
+// interrupt buffer) and, if the interrupt is not heard, replace the worker (as the page replaces a stuck worker).
+// Prepare, the learner file and judge use one interpreter: graders/hosts/pyodide_grader.py for prepare and judge,
+// graders/hosts/pyodide.py run() for the learner file, whose sandbox restores the interpreter after every run.
+
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const LIB = "/werkbank";
+const PREPARE_LIMIT_MS = 60_000;
+const KILL_AFTER_MS = 3_000; // an interrupt not heard within this long: replace the worker
+
+if (isMainThread) {
+  await main(process.argv[2]);
+} else {
+  await workerMain(workerData);
+}
+
+// ------------------------------------------------------------------ main thread
+
+function emit(obj) {
+  process.stdout.write(JSON.stringify(obj) + "\n");
+}
+
+async function main(jobsPath) {
+  const spec = JSON.parse(readFileSync(jobsPath, "utf8"));
+  const slack = spec.slackMs ?? 300;
+  let boots = 0;
+  let py = null;
+
+  async function start() {
+    boots += 1;
+    const interrupt = new Uint8Array(new SharedArrayBuffer(1));
+    const worker = new Worker(fileURLToPath(import.meta.url), {
+      workerData: { ...spec, jobs: undefined, prepare: undefined, interrupt },
+    });
+    const pending = new Map();
+    let nextId = 0;
+    let failed = null;
+    worker.on("message", (msg) => {
+      const waiter = pending.get(msg.id);
+      if (waiter) {
+        pending.delete(msg.id);
+        waiter.resolve(msg);
+      }
+    });
+    const fail = (error) => {
+      failed = error;
+      for (const waiter of pending.values()) waiter.reject(error);
+      pending.clear();
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new Error(`the Pyodide worker exited (${code})`)));
+    const call = (message) =>
+      new Promise((resolve, reject) => {
+        if (failed) return reject(failed);
+        const id = ++nextId;
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ ...message, id });
+      });
+    const ready = await call({ type: "boot" });
+    if (ready.error) throw new Error(ready.error);
+    return { worker, interrupt, call };
+  }
+
+  async function timed(message, limitMs) {
+    // Send `message`; after `limitMs` interrupt Python, and after KILL_AFTER_MS more replace the worker.
+    let timedOut = false;
+    let killed = false;
+    const current = py;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      current.interrupt[0] = 2; // SIGINT
+    }, limitMs);
+    const killer = setTimeout(() => {
+      killed = true;
+      current.worker.terminate();
+    }, limitMs + KILL_AFTER_MS);
+    try {
+      const reply = await current.call(message);
+      return { reply, timedOut };
+    } catch (error) {
+      if (killed) return { reply: null, timedOut: true };
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      clearTimeout(killer);
+      current.interrupt[0] = 0;
+      if (killed) py = await start();
+    }
+  }
+
+  py = await start();
+  const prepared = new Map();
+  for (const item of spec.prepare) {
+    const key = `${item.lesson}/${item.checkpoint}/${item.seed}`;
+    const { reply, timedOut } = await timed({ type: "prepare", ...item }, PREPARE_LIMIT_MS);
+    let data;
+    if (!reply || timedOut) data = { author_error: `preparing the checkpoint took longer than ${PREPARE_LIMIT_MS / 1000} s` };
+    else data = JSON.parse(reply.prepared);
+    prepared.set(key, data);
+    emit({ type: "prepared", ...item, ...(data.author_error ? { author_error: data.author_error } : { expected: data.key.expected }) });
+  }
+  for (const job of spec.jobs) {
+    const data = prepared.get(`${job.lesson}/${job.checkpoint}/${job.seed}`);
+    if (!data || data.author_error) {
+      const { reply } = await timed({ type: "judge", key: JSON.stringify(data || { author_error: "not prepared" }), run: "{}", lang: job.lang }, 10_000);
+      emit({ type: "result", id: job.id, verdict: JSON.parse(reply.verdict), outcomes: [] });
+      continue;
+    }
+    const limit = data.plan.time_limit * 1000 + slack;
+    const { reply, timedOut } = await timed({ type: "run", source: job.source, plan: JSON.stringify(data.plan) }, limit);
+    let run;
+    if (timedOut || !reply) run = { status: "timeout", stdout: "", stderr: "", outcomes: [] };
+    else run = JSON.parse(reply.run);
+    const judged = await timed({ type: "judge", key: JSON.stringify(data.key), run: JSON.stringify(run), lang: job.lang }, 30_000);
+    const outcomes = (run.outcomes || []).map(({ traceback, error_line, ...rest }) => rest);
+    emit({ type: "result", id: job.id, verdict: JSON.parse(judged.reply.verdict), outcomes });
+  }
+  emit({ type: "done", boots });
+  await py.worker.terminate();
+}
+
+// ------------------------------------------------------------------ worker thread: one Pyodide interpreter
+
+async function workerMain(spec) {
+  let grader = null;
+  let host = null;
+  parentPort.on("message", async (msg) => {
+    const reply = (data) => parentPort.postMessage({ id: msg.id, ...data });
+    try {
+      if (msg.type === "boot") {
+        ({ grader, host } = await boot(spec));
+        reply({ ok: true });
+      } else if (msg.type === "prepare") {
+        reply({ prepared: grader.prepare(msg.lesson, String(msg.checkpoint), msg.seed, msg.lang || "en", msg.mode || "full") });
+      } else if (msg.type === "run") {
+        reply({ run: host.run(msg.source, msg.plan, null) });
+      } else if (msg.type === "judge") {
+        reply({ verdict: grader.judge(msg.key, msg.run, msg.lang) });
+      }
+    } catch (error) {
+      const text = String((error && error.message) || error).split("\n").slice(-3).join(" ");
+      if (msg.type === "boot") reply({ error: text });
+      else if (msg.type === "prepare") reply({ prepared: JSON.stringify({ author_error: text }) });
+      else if (msg.type === "run") reply({ run: JSON.stringify({ status: "error", stdout: "", stderr: "", traceback: text, outcomes: [] }) });
+      else reply({ verdict: JSON.stringify({ status: "error", message: text, failed_cases: [] }) });
+    }
+  });
+}
+
+async function boot(spec) {
+  const { loadPyodide } = await import(new URL("pyodide.mjs", spec.indexURL).href);
+  const pyodide = await loadPyodide({ indexURL: fileURLToPath(spec.indexURL), stdout: () => {}, stderr: () => {} });
+  for (const wheel of spec.wheels) {
+    await pyodide.loadPackage(wheel, { messageCallback: () => {}, errorCallback: () => {} });
+  }
+  pyodide.setInterruptBuffer(spec.interrupt);
+  for (const [path, content] of Object.entries(spec.engine)) {
+    const full = `${LIB}/${path}`;
+    pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+    pyodide.FS.writeFile(full, content);
+  }
+  pyodide.runPython(`import sys\nif ${JSON.stringify(LIB)} not in sys.path: sys.path.insert(0, ${JSON.stringify(LIB)})`);
+  const grader = pyodide.pyimport("graders.hosts.pyodide_grader");
+  const host = pyodide.pyimport("graders.hosts.pyodide");
+  const wheels = Object.entries(spec.requirementWheels || {});
+  if (wheels.length) {
+    pyodide.FS.mkdirTree("/wheels");
+    for (const [file, path] of wheels) pyodide.FS.writeFile(`/wheels/${file}`, readFileSync(path));
+  }
+  for (const text of Object.values(spec.lessons)) {
+    grader.load_lesson(text);
+    const bundle = JSON.parse(text);
+    if (Array.isArray(bundle.requirements) && bundle.requirements.length) {
+      await host.install_requirements(text, "emfs:/wheels/");
+    }
+  }
+  return { grader, host };
+}
