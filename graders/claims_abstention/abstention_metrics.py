@@ -116,6 +116,11 @@ def curated(lang="en"):
         "'café' met een losse accentcombinatie (NFD) is een ander label dan 'café' als één teken (NFC): fout.",
         "'café' with a combining accent (NFD) is another label than 'café' as one character (NFC): wrong.",
         "'café' بعلامة مركّبة منفصلة (NFD) تسمية غير 'café' بمحرف واحد (NFC): خاطئة.")
+    yield _case(
+        "none-string-is-a-label", ["None", "null"], ["None", w["yes"]],
+        "De strings 'None' en 'null' zijn gewone labels, geen onthoudingen: 2 beantwoord, 1 goed.",
+        "The strings 'None' and 'null' are ordinary labels, not abstentions: 2 answered, 1 right.",
+        "النصان 'None' و'null' تسميتان عاديتان لا امتناعان: أُجيب عن 2 وواحدة صحيحة.")
     yield _invalid(
         "nan-prediction", [float("nan"), invoice], [invoice, invoice],
         "NaN is geen onthouding (alleen None is dat) en geen str.",

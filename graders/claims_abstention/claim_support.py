@@ -162,6 +162,14 @@ def curated(lang="en"):
         "pairs: unknown.",
         "حتى مع فاصل، يلتصق ('a|b', 'c') و('a', 'b|c') في النص نفسه 'a|b|c'؛ وهما زوجان مختلفان: unknown.")
     yield _case(
+        "value-inside-another", [blue_claim], [fact("s1", value=f"{blue}/{red}")],
+        f"Geregistreerd is '{nl['blue']}/{nl['red']}'; de claim '{nl['blue']}' staat daarin, maar is een andere "
+        "waarde: contradicted, niet supported.",
+        f"The registry says '{en['blue']}/{en['red']}'; the claim '{en['blue']}' occurs inside it, but it is another "
+        "value: contradicted, not supported.",
+        f"المسجّل هو '{en['blue']}/{en['red']}'؛ والادعاء '{en['blue']}' جزء منه، لكنه قيمة أخرى: contradicted لا "
+        "supported.")
+    yield _case(
         "case-differs", [claim(value=cap)], seed_facts,
         f"Geregistreerd is '{nl['blue']}', de claim zegt '{nl['blue'].capitalize()}'. Waarden worden niet "
         "genormaliseerd: contradicted.",

@@ -104,7 +104,9 @@ class Text(Spec):
         out += [Variant("nonascii", "accents", "\u00c6r\u00f8-\ufb01 \u00e9t\u00e9"),
                 Variant("nonascii", "emoji", "\U0001f600 ok"), Variant("nonascii", "arabic", "\u0645\u0631\u062d\u0628\u0627"),
                 Variant("nonascii", "combining", "e\u0301e\u0301"), Variant("numeric", "'10'", "10"),
-                Variant("numeric", "'1.0'", "1.0"), Variant("numeric", "'-0'", "-0")]
+                Variant("numeric", "'1.0'", "1.0"), Variant("numeric", "'-0'", "-0"),
+                Variant("nonelike", "'None'", "None"), Variant("nonelike", "'null'", "null"),
+                Variant("nonelike", "'nan'", "nan"), Variant("nonelike", "'N/A'", "N/A")]
         if self.max_len:
             n = self.max_len
             for name, unit in (("accent", "\u00e9"), ("emoji", "\U0001f600"), ("ascii", "x")):
@@ -217,6 +219,9 @@ class Integer(Spec):
     def variants(self, value):
         out = [Variant("type-none", "None", None), Variant("type-str", "'3'", "3"), Variant("type-list", "list", [value]),
                Variant("huge", "10**20", 10**20), Variant("zero", "0", 0), Variant("neg", "-1", -1)]
+        for large in (40_000, 70_000, 3_000_000_000):  # past int16, uint16 and int32
+            if self.hi is None or large <= self.hi:
+                out.append(Variant("large", str(large), large))
         if isinstance(value, int) and not isinstance(value, bool):
             out += [Variant("npint", "numpy.int64", np.int64(value)), Variant("npint", "numpy.int32", np.int32(value))]
             if -128 <= value <= 127:
@@ -313,6 +318,8 @@ def _array_variants(items: list):
                         continue
                     out.append(Variant(f"ndarray-{dtype}", dtype, converted))
     out.append(Variant("ndarray-object", "object", np.array(items + [None], dtype=object)[:-1]))
+    if base.dtype.kind in "biuf":
+        out.append(Variant("ndarray-complex", "complex128", base.astype(np.complex128)))
     if len(items):
         out.append(Variant("ndarray-0d", "0-d", array_of(items[0])))
     out.append(Variant("ndarray-2d", "shape (1, n)", base.reshape(1, -1)))

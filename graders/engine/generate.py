@@ -36,10 +36,10 @@ from .domain import Domain, Record, Seq, Text, Variant, array_of
 GROUPS = {
     "type": ("type-",), "blank": ("empty", "blank", "invisible"),
     "exact": ("padded", "case", "substring", "superstring", "nfd", "nfc", "nfkc"),
-    "separator": ("separator",), "text-kind": ("nonascii", "numeric"), "length": ("len-",),
+    "separator": ("separator",), "text-kind": ("nonascii", "numeric", "nonelike"), "length": ("len-",),
     "special-number": ("nan", "inf", "neg-zero", "tiny-neg", "huge", "complex"),
     "number-type": ("bool", "npbool", "npfloat", "float32", "int-form", "npint", "float-int", "float-frac",
-                    "numeric-str", "zero", "neg"),
+                    "numeric-str", "zero", "neg", "large"),
     "edge": ("edge-",), "label": ("label-",), "container": ("container",), "array": ("ndarray",),
     "size": ("size-",), "record": ("record-",), "align": ("align-",), "collision": ("collision",),
     "transform": ("accented",), "keyword": ("keyword", "default"), "repeat": ("repeat",),

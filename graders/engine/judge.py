@@ -63,6 +63,8 @@ def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tu
             return _reason(found, lang), found.hint
         if "later" in actual and compare(expected["value"], actual["later"]):
             return text("reason_changed_later", lang), "hint_changed_later"
+        if actual.get("shared") is True:
+            return text("reason_shared_result", lang), "hint_changed_later"
     if actual.get("mutated"):
         return text("reason_mutated", lang), "hint_mutated"
     if meta.get("forbid_warnings") and actual.get("warnings"):

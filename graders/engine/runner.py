@@ -353,11 +353,29 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
 
 def recheck(kept: list, attrs: dict) -> None:
     """Read every kept result again after the last call; where it changed since it was returned (a result shared
-    with a later call, or a cache the function filled in later), record the new reading as ``later``."""
-    for outcome, result in kept:
+    with a later call, or a cache the function filled in later), record the new reading as ``later``. A result that
+    is (or holds) the very object an earlier call returned is marked ``shared``: the caller of one would change
+    the other."""
+    owners: dict = {}
+    for number, (outcome, result) in enumerate(kept):
         again = _encode(result, attrs)
         if again != outcome["value"]:
             outcome["later"] = again
+        for part in _mutable_parts(result):
+            first = owners.setdefault(_id(part), number)
+            if first != number:
+                outcome["shared"] = True
+
+
+_id = id
+_IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), tuple, frozenset)
+
+
+def _mutable_parts(result) -> list:
+    """The result and, for a tuple, its items, when they can be changed in place (lists, dicts, sets, arrays,
+    objects); a new call must not hand out any of them again."""
+    parts = list(result) if type(result) is tuple else [result]
+    return [p for p in parts if not isinstance(p, _IMMUTABLE) and not (values.is_numpy_scalar(p))]
 
 
 def _compile_after(snippet: str):

@@ -627,3 +627,8 @@ def as_json(args, kwargs) -> str | None:
         return None
     return json.dumps([[decode(a) for a in args[1]], {k[1]: decode(v) for k, v in kwargs[1]}], **JSON_FORM)
 
+
+def is_numpy_scalar(x) -> bool:
+    """True for a numpy scalar (immutable, like a Python number)."""
+    return _np_generic is not None and _isinstance(x, _np_generic)
+

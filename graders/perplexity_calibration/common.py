@@ -15,13 +15,13 @@ from graders.engine.domain import Flag, Integer, Param, Real, Seq
 #: numeric strings, and numbers too large for a float (upstream raises OverflowError there).
 OPEN_FAMILIES = ("nan", "inf", "bool", "npbool", "float-int", "float-frac", "numeric-str", "huge", "huge-int",
                  "complex", "container-set", "container-frozenset", "container-dict", "container-str", "container-none",
-                 "container-item", "container-nested", "ndarray-0d", "ndarray-2d", "ndarray-object",
+                 "container-item", "container-nested", "ndarray-0d", "ndarray-2d", "ndarray-object", "ndarray-complex",
                  "align-column", "align-scalar", "type-*")
 #: The inner bin edges of 10 bins, where 0.3, 0.6 and 0.7 fall below the computed edge.
 TEN_BIN_EDGES = tuple(float(e) for e in np.linspace(0.0, 1.0, 11)[1:-1])
 CONFIDENCES = Seq(Real(0.0, 1.0, edges=TEN_BIN_EDGES), containers=("list", "tuple", "ndarray"))
 LABELS = Seq(Flag(), containers=("list", "tuple", "ndarray"))
-BINS = Param("bins", Integer(1, None), keyword=True, has_default=True)
+BINS = Param("bins", Integer(1, 1000), keyword=True, has_default=True)
 
 
 def prediction_params(with_bins: bool) -> tuple:

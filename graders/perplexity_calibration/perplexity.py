@@ -263,6 +263,34 @@ def curated():
         ),
     )
     yield Case(
+        id="zero-token-sequence-still-counts",
+        call="perplexity",
+        args=([5.0, 3.0], [5, 0]),
+        explain=t(
+            "Een reeks met 0 tokens maar een NLL-som van 3.0 telt mee in de som: exp((5 + 3) / 5) ≈ 4.953, niet "
+            "exp(5 / 5). Alleen de deling gebeurt op het totaal.",
+            "A sequence with 0 tokens but an NLL sum of 3.0 still counts in the sum: exp((5 + 3) / 5) ≈ 4.953, not "
+            "exp(5 / 5). Only the division is by the total.",
+            "تسلسل فيه 0 رموز لكن مجموع NLL فيه 3.0 يُحسب في المجموع: exp((5 + 3) / 5) ≈ 4.953 لا exp(5 / 5). "
+            "القسمة وحدها على المجموع.",
+        ),
+        hint=_WEIGHTING_HINT,
+    )
+    yield Case(
+        id="large-token-counts",
+        call="PerplexityResult.from_token_nll",
+        args=([40000.0, 100.0], [40000, 100]),
+        explain=t(
+            "Echte corpora hebben tienduizenden tokens per reeks: 40 100 tokens in totaal, meer dan een int16 "
+            "(32 767) kan bevatten. total_tokens is 40100.",
+            "Real corpora have tens of thousands of tokens per sequence: 40,100 tokens in all, more than an int16 "
+            "(32,767) holds. total_tokens is 40100.",
+            "للمدوّنات الحقيقية عشرات الآلاف من الرموز في التسلسل: 40100 رمز إجمالًا، أكثر مما يتسع له int16 "
+            "(32767). وtotal_tokens يساوي 40100.",
+        ),
+        hint=_WEIGHTING_HINT,
+    )
+    yield Case(
         id="uint8-counts",
         call="perplexity",
         args=([300.0, 150.0], np.array([200, 100], dtype=np.uint8)),

@@ -178,6 +178,18 @@ def curated():
         hint=_EDGE_HINT,
     )
     yield _rel(
+        "three-hundred-in-one-bin",
+        ([0.95] * 300, [1] * 300),
+        {},
+        t(
+            "300 voorspellingen in de laatste bak: het aantal is 300, meer dan een uint8 kan bevatten. Gebruik een "
+            "gewoon integer-dtype zoals np.int64.",
+            "300 predictions in the last bin: the count is 300, more than a uint8 holds. Use an ordinary integer "
+            "dtype such as np.int64.",
+            "300 تنبؤ في الحاوية الأخيرة: العدد 300، أكثر مما يتسع له uint8. استخدم نوعًا صحيحًا عاديًا مثل np.int64.",
+        ),
+    )
+    yield _rel(
         "one-bin",
         ([0.2, 0.9, 0.6, 0.4], [0, 1, 1, 1]),
         {"bins": 1},
@@ -256,6 +268,20 @@ def curated():
             "تقرير أربعة تنبؤات: ece يساوي 0.1، وbrier يساوي 0.0125، وأربع حاويات مأهولة، والـ tuple ذو المصفوفات "
             "الثلاث، وn_samples يساوي 4.",
         ),
+    )
+    yield _report(
+        "report-point-three",
+        ([0.25, 0.3], [1, 0]),
+        {"bins": 10},
+        t(
+            "Ook in het rapport telt de berekende rand: 0.3 ligt met 0.25 in bak 2, dus ece 0.225 en 1 gevulde bak "
+            "(met 0.3 * 10 in bak 3 zou het 0.525 en 2 zijn). De functies uit checkpoint 2 moeten dit al goed doen.",
+            "In the report too the computed edge counts: 0.3 shares bin 2 with 0.25, so ece 0.225 and 1 populated "
+            "bin (with 0.3 * 10 in bin 3 it would be 0.525 and 2). The checkpoint 2 functions must get this right.",
+            "في التقرير أيضًا يُعتمد الحد المحسوب: تقع 0.3 مع 0.25 في الحاوية 2، فـ ece يساوي 0.225 وحاوية مأهولة "
+            "واحدة (ولو وُضعت 0.3 * 10 في الحاوية 3 لكانا 0.525 و2). يجب أن تصيب دوال المحطة 2 هذا أصلًا.",
+        ),
+        hint=_EDGE_HINT,
     )
     yield _report(
         "report-forty-predictions",
