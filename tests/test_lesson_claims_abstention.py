@@ -13,8 +13,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
-import http.server
 import importlib
 import io
 import json
@@ -22,14 +20,11 @@ import random
 import re
 import shutil
 import subprocess
-import threading
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from graders.engine import runner
 from werkbank.grading import grade_source
 from graders.engine.prepare import prepare
 from werkbank.lessons import load_lesson
@@ -355,80 +350,4 @@ def test_figure_numbers_in_node():
     assert percents == ["100 %", "25 %", "33,3 %"]
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep pytest output clean
-        pass
-
-
-@pytest.fixture()
-def source_server():
-    """Serve the repository (so web/src modules import unbundled) on a free loopback port."""
-    handler = functools.partial(_QuietHandler, directory=str(REPO))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("lang", ["nl", "en"])
-def test_figure_is_keyboard_operable_with_live_readout(source_server, lang):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    chromium = next((p for p in ("/usr/bin/chromium", shutil.which("chromium")) if p and Path(p).exists()), None)
-    if chromium is None:
-        pytest.skip("Chromium is not installed")
-    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run", "--disable-quic"]
-    no_risk = {"nl": "geen risico gedefinieerd", "en": "no risk defined"}[lang]
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=args)
-        try:
-            page = browser.new_page()
-            errors = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(f"{source_server}/tests/")
-            page.evaluate(
-                """async ([url, lang]) => {
-                    document.body.replaceChildren();
-                    const figure = document.createElement("figure");
-                    figure.dataset.figure = "risk-coverage";
-                    const caption = document.createElement("figcaption");
-                    caption.textContent = "fallback caption";
-                    figure.append(caption);
-                    document.body.append(figure);
-                    (await import(url)).mount(figure, lang);
-                }""",
-                ["/web/src/figures/risk_coverage.js", lang],
-            )
-            readout = page.locator("[aria-live]")
-            slider = page.locator("input[type=range]")
-            assert readout.count() == 1 and slider.count() == 1
-            assert page.locator("figure svg").count() == 1
-            assert page.locator("figure > figcaption").count() == 1  # the build's fallback stays
-            slider.focus()
-            page.keyboard.press("Home")
-            text = readout.text_content()
-            assert "4" in text and "100 %" in text and "25 %" in text, text
-            assert page.locator("li[data-state=answered]").count() == 4
-            for _ in range(50):
-                page.keyboard.press("ArrowRight")
-            text = readout.text_content()
-            assert slider.input_value() == "0.5"
-            assert " 2 " in text and "50 %" in text, text
-            assert page.locator("li[data-state=answered]").count() == 2
-            assert page.locator("li[data-state=abstained]").count() == 2
-            for _ in range(20):  # .70: the case with score .7 sits exactly on the threshold and is answered
-                page.keyboard.press("ArrowRight")
-            assert slider.input_value() == "0.7"
-            text = readout.text_content()
-            assert " 2 " in text and "50 %" in text, text
-            assert page.locator("li[data-state=answered]").count() == 2
-            page.keyboard.press("End")  # threshold 1, above every score (.9): nothing is answered
-            text = readout.text_content()
-            assert no_risk in text and text.count("0 %") == 1, text  # only the coverage is 0 %
-            assert page.locator("li[data-state=answered]").count() == 0
-            assert errors == []
-        finally:
-            browser.close()
+# The figure on the lesson page in a real browser: tests/browser/test_figures.py.

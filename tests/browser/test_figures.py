@@ -1,0 +1,210 @@
+"""The lessons' figures and verdict plots in real Chromium, on the built lesson pages (shared fixtures).
+
+- the risk-coverage figure of claims-abstention is keyboard-operable with a live readout;
+- the reliability figure of perplexity-calibration responds to its controls and bins like the reference solution;
+- the verdict plot draws what the engine hands it (plain numbers): the learner's and the reference's diagrams with a
+  data table, a note when the learner's result is missing or cannot be drawn, and learner text never as markup.
+
+The verdict plot is drawn through the one figure registry (``web/src/figures/index.js``), bundled for the test and
+loaded into a real lesson page, so it reads the page's own UI strings. The pages come from ``werkbank serve``
+(cross-origin isolated), so the service worker's one isolation reload of a plain host does not interrupt a test.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from werkbank.grading import grade_source
+from werkbank.lessons import load_lesson
+
+REPO = Path(__file__).resolve().parents[2]
+ESBUILD = REPO / "node_modules" / ".bin" / "esbuild"
+PERPLEXITY = load_lesson("perplexity-calibration")
+DATA = REPO / "tests" / "data" / "perplexity-calibration"
+
+
+@pytest.fixture(scope="module")
+def figures_bundle(tmp_path_factory):
+    """web/src/figures/index.js, reliability.js and i18n.js as one script exposing ``Figures``."""
+    folder = tmp_path_factory.mktemp("figures")
+    entry = folder / "entry.js"
+    src = REPO / "web" / "src"
+    entry.write_text(
+        f'export {{ renderPlot, REGISTRY }} from "{(src / "figures" / "index.js").as_posix()}";\n'
+        f'export {{ summarize }} from "{(src / "figures" / "reliability.js").as_posix()}";\n'
+        f'export {{ loadStrings }} from "{(src / "i18n.js").as_posix()}";\n', encoding="utf-8")
+    bundle = folder / "figures.js"
+    subprocess.run([str(ESBUILD), str(entry), "--bundle", "--format=iife", "--global-name=Figures",
+                    f"--define:SETTINGS={_settings()}", f"--outfile={bundle}"],
+                   check=True, capture_output=True, cwd=REPO)
+    return bundle
+
+
+@pytest.fixture()
+def script_page(browser):
+    """A page that may run the test's figure bundle next to the site's own scripts (the pages' CSP forbids inline
+    scripts, which is how Playwright adds one)."""
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    yield page
+    context.close()
+
+
+def _settings() -> str:
+    import json
+
+    from graders.engine.settings import for_web
+
+    return json.dumps(for_web())
+
+
+def _lesson_page(page, server, lesson, lang, bundle):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server.url}lessons/{lesson}/{lang}.html")
+    page.add_script_tag(path=str(bundle))
+    page.evaluate("() => Figures.loadStrings()")
+    return errors
+
+
+def _render(page, plot, lang):
+    return page.evaluate("""([plot, lang]) => {
+        const box = document.createElement('div');
+        box.id = 'plot-under-test';
+        document.body.append(box);
+        box.replaceChildren();
+        Figures.renderPlot(box, plot, lang);
+        return {
+            svgs: box.querySelectorAll('svg').length,
+            circles: [...box.querySelectorAll('svg')].map(s => s.querySelectorAll('circle').length),
+            rows: box.querySelectorAll('tbody tr').length,
+            notes: [...box.querySelectorAll('.reliability-note')].map(n => n.textContent),
+            cells: [...box.querySelectorAll('tbody tr')].map(r => [...r.children].map(c => c.textContent)),
+        };
+    }""", [plot, lang])
+
+
+def _plot(source):
+    return grade_source(PERPLEXITY.id, "3", source, seed=0, shrink_failures=False)["plot"]
+
+
+def test_the_verdict_plot_draws_the_learners_and_the_references_diagram(script_page, isolated_server, figures_bundle):
+    page = script_page
+    errors = _lesson_page(page, isolated_server, PERPLEXITY.id, "en", figures_bundle)
+    result = _render(page, _plot((DATA / "alt_cp3_loops.py").read_text(encoding="utf-8")), "en")
+    assert result["svgs"] == 2
+    assert result["circles"] == [8, 8]  # one point per populated bin, none for the two empty bins
+    assert result["rows"] == 10 and result["notes"] == []
+    assert result["cells"][2][:2] == ["0.20–0.30", "3"]
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_the_verdict_plot_explains_a_missing_or_unusable_result(script_page, isolated_server, figures_bundle, lang):
+    page = script_page
+    errors = _lesson_page(page, isolated_server, PERPLEXITY.id, lang, figures_bundle)
+    plot = _plot(PERPLEXITY.checkpoint("3").solution())
+    unusable = _render(page, dict(plot, actual=["x", None, 3]), lang)
+    assert unusable["svgs"] == 1 and len(unusable["notes"]) == 1 and unusable["notes"][0]
+    missing = _render(page, dict(plot, actual=None), lang)
+    assert missing["svgs"] == 1 and len(missing["notes"]) == 1 and missing["notes"] != unusable["notes"]
+    assert errors == []
+
+
+@pytest.mark.parametrize("mistake", ["nan_for_empty_bins.py", "lists_not_arrays.py", "float_counts.py",
+                                     "list_of_arrays.py"])
+def test_the_verdict_plot_draws_what_wrong_solutions_returned(script_page, isolated_server, figures_bundle, mistake):
+    page = script_page
+    errors = _lesson_page(page, isolated_server, PERPLEXITY.id, "en", figures_bundle)
+    source = (PERPLEXITY.checkpoint("3").folder / "mistakes" / mistake).read_text(encoding="utf-8")
+    result = _render(page, _plot(source), "en")
+    assert result["svgs"] == 2 and result["notes"] == [] and result["rows"] == 10
+    assert errors == []
+
+
+def test_the_verdict_plot_keeps_learner_text_out_of_markup(script_page, isolated_server, figures_bundle):
+    page = script_page
+    errors = _lesson_page(page, isolated_server, PERPLEXITY.id, "en", figures_bundle)
+    plot = dict(_plot(PERPLEXITY.checkpoint("3").solution()), actual=None, note="<img src=x onerror=alert(1)>")
+    _render(page, plot, "en")
+    assert page.locator("#plot-under-test img").count() == 0
+    assert "<img src=x" in page.locator("#plot-under-test .reliability-note").first.text_content()
+    assert errors == []
+
+
+def test_the_reliability_figure_bins_like_the_reference(script_page, isolated_server, figures_bundle):
+    page = script_page
+    errors = _lesson_page(page, isolated_server, PERPLEXITY.id, "en", figures_bundle)
+    namespace: dict = {}
+    exec(PERPLEXITY.checkpoint("3").solution(), namespace)
+    rng = random.Random(11)
+    for bins in (1, 2, 5, 10, 15):
+        conf = [round(rng.random(), 3) for _ in range(60)] + [0.0, 0.1, 0.3, 0.5, 0.6, 0.7, 1.0]
+        right = [1 if rng.random() < p else 0 for p in conf]
+        got = page.evaluate("([c, r, b]) => Figures.summarize(c, r, b)", [conf, right, bins])
+        ece, populated = namespace["expected_calibration_error"](conf, right, bins=bins)
+        mean_conf, accuracy, count = namespace["reliability_diagram"](conf, right, bins=bins)
+        assert got["ece"] == pytest.approx(ece, abs=1e-12)
+        assert got["brier"] == pytest.approx(namespace["brier_score"](conf, right), abs=1e-12)
+        assert got["populated"] == populated
+        assert got["data"]["count"] == count.tolist()
+        assert got["data"]["conf"] == pytest.approx(mean_conf.tolist(), abs=1e-12)
+        assert got["data"]["acc"] == pytest.approx(accuracy.tolist(), abs=1e-12)
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_the_reliability_figure_on_the_lesson_page_responds_to_its_controls(page, isolated_server, lang):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{isolated_server.url}lessons/{PERPLEXITY.id}/{lang}.html")
+    figure = page.locator('[data-figure="reliability"][data-mounted="true"]')
+    figure.wait_for()
+    stats = figure.locator(".reliability-stats")
+    before = stats.text_content()
+    figure.locator("input[type=range]").fill("1")
+    figure.locator("input[type=range]").dispatch_event("input")
+    calibrated = stats.text_content()
+    assert before != calibrated
+    ece = lambda text: float(text.split("ECE")[1].split("·")[0].strip().replace("٫", "."))  # noqa: E731
+    assert ece(calibrated) < ece(before)
+    figure.locator("select:has(option[value='15'])").select_option("5")
+    assert figure.locator("tbody tr").count() == 5
+    assert figure.locator("figcaption").last.evaluate("(node) => node === node.parentElement.lastElementChild")
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["nl", "en"])
+def test_the_risk_coverage_figure_is_keyboard_operable_with_a_live_readout(page, isolated_server, lang):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{isolated_server.url}lessons/claims-abstention/{lang}.html")
+    figure = page.locator('[data-figure="risk-coverage"][data-mounted="true"]')
+    figure.wait_for()
+    readout = figure.locator("[aria-live]")
+    slider = figure.locator("input[type=range]")
+    assert readout.count() == 1 and slider.count() == 1 and figure.locator("svg").count() == 1
+    no_risk = {"nl": "geen risico gedefinieerd", "en": "no risk defined"}[lang]
+    slider.focus()
+    page.keyboard.press("Home")
+    text = readout.text_content()
+    assert "4" in text and "100 %" in text and "25 %" in text, text
+    assert figure.locator("li[data-state=answered]").count() == 4
+    for _ in range(50):
+        page.keyboard.press("ArrowRight")
+    assert slider.input_value() == "0.5"
+    assert figure.locator("li[data-state=answered]").count() == 2
+    assert figure.locator("li[data-state=abstained]").count() == 2
+    for _ in range(20):  # .70: the case with score .7 sits exactly on the threshold and is answered
+        page.keyboard.press("ArrowRight")
+    assert slider.input_value() == "0.7" and figure.locator("li[data-state=answered]").count() == 2
+    page.keyboard.press("End")  # threshold 1, above every score (.9): nothing is answered
+    text = readout.text_content()
+    assert no_risk in text and text.count("0 %") == 1, text
+    assert figure.locator("li[data-state=answered]").count() == 0
+    assert errors == []
