@@ -145,3 +145,23 @@ def test_grader_worker_shrinks_like_the_cli():
     ours = json.loads(verdict)["failure"]
     cli = grade_source("claims-abstention", "1", ALMOST)["failure"]
     assert ours["shrunk"] and ours["call_source"] == cli["call_source"] and ours["case"] == cli["case"]
+
+
+def test_a_failure_that_matches_a_declared_mistake_carries_its_feedback():
+    """Like futurecoder's message steps: the mistake's program runs on the trusted side, and a learner who fails a case
+    exactly as it does reads the mistake's feedback, in the grader worker as on the command line."""
+    from graders.hosts import pyodide_grader as grader
+
+    lesson = load_lesson("retrieval-evaluation")
+    checkpoint = lesson.checkpoint("1")
+    mistake = next(m for m in checkpoint.mistakes() if m.feedback)
+    grader.load_lesson(json.dumps(lesson_grading(lesson, [])))
+    prepared = json.loads(grader.prepare(lesson.id, "1", 0, "nl", "sample"))
+    run = bridge.run(mistake.source(), json.dumps(prepared["plan"]), None)
+    ours = json.loads(grader.judge(json.dumps(prepared["key"]), run, "nl"))["failure"]
+    cli = grade_source(lesson.id, "1", mistake.source(), lang="nl")["failure"]
+    assert ours["mistake"] == cli["mistake"] == mistake.name
+    assert ours["feedback"] == cli["feedback"] == mistake.feedback["nl"]
+    # a wrong program that fails differently gets no such feedback
+    other = grade_source(lesson.id, "1", "def recall_at_k(*args):\n    return 'no'\n", lang="nl")["failure"]
+    assert "feedback" not in other

@@ -94,6 +94,9 @@ def lesson_grading(lesson, requirements: list[dict]) -> dict:
             cp.id: {"grader": cp.grader, "entry": list(cp.entry), "plot": cp.plot or ""} for cp in lesson.checkpoints
         },
         "requirements": requirements,
+        # declared mistakes with feedback (their programs, patches applied): the grader worker matches a learner's
+        # failure to them and shows what the mistake means
+        "mistakes": {cp.id: cp.mistake_feedback() for cp in lesson.checkpoints},
     }
 
 

@@ -26,7 +26,7 @@ def prepare_checkpoint(checkpoint, *, seed: int = 0, mode: str = "full", lang: s
     except Exception as error:  # the grader module itself fails to import
         raise AuthorError(f"{checkpoint.grader}: {type(error).__name__}: {error}") from None
     return prepare(grader, checkpoint.solution(), lesson=checkpoint.lesson_id, checkpoint=checkpoint.id, seed=seed,
-                   plot=checkpoint.plot, mode=mode, lang=lang)
+                   plot=checkpoint.plot, mode=mode, lang=lang, mistakes=checkpoint.mistake_feedback())
 
 
 def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str = "en", seed: int = 0,

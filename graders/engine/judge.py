@@ -279,7 +279,25 @@ def failure(key: dict, case_id: str, actual: dict | None, problem: tuple, lang: 
     }
     if actual and "later" in actual and actual.get("kind") == "return":
         entry["actual_later"] = show(actual["later"], more=text("more_items", lang))
+    known = known_mistake(key, case_id, actual)
+    if known is not None:
+        entry["mistake"], entry["feedback"] = known["name"], pick(known["feedback"], lang)
     return entry
+
+
+def known_mistake(key: dict, case_id: str, actual: dict | None) -> dict | None:
+    """The declared mistake (with feedback) that fails ``case_id`` exactly as the learner did, if any."""
+    if not actual:
+        return None
+    for mistake in key.get("mistakes") or ():
+        theirs = mistake["fails"].get(case_id)
+        if theirs is None or theirs["kind"] != actual.get("kind"):
+            continue
+        if theirs["kind"] == "raise" and theirs["exc"] == actual.get("exc"):
+            return mistake
+        if theirs["kind"] == "return" and compare(theirs["value"], actual["value"]) is None:
+            return mistake
+    return None
 
 
 def adopt_shrunk(verdict: dict, key: dict, case_id: str, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:

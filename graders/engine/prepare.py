@@ -191,8 +191,10 @@ def _label(case: Case) -> dict:
 
 
 def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, checkpoint: str, seed: int,
-            plot: str = "", mode: str = "sample", lang: str = FALLBACK_LANGUAGE) -> dict:
-    """Cases, inputs and expected outcomes for one checkpoint; see the module docstring."""
+            plot: str = "", mode: str = "sample", lang: str = FALLBACK_LANGUAGE, mistakes=()) -> dict:
+    """Cases, inputs and expected outcomes for one checkpoint; see the module docstring. ``mistakes``: declared
+    mistakes with feedback (``{"name", "source", "feedback", "expect_status"}``); the key records where each fails
+    and what it gives there, so the judge can tell a learner who makes that mistake what it means."""
     if mode not in MODES:
         raise AuthorError(f"unknown mode {mode!r}")
     cases = collect_cases(grader, seed, lang)
@@ -245,6 +247,8 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
         raise AuthorError(_explained(str(error))) from None
     finally:
         reference.close()
+    known = [_fingerprint(m, plan_cases, expected) for m in mistakes if m.get("feedback")
+             and m.get("expect_status") != "timeout"]
     if len(order) > MAX_CASES:
         raise AuthorError(f"the checkpoint has {len(order)} cases; at most {MAX_CASES}")
     attrs: dict = {}
@@ -263,9 +267,42 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
             "lesson": lesson, "checkpoint": checkpoint, "seed": seed, "mode": mode, "time_limit": time_limit,
             "order": order, "expected": expected, "cases": metas,
             "plot": {"kind": plot, "case": plot_case} if plot and plot_case else None,
+            "mistakes": [m for m in known if m["fails"]],
         },
     }
 
+
+def _fingerprint(mistake: dict, plan_cases: list, expected: dict) -> dict:
+    """Where a declared mistake fails and what it returns or raises there (trusted code: it runs here, like the
+    reference), so a learner's failure can be matched to it as futurecoder's message steps do."""
+    from .compare import compare
+
+    name = f"mistake_{abs(hash(mistake['name']))}"
+    fails: dict = {}
+    try:
+        module = load_reference(mistake["source"], name)
+    except AuthorError:
+        return {"name": mistake["name"], "feedback": mistake["feedback"], "fails": fails}
+    try:
+        for case in plan_cases:
+            try:
+                target = resolve(module.__dict__, case["call"])
+                args, kwargs = values.decode(case["args"]), values.decode(case["kwargs"])
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    result = target(*args, **kwargs)
+                outcome = {"kind": "return", "value": values.encode(result)}
+            except Exception as error:  # any exception is this wrong program's outcome
+                outcome = {"kind": "raise", "exc": type(error).__name__}
+            want = expected[case["id"]]
+            same = outcome["kind"] == want["kind"] and (
+                compare(want["value"], outcome["value"]) is None if want["kind"] == "return"
+                else outcome["exc"] == want["exc"])
+            if not same:
+                fails[case["id"]] = outcome
+    finally:
+        sys.modules.pop(name, None)
+    return {"name": mistake["name"], "feedback": mistake["feedback"], "fails": fails}
 
 def _aligned_indices(domain: Domain) -> list:
     """The domain's aligned parameter groups as lists of positional indices (for shrinking)."""

@@ -76,7 +76,8 @@ def prepare(lesson_id: str, checkpoint: str, seed: int, lang: str = "en", mode: 
         meta = bundle["checkpoints"][checkpoint]
         grader = importlib.import_module(meta["grader"])
         prepared = _prepare(grader, bundle["solutions"][checkpoint], lesson=lesson_id, checkpoint=checkpoint,
-                            seed=int(seed), plot=meta.get("plot", ""), lang=lang, mode=mode)
+                            seed=int(seed), plot=meta.get("plot", ""), lang=lang, mode=mode,
+                            mistakes=bundle.get("mistakes", {}).get(checkpoint, ()))
         return json.dumps(prepared)
     except AuthorError as error:
         return json.dumps({"author_error": str(error)})

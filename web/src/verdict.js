@@ -163,6 +163,7 @@ export function renderVerdict(area, verdict, {
     row(dl, t("why"), failure.reason);
     row(dl, "", failure.explanation);
     row(dl, t("case_hint"), failure.hint);
+    row(dl, t("known_mistake"), failure.feedback); // a declared mistake that fails exactly like this (engine)
     details.append(dl);
     area.append(details);
   }
