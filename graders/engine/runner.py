@@ -20,7 +20,7 @@ import operator
 # Bind the built-ins this module uses as its own globals: a learner's ``builtins.isinstance = …`` cannot reach them.
 from builtins import (BaseException, KeyboardInterrupt, LookupError, AttributeError, SystemExit, TypeError,  # noqa
                       EOFError, ModuleNotFoundError, callable, dict, getattr, hasattr, int, isinstance, len, list,
-                      setattr, sorted, str, type)
+                      setattr, sorted, str, tuple, type)
 import io
 import json
 import linecache
@@ -55,8 +55,24 @@ _catch_warnings = warnings.catch_warnings
 _simplefilter = warnings.simplefilter
 _encode = values.encode
 _decode = values.decode
-_json_loads = json.loads
-_json_dumps = json.dumps
+# JSON inputs are read and written by the C scanner and encoder, created here: the Python layer of the json module
+# looks up builtins such as len and isinstance at call time, and learner code may have replaced those by then.
+try:
+    from _json import encode_basestring as _c_basestring, make_encoder as _c_encoder, make_scanner as _c_scanner
+except ImportError:  # pragma: no cover - CPython and Pyodide both have _json
+    _c_scanner = None
+
+
+def _no_default(value):
+    raise TypeError("not a JSON value")
+
+
+if _c_scanner is not None:
+    _scan = _c_scanner(json.JSONDecoder())
+    _write = _c_encoder(None, _no_default, _c_basestring, None, ":", ",", False, False, False)
+    _join = "".join
+else:  # pragma: no cover
+    _scan = _write = None
 
 
 class Output(io.TextIOBase):
@@ -320,9 +336,9 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
         return {"kind": "missing", "name": case["call"]}
     if not callable(target):
         return {"kind": "not_callable", "name": case["call"]}
-    plain = case.get("json")  # inputs of JSON types only: decoded (and compared afterwards) at C speed
+    plain = case.get("json") if _scan is not None else None  # JSON-typed inputs: read and compared at C speed
     if plain is not None:
-        args, kwargs = _json_loads(plain)
+        args, kwargs = _scan(plain, 0)[0]
         args = tuple(args)
     else:
         args = _decode(case["args"])
@@ -343,7 +359,7 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
     outcome["warnings"] = sorted({w.category.__name__ for w in caught})
     if plain is not None:
         try:
-            outcome["mutated"] = _json_dumps([list(args), kwargs], **values.JSON_FORM) != plain
+            outcome["mutated"] = _join(_write([list(args), kwargs], 0)) != plain
         except _BaseException:
             outcome["mutated"] = True  # something that is no JSON value was put into the arguments
     else:
