@@ -56,11 +56,11 @@ def _check(page, server, repo_root, lesson_id, checkpoint, source, seed, lang):
 def test_worker_verdicts_equal_cli_verdicts(page, plain_server, repo_root, lesson_id, checkpoint, lang):
     cp = load_lesson(lesson_id).checkpoint(checkpoint)
     mistake = cp.mistakes()[0]
-    sources = [cp.solution(), mistake.path.read_text(encoding="utf-8")]
+    sources = [cp.solution(), mistake.source()]
     page.goto(plain_server.url + "build.json")
     verdicts = [_check(page, plain_server, repo_root, lesson_id, checkpoint, source, 7, lang) for source in sources]
     for source, ours in zip(sources, verdicts):
-        cli = grade_source(lesson_id, checkpoint, source, lang=lang, seed=7, mode="sample")
+        cli = grade_source(lesson_id, checkpoint, source, lang=lang, seed=7, mode="sample", shrink_failures=False)
         for key in SAME:
             assert ours[key] == cli[key], (key, ours[key], cli[key])
     assert verdicts[0]["status"] == "pass"
@@ -73,3 +73,22 @@ def test_graders_and_expected_values_are_out_of_reach_during_a_check(page, plain
     assert verdict["status"] == "fail"  # no claim_support: every case fails
     line = next(line for line in verdict["stdout"].splitlines() if line.startswith("SNOOP"))
     assert line == "SNOOP [] 0 False [] []", line
+
+
+def _alternatives():
+    from werkbank.lessons import load_all
+
+    for lesson in load_all():
+        for checkpoint in lesson.checkpoints:
+            for alternative in checkpoint.alternatives():
+                yield pytest.param(lesson.id, checkpoint.id, alternative.path, id=alternative.path.stem)
+
+
+@pytest.mark.parametrize("lesson_id,checkpoint,path", list(_alternatives()))
+def test_alternative_correct_solutions_pass_in_the_browser(page, plain_server, repo_root, lesson_id, checkpoint, path):
+    """Correct solutions in other styles pass a browser Check too (every generated case: werkbank check's Pyodide
+    parity run)."""
+    page.goto(plain_server.url + "build.json")
+    lang = load_lesson(lesson_id).languages[0]
+    verdict = _check(page, plain_server, repo_root, lesson_id, checkpoint, path.read_text(encoding="utf-8"), 3, lang)
+    assert verdict["status"] == "pass", verdict["failure"]
