@@ -116,12 +116,13 @@ def lessons_by_id():
 def test_lesson_grading_json_shape(dist, repo_root, lesson_id):
     lesson = lessons_by_id()[lesson_id]
     doc = json.loads((dist / "grading" / f"{lesson_id}.json").read_text(encoding="utf-8"))
-    assert set(doc) == {"lesson", "files", "solutions", "checkpoints", "requirements"}
+    assert set(doc) == {"lesson", "files", "solutions", "checkpoints", "requirements", "mistakes"}
     assert doc["lesson"] == lesson_id
     ids = [cp.id for cp in lesson.checkpoints]
     assert list(doc["solutions"]) == ids and list(doc["checkpoints"]) == ids
     for cp in lesson.checkpoints:
         assert doc["solutions"][cp.id] == cp.solution()
+        assert doc["mistakes"][cp.id] == cp.mistake_feedback()
         assert doc["checkpoints"][cp.id] == {"grader": cp.grader, "entry": list(cp.entry), "plot": cp.plot or ""}
         module_file = cp.grader.replace(".", "/") + ".py"
         assert module_file in doc["files"], f"{cp.grader} is not shipped"
