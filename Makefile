@@ -65,7 +65,7 @@ serve: build
 	$(VENV)/bin/werkbank serve --watch
 
 test: setup chromium build
-	CHROMIUM=$(CHROMIUM) WERKBANK_DIST=$(CURDIR)/dist $(VPY) -m pytest -q
+	CHROMIUM=$(CHROMIUM) WERKBANK_DIST=$(CURDIR)/dist $(VPY) -m pytest -q -n auto --dist loadfile --durations=15
 
 check: setup
 	$(VENV)/bin/werkbank check

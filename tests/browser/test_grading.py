@@ -78,10 +78,13 @@ def test_graders_and_expected_values_are_out_of_reach_during_a_check(page, plain
 def _alternatives():
     from werkbank.lessons import load_all
 
+    # One style per checkpoint here (a browser Check costs seconds); every alternative of every checkpoint passes
+    # every generated case in Pyodide in the parity run of tests/test_checkpoints.py.
     for lesson in load_all():
         for checkpoint in lesson.checkpoints:
-            for alternative in checkpoint.alternatives():
-                yield pytest.param(lesson.id, checkpoint.id, alternative.path, id=alternative.path.stem)
+            found = checkpoint.alternatives()
+            if found:
+                yield pytest.param(lesson.id, checkpoint.id, found[-1].path, id=found[-1].path.stem)
 
 
 @pytest.mark.parametrize("lesson_id,checkpoint,path", list(_alternatives()))
