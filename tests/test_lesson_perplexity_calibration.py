@@ -342,8 +342,8 @@ def test_the_plot_has_no_actual_when_the_learner_raises():
 
 
 def test_a_wrong_triple_is_plotted_as_returned():
-    mistake = LESSON.checkpoint("3").folder / "mistakes" / "bin_centres.py"
-    verdict = grade_source(LESSON.id, "3", mistake.read_text(encoding="utf-8"), seed=0)
+    mistake = LESSON.checkpoint("3").mistake("bin_centres")
+    verdict = grade_source(LESSON.id, "3", mistake.source(), seed=0)
     assert verdict["status"] == "fail"
     actual_conf = verdict["plot"]["actual"][0]
     assert actual_conf[2] == pytest.approx(0.25) and actual_conf[9] == pytest.approx(0.95)

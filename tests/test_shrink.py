@@ -52,6 +52,6 @@ def test_a_failing_generated_case_is_shown_smaller_and_runnable():
 
 def test_curated_cases_are_shown_as_written():
     checkpoint = load_lesson("claims-abstention").checkpoint("1")
-    source = (checkpoint.folder / "mistakes" / "sources_sorted_naturally.py").read_text(encoding="utf-8")
+    source = checkpoint.mistake("sources_sorted_naturally").source()
     verdict = grade_source("claims-abstention", "1", source)
     assert verdict["failure"]["case"] == "sorted-as-sorted-does" and not verdict["failure"]["shrunk"]

@@ -198,6 +198,14 @@ class Checkpoint:
         """The declared mistakes in ``mistakes/`` (``*.py`` and ``*.diff``), sorted by file name."""
         return [parse_mistake(path, self.solution_path) for path in self.mistake_paths()]
 
+    def mistake(self, name: str) -> Mistake:
+        """The declared mistake called ``name`` (its file name without the suffix), or :class:`LessonError`."""
+        for m in self.mistakes():
+            if m.name == name:
+                return m
+        known = ", ".join(m.name for m in self.mistakes()) or "none"
+        raise LessonError(f"{rel(self.folder / 'mistakes')}: no mistake {name!r} (there are: {known})")
+
     def mistake_feedback(self) -> list[dict]:
         """The grading bundle's data for showing a learner what a known mistake means: every declared mistake
         with feedback, as ``{"name", "expect_fail", "expect_status", "feedback": {lang: markdown}, "source"}``

@@ -116,12 +116,12 @@ def test_the_verdict_plot_explains_a_missing_or_unusable_result(script_page, iso
     assert errors == []
 
 
-@pytest.mark.parametrize("mistake", ["nan_for_empty_bins.py", "lists_not_arrays.py", "float_counts.py",
-                                     "list_of_arrays.py"])
+@pytest.mark.parametrize("mistake", ["nan_for_empty_bins", "lists_not_arrays", "float_counts",
+                                     "list_of_arrays"])
 def test_the_verdict_plot_draws_what_wrong_solutions_returned(script_page, isolated_server, figures_bundle, mistake):
     page = script_page
     errors = _lesson_page(page, isolated_server, PERPLEXITY.id, "en", figures_bundle)
-    source = (PERPLEXITY.checkpoint("3").folder / "mistakes" / mistake).read_text(encoding="utf-8")
+    source = PERPLEXITY.checkpoint("3").mistake(mistake).source()
     result = _render(page, _plot(source), "en")
     assert result["svgs"] == 2 and result["notes"] == [] and result["rows"] == 10
     assert errors == []

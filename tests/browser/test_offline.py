@@ -347,7 +347,7 @@ def test_bytecode_build_grades_like_the_stock_build(browser, stock_dist, bytecod
         submissions.append((cp.id, "starter", cp.starter("en")))
         submissions.append((cp.id, "solution", cp.solution()))
         for mistake in cp.mistakes()[:2]:
-            submissions.append((cp.id, mistake.path.name, mistake.path.read_text(encoding="utf-8")))
+            submissions.append((cp.id, mistake.name, mistake.source()))
     crash = "import numpy as np\n\nnp.linalg.inv(np.ones((2, 3)))\n"
     results = {}
     for name, server in (("stock", plain_server), ("bytecode", bc_server)):
