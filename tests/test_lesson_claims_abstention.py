@@ -351,3 +351,31 @@ def test_figure_numbers_in_node():
 
 
 # The figure on the lesson page in a real browser: tests/browser/test_figures.py.
+
+
+# ---- the seed's own sample solution (read from ../shared/seeds at test time; never copied into the repository) ----
+
+_SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+
+def _seed_sample_solution() -> str:
+    """The Dutch seed's sample solution ("voorbeeldoplossing"): its program, from ``def claim_support(`` to where
+    the seed's prose resumes."""
+    found = sorted(_SEEDS.glob("000_*.txt")) if _SEEDS.is_dir() else []
+    if not found:
+        pytest.skip("the Dutch seed is not beside this checkout (../shared/seeds/000_*.txt)")
+    text = found[0].read_text(encoding="utf-8")
+    program = text[text.index("def claim_support("):]
+    code = []
+    for line in program.splitlines():
+        if line.strip() and not line[0].isspace() and not line.startswith(("def ", "import ", "from ", "#", "@")):
+            break  # the seed's prose resumes after the program
+        code.append(line)
+    return "\n".join(code) + "\n"
+
+
+@pytest.mark.parametrize("checkpoint", ["1", "2", "3"])
+def test_the_seeds_sample_solution_passes_every_case(checkpoint):
+    """Contracts follow the source: the seed's sample passes every curated and generated case (full set)."""
+    verdict = grade_source(LESSON.id, checkpoint, _seed_sample_solution(), mode="full")
+    assert verdict["status"] == "pass", verdict.get("failure") or verdict
