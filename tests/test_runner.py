@@ -156,6 +156,31 @@ def test_a_result_that_a_later_call_changes_fails(prepared):
     assert "later" not in second
 
 
+@pytest.mark.parametrize("program", [
+    # an empty list kept at module level, handed out inside every result
+    "_NONE = []\ndef rows(n):\n    return [{'n': n, 'sources': _NONE}]\n",
+    # a cached row dict inside a new list
+    "_ROW = {}\ndef rows(n):\n    _ROW['n'] = 1\n    return [_ROW]\n",
+    # an object whose attribute is the same array on every call
+    "import numpy as np\n_A = np.zeros(2)\nclass Report:\n    def __init__(self, parts):\n        self.parts = parts\n"
+    "def rows(n):\n    return Report((_A, n))\n",
+])
+def test_a_result_holding_an_object_from_an_earlier_result_is_shared(program):
+    """A result must be new at every depth: a list, dict or array from an earlier result, found inside a later one
+    (through lists, dict values, tuples or attributes), marks the later call ``shared`` even if nobody changed it."""
+    cases = [{"id": i, "call": "rows", "args": ["tuple", [["int", i]]], "kwargs": ["dict", []]} for i in ("1", "2")]
+    first, second = runner.run(program, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
+    assert "shared" not in first and second.get("shared") is True
+
+
+def test_new_nested_objects_on_every_call_are_not_shared():
+    fresh = ("import numpy as np\nclass Report:\n    def __init__(self, parts):\n        self.parts = parts\n"
+             "def rows(n):\n    return [{'n': n, 'sources': []}, Report((np.zeros(2), [n], None, 'text', 1.5))]\n")
+    cases = [{"id": i, "call": "rows", "args": ["tuple", [["int", i]]], "kwargs": ["dict", []]} for i in "123"]
+    outcomes = runner.run(fresh, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
+    assert [o["kind"] for o in outcomes] == ["return"] * 3 and not any("shared" in o for o in outcomes)
+
+
 def test_state_kept_between_calls_does_not_help_hard_coding(prepared):
     hard_coded = "def total(xs):\n    return 6.0\n"
     verdict = grade(prepared, hard_coded)

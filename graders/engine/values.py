@@ -628,6 +628,11 @@ def as_json(args, kwargs) -> str | None:
     return json.dumps([[decode(a) for a in args[1]], {k[1]: decode(v) for k, v in kwargs[1]}], **JSON_FORM)
 
 
+def is_ndarray(x) -> bool:
+    """True for a numpy array (of any subclass)."""
+    return _ndarray is not None and _isinstance(x, _ndarray)
+
+
 def is_numpy_scalar(x) -> bool:
     """True for a numpy scalar (immutable, like a Python number)."""
     return _np_generic is not None and _isinstance(x, _np_generic)
