@@ -20,6 +20,29 @@ def test_candidates_remove_items_together_from_aligned_sequences():
     assert all(shrink.size(values.encode(f)) < shrink.size(args) for f in found)
 
 
+def test_an_aligned_group_holding_a_set_or_dict_is_left_whole():
+    """A wrong solution may be fed a set or dict where aligned sequences belong; shrinking leaves such a group alone
+    (removing items from only some of its members would break the alignment) instead of failing."""
+    for odd in ({0.5: 1, 0.7: 2}, {0.5, 0.7}, "ab"):
+        args = values.encode((odd, [True, False], [0.5]))
+        found = [values.decode(a) for a, _ in shrink.candidates(args, values.encode({}), aligned=[[0, 1]])]
+        assert all(f[0] == odd and f[1] == [True, False] for f in found)
+
+
+def test_a_set_where_an_aligned_list_belongs_gets_a_verdict():
+    """A solution that turns a set or dict of scores into a list accepts it; the verdict names that case."""
+    reference = load_lesson("claims-abstention").checkpoint("3").solution()
+    converts_anything = reference + (
+        "\n_checked = risk_coverage_curve\n\n"
+        "def risk_coverage_curve(scores, correct, thresholds):\n"
+        "    if isinstance(scores, (set, dict)):\n"
+        "        scores = list(scores)\n"
+        "    return _checked(scores, correct, thresholds)\n")
+    verdict = grade_source("claims-abstention", "3", converts_anything)
+    assert verdict["status"] == "fail"
+    assert verdict["failure"]["case"].startswith(("gen/container-set/", "gen/container-dict/")), verdict["failure"]
+
+
 def test_candidates_halve_long_strings_and_shrink_nested_lists():
     args = values.encode(([{"k": "x" * 40}, {"k": "y"}],))
     found = [values.decode(a)[0] for a, _ in shrink.candidates(args, values.encode({}))]

@@ -45,7 +45,10 @@ def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str =
     run = cpython.run(source, prepared["plan"])
     verdict = judge(prepared, run, lang)
     if shrink_failures and verdict["status"] == "fail" and shrink.shrinkable(prepared["key"], verdict):
-        verdict = shrink_verdict(checkpoint, prepared, run, verdict, source, lang)
+        try:
+            verdict = shrink_verdict(checkpoint, prepared, run, verdict, source, lang)
+        except Exception:  # noqa: BLE001 - as in the browser: shrinking only improves a verdict, never loses it
+            pass
     return verdict
 
 

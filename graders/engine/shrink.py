@@ -101,13 +101,18 @@ def candidates(args, kwargs, aligned=(), limit: int = PER_ROUND) -> list:
     out = []
     grouped = {i for group in aligned for i in group}
     for group in aligned:
-        lengths = {len(_seq_items(params[i])) for i in group if i < len(params) and _seq_items(params[i]) is not None}
-        if len(lengths) == 1 and len(group) > 1:
+        members = [params[i] for i in group if i < len(params)]
+        items = [_seq_items(m) for m in members]
+        if any(found is None for found in items):
+            continue  # a set, dict, str or scalar in the group: its sequences cannot shrink in step
+        lengths = {len(found) for found in items}
+        if len(lengths) == 1 and len(members) > 1:
             n = lengths.pop()
             for drop in _removals(n):
                 new = list(params)
                 for i in group:
-                    new[i] = _without(params[i], drop)
+                    if i < len(params):
+                        new[i] = _without(params[i], drop)
                 out.append((["tuple", new], kwargs))
     for index, param in enumerate(params):
         for path, w in _inner(param):
