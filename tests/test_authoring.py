@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from werkbank.check import check_lessons, items, lint_lesson
-from werkbank.lessons import LessonError, apply_patch, load_lesson_folder, make_patch, parse_hunks, parse_mistake
+from werkbank.check import check_lessons, items, judge_job, lint_lesson
+from werkbank.lessons import LessonError, Mistake, apply_patch, load_lesson_folder, make_patch, parse_hunks, parse_mistake
 from werkbank.scaffold import ScaffoldError, scaffold
 
 REPO = Path(__file__).resolve().parent.parent
@@ -246,6 +246,18 @@ def test_wrong_mistake_headers_are_named(new_lesson):
         one_line_naming(lint(folder), "01_first_mistake.diff", needle)
     path.write_text(text.replace("# feedback.nl:", "# note:"), encoding="utf-8")
     assert [p for p in lint(folder) if "01_first_mistake" in p] != []  # a patch's headers are all known keys
+
+
+def test_a_mistake_whose_feedback_a_learner_would_never_see_is_named(tmp_path):
+    """Feedback is shown when the learner fails a case exactly as the declared mistake does; a mistake the engine
+    does not recognise in its own verdict would carry feedback nobody reads."""
+    mistake = Mistake(tmp_path / "m.diff", "off by one", None, None, {"en": "Start at 0."})
+    unrecognised = {"status": "fail", "failure": {"case": "three"}, "failed_cases": ["three"]}
+    recognised = {**unrecognised, "failure": {"case": "three", "mistake": "m"}}
+    assert "its feedback would never be shown: a learner failing case three" in judge_job("mistake", unrecognised,
+                                                                                          mistake)
+    assert judge_job("mistake", recognised, mistake) is None
+    assert judge_job("mistake", unrecognised, Mistake(tmp_path / "m.diff", "off by one", None, None)) is None
 
 
 # --- patch mistakes ---------------------------------------------------------------------------------------------------

@@ -135,6 +135,11 @@ def judge_job(kind: str, verdict: dict, mistake: Mistake | None, case_ids=None) 
     if mistake.expect_fail and not matching(mistake.expect_fail, failed):
         return (f"{mistake.description!r}: case {mistake.expect_fail} should fail but passes; the failing cases "
                 f"are: {_few(failed) or status} (declare one of those, or fix the case)")
+    shown = verdict.get("failure") or {}
+    if mistake.feedback and status == "fail" and not shown.get("mistake"):
+        return (f"{mistake.description!r}: its feedback would never be shown: a learner failing case "
+                f"{shown.get('case')} this way is not recognised as this mistake (does it behave differently "
+                "from one run to the next?)")
     return None
 
 

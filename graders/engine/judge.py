@@ -295,8 +295,9 @@ def known_mistake(key: dict, case_id: str, actual: dict | None) -> dict | None:
             continue
         if theirs["kind"] == "raise" and theirs["exc"] == actual.get("exc"):
             return mistake
-        if theirs["kind"] == "return" and compare(theirs["value"], actual["value"]) is None:
-            return mistake
+        if theirs["kind"] == "return" and compare(theirs["value"], actual["value"]) is None and all(
+                actual.get(flag) for flag in ("shared", "mutated", "later") if theirs.get(flag)):
+            return mistake  # the same value, and every way it misbehaves (a shared, changed or mutating result)
     return None
 
 

@@ -283,6 +283,7 @@ def _fingerprint(mistake: dict, plan_cases: list, expected: dict) -> dict:
         module = load_reference(mistake["source"], name)
     except AuthorError:
         return {"name": mistake["name"], "feedback": mistake["feedback"], "fails": fails}
+    kept = []  # (case id, outcome, result): read again after the last call, as the runner does for learners
     try:
         for case in plan_cases:
             try:
@@ -292,14 +293,26 @@ def _fingerprint(mistake: dict, plan_cases: list, expected: dict) -> dict:
                     warnings.simplefilter("ignore")
                     result = target(*args, **kwargs)
                 outcome = {"kind": "return", "value": values.encode(result)}
+                kept.append((case["id"], outcome, result))
+                if values.encode(args) != case["args"] or values.encode(kwargs) != case["kwargs"]:
+                    outcome["mutated"] = True
             except Exception as error:  # any exception is this wrong program's outcome
                 outcome = {"kind": "raise", "exc": type(error).__name__}
             want = expected[case["id"]]
-            same = outcome["kind"] == want["kind"] and (
+            same = outcome["kind"] == want["kind"] and not outcome.get("mutated") and (
                 compare(want["value"], outcome["value"]) is None if want["kind"] == "return"
                 else outcome["exc"] == want["exc"])
             if not same:
                 fails[case["id"]] = outcome
+        owners: dict = {}
+        for number, (case_id, outcome, result) in enumerate(kept):
+            again = values.encode(result)
+            if again != outcome["value"] and compare(expected[case_id]["value"], again) is not None:
+                outcome["later"] = again
+            if any(owners.setdefault(id(part), number) != number for part in values.mutable_parts(result)):
+                outcome["shared"] = True
+            if "later" in outcome or "shared" in outcome:
+                fails[case_id] = outcome
     finally:
         sys.modules.pop(name, None)
     return {"name": mistake["name"], "feedback": mistake["feedback"], "fails": fails}

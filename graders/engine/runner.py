@@ -377,51 +377,13 @@ def recheck(kept: list, attrs: dict) -> None:
         again = _encode(result, attrs)
         if again != outcome["value"]:
             outcome["later"] = again
-        for part in _mutable_parts(result):
+        for part in values.mutable_parts(result):
             first = owners.setdefault(_id(part), number)
             if first != number:
                 outcome["shared"] = True
 
 
 _id = id
-
-
-#: What a result may hold that its caller can change in place; these must be new objects on every call.
-_CONTAINERS = (list, dict, set, bytearray)
-#: How many objects of one result :func:`_mutable_parts` looks at, at most (results are small; this bounds a hostile one).
-_WALK_LIMIT = 20000
-
-
-def _mutable_parts(result) -> list:
-    """Every part of ``result`` that its caller could change in place: the result itself (unless immutable) and,
-    at any depth, the lists, dicts, sets, bytearrays and arrays inside it, reached through tuples, lists, dict
-    values and objects' attributes. A new call must not hand out any of them again."""
-    is_array = values.is_ndarray
-    parts, seen, todo = [], set(), [(result, True)]
-    while todo and len(seen) < _WALK_LIMIT:
-        item, top = todo.pop()
-        if _id(item) in seen or isinstance(item, _IMMUTABLE_LEAVES) or values.is_numpy_scalar(item):
-            continue
-        seen.add(_id(item))
-        if isinstance(item, _CONTAINERS) or is_array(item):
-            parts.append(item)
-        elif top and type(item) is not tuple:
-            parts.append(item)  # an object returned (or handed out in a returned tuple) as a whole
-        if type(item) is tuple or isinstance(item, (list, set)):
-            todo.extend((x, top and type(item) is tuple) for x in item)
-        elif isinstance(item, dict):
-            todo.extend((x, False) for x in item.values())
-        elif not is_array(item) and not isinstance(item, type):
-            try:
-                state = getattr(item, "__dict__", None)
-            except Exception:  # a learner's class may guard its attributes; what it hides is not walked
-                state = None
-            if type(state) is dict:
-                todo.extend((x, False) for x in state.values())
-    return parts
-
-
-_IMMUTABLE_LEAVES = (int, float, complex, str, bytes, bool, type(None), frozenset)
 
 
 def _compile_after(snippet: str):

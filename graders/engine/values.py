@@ -40,6 +40,7 @@ _isinstance = _builtins.isinstance
 _issubclass = _builtins.issubclass
 _callable = _builtins.callable
 _getattr = _builtins.getattr
+_id = _builtins.id
 _str = _builtins.str
 _repr = _builtins.repr
 _float = _builtins.float
@@ -637,3 +638,39 @@ def is_numpy_scalar(x) -> bool:
     """True for a numpy scalar (immutable, like a Python number)."""
     return _np_generic is not None and _isinstance(x, _np_generic)
 
+
+_IMMUTABLE_LEAVES = (int, float, complex, str, bytes, bool, type(None), frozenset)
+#: What a result may hold that its caller can change in place; these must be new objects on every call.
+_CONTAINERS = (list, dict, set, bytearray)
+#: How many objects of one result :func:`mutable_parts` looks at, at most (results are small; this bounds a
+#: hostile one).
+_WALK_LIMIT = 20000
+
+
+def mutable_parts(result) -> list:
+    """Every part of ``result`` that its caller could change in place: the result itself (unless immutable) and,
+    at any depth, the lists, dicts, sets, bytearrays and arrays inside it, reached through tuples, lists, dict
+    values and objects' attributes. A new call must not hand out any of them again."""
+    is_array = is_ndarray
+    parts, seen, todo = [], set(), [(result, True)]
+    while todo and len(seen) < _WALK_LIMIT:
+        item, top = todo.pop()
+        if _id(item) in seen or _isinstance(item, _IMMUTABLE_LEAVES) or is_numpy_scalar(item):
+            continue
+        seen.add(_id(item))
+        if _isinstance(item, _CONTAINERS) or is_array(item):
+            parts.append(item)
+        elif top and _type(item) is not tuple:
+            parts.append(item)  # an object returned (or handed out in a returned tuple) as a whole
+        try:  # a learner's container or class may run code here; what it hides or breaks is not walked
+            if _type(item) is tuple or _isinstance(item, (list, set)):
+                todo.extend((x, top and _type(item) is tuple) for x in item)
+            elif _isinstance(item, dict):
+                todo.extend((x, False) for x in item.values())
+            elif not is_array(item) and not _isinstance(item, type):
+                state = _getattr(item, "__dict__", None)
+                if _type(state) is dict:
+                    todo.extend((x, False) for x in state.values())
+        except Exception:
+            continue
+    return parts
