@@ -444,8 +444,9 @@ SITES_PER_KIND = {"sample": 2, "full": 5}
 
 def _choose(items: list, rng: random.Random, mode: str, budget: int) -> list:
     """Pick candidates (or built cases): in "full" mode at most FULL_PER_FAMILY per family, spread evenly; in
-    "sample" mode one per stratum, first one stratum for every (group, parameter), then random further strata up
-    to ``budget``; within a stratum one of its three smallest members."""
+    "sample" mode one per stratum, first one stratum for every (group, parameter) (for deeper variants, for every
+    (group, parameter, conversion)), then random further strata up to ``budget``; within a stratum one of its three
+    smallest members."""
     strata: dict = {}
     for item in items:
         strata.setdefault(item.stratum, []).append(item)
@@ -462,7 +463,9 @@ def _choose(items: list, rng: random.Random, mode: str, budget: int) -> list:
     rng.shuffle(keys)
     coarse, first, rest = set(), [], []
     for key in keys:
-        bucket = (key[0], key[2].split(".", 1)[0].split("[", 1)[0])
+        # first one stratum per (group, parameter), and for deeper variants per conversion too: a solution may
+        # validate lists but skip arrays or tuples
+        bucket = (key[0], key[2].split(".", 1)[0].split("[", 1)[0], *key[4:])
         (rest if bucket in coarse else first).append(key)
         coarse.add(bucket)
     picked = first + rest[: max(0, budget - len(first))]
@@ -500,6 +503,7 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mod
     chosen = _choose(candidates + _unique(built), rng, mode, SAMPLE_BUDGET)
     cases = [c if isinstance(c, Generated) else _build(domain, c) for c in chosen]
     out = [(case, reference(case)) for case in _unique([c for c in cases if c is not None])]
+    out.extend(_roomy_conversions(domain, bases, out, reference))
     # Deeper: vary the places inside a valid conversion (a tuple, an array of another dtype, accented texts).
     deeper = []
     for case, outcome in out:
@@ -523,6 +527,38 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mod
                           site="-", base=case.id, stratum=("repeat", "repeat", "-", ""), size=case.size)
         out.append((again, outcome))
     return out
+
+
+def _holds_items(value) -> bool:
+    if isinstance(value, np.ndarray):
+        return value.ndim == 1 and value.size > 0
+    return isinstance(value, (list, tuple)) and len(value) > 0
+
+
+def _roomy_conversions(domain: Domain, bases: list, out: list, reference) -> list:
+    """For every container or array conversion of a parameter that the chosen cases only show empty (the sample
+    prefers small inputs, and an empty array has nothing inside to vary), the one of the smallest base that holds
+    items, so that deeper variants (a value out of range inside an array) exist for every conversion."""
+    have = {(case.family, case.site) for case, outcome in out
+            if outcome.get("kind") == "return" and case.path is not None
+            and _holds_items(_get(case.args, case.kwargs, case.path))}
+    extra = []
+    for base in bases:  # smallest first
+        for path, shown, where, spec, value in _sites(domain, base.args, base.kwargs):
+            if len(path) != 1 or not _holds_items(value):
+                continue
+            for number, variant in enumerate(spec.variants(value)):
+                kind = (variant.family, shown)
+                if kind in have or not variant.family.startswith(("container", "ndarray")) \
+                        or domain.skips(variant.family) or not _holds_items(variant.value):
+                    continue
+                have.add(kind)  # tried once, on the smallest base that holds items
+                case = _build(domain, _Candidate(base, path, shown, where, variant, number))
+                if case is not None:
+                    outcome = reference(case)
+                    if outcome.get("kind") == "return":
+                        extra.append((case, outcome))
+    return extra
 
 
 @dataclass
