@@ -375,3 +375,33 @@ def test_every_browser_sample_catches_validation_skipped_for_some_containers(mis
     for seed in range(12):
         verdict = grade_source(LESSON.id, "2", source, seed=seed, mode="sample", shrink_failures=False)
         assert verdict["status"] == "fail", (seed, verdict["passed"], verdict["total"])
+
+
+# ---- upstream's own program (read at test time from a local copy of the course; never copied into the repository) ----
+
+_UPSTREAM_PATH = "phases/19-capstone-projects/73-perplexity-calibration/code/main.py"
+
+
+def _upstream_main() -> str:
+    """Upstream's ``main.py``: the file named by ``WERKBANK_UPSTREAM_MAIN``, or read from a git mirror of the course
+    beside this checkout (``../.mirror/rohitg00+ai-engineering-from-scratch/repo``)."""
+    import os
+    import subprocess
+
+    named = os.environ.get("WERKBANK_UPSTREAM_MAIN")
+    if named:
+        return Path(named).read_text(encoding="utf-8")
+    mirror = Path(__file__).resolve().parents[2] / ".mirror" / "rohitg00+ai-engineering-from-scratch" / "repo"
+    if mirror.is_dir():
+        shown = subprocess.run(["git", "-C", str(mirror), "show", f"HEAD:{_UPSTREAM_PATH}"], capture_output=True,
+                               text=True)
+        if shown.returncode == 0:
+            return shown.stdout
+    pytest.skip("upstream's main.py is not here (set WERKBANK_UPSTREAM_MAIN to a copy of it)")
+
+
+@pytest.mark.parametrize("checkpoint", ["1", "2", "3"])
+def test_upstreams_main_passes_every_case(checkpoint):
+    """Contracts follow the source: upstream's program passes every curated and generated case (full set)."""
+    verdict = grade_source(LESSON.id, checkpoint, _upstream_main(), mode="full")
+    assert verdict["status"] == "pass", verdict.get("failure") or verdict
