@@ -10,6 +10,8 @@ def _edges(bins):
 
 
 def _pairs(confidences, correct):
+    if np.ndim(confidences) != 1 or np.ndim(correct) != 1:
+        raise ValueError("1-D input only (an empty 2-D array too)")
     conf, labels = list(confidences), list(correct)
     if len(conf) != len(labels):
         raise ValueError("lengths differ")

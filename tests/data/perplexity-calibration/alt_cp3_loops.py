@@ -7,6 +7,8 @@ import numpy as np
 
 
 def _clean(confidences, correct):
+    if np.ndim(confidences) != 1 or np.ndim(correct) != 1:
+        raise ValueError("1-D input only (an empty 2-D array too)")
     conf, labels = list(confidences), list(correct)
     if len(conf) != len(labels) or any(isinstance(v, (list, tuple, np.ndarray)) for v in conf + labels):
         raise ValueError("need two flat sequences of the same length")
