@@ -104,7 +104,7 @@ def test_grader_worker_entry_points_give_the_cli_verdicts_for_every_lesson():
         checkpoint = lesson.checkpoint(cp)
         prepared = json.loads(grader.prepare(lesson_id, cp, 3))
         assert set(prepared) == {"plan", "key"} and "expected" not in prepared["plan"]
-        assert all(set(case) <= {"id", "call", "args", "kwargs", "json"} for case in prepared["plan"]["cases"])
+        assert all(set(case) <= {"id", "call", "args", "kwargs", "json", "refill"} for case in prepared["plan"]["cases"])
         for source in (checkpoint.solution(), checkpoint.starter("en")):
             run = bridge.run(source, json.dumps(prepared["plan"]), None)
             ours = json.loads(grader.judge(json.dumps(prepared["key"]), run, "en"))

@@ -181,6 +181,23 @@ def test_new_nested_objects_on_every_call_are_not_shared():
     assert [o["kind"] for o in outcomes] == ["return"] * 3 and not any("shared" in o for o in outcomes)
 
 
+def test_a_refill_case_passes_the_earlier_lists_again_with_new_contents():
+    """A caller may reuse its list: a ``refill`` case gets the very list of the case it names, holding its own
+    contents, so a result cached by id() of an argument comes back stale (and the case fails)."""
+    by_id = "_SEEN = {}\ndef total(xs):\n    return _SEEN.setdefault(id(xs), float(sum(xs)))\n"
+    one = ["tuple", [["list", [["int", "1"]]]]]
+    five = ["tuple", [["list", [["int", "5"]]]]]
+    cases = [{"id": "a", "call": "total", "args": one, "kwargs": ["dict", []]},
+             {"id": "b", "call": "total", "args": five, "kwargs": ["dict", []], "refill": "a"},
+             {"id": "c", "call": "total", "args": five, "kwargs": ["dict", []], "refill": "not-run"}]
+    a, b, c = runner.run(by_id, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
+    assert a["value"] == ["float", 1.0] and b["value"] == ["float", 1.0] and c["value"] == ["float", 5.0]
+    assert not b["mutated"]
+    fresh = "def total(xs):\n    return float(sum(xs))\n"
+    a, b, c = runner.run(fresh, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
+    assert [o["value"] for o in (a, b, c)] == [["float", 1.0], ["float", 5.0], ["float", 5.0]]
+
+
 def test_state_kept_between_calls_does_not_help_hard_coding(prepared):
     hard_coded = "def total(xs):\n    return 6.0\n"
     verdict = grade(prepared, hard_coded)

@@ -42,7 +42,7 @@ GROUPS = {
                     "numeric-str", "zero", "neg", "large"),
     "edge": ("edge-",), "label": ("label-",), "container": ("container",), "array": ("ndarray",),
     "size": ("size-",), "record": ("record-",), "align": ("align-",), "collision": ("collision",),
-    "transform": ("accented",), "keyword": ("keyword", "default"), "repeat": ("repeat",),
+    "transform": ("accented",), "keyword": ("keyword", "default"), "repeat": ("repeat",), "refill": ("refill",),
 }
 #: Families whose valid results become bases for deeper variants.
 CONVERSIONS = ("container", "ndarray", "record-reordered", "accented", "size-max")
@@ -90,6 +90,8 @@ class Generated:
     stratum: tuple
     size: int = 0
     path: tuple | None = None
+    #: The id of an earlier case whose list and dict arguments this call gets again, refilled with its own contents.
+    refill: str | None = None
 
     @property
     def group(self) -> str:
@@ -272,6 +274,7 @@ def _detail_class(variant: Variant) -> str:
 def _aligned_variants(domain: Domain, base: Base):
     names = [p.name for p in domain.params]
     yield from _aligned_sizes(domain, base, names)
+    yield from _aligned_shapes(domain, base, names)
     for group in domain.aligned:
         for name in group:
             index = names.index(name)
@@ -306,6 +309,37 @@ def _column(items):
     except ValueError:  # ragged
         return _CANNOT
     return array.reshape(-1, 1) if array.ndim == 1 and array.dtype.kind != "O" else _CANNOT
+
+
+def _aligned_shapes(domain: Domain, base: Base, names: list):
+    """Aligned arrays given a wrong number of dimensions all at once, so their shapes still agree: every member
+    an empty 2-D array (validation skipped when there is nothing in it), every member its (n, 1) column."""
+    for group in domain.aligned:
+        members = [names.index(n) for n in group]
+        if any(i >= len(base.args) or not isinstance(domain.params[i].spec, Seq)
+               or "ndarray" not in domain.params[i].spec.containers for i in members):
+            continue
+        arrays = []
+        for i in members:
+            value = base.args[i]
+            try:
+                arrays.append(value if isinstance(value, np.ndarray) else array_of(list(value)))
+            except (TypeError, ValueError):
+                arrays.append(None)
+        if any(a is None or a.ndim != 1 or a.dtype.kind == "O" for a in arrays):
+            continue
+        shown = "/".join(group)
+        shapes = [("align-2d-empty", "shape (0, 2)", [np.zeros((0, 2), dtype=a.dtype) for a in arrays])]
+        if len(arrays[0]) and len({len(a) for a in arrays}) == 1:
+            shapes.append(("align-2d-column", "shape (n, 1) for all", [a.reshape(-1, 1) for a in arrays]))
+        for number, (family, detail, news) in enumerate(shapes):
+            if domain.skips(family):
+                continue
+            args = list(base.args)
+            for i, new in zip(members, news):
+                args[i] = new
+            yield _make(domain, base, Variant(family, detail, None), shown, f"{family}:{shown}",
+                        (tuple(args), base.kwargs), number)
 
 
 def _aligned_sizes(domain: Domain, base: Base, names: list):
@@ -526,6 +560,47 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mod
                           kwargs=copy.deepcopy(case.kwargs), family="repeat", detail="the same call again",
                           site="-", base=case.id, stratum=("repeat", "repeat", "-", ""), size=case.size)
         out.append((again, outcome))
+    out.extend(_refills(domain, valid, reference, rng, 1 if mode == "sample" else 4))
+    return out
+
+
+def _refillable(args: tuple) -> tuple:
+    """The positions of ``args`` that hold a list or dict (what a caller may refill in place and pass again)."""
+    return tuple(i for i, a in enumerate(args) if type(a) in (list, dict))
+
+
+def _refills(domain: Domain, valid: list, reference, rng: random.Random, per_spot: int) -> list:
+    """Calls that get the list and dict objects of an earlier call again, their contents replaced by another
+    valid input's (a caller reusing its buffers): a result cached by ``id()`` of an argument shows here. For each
+    such argument, pairs are chosen where that argument matters: the reference gives another result when only
+    it comes from the earlier call."""
+    out = []
+    if domain.skips("refill"):
+        return out
+    for spot in sorted({i for case, _ in valid for i in _refillable(case.args)}):
+        pairs = [(first, second, outcome) for first, _ in valid for second, outcome in valid
+                 if first is not second and "repeat" not in (first.family, second.family)
+                 and len(first.args) == len(second.args) > spot and first.kwargs == second.kwargs
+                 and type(first.args[spot]) is type(second.args[spot]) in (list, dict)]
+        rng.shuffle(pairs)
+        found = 0
+        for first, second, outcome in pairs[: 50 * per_spot]:
+            mixed = list(copy.deepcopy(second.args))
+            mixed[spot] = copy.deepcopy(first.args[spot])
+            probe = Generated(id=f"gen/refill-probe/{spot}", call=second.call, args=tuple(mixed),
+                              kwargs=copy.deepcopy(second.kwargs), family="refill", detail="", site="-",
+                              base=second.id, stratum=("refill", "refill", "-", ""))
+            if reference(probe) == outcome:
+                continue  # this argument of the earlier call would give the same result: nothing to see
+            out.append((Generated(id=f"gen/refill/{domain.params[spot].name}/{second.id}/{first.id}",
+                                  call=second.call, args=copy.deepcopy(second.args),
+                                  kwargs=copy.deepcopy(second.kwargs), family="refill", detail="same objects",
+                                  site=domain.params[spot].name, base=second.id,
+                                  stratum=("refill", "refill", "-", ""), size=second.size, refill=first.id),
+                        outcome))
+            found += 1
+            if found == per_spot:
+                break
     return out
 
 

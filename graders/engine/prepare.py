@@ -24,7 +24,7 @@ from . import values
 from .case import AuthorError, Case
 from .domain import Domain
 from .generate import Base, generate, random_bases
-from .runner import resolve  # the same resolution rules as for learners
+from .runner import refilled, resolve  # the same rules as for learners
 from .settings import DEFAULT_TIME_LIMIT, FALLBACK_LANGUAGE, MAX_CASES
 
 MODES = ("sample", "full")
@@ -202,9 +202,11 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
     reference = Reference(reference_source, allowed)
     plan_cases, metas, expected, order = [], {}, {}, []
 
-    def add(case_id, call, args, kwargs, outcome, meta):
+    def add(case_id, call, args, kwargs, outcome, meta, refill=None):
         wire_args, wire_kwargs = _encode_inputs(case_id, args, kwargs)
         entry = {"id": case_id, "call": call, "args": wire_args, "kwargs": wire_kwargs}
+        if refill is not None:
+            entry["refill"] = refill
         plain = values.as_json(wire_args, wire_kwargs)
         if plain is not None:
             entry["json"] = plain
@@ -238,7 +240,7 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
                 add(generated.id, generated.call, generated.args, generated.kwargs, outcome,
                     {"generated": {"family": generated.family, "group": generated.group, "detail": generated.detail,
                                    "site": generated.site, "base": generated.base}, "explain": {}, "hint": {},
-                     "label": {}, "message": None, "forbid_warnings": False})
+                     "label": {}, "message": None, "forbid_warnings": False}, generated.refill)
             aligned = _aligned_indices(domain)
             for entry in plan_cases:
                 if aligned and entry["call"] == domain.call:
@@ -284,16 +286,20 @@ def _fingerprint(mistake: dict, plan_cases: list, expected: dict) -> dict:
     except AuthorError:
         return {"name": mistake["name"], "feedback": mistake["feedback"], "fails": fails}
     kept = []  # (case id, outcome, result): read again after the last call, as the runner does for learners
+    given = {c["refill"]: None for c in plan_cases if "refill" in c}
     try:
         for case in plan_cases:
             try:
                 target = resolve(module.__dict__, case["call"])
                 args, kwargs = values.decode(case["args"]), values.decode(case["kwargs"])
+                args = refilled(given.get(case.get("refill")), args)
+                if case["id"] in given:
+                    given[case["id"]] = args
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     result = target(*args, **kwargs)
                 outcome = {"kind": "return", "value": values.encode(result)}
-                kept.append((case["id"], outcome, result))
+                kept.append((case["id"], outcome, result, values.input_ids(args, kwargs)))
                 if values.encode(args) != case["args"] or values.encode(kwargs) != case["kwargs"]:
                     outcome["mutated"] = True
             except Exception as error:  # any exception is this wrong program's outcome
@@ -305,11 +311,13 @@ def _fingerprint(mistake: dict, plan_cases: list, expected: dict) -> dict:
             if not same:
                 fails[case["id"]] = outcome
         owners: dict = {}
-        for number, (case_id, outcome, result) in enumerate(kept):
+        for number, (case_id, outcome, result, inputs) in enumerate(kept):
             again = values.encode(result)
-            if again != outcome["value"] and compare(expected[case_id]["value"], again) is not None:
+            if again != outcome["value"] and compare(expected[case_id]["value"], again) is not None \
+                    and given.get(case_id) is None:  # as the runner: a refilled call's inputs changed, not it
                 outcome["later"] = again
-            if any(owners.setdefault(id(part), number) != number for part in values.mutable_parts(result)):
+            if any(owners.setdefault(id(part), number) != number for part in values.mutable_parts(result)
+                   if id(part) not in inputs):
                 outcome["shared"] = True
             if "later" in outcome or "shared" in outcome:
                 fails[case_id] = outcome

@@ -325,9 +325,11 @@ def _exception_outcome(error: BaseException) -> dict:
     return {"kind": "raise", "exc": type(error).__name__, "builtin_mro": mro, "message": message[:2000]}
 
 
-def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None) -> dict:
+def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None, given: dict | None = None) -> dict:
     """Call one case's function in ``namespace`` with fresh arguments; the outcome as data. A returned value is
-    appended to ``kept`` (with its outcome) so :func:`recheck` can read it again after later calls."""
+    appended to ``kept`` (with its outcome) so :func:`recheck` can read it again after later calls. ``given``: the
+    arguments of the earlier cases that a later one refills (keys set up front, values filled in as they run); a
+    case with ``refill`` gets that case's lists and dicts again, refilled in place with its own contents."""
     try:
         target = resolve(namespace, case["call"])
     except LookupError as missing:
@@ -343,6 +345,10 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
     else:
         args = _decode(case["args"])
         kwargs = _decode(case["kwargs"])
+    if given is not None:
+        args = refilled(given.get(case.get("refill")), args)
+        if case["id"] in given:
+            given[case["id"]] = args
     with _catch_warnings(record=True) as caught:
         _simplefilter("always")
         try:
@@ -355,7 +361,7 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
         else:
             outcome = {"kind": "return", "value": _encode(result, attrs)}
             if kept is not None:
-                kept.append((outcome, result))
+                kept.append((outcome, result, values.input_ids(args, kwargs)))
     outcome["warnings"] = sorted({w.category.__name__ for w in caught})
     if plain is not None:
         try:
@@ -367,23 +373,46 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
     return outcome
 
 
-def recheck(kept: list, attrs: dict) -> None:
+def refilled(earlier: tuple | None, args: tuple) -> tuple:
+    """``args`` to pass to a case that refills an earlier call's arguments: where both are lists or both dicts,
+    the earlier object itself, its contents replaced by the new ones (the same object, refilled); else the new
+    value. ``earlier`` is ``None`` when that call has not run: then ``args`` as they are."""
+    if earlier is None or len(earlier) != len(args):
+        return args
+    out = []
+    for old, new in zip(earlier, args):
+        if _type(old) is list and _type(new) is list:
+            old[:] = new
+            new = old
+        elif _type(old) is dict and _type(new) is dict:
+            old.clear()
+            old.update(new)
+            new = old
+        out.append(new)
+    return tuple(out)
+
+
+def recheck(kept: list, attrs: dict, refilled=()) -> None:
     """Read every kept result again after the last call; where it changed since it was returned (a result shared
     with a later call, or a cache the function filled in later), record the new reading as ``later``. A result that
     is (or holds) the very object an earlier call returned is marked ``shared``: the caller of one would change
-    the other."""
+    the other. ``refilled``: ids of cases whose arguments a later case refilled; their results may read those
+    arguments (a report that keeps its inputs), so a change there is the caller's doing, not a fault."""
     owners: dict = {}
-    for number, (outcome, result) in enumerate(kept):
+    for number, (outcome, result, inputs) in enumerate(kept):
         again = _encode(result, attrs)
-        if again != outcome["value"]:
+        if again != outcome["value"] and outcome.get("id") not in refilled:
             outcome["later"] = again
         for part in values.mutable_parts(result):
+            if _id(part) in inputs:
+                continue  # the caller's own argument, kept by the result: the same object only if the caller reused it
             first = owners.setdefault(_id(part), number)
             if first != number:
                 outcome["shared"] = True
 
 
 _id = id
+_type = builtins.type
 
 
 def _compile_after(snippet: str):
@@ -450,11 +479,12 @@ def run(source: str, plan: dict, on_output=None) -> dict:
             if check or plan.get("cases"):  # a Run may ask for cases too (the data for a checkpoint's plot)
                 attrs = plan.get("attrs", {})
                 kept: list = []
+                given: dict = {c["refill"]: None for c in plan["cases"] if _type(c.get("refill")) is str}
                 for case in plan["cases"]:
-                    outcome = call_case(namespace, case, attrs, kept)
+                    outcome = call_case(namespace, case, attrs, kept, given)
                     outcome["id"] = case["id"]
                     result["outcomes"].append(outcome)
-                recheck(kept, attrs)
+                recheck(kept, attrs, {case_id for case_id, args in given.items() if args is not None})
                 del kept
         except _KeyboardInterrupt as error:
             failure = error

@@ -138,12 +138,20 @@ def candidates(args, kwargs, aligned=(), limit: int = PER_ROUND) -> list:
     return unique[:limit]
 
 
+#: Generated cases that fail only after the calls before them (the same call again, refilled arguments): a smaller
+#: input on its own would not show the failure, so they are shown as they are.
+CONTEXT_FAMILIES = ("repeat", "refill")
+
+
 def shrinkable(key: dict, verdict: dict) -> bool:
     """Is the verdict's failing case one to shrink? Generated and random cases are (their texts describe a kind
     of input, not particular values); curated cases are shown as written."""
     failure = verdict.get("failure") or {}
     meta = key["cases"].get(failure.get("case"), {})
+    if (meta.get("generated") or {}).get("family") in CONTEXT_FAMILIES:
+        return False
     return bool(meta.get("generated")) or str(failure.get("case", "")).startswith("random-")
+
 
 
 def failure_kind(expected: dict, actual: dict | None) -> tuple:

@@ -674,3 +674,9 @@ def mutable_parts(result) -> list:
         except Exception:
             continue
     return parts
+
+
+def input_ids(args, kwargs) -> frozenset:
+    """The ids of a call's own arguments and everything mutable inside them: a result that keeps one of these
+    holds the caller's object, which is shared with another result only when the caller passed it twice."""
+    return frozenset(_id(part) for part in mutable_parts((args, kwargs)))
