@@ -4,7 +4,7 @@ import { CheckpointView } from "./checkpoint.js";
 import { mountFigures } from "./figures/index.js";
 import { loadStrings, pageLang, t } from "./i18n.js";
 import { renderHomeProgress, renderLessonProgress, renderStepper } from "./progress.js";
-import { Runtime, runtimeAttribute } from "./runtime.js";
+import { Runtime, runtimeAttribute, takeEarlyWorker } from "./runtime.js";
 import { registerServiceWorker } from "./offline.js";
 import { KEY, ProgressStore } from "./storage.js";
 import { setupTheme } from "./theme.js";
@@ -289,6 +289,7 @@ function main() {
     },
     onProgress: (percent) => indicator && indicator.progress(percent),
     onNotice: (key) => showWarning(key),
+    early: takeEarlyWorker(), // the learner worker early.js started in <head>, if it did
   });
   indicator = runtimeIndicator(runtime);
   indicator.state();
@@ -380,11 +381,15 @@ function main() {
       return;
     }
     // on a plain host's first visit the service worker reloads the page once into isolation: boot after that
-    serviceWorker.then(({ reloading }) => {
-      if (!reloading) runtime.boot();
-    });
+    if (runtime.early) runtime.boot(); // early.js only starts a worker where no such reload follows
+    else {
+      serviceWorker.then(({ reloading }) => {
+        if (!reloading) runtime.boot();
+      });
+    }
   };
-  if (document.readyState === "complete") start();
+  // early.js started the first learner worker already (so this page will not reload into isolation): go on now
+  if (runtime.early || document.readyState === "complete") start();
   else window.addEventListener("load", start, { once: true });
 }
 
