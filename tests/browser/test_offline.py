@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from werkbank import bytecode, offline, vendor
+from werkbank import bytecode, offline, snapshot, vendor
 
 LESSON = "claims-abstention"
 WAIT_MS = 180_000
@@ -136,6 +136,7 @@ def stock_dist(dist, tmp_path_factory):
     shutil.copytree(dist, copy, dirs_exist_ok=True)
     vendor.vendor_runtime(copy)  # puts the verified stock archives and lock back
     (copy / "pyodide" / "bytecode.json").unlink(missing_ok=True)
+    snapshot.make_snapshot(copy)  # a stock build's own memory snapshot
     offline.finish(copy)
     return copy
 
@@ -147,6 +148,7 @@ def bytecode_dist(stock_dist, tmp_path_factory):
     copy = tmp_path_factory.mktemp("bytecode-dist")
     shutil.copytree(stock_dist, copy, dirs_exist_ok=True)
     report = bytecode.compile_runtime(copy, python=python)
+    # the stock build's snapshot stays as it is, now stale: the workers must notice and boot without it
     offline.finish(copy)
     return copy, report
 
@@ -359,8 +361,15 @@ def test_bytecode_build_grades_like_the_stock_build(browser, stock_dist, bytecod
     for name, server in (("stock", plain_server), ("bytecode", bc_server)):
         ctx = browser.new_context(service_workers="block")  # grading parity only: no isolation reload midway
         page = ctx.new_page()
+        warnings = []
+        page.on("console", lambda msg, out=warnings: out.append(msg.text) if msg.type == "warning" else None)
         _open(page, server)
         _wait(page, "body[data-runtime=ready]")
+        said = [w for w in warnings if "memory snapshot" in w]
+        if name == "stock":
+            assert said == [], said  # its own snapshot
+        else:  # the stock snapshot over the bytecode standard library: refused, Python boots without it
+            assert said and all("another standard library" in w for w in said), warnings
         verdicts = []
         for cp, label, source in submissions:
             _replace_code(page, cp, source)

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.browser.helpers import drive_workers, final
+from tests.browser.helpers import drive_workers, final, open_lesson, put_solution, section, wait_verdict
 
 pytestmark = pytest.mark.browser
 
@@ -147,3 +147,33 @@ def test_first_learner_worker_starts_from_the_head_and_is_adopted(browser, isola
         assert len(learners) == 2, learners  # the first one and the spare: none started twice or thrown away
         ctx.close()
 
+
+def test_workers_start_python_from_the_build_snapshot_and_boot_without_it_when_it_fails(browser, isolated_server):
+    """Both workers start Python from dist/snapshot/python.bin.gzip (the build's memory snapshot) and grade as usual;
+    when the image is missing or unreadable they say so in the console and boot Python the normal way."""
+    image = "**/snapshot/python.bin.gzip"
+    for broken in (None, "missing", "corrupt"):
+        ctx = browser.new_context()
+        if broken == "missing":
+            ctx.route(image, lambda route: route.fulfill(status=404, body="gone"))
+        elif broken == "corrupt":
+            ctx.route(image, lambda route: route.fulfill(status=200, body=b"\x1f\x8b\x08\x00" + b"not gzip" * 64))
+        page = ctx.new_page()
+        page.set_default_timeout(120_000)
+        warnings = []
+        page.on("console", lambda msg, out=warnings: out.append(msg.text) if msg.type == "warning" else None)
+        open_lesson(page, isolated_server)
+        marks = page.evaluate("performance.getEntriesByType('mark').map((m) => m.name)")
+        said = [w for w in warnings if "memory snapshot" in w]
+        if broken is None:
+            assert {"werkbank:learner:snapshot", "werkbank:grader:snapshot"} <= set(marks), marks
+            assert said == []
+        else:
+            assert not [m for m in marks if m.endswith(":snapshot")], marks
+            assert said, warnings  # the learner worker and the grader worker each say why
+        section(page, "1").locator('[data-action="check"]').click()
+        assert wait_verdict(page, "1")[0] == "fail"  # the starter
+        put_solution(page, "1")
+        section(page, "1").locator('[data-action="check"]').click()
+        assert wait_verdict(page, "1")[0] == "pass"
+        ctx.close()

@@ -6,7 +6,16 @@
 // treats as untrusted data. Learner code never runs in this interpreter, so nothing it does can change a verdict.
 
 import { Req, Res, response, validate } from "./protocol.js";
-import { fetchText, fromPython, installEngine, isFatal, loadPackages, startPyodide, WHEELS_URL } from "./pyboot.js";
+import {
+  fetchText,
+  forgetSnapshotEngine,
+  fromPython,
+  installEngine,
+  isFatal,
+  loadPackages,
+  startPyodide,
+  WHEELS_URL,
+} from "./pyboot.js";
 
 const post = self.postMessage.bind(self);
 const realFetch = self.fetch.bind(self);
@@ -24,14 +33,18 @@ async function boot(runId, lessonId) {
   const engineText = fetchText("../grading/engine.json", realFetch);
   const lessonText = lessonId ? fetchText(`../grading/${lessonId}.json`, realFetch) : null;
   if (lessonText) lessonText.catch(() => {});
-  pyodide = await startPyodide({ post, runId, emit: () => {}, fetchFn: realFetch });
+  const started = await startPyodide({ post, runId, emit: () => {}, fetchFn: realFetch, snapshot: true });
+  pyodide = started.pyodide;
   await loadPackages(pyodide, ["numpy"], { post, runId, fetchFn: realFetch });
-  const engine = JSON.parse(await engineText);
+  const text = await engineText;
+  const engine = JSON.parse(text);
   installEngine(pyodide, engine.files || {});
+  // the image's engine modules were imported without numpy (the values module keeps numpy's types at import)
+  if (started.snapshot) await forgetSnapshotEngine(pyodide, text, true);
   grader = pyodide.pyimport("graders.hosts.pyodide_grader");
   if (lessonId) await lesson(lessonId, lessonText);
   progress("engine", 100);
-  post(response(Res.READY, runId, { version: pyodide.version }));
+  post(response(Res.READY, runId, { version: pyodide.version, snapshot: started.snapshot }));
 }
 
 /** Load a lesson's grading bundle once (and install its wheels: reference solutions may import them). */
