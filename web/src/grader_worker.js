@@ -145,7 +145,37 @@ async function handle(msg) {
   }
 }
 
-let queue = Promise.resolve();
+// One request at a time, but a learner waiting for a verdict goes first: a JUDGE (SHRINK, PLOT) that arrives while
+// PREPAREs of the next Checks wait (the page asks for those ahead, e.g. right after every verdict) is handled before
+// them. A Check's own plan is always prepared before its JUDGE is sent, so nothing waits for what comes after it.
+// A request is handled within the task that received it (Python runs synchronously), so the requests that arrived
+// meanwhile are still undelivered events: after each one the loop lets them in (a message-channel turn, which comes
+// after them) before it picks the next.
+const URGENT = new Set([Req.JUDGE, Req.SHRINK, Req.PLOT]);
+const waiting = [];
+let working = false;
+const turn = new MessageChannel();
+let resume = null;
+turn.port1.onmessage = () => resume && resume();
+
+function letArrivalsIn() {
+  return new Promise((resolve) => {
+    resume = resolve;
+    turn.port2.postMessage(null);
+  });
+}
+
+async function work() {
+  if (working) return;
+  working = true;
+  while (waiting.length) {
+    const urgent = waiting.findIndex((m) => URGENT.has(m.type));
+    const [msg] = waiting.splice(urgent >= 0 ? urgent : 0, 1);
+    await handle(msg);
+    await letArrivalsIn();
+  }
+  working = false;
+}
 
 self.addEventListener("message", (event) => {
   const msg = event.data;
@@ -159,5 +189,6 @@ self.addEventListener("message", (event) => {
     }
     return;
   }
-  queue = queue.then(() => handle(msg));
+  waiting.push(msg);
+  work();
 });
