@@ -168,6 +168,13 @@ def test_workers_start_python_from_the_build_snapshot_and_boot_without_it_when_i
         if broken is None:
             assert {"werkbank:learner:snapshot", "werkbank:grader:snapshot"} <= set(marks), marks
             assert said == []
+            from tests.bench.run import heap_usage  # DevTools: ArrayBuffers (wasm memory included) per worker
+
+            page.wait_for_selector("body[data-spare=ready]", state="attached")
+            learners = [u for u in heap_usage(browser, page) if u["name"] == "worker.js"]
+            # each holds its ~21 MB wasm memory, not also the 20 MB image it was copied from (the grader starts
+            # the same way; its own use varies while it prepares plans)
+            assert len(learners) == 2 and all(u["backing_store"] < 30_000_000 for u in learners), learners
         else:
             assert not [m for m in marks if m.endswith(":snapshot")], marks
             assert said, warnings  # the learner worker and the grader worker each say why

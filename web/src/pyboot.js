@@ -138,6 +138,8 @@ export async function startPyodide({ post, runId, emit, fetchFn, snapshot = fals
     if (snapshot) {
       try {
         const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshotImage(fetchFn) });
+        // Pyodide keeps its options (API.config), and with them the promise of the 20 MB image it has copied in
+        pyodide._api.config._loadSnapshot = null;
         checkRestored(pyodide);
         // every interpreter started from the image would otherwise share its random module's state
         pyodide.runPython("import random as _werkbank_random\n_werkbank_random.seed()\ndel _werkbank_random");
