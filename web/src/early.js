@@ -38,7 +38,7 @@ function start() {
     if (event && typeof event.preventDefault === "function") event.preventDefault();
     early.errors.push((event && event.message) || "worker error");
   };
-  const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}), warmUp: true };
+  const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}) };
   worker.postMessage(request(Req.INIT, early.bootId, payload));
   if (performance.mark) performance.mark("werkbank:early"); // the benchmark and the tests read it
   Object.defineProperty(window, KEY, { value: early, configurable: true });

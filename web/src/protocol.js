@@ -18,8 +18,7 @@ export const SCHEMA = 2;
 /** Request types (page -> worker). */
 export const Req = Object.freeze({
   // both kinds
-  INIT: "init", // learner: {interruptBuffer?: Uint8Array over a SharedArrayBuffer, lessonId?, warmUp?: run the
-  //   worker's own warm-up plan before READY (the page's first learner worker)}; grader: {lessonId?}
+  INIT: "init", // learner: {interruptBuffer?: Uint8Array over a SharedArrayBuffer, lessonId?}; grader: {lessonId?}
   // learner worker
   RUN: "run", // {source, plan: JSON text, timeLimit}: run learner code under a plan ({"mode": "run"} or a Check's)
   // grader worker

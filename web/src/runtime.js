@@ -233,18 +233,13 @@ export class Runtime {
     };
     worker.onmessageerror = () => {};
     const lessonId = this.warmList ? this.warmList.lessonId : undefined;
-    // the page's first learner worker warms up the runner before READY (worker.js: warmUp)
-    const warmUp = role === "learner" && !this.warmedUp;
-    if (warmUp) this.warmedUp = true;
-    const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}),
-      ...(warmUp ? { warmUp } : {}) };
+    const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}) };
     worker.postMessage(request(Req.INIT, slot.bootId, payload));
     return slot;
   }
 
   /** Take over the early learner worker: its boot id, its handlers, and the messages it sent before this ran. */
   _adopt(early) {
-    this.warmedUp = true; // early.js asked it to warm up
     const slot = new Slot("learner", early.worker, early.interrupt);
     slot.bootId = early.bootId;
     early.worker.onmessage = (event) => this._receive(slot, event.data);

@@ -99,7 +99,7 @@ function onOutput(stream, text) {
 
 // ------------------------------------------------------------------ boot
 
-async function boot(runId, interruptBuffer, lessonId, warm) {
+async function boot(runId, interruptBuffer, lessonId) {
   const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
   progress("runtime", 1);
   const engineText = fetchText("../grading/engine.json", realFetch); // in parallel with the runtime
@@ -139,54 +139,10 @@ async function boot(runId, interruptBuffer, lessonId, warm) {
     // what every run imports before learner code (the runner's PRELOAD), now rather than inside the first Check
     pyodide.runPython("from graders.engine import runner as _r\nfor _n in _r.PRELOAD: __import__(_n)\ndel _r, _n");
     seal();
-    if (warm) warmUp();
     progress("engine", 100);
   })();
   await complete;
   post(response(Res.READY, runId, { version: pyodide.version }));
-}
-
-// ------------------------------------------------------------------ warm-up
-
-// A Check is the first thing a pristine learner worker runs, and the first run of the runner's code in a fresh
-// interpreter is the slowest (V8 has not compiled the interpreter's hot wasm functions with its optimising tier yet;
-// Python's own caches are cold). So before saying READY the worker runs this constant plan through the same entry
-// point a Check uses: a trivial function of this file (never learner code: the worker stays pristine) called with
-// arguments of every kind a plan carries, as JSON and as encoded values, numpy arrays included. Only the page's first
-// learner worker does this (INIT {warmUp: true}): V8 shares the optimised code between the workers of a page's
-// process, so later ones start warm anyway and a warm-up would only take a core from the Check running meanwhile.
-const WARM_SOURCE = "def warm(*args, **kwargs):\n    return [list(args), dict(kwargs)]\n";
-const WARM_VALUES = [
-  ["int", "7"], ["float", 0.25], ["str", "x y"], ["bool", true], ["none"],
-  ["list", [["int", "1"], ["float", 2.5], ["str", "a"]]],
-  ["tuple", [["str", "k"], ["int", "-3"]]],
-  ["dict", [[["str", "key"], ["list", [["bool", false], ["none"]]]]]],
-  ["ndarray", "float64", "f", [3], [0.5, 1.5, "nan"]],
-  ["ndarray", "int64", "i", [2, 2], ["1", "2", "3", "4"]],
-];
-const WARM_JSON = ['[[1, 2.5, "a", null, true], {}]', '[[[1, 2], {"a": [3, 4]}, "s"], {}]', '[["x", [0.1, 0.2, 0.3]], {"k": 1}]'];
-const WARM_ROUNDS = 2;
-
-function warmPlan() {
-  const cases = [];
-  for (let i = 0; i < 12; i++) {
-    for (const [n, value] of WARM_VALUES.entries()) {
-      cases.push({ id: `v${i}-${n}`, call: "warm", args: ["tuple", [value, WARM_VALUES[(n + i) % WARM_VALUES.length]]], kwargs: ["dict", []] });
-    }
-    for (const [n, json] of WARM_JSON.entries()) {
-      cases.push({ id: `j${i}-${n}`, call: "warm", args: ["tuple", []], kwargs: ["dict", []], json });
-    }
-  }
-  return JSON.stringify({ mode: "check", cases, attrs: {}, time_limit: 5 });
-}
-
-function warmUp() {
-  try {
-    const plan = warmPlan();
-    for (let round = 0; round < WARM_ROUNDS; round++) bridge.run(WARM_SOURCE, plan, () => {});
-  } catch (error) {
-    console.warn("werkbank: the learner worker's warm-up failed:", (error && error.message) || error); // only slower
-  }
 }
 
 // ------------------------------------------------------------------ runs
@@ -230,7 +186,7 @@ self.addEventListener("message", (event) => {
     // not queued behind anything: INIT comes first
     if (!booting) {
       const buffer = msg.interruptBuffer instanceof Uint8Array ? msg.interruptBuffer : null;
-      booting = boot(msg.runId, buffer, typeof msg.lessonId === "string" ? msg.lessonId : "", msg.warmUp === true);
+      booting = boot(msg.runId, buffer, typeof msg.lessonId === "string" ? msg.lessonId : "");
       booting.catch((error) => fail(msg, error, true));
     }
     return;

@@ -349,20 +349,3 @@ test("an early learner worker started for another lesson is terminated, not used
   assert.equal(runtime.current.worker, learners()[0]);
   await until(() => runtime.state === "idle");
 });
-
-test("only the page's first learner worker is asked to warm up; an adopted early worker counts as that one", async () => {
-  const { runtime, learners } = makeRuntime(scripted());
-  runtime.warm("l", ["1"]);
-  runtime.boot();
-  await until(() => runtime.state === "idle" && runtime.spare && runtime.spare.phase === "ready");
-  const inits = learners().map((w) => w.sent.find((m) => m.type === Req.INIT));
-  assert.equal(inits.length, 2);
-  assert.equal(inits[0].warmUp, true);
-  assert.equal(inits[1].warmUp, undefined); // the spare: V8 shares the optimised code of the first one
-  const early = earlyWorker("l");
-  const adopted = new Runtime({ early, createWorker: (role) => new FakeWorker(role, scripted()) });
-  adopted.warm("l", ["1"]);
-  adopted.boot();
-  await until(() => adopted.spare && adopted.spare.phase === "ready");
-  assert.equal(adopted.spare.worker.sent.find((m) => m.type === Req.INIT).warmUp, undefined);
-});
