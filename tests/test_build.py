@@ -222,3 +222,47 @@ def test_shared_values_are_defined_once():
     assert define.startswith("--define:SETTINGS=") and json.loads(define.split("=", 1)[1]) == settings.for_web()
     sw = (vendor.REPO_ROOT / "web" / "src" / "sw.js").read_text(encoding="utf-8")
     assert "Cross-Origin-Embedder-Policy" not in sw  # sw.js gets them from the build literal
+
+
+def test_python_snapshot_image_is_built_from_this_build_and_saved_offline(dist):
+    """The memory snapshot the workers boot from (werkbank/snapshot.py): a gzip-compressed Pyodide image made from
+    this build's own runtime and engine, listed (with its hash) in the service worker's offline copy, and without a
+    precompressed twin (its name does not end in .gz, so the service worker does not take it for one)."""
+    import gzip
+    import struct
+
+    from werkbank import offline, snapshot
+
+    image = dist / snapshot.IMAGE
+    raw = gzip.decompress(image.read_bytes())
+    magic, header, _, _ = struct.unpack("<4I", raw[:16])
+    assert magic == 1886286592 and header < len(raw)  # Pyodide 0.27.7's snapshot header (API.makeSnapshot)
+    assert len(raw) - header >= 20 * 1024 * 1024  # the whole wasm memory follows the header
+    assert b"cdn.jsdelivr" not in raw
+    record = json.loads((dist / snapshot.RECORD).read_text(encoding="utf-8"))
+    assert record["inputs"] == snapshot.inputs_key(dist)  # made from exactly the files that ship
+    assert record["sha256"] == sha256(image)
+    manifest = offline.asset_manifest(dist)
+    assert manifest[snapshot.IMAGE] == offline.integrity(image)
+    assert f'"{snapshot.IMAGE}":"{manifest[snapshot.IMAGE]}"' in (dist / "sw.js").read_text(encoding="utf-8")
+    assert not image.with_name(image.name + ".gz").exists()
+
+
+def test_python_snapshot_is_reused_while_its_inputs_do_not_change(tmp_path, monkeypatch, dist):
+    """An unchanged build keeps its image (no Node run); a changed input makes a new one; without Node none ships."""
+    import shutil
+
+    from werkbank import snapshot
+
+    site = tmp_path / "site"
+    for rel in (*snapshot.INPUTS, snapshot.IMAGE, snapshot.RECORD):
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(dist / rel, site / rel)
+    runs = []
+    monkeypatch.setattr(snapshot.subprocess, "run", lambda *a, **k: runs.append(a) or pytest.fail("Node ran"))
+    assert snapshot.make_snapshot(site)["sha256"] == sha256(site / snapshot.IMAGE)
+    assert runs == []
+    (site / "grading" / "engine.json").write_text("{}", encoding="utf-8")  # another engine: the image is stale
+    monkeypatch.setattr(snapshot.shutil, "which", lambda name: None)  # and no Node to make a new one
+    assert snapshot.make_snapshot(site) is None
+    assert not (site / snapshot.IMAGE).exists() and not (site / snapshot.RECORD).exists()

@@ -95,3 +95,45 @@ def test_alternative_correct_solutions_pass_in_the_browser(page, plain_server, r
     lang = load_lesson(lesson_id).languages[0]
     verdict = _check(page, plain_server, repo_root, lesson_id, checkpoint, path.read_text(encoding="utf-8"), 3, lang)
     assert verdict["status"] == "pass", verdict["failure"]
+
+
+_QUEUE = """async ({base, lesson}) => {
+  const rid = () => crypto.randomUUID().replace(/-/g, "");
+  const grader = new Worker(base + "grader_worker.js", { type: "module" });
+  const order = [];
+  const waiting = new Map();
+  grader.onmessage = (event) => {
+    const msg = event.data;
+    const label = waiting.get(msg.runId);
+    if (!label || msg.type === "progress") return;
+    order.push(label + ":" + msg.type);
+    waiting.delete(msg.runId);
+  };
+  const send = (label, type, fields = {}) => {
+    const runId = rid();
+    waiting.set(runId, label);
+    grader.postMessage({ schema: 2, type, runId, lessonId: lesson, lang: "en", ...fields });
+  };
+  send("init", "init");
+  while (waiting.size) await new Promise((r) => setTimeout(r, 20));
+  send("prepare-1", "prepare", { checkpoint: "1", seed: 1 });
+  while (waiting.size) await new Promise((r) => setTimeout(r, 20));
+  order.length = 0;
+  // the page asks for the next Checks' plans ahead; a verdict asked for meanwhile must not wait behind them
+  send("ahead-2", "prepare", { checkpoint: "2", seed: 2 });
+  send("ahead-3", "prepare", { checkpoint: "3", seed: 3 });
+  send("ahead-2b", "prepare", { checkpoint: "2", seed: 4 });
+  send("judge-1", "judge", { checkpoint: "1", seed: 1, runJson: '{"status": "ok", "outcomes": []}' });
+  while (waiting.size) await new Promise((r) => setTimeout(r, 20));
+  grader.terminate();
+  return order;
+}"""
+
+
+def test_grader_judges_before_the_plans_it_prepares_ahead(page, plain_server):
+    """A JUDGE that arrives while PREPAREs wait is handled next: a learner waiting for a verdict never waits for
+    plans of later Checks (only for the one already being prepared)."""
+    page.goto(plain_server.url + "build.json")
+    order = page.evaluate(_QUEUE, {"base": plain_server.origin + "/assets/", "lesson": "claims-abstention"})
+    assert sorted(order) == ["ahead-2:prepared", "ahead-2b:prepared", "ahead-3:prepared", "judge-1:verdict"], order
+    assert order.index("judge-1:verdict") <= 1, order  # at most the PREPARE already under way comes first
