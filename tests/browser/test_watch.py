@@ -54,7 +54,9 @@ def test_watch_rebuilds_reloads_and_never_serves_from_a_service_worker(tmp_path,
     # An edit reloads the open page with the new text.
     task = exercises / "demo" / "01-decode-link" / "task.en.md"
     task.write_text(task.read_text(encoding="utf-8") + "\nEdited while the page was open.\n", encoding="utf-8")
-    page.wait_for_function("() => document.body.textContent.includes('Edited while the page was open.')", timeout=60_000)
+    # polled during the reload too, when the new document may have no body yet
+    page.wait_for_function("() => document.body?.textContent.includes('Edited while the page was open.')",
+                           timeout=60_000)
 
     # A broken lesson shows the build's one-line error on the page; fixing it reloads the page.
     toml = exercises / "demo" / "lesson.toml"
