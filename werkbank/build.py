@@ -7,8 +7,7 @@ Steps, in order:
 2. the front end: :func:`werkbank.site.build_site` bundles ``web/src`` and renders the HTML pages;
 3. the grading data the Web Workers load: ``dist/grading/engine.json`` (:data:`BROWSER_ENGINE`) and one
    ``dist/grading/<lesson-id>.json`` per lesson (its hidden graders, reference solutions, checkpoints, wheels);
-4. optionally (``bytecode``) the runtime's Python files precompiled, and (``snapshot``) a memory snapshot of Python
-   made from them (:mod:`werkbank.snapshot`), then the offline step
+4. optionally (``bytecode``) the runtime's Python files precompiled, then the offline step
    (:func:`werkbank.offline.finish`: precompressed copies, ``_headers``, the service worker ``sw.js``);
 5. a last check that no file in ``dist/`` names a CDN, then ``dist/build.json`` with a hash of everything else.
 
@@ -140,17 +139,13 @@ def _build_site(dist: Path, lessons: list) -> None:
     build_site(dist, lessons)
 
 
-def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None = None,
-          snapshot: bool | None = None) -> None:
+def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None = None) -> None:
     """Write the whole static site into ``dist``: runtime, front end, grading data, offline files, build hash.
 
     ``lessons``: None for every lesson under exercises/, else Lesson objects or lesson ids.
     ``bytecode``: precompile the runtime's Python files (:mod:`werkbank.bytecode`, needs a CPython 3.12; without
     one the stock files ship, with a notice). None means "unless the environment variable ``WERKBANK_BYTECODE`` is
     0": the bytecode runtime boots about twice as fast for ~2.3 MB more.
-    ``snapshot``: write a memory snapshot of Python for the workers to boot from (:mod:`werkbank.snapshot`, needs
-    Node; without it the build says so and the workers boot as before). None means "unless ``WERKBANK_SNAPSHOT`` is
-    0".
     Raises a :class:`werkbank.errors.WerkbankError` (or the lessons' ``LessonError``) with a readable message.
     """
     dist = Path(dist)
@@ -169,14 +164,6 @@ def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None 
         from werkbank.bytecode import compile_runtime
 
         compile_runtime(dist)  # without a CPython 3.12 it says so and keeps the stock files
-    from werkbank import snapshot as snapshot_mod
-
-    if snapshot is None:
-        snapshot = os.environ.get("WERKBANK_SNAPSHOT", "1") != "0"
-    if snapshot:
-        snapshot_mod.make_snapshot(dist)  # after the bytecode step: the image must match the stdlib that ships
-    else:
-        snapshot_mod.remove(dist)
     from werkbank.offline import finish
 
     finish(dist)  # precompressed copies, _headers, sw.js: the last writer before build.json

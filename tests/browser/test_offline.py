@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from werkbank import bytecode, offline, snapshot, vendor
+from werkbank import bytecode, offline, vendor
 
 LESSON = "claims-abstention"
 WAIT_MS = 180_000
@@ -136,7 +136,6 @@ def stock_dist(dist, tmp_path_factory):
     shutil.copytree(dist, copy, dirs_exist_ok=True)
     vendor.vendor_runtime(copy)  # puts the verified stock archives and lock back
     (copy / "pyodide" / "bytecode.json").unlink(missing_ok=True)
-    snapshot.make_snapshot(copy)  # a stock build's own memory snapshot
     offline.finish(copy)
     return copy
 
@@ -148,7 +147,6 @@ def bytecode_dist(stock_dist, tmp_path_factory):
     copy = tmp_path_factory.mktemp("bytecode-dist")
     shutil.copytree(stock_dist, copy, dirs_exist_ok=True)
     report = bytecode.compile_runtime(copy, python=python)
-    # the stock build's snapshot stays as it is, now stale: the workers must notice and boot without it
     offline.finish(copy)
     return copy, report
 
@@ -251,8 +249,6 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     page = sw_context.new_page()
     navigations = []
     page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
-    learners = []  # learner workers the pages started (the service worker's precache asks without "?v=")
-    page.on("request", lambda request: learners.append(request.url) if "assets/worker.js?" in request.url else None)
     response = page.goto(plain_server.url + f"lessons/{LESSON}/en.html")
     assert "cross-origin-opener-policy" not in response.headers  # really a plain host
     _wait_saved(page)  # only a controlled page, after the reload, asks for the offline copy
@@ -260,10 +256,6 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     assert page.evaluate("typeof SharedArrayBuffer") == "function"
     _wait(page, "body[data-runtime=ready]")
     assert len(navigations) == 2, navigations
-    # the first load, which reloads itself, started no Python; the isolated one started it from <head> (early.js)
-    _wait(page, "body[data-spare=ready]")
-    assert len(learners) == 2, learners  # the first learner worker and the spare, nothing thrown away
-    assert page.evaluate("performance.getEntriesByName('werkbank:early').length") == 1
     page.reload()  # a second visit is isolated straight away: no further reload
     _wait(page, "body[data-runtime=ready]")
     assert page.evaluate("crossOriginIsolated") is True
@@ -361,15 +353,8 @@ def test_bytecode_build_grades_like_the_stock_build(browser, stock_dist, bytecod
     for name, server in (("stock", plain_server), ("bytecode", bc_server)):
         ctx = browser.new_context(service_workers="block")  # grading parity only: no isolation reload midway
         page = ctx.new_page()
-        warnings = []
-        page.on("console", lambda msg, out=warnings: out.append(msg.text) if msg.type == "warning" else None)
         _open(page, server)
         _wait(page, "body[data-runtime=ready]")
-        said = [w for w in warnings if "memory snapshot" in w]
-        if name == "stock":
-            assert said == [], said  # its own snapshot
-        else:  # the stock snapshot over the bytecode standard library: refused, Python boots without it
-            assert said and all("another standard library" in w for w in said), warnings
         verdicts = []
         for cp, label, source in submissions:
             _replace_code(page, cp, source)

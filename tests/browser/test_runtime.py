@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.browser.helpers import drive_workers, final, open_lesson, put_solution, section, wait_verdict
+from tests.browser.helpers import drive_workers, final
 
 pytestmark = pytest.mark.browser
 
@@ -124,63 +124,3 @@ def test_site_workers_run_numpy_and_check_a_lesson_with_a_wheel(page, plain_serv
     assert any(u.endswith("/wheels/" + wheel) for u in request_log.urls)
     assert sum(u.endswith("/grading/micropip-demo.json") for u in request_log.urls) == 1  # the grader's, only
     request_log.assert_only(plain_server.origin)
-
-
-def test_first_learner_worker_starts_from_the_head_and_is_adopted(browser, isolated_server, plain_server):
-    """early.js starts the first learner worker before the page's bundle runs, and runtime.js adopts it (one learner
-    worker until ready). Where the page may still reload into isolation (a plain host: service workers exist, the
-    page is neither controlled nor isolated) it starts none, and the page boots after its load as before."""
-    for server, service_workers, early in ((isolated_server, "allow", True), (plain_server, "block", False)):
-        ctx = browser.new_context(service_workers=service_workers)
-        page = ctx.new_page()
-        learners = []
-        page.on("request", lambda r, out=learners: out.append(r.url) if "assets/worker.js?" in r.url else None)
-        page.goto(server.url + "lessons/claims-abstention/en.html")
-        page.wait_for_selector("body[data-runtime=ready]", timeout=120_000, state="attached")
-        marks = page.evaluate("""() => Object.fromEntries(performance.getEntriesByType('mark')
-            .filter((m) => m.name.startsWith('werkbank:')).map((m) => [m.name, m.startTime]))""")
-        assert ("werkbank:early" in marks) == early, (server.url, marks)
-        if early:
-            assert marks["werkbank:early"] < marks["werkbank:learner:python"]
-        assert page.evaluate("'__werkbankEarlyWorker' in window") is False  # adopted (or never there)
-        page.wait_for_selector("body[data-spare=ready]", timeout=120_000, state="attached")
-        assert len(learners) == 2, learners  # the first one and the spare: none started twice or thrown away
-        ctx.close()
-
-
-def test_workers_start_python_from_the_build_snapshot_and_boot_without_it_when_it_fails(browser, isolated_server):
-    """Both workers start Python from dist/snapshot/python.bin.gzip (the build's memory snapshot) and grade as usual;
-    when the image is missing or unreadable they say so in the console and boot Python the normal way."""
-    image = "**/snapshot/python.bin.gzip"
-    for broken in (None, "missing", "corrupt"):
-        ctx = browser.new_context()
-        if broken == "missing":
-            ctx.route(image, lambda route: route.fulfill(status=404, body="gone"))
-        elif broken == "corrupt":
-            ctx.route(image, lambda route: route.fulfill(status=200, body=b"\x1f\x8b\x08\x00" + b"not gzip" * 64))
-        page = ctx.new_page()
-        page.set_default_timeout(120_000)
-        warnings = []
-        page.on("console", lambda msg, out=warnings: out.append(msg.text) if msg.type == "warning" else None)
-        open_lesson(page, isolated_server)
-        marks = page.evaluate("performance.getEntriesByType('mark').map((m) => m.name)")
-        said = [w for w in warnings if "memory snapshot" in w]
-        if broken is None:
-            assert {"werkbank:learner:snapshot", "werkbank:grader:snapshot"} <= set(marks), marks
-            assert said == []
-            from tests.bench.run import heap_usage  # DevTools: ArrayBuffers (wasm memory included) per worker
-
-            page.wait_for_selector("body[data-spare=ready]", state="attached")
-            learners = [u for u in heap_usage(browser, page) if u["name"] == "worker.js"]
-            # each holds its ~21 MB wasm memory, not also the 20 MB image it was copied from (the grader starts
-            # the same way; its own use varies while it prepares plans)
-            assert len(learners) == 2 and all(u["backing_store"] < 30_000_000 for u in learners), learners
-        else:
-            assert not [m for m in marks if m.endswith(":snapshot")], marks
-            assert said, warnings  # the learner worker and the grader worker each say why
-        section(page, "1").locator('[data-action="check"]').click()
-        assert wait_verdict(page, "1")[0] == "fail"  # the starter
-        put_solution(page, "1")
-        section(page, "1").locator('[data-action="check"]').click()
-        assert wait_verdict(page, "1")[0] == "pass"
-        ctx.close()

@@ -4,7 +4,7 @@ import { CheckpointView } from "./checkpoint.js";
 import { mountFigures } from "./figures/index.js";
 import { loadStrings, pageLang, t } from "./i18n.js";
 import { renderHomeProgress, renderLessonProgress, renderStepper } from "./progress.js";
-import { Runtime, runtimeAttribute, takeEarlyWorker } from "./runtime.js";
+import { Runtime, runtimeAttribute } from "./runtime.js";
 import { registerServiceWorker } from "./offline.js";
 import { KEY, ProgressStore } from "./storage.js";
 import { setupTheme } from "./theme.js";
@@ -234,40 +234,6 @@ function showUpdate(update) {
   box.append(p);
 }
 
-/** Let the browser handle input, rendering and messages before the next slice of start-up work. */
-function nextSlice() {
-  if (typeof scheduler !== "undefined" && typeof scheduler.yield === "function") return scheduler.yield();
-  return new Promise((resolve) => {
-    const channel = new MessageChannel(); // not setTimeout: nested timeouts are clamped to 4 ms
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(null);
-  });
-}
-
-/**
- * Run start-up work without long main-thread tasks (issue 16: none over 50 ms): `work` holds functions and iterators
- * of steps (a checkpoint's editors, one per step); after every function or step that ends past SLICE_MS the page
- * gets the main thread back. Order is kept.
- */
-const SLICE_MS = 12;
-async function inSlices(work) {
-  await nextSlice(); // not in the task that evaluated the page's script
-  let start = performance.now();
-  const pause = async () => {
-    if (performance.now() - start < SLICE_MS) return;
-    await nextSlice();
-    start = performance.now();
-  };
-  for (const item of work) {
-    if (typeof item === "function") {
-      item();
-      await pause();
-    } else {
-      for (const _ of item) await pause(); // eslint-disable-line no-unused-vars
-    }
-  }
-}
-
 function main() {
   loadStrings();
   setupTheme();
@@ -280,7 +246,6 @@ function main() {
   });
 
   const views = [];
-  const later = []; // start-up work done in slices once the page is usable: functions, or iterators of steps
   let indicator = null;
   const runtime = new Runtime({
     onState: (state) => {
@@ -289,7 +254,6 @@ function main() {
     },
     onProgress: (percent) => indicator && indicator.progress(percent),
     onNotice: (key) => showWarning(key),
-    early: takeEarlyWorker(), // the learner worker early.js started in <head>, if it did
   });
   indicator = runtimeIndicator(runtime);
   indicator.state();
@@ -319,13 +283,6 @@ function main() {
       // earlier checkpoints first, so carried-over code finds their editors; the free editor last
       sections.sort((a, b) => (a.hasAttribute("data-playground") ? 1 : 0) - (b.hasAttribute("data-playground") ? 1 : 0)
         || ids.indexOf(a.dataset.checkpoint) - ids.indexOf(b.dataset.checkpoint));
-      // A learner's action on a section builds it (and the sections before it) at once, out of turn.
-      context.ready = (view) => {
-        for (const other of views) {
-          other.build();
-          if (other === view) break;
-        }
-      };
       for (const section of sections) {
         const data = section.hasAttribute("data-checkpoint") ? byId.get(section.dataset.checkpoint) : null;
         if (section.hasAttribute("data-checkpoint") && !data) continue;
@@ -348,12 +305,10 @@ function main() {
       document.addEventListener("visibilitychange", () => {
         if (document.visibilityState === "hidden") views.forEach((view) => view.flushDraft());
       });
-      // The editors (CodeMirror) are the expensive part of a lesson page: one editor per slice of the main thread.
-      later.push(...views.map((view) => view.steps), () => paint());
     }
+    mountFigures(document, lang);
     keepPlaceOnLanguageSwitch();
     jumpLinks();
-    later.push(() => mountFigures(document, lang));
   } else {
     const site = readJson("site-data") || { lessons: [] };
     const paint = () => {
@@ -366,11 +321,8 @@ function main() {
   }
   rememberLanguageChoice();
   trackTopbar();
+  focusableScrollers();
   for (const view of views) view.setRuntimeState(runtime.state);
-  later.push(() => focusableScrollers(), () => {
-    document.body.dataset.editors = "ready"; // every editor is built (a hook for tests)
-  });
-  inSlices(later);
 
   // Boot Python in the background once the page has loaded, unless the learner asked to save data.
   const saveData = navigator.connection && navigator.connection.saveData;
@@ -381,15 +333,11 @@ function main() {
       return;
     }
     // on a plain host's first visit the service worker reloads the page once into isolation: boot after that
-    if (runtime.early) runtime.boot(); // early.js only starts a worker where no such reload follows
-    else {
-      serviceWorker.then(({ reloading }) => {
-        if (!reloading) runtime.boot();
-      });
-    }
+    serviceWorker.then(({ reloading }) => {
+      if (!reloading) runtime.boot();
+    });
   };
-  // early.js started the first learner worker already (so this page will not reload into isolation): go on now
-  if (runtime.early || document.readyState === "complete") start();
+  if (document.readyState === "complete") start();
   else window.addEventListener("load", start, { once: true });
 }
 

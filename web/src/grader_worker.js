@@ -6,16 +6,7 @@
 // treats as untrusted data. Learner code never runs in this interpreter, so nothing it does can change a verdict.
 
 import { Req, Res, response, validate } from "./protocol.js";
-import {
-  fetchText,
-  forgetSnapshotEngine,
-  fromPython,
-  installEngine,
-  isFatal,
-  loadPackages,
-  startPyodide,
-  WHEELS_URL,
-} from "./pyboot.js";
+import { fetchText, fromPython, installEngine, isFatal, loadPackages, startPyodide, WHEELS_URL } from "./pyboot.js";
 
 const post = self.postMessage.bind(self);
 const realFetch = self.fetch.bind(self);
@@ -33,18 +24,14 @@ async function boot(runId, lessonId) {
   const engineText = fetchText("../grading/engine.json", realFetch);
   const lessonText = lessonId ? fetchText(`../grading/${lessonId}.json`, realFetch) : null;
   if (lessonText) lessonText.catch(() => {});
-  const started = await startPyodide({ post, runId, emit: () => {}, fetchFn: realFetch, snapshot: true });
-  pyodide = started.pyodide;
+  pyodide = await startPyodide({ post, runId, emit: () => {}, fetchFn: realFetch });
   await loadPackages(pyodide, ["numpy"], { post, runId, fetchFn: realFetch });
-  const text = await engineText;
-  const engine = JSON.parse(text);
+  const engine = JSON.parse(await engineText);
   installEngine(pyodide, engine.files || {});
-  // the image's engine modules were imported without numpy (the values module keeps numpy's types at import)
-  if (started.snapshot) await forgetSnapshotEngine(pyodide, text, true);
   grader = pyodide.pyimport("graders.hosts.pyodide_grader");
   if (lessonId) await lesson(lessonId, lessonText);
   progress("engine", 100);
-  post(response(Res.READY, runId, { version: pyodide.version, snapshot: started.snapshot }));
+  post(response(Res.READY, runId, { version: pyodide.version }));
 }
 
 /** Load a lesson's grading bundle once (and install its wheels: reference solutions may import them). */
@@ -145,37 +132,7 @@ async function handle(msg) {
   }
 }
 
-// One request at a time, but a learner waiting for a verdict goes first: a JUDGE (SHRINK, PLOT) that arrives while
-// PREPAREs of the next Checks wait (the page asks for those ahead, e.g. right after every verdict) is handled before
-// them. A Check's own plan is always prepared before its JUDGE is sent, so nothing waits for what comes after it.
-// A request is handled within the task that received it (Python runs synchronously), so the requests that arrived
-// meanwhile are still undelivered events: after each one the loop lets them in (a message-channel turn, which comes
-// after them) before it picks the next.
-const URGENT = new Set([Req.JUDGE, Req.SHRINK, Req.PLOT]);
-const waiting = [];
-let working = false;
-const turn = new MessageChannel();
-let resume = null;
-turn.port1.onmessage = () => resume && resume();
-
-function letArrivalsIn() {
-  return new Promise((resolve) => {
-    resume = resolve;
-    turn.port2.postMessage(null);
-  });
-}
-
-async function work() {
-  if (working) return;
-  working = true;
-  while (waiting.length) {
-    const urgent = waiting.findIndex((m) => URGENT.has(m.type));
-    const [msg] = waiting.splice(urgent >= 0 ? urgent : 0, 1);
-    await handle(msg);
-    await letArrivalsIn();
-  }
-  working = false;
-}
+let queue = Promise.resolve();
 
 self.addEventListener("message", (event) => {
   const msg = event.data;
@@ -189,6 +146,5 @@ self.addEventListener("message", (event) => {
     }
     return;
   }
-  waiting.push(msg);
-  work();
+  queue = queue.then(() => handle(msg));
 });

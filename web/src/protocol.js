@@ -32,9 +32,8 @@ export const Req = Object.freeze({
 /** Response types (worker -> page). */
 export const Res = Object.freeze({
   PROGRESS: "progress", // {stage, percent, loaded, total}
-  PYTHON: "python", // learner {version, snapshot}: Python is usable (code without numpy can run); numpy still loads
-  READY: "ready", // {version, snapshot?}: everything this worker needs is loaded; snapshot: Python started from the
-  //   build's memory snapshot (grader; a learner says so in PYTHON)
+  PYTHON: "python", // learner: Python is usable (code that does not import numpy can run); numpy still loads
+  READY: "ready", // {version}: everything this worker needs is loaded
   STARTED: "started", // learner: learner code starts now
   OUTPUT: "output", // learner: {stream: "stdout"|"stderr", text, truncated}
   RESULT: "result", // learner: {runJson}: the run result, JSON text (untrusted)

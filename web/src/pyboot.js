@@ -9,8 +9,6 @@ export const HERE = import.meta.url;
 export const LIB = "/lib/werkbank";
 export const PYODIDE_URL = new URL("../pyodide/", HERE).href;
 export const WHEELS_URL = new URL("../wheels/", HERE).href;
-/** The build's memory snapshot of Python (werkbank/snapshot.py), gzip-compressed. */
-export const SNAPSHOT_URL = new URL("../snapshot/python.bin.gzip", HERE).href;
 
 /**
  * A fetch that reports bytes received as a percentage between `from` and `to` of a boot stage. `expected` is a
@@ -86,91 +84,22 @@ export function installEngine(pyodide, files) {
 }
 
 /**
- * A fingerprint of a zip archive: its size and an FNV-1a hash of its last 256 KB (the central directory, which holds
- * every member's name, size, offset and CRC, is at the end). The snapshot records the one of the standard library it
- * was made with (werkbank/node/snapshot.mjs); an image restored over another standard library would import from
- * offsets that are no longer true.
- */
-export function zipFingerprint(bytes) {
-  let hash = 0x811c9dc5;
-  for (let i = Math.max(0, bytes.length - 262144); i < bytes.length; i++) {
-    hash ^= bytes[i];
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return `${bytes.length}:${hash.toString(16)}`;
-}
-
-/** Throw unless the restored Python was made with the standard library this site serves (now in its file system). */
-function checkRestored(pyodide) {
-  const [path, expected] = pyodide
-    .runPython("import sys\nnext((p for p in sys.path if p.endswith('.zip')), '') + '\\n' + getattr(sys, '_werkbank_stdlib', '')")
-    .split("\n");
-  const actual = path ? zipFingerprint(pyodide.FS.readFile(path)) : "";
-  if (!expected || actual !== expected) throw new Error(`it was made with another standard library (${expected} here ${actual})`);
-}
-
-/** The snapshot image, inflated, fetched with `fetchFn`; rejects when it is missing or unreadable. */
-async function snapshotImage(fetchFn) {
-  if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream here");
-  const res = await fetchFn(SNAPSHOT_URL);
-  if (!res.ok || !res.body) throw new Error(`${new URL(SNAPSHOT_URL).pathname}: HTTP ${res.status}`);
-  const inflated = res.body.pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(inflated).arrayBuffer());
-}
-
-/**
  * Start Pyodide. `fetchFn` is the fetch Pyodide's loader sees while it loads (globalThis.fetch is set to it for the
- * duration). With `snapshot`, Python starts from the build's memory snapshot (Pyodide 0.27.7's experimental
- * `_loadSnapshot`: the state right after start-up with the engine's learner host imported, see
- * werkbank/node/snapshot.mjs) instead of starting up; when the image is missing or does not load, it boots as
- * without one and says so in the console. Resolves to {pyodide, snapshot: true when it started from the image}.
+ * duration). Resolves to the pyodide object.
  */
-export async function startPyodide({ post, runId, emit, fetchFn, snapshot = false }) {
+export async function startPyodide({ post, runId, emit, fetchFn }) {
   const { loadPyodide } = await import("../pyodide/pyodide.mjs");
   const before = self.fetch;
   self.fetch = meteredFetch(post, runId, "runtime", 2, 70, 12_000_000, fetchFn); // wasm + stdlib, ~12.5 MB
-  const options = {
-    indexURL: PYODIDE_URL,
-    stdout: (line) => emit("stdout", line + "\n"),
-    stderr: (line) => emit("stderr", line + "\n"),
-  };
   try {
-    if (snapshot) {
-      try {
-        const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshotImage(fetchFn) });
-        // Pyodide keeps its options (API.config), and with them the promise of the 20 MB image it has copied in
-        pyodide._api.config._loadSnapshot = null;
-        checkRestored(pyodide);
-        // every interpreter started from the image would otherwise share its random module's state
-        pyodide.runPython("import random as _werkbank_random\n_werkbank_random.seed()\ndel _werkbank_random");
-        return { pyodide, snapshot: true };
-      } catch (error) {
-        console.warn(`werkbank: starting Python from the memory snapshot failed (${(error && error.message) || error}); booting it without one`);
-      }
-    }
-    return { pyodide: await loadPyodide(options), snapshot: false };
+    return await loadPyodide({
+      indexURL: PYODIDE_URL,
+      stdout: (line) => emit("stdout", line + "\n"),
+      stderr: (line) => emit("stderr", line + "\n"),
+    });
   } finally {
     self.fetch = before;
   }
-}
-
-/**
- * After a start from the snapshot: the engine modules it holds were imported from this build's engine.json; if the
- * engine text the worker fetched is another one (or cannot be compared), forget them, so they are imported afresh
- * from the files installEngine wrote. `always` forgets them in any case.
- */
-export async function forgetSnapshotEngine(pyodide, engineText, always = false) {
-  let digest = "";
-  try {
-    const bytes = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(engineText));
-    digest = Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
-  } catch {
-    /* no crypto.subtle (not a secure context): compare nothing, forget */
-  }
-  pyodide.runPython(
-    `import sys\nif ${always ? "True" : "False"} or getattr(sys, "_werkbank_engine_sha256", None) != ${JSON.stringify(digest)}:\n` +
-      "    for _n in [n for n in sys.modules if n == 'graders' or n.startswith('graders.')]: del sys.modules[_n]",
-  );
 }
 
 /** Load numpy (and micropip when `micropip`), with `fetchFn` as the global fetch meanwhile. */

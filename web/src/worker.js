@@ -7,17 +7,7 @@
 // page treats this worker as dirty: it may still serve Runs, never another Check.
 
 import { Req, Res, response, validate } from "./protocol.js";
-import {
-  fetchText,
-  forgetSnapshotEngine,
-  fromPython,
-  installEngine,
-  isFatal,
-  meteredFetch,
-  PYODIDE_URL,
-  startPyodide,
-  WHEELS_URL,
-} from "./pyboot.js";
+import { fetchText, fromPython, installEngine, isFatal, meteredFetch, PYODIDE_URL, startPyodide, WHEELS_URL } from "./pyboot.js";
 import { lockdown } from "./lockdown.js";
 
 /* global SETTINGS */
@@ -103,13 +93,10 @@ async function boot(runId, interruptBuffer, lessonId) {
   const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
   progress("runtime", 1);
   const engineText = fetchText("../grading/engine.json", realFetch); // in parallel with the runtime
-  const started = await startPyodide({ post, runId, emit, fetchFn: realFetch, snapshot: true });
-  pyodide = started.pyodide;
+  pyodide = await startPyodide({ post, runId, emit, fetchFn: realFetch });
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
-  const text = await engineText;
-  const engine = JSON.parse(text);
+  const engine = JSON.parse(await engineText);
   installEngine(pyodide, engine.files || {});
-  if (started.snapshot) await forgetSnapshotEngine(pyodide, text); // the image imported this engine already
   bridge = pyodide.pyimport("graders.hosts.pyodide");
   const requirements = (lessonId && engine.requirements && engine.requirements[lessonId]) || [];
   requirementNames = requirements.map((r) => String(r.name));
@@ -120,7 +107,7 @@ async function boot(runId, interruptBuffer, lessonId) {
     isRunning: () => running,
     fetch: (href, init) => stageFetch(href, init),
   });
-  post(response(Res.PYTHON, runId, { version: pyodide.version, snapshot: started.snapshot }));
+  post(response(Res.PYTHON, runId, { version: pyodide.version }));
   complete = (async () => {
     // numpy (and micropip for the lesson's wheels) through the guarded fetch, metered for the progress bar
     const names = requirements.length ? ["numpy", "micropip"] : ["numpy"];
