@@ -267,19 +267,19 @@ def killed(source: str, prepared: dict, *, seconds: float = MUTANT_TIME) -> bool
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     kept: list = []
-    given: dict = {c["refill"]: None for c in cases.values() if "refill" in c}
+    refills = runner.Refills(cases.values())
     try:
         try:
             exec(compile(source, runner.FILENAME, "exec"), namespace)
         except Exception:
             return True
         for case_id in key["order"]:
-            outcome = runner.call_case(namespace, cases[case_id], attrs, kept, given)
+            outcome = runner.call_case(namespace, cases[case_id], attrs, kept, refills)
             outcome["id"] = case_id
             if check_case(key["expected"][case_id], outcome, key["cases"][case_id], "en") is not None:
                 return True
         # a result that reads differently after later calls, or is handed out again
-        runner.recheck(kept, attrs, {case_id for case_id, args in given.items() if args is not None})
+        runner.recheck(kept, attrs, refills.handed_on())
         return any("later" in outcome or outcome.get("shared") for outcome, *_ in kept)
     except _Timeout:
         return True

@@ -24,7 +24,7 @@ from . import values
 from .case import AuthorError, Case
 from .domain import Domain
 from .generate import Base, generate, random_bases
-from .runner import refilled, resolve  # the same rules as for learners
+from .runner import Refills, resolve  # the same rules as for learners
 from .settings import DEFAULT_TIME_LIMIT, FALLBACK_LANGUAGE, MAX_CASES
 
 MODES = ("sample", "full")
@@ -285,16 +285,14 @@ def _fingerprint(mistake: dict, plan_cases: list, expected: dict) -> dict:
         module = load_reference(mistake["source"], name)
     except AuthorError:
         return {"name": mistake["name"], "feedback": mistake["feedback"], "fails": fails}
-    kept = []  # (case id, outcome, result): read again after the last call, as the runner does for learners
-    given = {c["refill"]: None for c in plan_cases if "refill" in c}
+    kept = []  # (case id, outcome, result, input ids): read again after the last call, as the runner does
+    refills = Refills(plan_cases)
     try:
         for case in plan_cases:
             try:
                 target = resolve(module.__dict__, case["call"])
                 args, kwargs = values.decode(case["args"]), values.decode(case["kwargs"])
-                args = refilled(given.get(case.get("refill")), args)
-                if case["id"] in given:
-                    given[case["id"]] = args
+                args = refills.arguments(case, args)
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     result = target(*args, **kwargs)
@@ -311,10 +309,11 @@ def _fingerprint(mistake: dict, plan_cases: list, expected: dict) -> dict:
             if not same:
                 fails[case["id"]] = outcome
         owners: dict = {}
+        handed_on = refills.handed_on()  # as the runner: a refilled call's inputs changed, not its result
         for number, (case_id, outcome, result, inputs) in enumerate(kept):
             again = values.encode(result)
             if again != outcome["value"] and compare(expected[case_id]["value"], again) is not None \
-                    and given.get(case_id) is None:  # as the runner: a refilled call's inputs changed, not it
+                    and case_id not in handed_on:
                 outcome["later"] = again
             if any(owners.setdefault(id(part), number) != number for part in values.mutable_parts(result)
                    if id(part) not in inputs):

@@ -325,11 +325,11 @@ def _exception_outcome(error: BaseException) -> dict:
     return {"kind": "raise", "exc": type(error).__name__, "builtin_mro": mro, "message": message[:2000]}
 
 
-def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None, given: dict | None = None) -> dict:
+def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None,
+              refills: "Refills | None" = None) -> dict:
     """Call one case's function in ``namespace`` with fresh arguments; the outcome as data. A returned value is
-    appended to ``kept`` (with its outcome) so :func:`recheck` can read it again after later calls. ``given``: the
-    arguments of the earlier cases that a later one refills (keys set up front, values filled in as they run); a
-    case with ``refill`` gets that case's lists and dicts again, refilled in place with its own contents."""
+    appended to ``kept`` (with its outcome and input ids) so :func:`recheck` can read it again later. ``refills``: the
+    run's :class:`Refills`, so a case with ``refill`` gets an earlier call's lists and dicts again."""
     try:
         target = resolve(namespace, case["call"])
     except LookupError as missing:
@@ -345,10 +345,8 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
     else:
         args = _decode(case["args"])
         kwargs = _decode(case["kwargs"])
-    if given is not None:
-        args = refilled(given.get(case.get("refill")), args)
-        if case["id"] in given:
-            given[case["id"]] = args
+    if refills is not None:
+        args = refills.arguments(case, args)
     with _catch_warnings(record=True) as caught:
         _simplefilter("always")
         try:
@@ -373,6 +371,26 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
     return outcome
 
 
+class Refills:
+    """The refill rule for one pass over a plan's cases, the same for learners, mistake fingerprints and mutants: a
+    case with ``refill`` gets the very list and dict objects an earlier case was called with, refilled in place
+    with its own contents (a caller reusing its buffers)."""
+
+    def __init__(self, cases) -> None:
+        self._args = {c["refill"]: None for c in cases if _type(c.get("refill")) is str}
+
+    def arguments(self, case: dict, args: tuple) -> tuple:
+        """The positional arguments to call ``case`` with; kept when a later case refills this one."""
+        args = refilled(self._args.get(case.get("refill")), args)
+        if case["id"] in self._args:
+            self._args[case["id"]] = args
+        return args
+
+    def handed_on(self) -> frozenset:
+        """Ids of the cases that ran and whose arguments a later case gets again."""
+        return frozenset(case_id for case_id, args in self._args.items() if args is not None)
+
+
 def refilled(earlier: tuple | None, args: tuple) -> tuple:
     """``args`` to pass to a case that refills an earlier call's arguments: where both are lists or both dicts,
     the earlier object itself, its contents replaced by the new ones (the same object, refilled); else the new
@@ -392,16 +410,16 @@ def refilled(earlier: tuple | None, args: tuple) -> tuple:
     return tuple(out)
 
 
-def recheck(kept: list, attrs: dict, refilled=()) -> None:
+def recheck(kept: list, attrs: dict, handed_on=frozenset()) -> None:
     """Read every kept result again after the last call; where it changed since it was returned (a result shared
     with a later call, or a cache the function filled in later), record the new reading as ``later``. A result that
     is (or holds) the very object an earlier call returned is marked ``shared``: the caller of one would change
-    the other. ``refilled``: ids of cases whose arguments a later case refilled; their results may read those
+    the other. ``handed_on``: ids of cases whose arguments a later case refilled; their results may read those
     arguments (a report that keeps its inputs), so a change there is the caller's doing, not a fault."""
     owners: dict = {}
     for number, (outcome, result, inputs) in enumerate(kept):
         again = _encode(result, attrs)
-        if again != outcome["value"] and outcome.get("id") not in refilled:
+        if again != outcome["value"] and outcome.get("id") not in handed_on:
             outcome["later"] = again
         for part in values.mutable_parts(result):
             if _id(part) in inputs:
@@ -479,12 +497,12 @@ def run(source: str, plan: dict, on_output=None) -> dict:
             if check or plan.get("cases"):  # a Run may ask for cases too (the data for a checkpoint's plot)
                 attrs = plan.get("attrs", {})
                 kept: list = []
-                given: dict = {c["refill"]: None for c in plan["cases"] if _type(c.get("refill")) is str}
+                refills = Refills(plan["cases"])
                 for case in plan["cases"]:
-                    outcome = call_case(namespace, case, attrs, kept, given)
+                    outcome = call_case(namespace, case, attrs, kept, refills)
                     outcome["id"] = case["id"]
                     result["outcomes"].append(outcome)
-                recheck(kept, attrs, {case_id for case_id, args in given.items() if args is not None})
+                recheck(kept, attrs, refills.handed_on())
                 del kept
         except _KeyboardInterrupt as error:
             failure = error
