@@ -7,7 +7,10 @@ no editor, no grading engine, no service worker, one worker.
 Measured with ``--n`` rounds (default 5), alternating floor and site in every round (A/B, then B/A):
 
 - cold / warm boot: a fresh browser context -> ready; then a second navigation (``goto``, the same for both) ->
-  ready. Floor "ready" is numpy imported; the site's is ``<body data-runtime="ready">`` (everything a Check needs:
+  ready. Both are timed inside the browser, on its own clock (``NAV_CLOCK``): from the start of the visit's first
+  navigation (``performance.timeOrigin``) to the moment a MutationObserver sees the ready attribute. The driver's
+  own wait is not used: Playwright polls a selector at growing intervals (up to 500 ms apart), which added
+  0.1-0.5 s to every figure, and added it unevenly; Floor "ready" is numpy imported; the site's is ``<body data-runtime="ready">`` (everything a Check needs:
   a pristine learner worker with numpy and the grader worker with the lesson). The site runs on a plain static host,
   so its cold boot includes the service worker's one isolation reload, and its second visit comes from the service
   worker's saved copy;
@@ -86,6 +89,49 @@ text + "\\n--\\n" + numpy.__file__ + "\\n" + str(numpy.linalg.inv(numpy.eye(2)).
 }
 """
 
+#: Boot times measured inside the browser. Every document of a tab appends its ``performance.timeOrigin`` (epoch ms,
+#: the start of its navigation) to ``sessionStorage``, so a visit that the service worker reloads is timed from its
+#: first navigation. A MutationObserver notes ``performance.now()`` the first time the body shows each value of
+#: ``data-runtime``, ``data-python`` and ``data-floor``. It watches the document's children only until <body> exists.
+NAV_CLOCK = """
+(() => {
+  let origins = [];
+  try {
+    origins = JSON.parse(sessionStorage.getItem("__wbOrigins") || "[]");
+    origins.push(performance.timeOrigin);
+    sessionStorage.setItem("__wbOrigins", JSON.stringify(origins));
+  } catch (error) { origins = [performance.timeOrigin]; }
+  window.__wbOrigins = origins;
+  window.__wbSeen = {};
+  const note = () => {
+    for (const key of ["runtime", "python", "floor"]) {
+      const value = document.body.dataset[key];
+      if (value && !((key + ":" + value) in window.__wbSeen)) window.__wbSeen[key + ":" + value] = performance.now();
+    }
+  };
+  const watch = () => {
+    note();
+    new MutationObserver(note).observe(document.body,
+      { attributes: true, attributeFilter: ["data-runtime", "data-python", "data-floor"] });
+  };
+  if (document.body) { watch(); return; }
+  const early = new MutationObserver(() => { if (document.body) { early.disconnect(); watch(); } });
+  early.observe(document, { childList: true, subtree: true });
+})();
+"""
+
+
+def nav_clock(page, key: str, *, since_first: bool = False) -> float:
+    """Seconds from this document's navigation start (or, ``since_first``, from the first navigation of the visit:
+    a service worker's reload counts) to the first time the body showed ``key`` (e.g. ``"runtime:ready"``)."""
+    seen = page.evaluate(f"[window.__wbSeen[{json.dumps(key)}], performance.timeOrigin, window.__wbOrigins]")
+    at, origin, origins = seen
+    if at is None:
+        raise RuntimeError(f"the page never showed {key}")
+    first = origins[0] if since_first and origins else origin
+    return (origin + at - first) / 1000
+
+
 #: Click -> verdict measured inside the page: from the click event on a Check button to the moment its section's
 #: verdict box shows a verdict (a MutationObserver), so the driver's own latency does not count.
 VERDICT_CLOCK = """
@@ -160,29 +206,28 @@ def floor_once(browser, origin: str, counter: sitekit.ByteCounter, measure_memor
     """(cold, warm) seconds from navigation to numpy imported, the body bytes of the cold visit, and (when asked)
     the heap usage after the warm boot."""
     ctx = browser.new_context()
+    ctx.add_init_script(NAV_CLOCK)
     page = ctx.new_page()
     out = []
     counter.reset()
     for _ in range(2):
         if out:
             cold_bytes = counter.bytes
-        start = sitekit.now()
         page.goto(origin + "/index.html")  # the second visit is a second navigation, exactly as for the site
         page.wait_for_selector("body[data-floor=ready]", timeout=TIMEOUT_MS, state="attached")
-        out.append(sitekit.now() - start)
+        out.append(nav_clock(page, "floor:ready", since_first=not out))
     memory = heap_usage(browser, page) if measure_memory else None
     ctx.close()
     return out[0], out[1], cold_bytes, memory
 
 
-def _visit(page, url: str) -> dict:
-    """Navigate to ``url``; seconds to ``data-python="ready"`` and to ``data-runtime="ready"``, long tasks, marks."""
-    start = sitekit.now()
+def _visit(page, url: str, *, cold: bool) -> dict:
+    """Navigate to ``url``; seconds to ``data-python="ready"`` and to ``data-runtime="ready"`` (on the browser's
+    clock, from the visit's first navigation), long tasks, marks."""
     page.goto(url)
-    page.wait_for_selector("body[data-python=ready]", timeout=TIMEOUT_MS, state="attached")
-    python = sitekit.now() - start
-    page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
-    ready = sitekit.now() - start
+    page.wait_for_selector("body[data-runtime=ready][data-python=ready]", timeout=TIMEOUT_MS, state="attached")
+    python = nav_clock(page, "python:ready", since_first=cold)
+    ready = nav_clock(page, "runtime:ready", since_first=cold)
     tasks = page.evaluate("window.__wbLongTasks || []")
     marks = page.evaluate("""() => { const out = {};  // the first of each name (a spare's boot comes later)
         for (const m of performance.getEntriesByType('mark')) {
@@ -199,11 +244,12 @@ def site_once(browser, origin: str, counter: sitekit.ByteCounter | None = None) 
     whole build); bytes of the cold visit."""
     ctx = browser.new_context()
     ctx.add_init_script(LONGTASK_SCRIPT)
+    ctx.add_init_script(NAV_CLOCK)
     page = ctx.new_page()
     if counter:
         counter.reset()
     url = f"{origin}/lessons/{LESSON}/en.html"
-    cold = _visit(page, url)
+    cold = _visit(page, url, cold=True)
     result = {"cold": cold["ready"], "cold_python": cold["python"], "longtasks": cold["longtasks"],
               "marks_cold": cold["marks"], "isolated": page.evaluate("crossOriginIsolated"),
               "controlled": page.evaluate("Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)")}
@@ -213,7 +259,7 @@ def site_once(browser, origin: str, counter: sitekit.ByteCounter | None = None) 
     result["offline"] = page.get_attribute("html", "data-offline")
     if counter:
         result["bytes_offline"] = counter.bytes
-    warm = _visit(page, url)
+    warm = _visit(page, url, cold=False)
     result.update({"warm": warm["ready"], "warm_python": warm["python"], "longtasks_warm": warm["longtasks"],
                    "marks_warm": warm["marks"]})
     ctx.close()
