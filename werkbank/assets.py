@@ -1,6 +1,7 @@
 """The JavaScript bundles: ``web/src`` -> ``dist/assets/`` with esbuild.
 
-Three entry points: ``app.js`` (the pages), ``worker.js`` (a learner worker) and ``grader_worker.js`` (the grader
+Four entry points: ``app.js`` (the pages), ``early.js`` (a classic script in every page's ``<head>`` that starts the
+first learner worker before app.js runs), ``worker.js`` (a learner worker) and ``grader_worker.js`` (the grader
 worker). Every bundle gets the shared settings at build time (``--define:SETTINGS=<json>``, from
 :func:`graders.engine.settings.for_web`), so the page, the workers and the engine never disagree about a limit or a
 language. The workers' hash is compiled into app.js (``WORKER_VERSION``), so a new worker is never served from a
@@ -47,9 +48,13 @@ def bundle(dist: Path) -> dict[str, str]:
         _esbuild([str(src / name), *common, f"--external:{PYODIDE_IMPORT}", f"--outfile={assets / name}"])
         digest.update((assets / name).read_bytes())
     versions = {"worker": digest.hexdigest()[:12]}
-    _esbuild([str(src / "app.js"), *common, f"--define:WORKER_VERSION={json.dumps(versions['worker'])}",
-              f"--outfile={assets / 'app.js'}"])
+    worker_version = f"--define:WORKER_VERSION={json.dumps(versions['worker'])}"
+    _esbuild([str(src / "app.js"), *common, worker_version, f"--outfile={assets / 'app.js'}"])
     versions["app"] = _short_hash(assets / "app.js")
+    # early.js: a classic script for <head> that starts the first learner worker before app.js runs
+    _esbuild([str(src / "early.js"), *[a for a in common if a != "--format=esm"], "--format=iife", worker_version,
+              f"--outfile={assets / 'early.js'}"])
+    versions["early"] = _short_hash(assets / "early.js")
     return versions
 
 

@@ -82,9 +82,10 @@ def page_csp() -> str:
 
 
 def _shell(*, lang: str, root: str, title: str, body: str, page: str, versions: dict[str, str],
-           body_attrs: str = "", head_extra: str = "") -> str:
+           body_attrs: str = "", head_extra: str = "", lesson_id: str = "") -> str:
     """The HTML document around a page body. ``root`` is the relative path to ``dist/`` ("", "../", "../../")."""
     esc = html.escape
+    early_attrs = f' data-lesson="{esc(lesson_id)}"' if lesson_id else ""
     return f"""<!doctype html>
 <html lang="{esc(lang)}" dir="{_dir(lang)}">
 <head>
@@ -96,7 +97,8 @@ def _shell(*, lang: str, root: str, title: str, body: str, page: str, versions: 
 <link rel="icon" href="{root}static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="{root}static/site.css?v={versions['static']}">
 <script src="{root}static/theme-boot.js?v={versions['static']}"></script>
-{head_extra}<script type="module" src="{root}assets/app.js?v={versions['app']}"></script>
+{head_extra}<script src="{root}assets/early.js?v={versions['early']}"{early_attrs}></script>
+<script type="module" src="{root}assets/app.js?v={versions['app']}"></script>
 </head>
 <body data-page="{page}" data-runtime="loading" data-lang="{esc(lang)}"{body_attrs}>
 <a class="skip-link" href="#main">{esc(ui(lang, "skip_to_content"))}</a>
@@ -467,7 +469,7 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None) 
         f'<script type="application/json" id="lesson-data">{json_for_script(data)}</script>'
     )
     return _shell(lang=lang, root=root, title=f"{text.title} · {ui(lang, 'site_title')}", body=body,
-                  page="lesson", versions=versions, body_attrs=f' data-lesson="{esc(lesson.id)}"')
+                  page="lesson", versions=versions, body_attrs=f' data-lesson="{esc(lesson.id)}"', lesson_id=lesson.id)
 
 
 # ---------------------------------------------------------------- entry point

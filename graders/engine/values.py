@@ -25,6 +25,7 @@ from builtins import (  # noqa: F401
     callable, dict, enumerate, frozenset, range, set, sorted, zip, getattr, abs, max, min, bool, complex, iter, next,
 )
 import dataclasses as _dataclasses
+import itertools as _itertools
 import json
 import math as _math
 
@@ -640,6 +641,9 @@ def is_numpy_scalar(x) -> bool:
 
 
 _IMMUTABLE_LEAVES = (int, float, complex, str, bytes, bool, type(None), frozenset)
+_all = _builtins.all
+_map = _builtins.map
+_repeat = _itertools.repeat
 #: What a result may hold that its caller can change in place; these must be new objects on every call.
 _CONTAINERS = (list, dict, set, bytearray)
 #: How many objects of one result :func:`mutable_parts` looks at, at most (results are small; this bounds a
@@ -664,7 +668,9 @@ def mutable_parts(result) -> list:
             parts.append(item)  # an object returned (or handed out in a returned tuple) as a whole
         try:  # a learner's container or class may run code here; what it hides or breaks is not walked
             if _type(item) is tuple or _isinstance(item, (list, set)):
-                todo.extend((x, top and _type(item) is tuple) for x in item)
+                # most inputs and results are flat lists of numbers or strings: checked at C speed, nothing to walk
+                if not _all(_map(_isinstance, item, _repeat(_IMMUTABLE_LEAVES))):
+                    todo.extend((x, top and _type(item) is tuple) for x in item)
             elif _isinstance(item, dict):
                 todo.extend((x, False) for x in item.values())
             elif not is_array(item) and not _isinstance(item, type):

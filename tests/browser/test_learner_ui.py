@@ -87,6 +87,23 @@ def test_check_pressed_while_python_loads_is_queued(page, isolated_server):
     assert state == "fail"  # the starter fails: the queued Check really ran
 
 
+def test_editors_are_built_in_slices_and_at_once_when_a_section_is_used(page, isolated_server):
+    # The editors are built in short slices after the page's script ran (issue 16: no long main-thread task); a
+    # learner's action on a section builds every section up to it at once, in the same event.
+    page.goto(f"{isolated_server.url}lessons/{LESSON}/en.html", wait_until="domcontentloaded")
+    built = page.evaluate("""() => {
+        document.querySelector('[data-checkpoint="3"] [data-action="reset"]').click();
+        return Array.from(document.querySelectorAll('[data-checkpoint] [data-editor]'),
+                          (el) => Boolean(el.querySelector('.cm-content')));
+    }""")
+    assert len(built) == 3 and all(built)  # checkpoint 3's Reset built checkpoints 1, 2 and 3 at once
+    page.wait_for_selector("body[data-editors=ready]", state="attached")
+    assert page.locator(".cm-editor").count() == page.locator("[data-editor], [data-example-editor], "
+                                                              "[data-carried-editor]").count()
+    starter = json.loads(page.locator("#lesson-data").text_content())["checkpoints"][2]["starter"]
+    assert editor_text(page, "3") == starter
+
+
 def test_run_error_highlights_the_line_and_shows_the_traceback(page, isolated_server):
     open_lesson(page, isolated_server)
     replace_code(page, "try", "x = 1\ny = 2\nraise ValueError('boom')\n")

@@ -117,23 +117,14 @@ export class CheckpointView {
     this.describedBy = keys ? keys.id : "";
 
     const saved = store.draft(lesson.id, this.key);
+    this.initialText = saved !== null ? saved : data ? data.starter : "";
     const saveDraft = debounce((text) => store.saveDraft(lesson.id, this.key, text), DRAFT_DELAY_MS);
     this.saveDraft = saveDraft;
-    const mount = section.querySelector("[data-editor]");
-    this.view = createEditor(mount, {
-      doc: saved !== null ? saved : data ? data.starter : "",
-      label: mount.getAttribute("aria-label") || "",
-      describedBy: this.describedBy,
-      onChange: (text) => {
-        saveDraft(text);
-        this.page.changed(this);
-      },
-      onSubmit: data ? () => this.check(this.view.contentDOM) : () => this.run(this.view.contentDOM),
-    });
-    mount.removeAttribute("aria-label");
-
-    this._setupExample();
-    this._setupCarried();
+    this.view = null; // the CodeMirror editor, made by build() (app.js builds the page's editors in short slices)
+    this.example = null;
+    this.carried = [];
+    this.steps = this._steps();
+    this.built = false;
     this._setupHints();
 
     this._on("run", (button) => this.run(button));
@@ -143,8 +134,53 @@ export class CheckpointView {
     this._on("hint", () => this.nextHint());
     this._on("solution", () => this.showSolution(true));
     this._on("example-restore", () => this.restoreExample());
+    for (const details of section.querySelectorAll("[data-carried]")) {
+      details.querySelector('[data-action="carry-refresh"]')?.addEventListener("click", () => {
+        this._ready();
+        this.syncCarried(details.dataset.carried);
+      });
+    }
     if (data && store.checkpoint(lesson.id, data.id)?.solutionRevealed) this.showSolution(false);
+  }
+
+  /**
+   * The expensive part of the section, one editor per step: the learner's editor, the example editor, each
+   * carried-over editor. app.js runs the steps of every section in short slices, so no main-thread task is long;
+   * anything a learner can do first builds what it needs at once (`_ready`).
+   */
+  *_steps() {
+    const mount = this.section.querySelector("[data-editor]");
+    this.view = createEditor(mount, {
+      doc: this.initialText,
+      label: mount.getAttribute("aria-label") || "",
+      describedBy: this.describedBy,
+      onChange: (text) => {
+        this.saveDraft(text);
+        this.page.changed(this);
+      },
+      onSubmit: this.data ? () => this.check(this.view.contentDOM) : () => this.run(this.view.contentDOM),
+    });
+    mount.removeAttribute("aria-label");
+    yield;
+    this._setupExample();
+    yield* this._setupCarried();
+    this.built = true;
     this.refreshPassed();
+  }
+
+  /** Run the build steps that are left now (all of them when none ran yet). */
+  build() {
+    for (const _ of this.steps); // eslint-disable-line no-unused-vars
+  }
+
+  /** This section and the ones before it (whose code it may carry over or run) are built. */
+  _ready() {
+    this.page.ready(this);
+  }
+
+  /** The learner's code in this section (the saved draft or the starter while the editor is not built yet). */
+  text() {
+    return this.view ? getText(this.view) : this.initialText;
   }
 
   _on(action, fn) {
@@ -193,7 +229,7 @@ export class CheckpointView {
     this.buttons["example-restore"].hidden = this.caseSource === null && text === (this.data.example || "");
   }
 
-  _setupCarried() {
+  *_setupCarried() {
     this.carried = [];
     if (!this.data) return;
     for (const details of this.section.querySelectorAll("[data-carried]")) {
@@ -221,8 +257,8 @@ export class CheckpointView {
         onSubmit: () => this.check(entry.view.contentDOM),
       });
       mount.removeAttribute("aria-label");
-      details.querySelector('[data-action="carry-refresh"]').addEventListener("click", () => this.syncCarried(need));
       this.carried.push(entry);
+      yield;
     }
     this.syncCarried();
   }
@@ -232,7 +268,7 @@ export class CheckpointView {
     const record = this.store.checkpoint(this.lesson.id, need);
     if (record && record.passedAt && record.lastPassingCode) return { text: record.lastPassingCode, passed: true };
     const other = this.page.view(need);
-    return { text: other ? getText(other.view) : "", passed: false };
+    return { text: other ? other.text() : "", passed: false };
   }
 
   /**
@@ -308,7 +344,7 @@ export class CheckpointView {
     if (this.store.isPassed(this.lesson.id, this.data.id)) return "passed";
     const record = this.store.checkpoint(this.lesson.id, this.data.id);
     if (record && record.triedAt) return "tried";
-    return getText(this.view).trim() !== this.data.starter.trim() ? "tried" : "new";
+    return this.text().trim() !== this.data.starter.trim() ? "tried" : "new";
   }
 
   /** Show the "passed" badge and the "Next" link from the stored progress; refresh carried-over code. */
@@ -337,7 +373,7 @@ export class CheckpointView {
   }
 
   _refocus() {
-    const target = this.origin && this.origin.isConnected ? this.origin : this.buttons.run || this.view.contentDOM;
+    const target = this.origin && this.origin.isConnected ? this.origin : this.buttons.run || (this.view ? this.view.contentDOM : this.section);
     target.focus({ preventScroll: true });
   }
 
@@ -404,6 +440,7 @@ export class CheckpointView {
   /** Run the code (no grading), then the example or case snippet, and show the snippet's value. */
   async run(origin = null) {
     if (this.busy) return;
+    this._ready();
     const { source, segments } = this.compose();
     const snippet = this._snippet();
     const tryingCase = this.caseSource !== null && snippet.text === this.caseSource;
@@ -473,6 +510,7 @@ export class CheckpointView {
 
   /** Put a failing case's complete call into the scratch editor and run it beside the expected result. */
   tryCase({ source, expected }) {
+    this._ready();
     if (!this.example) return;
     this.caseSource = source;
     this.caseExpected = expected ?? null;
@@ -489,6 +527,7 @@ export class CheckpointView {
 
   /** Back from a case to the task's example call. */
   restoreExample() {
+    this._ready();
     if (!this.example) return;
     this.caseSource = null;
     this.caseExpected = null;
@@ -507,6 +546,7 @@ export class CheckpointView {
   /** Grade the code: carried-over code and the learner's, prepared -> run -> judged. */
   async check(origin = null) {
     if (this.busy || !this.data) return;
+    this._ready();
     const { source, segments } = this.compose();
     const own = getText(this.view);
     this.flushDraft();
@@ -579,6 +619,7 @@ export class CheckpointView {
 
   /** Put the starter back; one undoable change, with a notice saying how to undo. */
   reset() {
+    this._ready();
     const starter = this.data ? this.data.starter : "";
     setText(this.view, starter);
     markErrorLine(this.view, null);
@@ -610,6 +651,7 @@ export class CheckpointView {
     copy.dataset.action = "solution-copy";
     copy.textContent = t("solution_copy");
     copy.addEventListener("click", () => {
+      this._ready();
       setText(this.view, this.data.solution);
       this.view.focus();
     });

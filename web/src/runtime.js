@@ -70,6 +70,17 @@ function mark(name) {
   }
 }
 
+/**
+ * The learner worker web/src/early.js started from the page's <head> (before this bundle ran), or null; taken once.
+ * Pass it to the Runtime as `early`.
+ */
+export function takeEarlyWorker(win = typeof window !== "undefined" ? window : null) {
+  const early = win ? win.__werkbankEarlyWorker : null;
+  if (!early) return null;
+  delete win.__werkbankEarlyWorker;
+  return early;
+}
+
 /** A learner or grader worker and where its boot is: booting -> python (learner only) -> ready; dead. */
 class Slot {
   constructor(role, worker, interrupt) {
@@ -86,10 +97,13 @@ class Slot {
 /**
  * Runs learner code in learner workers and grades it in the grader worker. Callbacks: onState(state),
  * onProgress(percent, stage), onNotice(key) for events the learner should hear about ("runtime_crashed").
- * createWorker(role) makes a Worker for "learner" or "grader" (tests pass a fake).
+ * createWorker(role) makes a Worker for "learner" or "grader" (tests pass a fake). `early`: a learner worker that is
+ * booting already ({worker, bootId, interrupt, lessonId, messages, errors}, see takeEarlyWorker): the first learner
+ * worker the runtime needs is that one, when it was started for the same lesson and isolation.
  */
 export class Runtime {
-  constructor({ onState = () => {}, onProgress = () => {}, onNotice = () => {}, createWorker = null } = {}) {
+  constructor({ onState = () => {}, onProgress = () => {}, onNotice = () => {}, createWorker = null, early = null } = {}) {
+    this.early = early;
     this.warmList = null; // {lessonId, checkpoints}
     this.seeds = new Map(); // "lesson/checkpoint" -> the seed of its next Check
     this.plans = new Map(); // "lesson/checkpoint/seed" -> Promise of {plan, plotCase}
@@ -192,6 +206,17 @@ export class Runtime {
   }
 
   _spawn(role) {
+    if (role === "learner" && this.early) {
+      const early = this.early;
+      this.early = null;
+      const lessonId = this.warmList ? this.warmList.lessonId : "";
+      if (early.lessonId === lessonId && Boolean(early.interrupt) === Boolean(this.isolated)) return this._adopt(early);
+      try {
+        early.worker.terminate();
+      } catch {
+        /* gone already */
+      }
+    }
     let worker;
     try {
       worker = this.createWorker(role);
@@ -210,6 +235,24 @@ export class Runtime {
     const lessonId = this.warmList ? this.warmList.lessonId : undefined;
     const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}) };
     worker.postMessage(request(Req.INIT, slot.bootId, payload));
+    return slot;
+  }
+
+  /** Take over the early learner worker: its boot id, its handlers, and the messages it sent before this ran. */
+  _adopt(early) {
+    const slot = new Slot("learner", early.worker, early.interrupt);
+    slot.bootId = early.bootId;
+    early.worker.onmessage = (event) => this._receive(slot, event.data);
+    early.worker.onerror = (event) => {
+      if (event && typeof event.preventDefault === "function") event.preventDefault();
+      this._crashed(slot, (event && event.message) || "worker error");
+    };
+    early.worker.onmessageerror = () => {};
+    // after the caller has stored the slot (as `current`): the replayed messages are judged as if they came now
+    queueMicrotask(() => {
+      for (const msg of early.messages.splice(0)) this._receive(slot, msg);
+      for (const message of early.errors.splice(0)) this._crashed(slot, message);
+    });
     return slot;
   }
 
@@ -259,7 +302,10 @@ export class Runtime {
   }
 
   _bootMessage(slot, msg) {
-    if (msg.type === Res.PYTHON || msg.type === Res.READY) mark(`werkbank:${slot.role}:${msg.type}`);
+    if (msg.type === Res.PYTHON || msg.type === Res.READY) {
+      mark(`werkbank:${slot.role}:${msg.type}`);
+      if (msg.snapshot === true) mark(`werkbank:${slot.role}:snapshot`); // Python started from the build's image
+    }
     if (msg.type === Res.PROGRESS) {
       slot.percent = msg.percent;
       this._progress(msg.stage);

@@ -294,3 +294,58 @@ test("a failing generated case is shrunk: the grader proposes and picks, the Che
   assert.equal(learner.sent.filter((m) => m.type === Req.RUN).length, 2, "the Check and one shrink round");
   assert.deepEqual(outputs, ["hi\n"], "a shrink round's output is not shown");
 });
+
+/** An early learner worker as web/src/early.js leaves it: booting, its replies so far buffered. */
+function earlyWorker(lessonId, script = scripted()) {
+  const worker = new FakeWorker("learner", () => {});
+  const early = { worker, bootId: "early-boot-id-0001", interrupt: null, lessonId, messages: [], errors: [] };
+  worker.onmessage = (event) => early.messages.push(event.data);
+  // it had answered INIT before the page's bundle ran: PROGRESS and PYTHON are waiting in the buffer
+  worker.script = script;
+  worker.postMessage({ schema: 2, type: Req.INIT, runId: early.bootId, lessonId });
+  return early;
+}
+
+test("the learner worker early.js started is adopted, with the messages it sent before the page ran", async () => {
+  const early = earlyWorker("l");
+  await sleep(1);
+  assert.ok(early.messages.some((m) => m.type === Res.PYTHON)); // said before anyone listened
+  const workers = [];
+  const runtime = new Runtime({
+    early,
+    createWorker: (role) => {
+      const w = new FakeWorker(role, scripted());
+      workers.push(w);
+      return w;
+    },
+  });
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  assert.equal(runtime.current.worker, early.worker);
+  await until(() => runtime.state === "idle");
+  assert.deepEqual(workers.map((w) => w.role).slice(0, 1), ["grader"]); // no second learner worker for the first boot
+  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: runtime.seedFor("l", "1") });
+  assert.equal(result.verdict.status, "pass");
+  assert.ok(early.worker.sent.some((m) => m.type === Req.RUN));
+});
+
+test("an early learner worker started for another lesson is terminated, not used", async () => {
+  const early = earlyWorker("other");
+  const { runtime, learners } = (() => {
+    const workers = [];
+    const rt = new Runtime({
+      early,
+      createWorker: (role) => {
+        const w = new FakeWorker(role, scripted());
+        workers.push(w);
+        return w;
+      },
+    });
+    return { runtime: rt, learners: () => workers.filter((w) => w.role === "learner") };
+  })();
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  assert.ok(early.worker.terminated);
+  assert.equal(runtime.current.worker, learners()[0]);
+  await until(() => runtime.state === "idle");
+});

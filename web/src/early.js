@@ -1,0 +1,51 @@
+// The first learner worker, started from the page's <head> (dist/assets/early.js, a classic script), so
+// Python's boot (fetching and compiling the runtime) begins before the page's main script is fetched, parsed and
+// run. It is a plain (blocking) script, so it has run before app.js, a module script, starts; it is 3 KB. runtime.js
+// adopts the worker (takeEarlyWorker) and replays what it said meanwhile.
+//
+// It starts nothing when the page may still reload itself once into cross-origin isolation (a plain host's first
+// visit: service workers supported, the page neither controlled by one nor isolated; see offline.js), nor when the
+// learner asked to save data. Then runtime.js boots as before, after the page's load.
+
+import { Req, newRunId, request } from "./protocol.js";
+
+/* global WORKER_VERSION */
+const KEY = "__werkbankEarlyWorker";
+
+/** True when offline.js may reload this page once (into isolation), so a worker started now would be thrown away. */
+export function mayReload(win = globalThis) {
+  const nav = win.navigator || {};
+  if (win.crossOriginIsolated) return false;
+  if (win.document && win.document.querySelector('meta[name="werkbank-dev"]')) return false; // no service worker
+  if (!("serviceWorker" in nav) || !win.isSecureContext) return false;
+  return !nav.serviceWorker.controller;
+}
+
+function start() {
+  const script = document.currentScript;
+  if (!script || window[KEY] || typeof Worker !== "function") return;
+  if (navigator.connection && navigator.connection.saveData) return;
+  if (mayReload(window)) return;
+  const url = new URL("./worker.js", script.src);
+  if (typeof WORKER_VERSION === "string" && WORKER_VERSION) url.searchParams.set("v", WORKER_VERSION);
+  const isolated = typeof crossOriginIsolated !== "undefined" && crossOriginIsolated && typeof SharedArrayBuffer === "function";
+  const interrupt = isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+  const lessonId = script.dataset.lesson || "";
+  const worker = new Worker(url, { type: "module" });
+  const early = { worker, bootId: newRunId(), interrupt, lessonId, messages: [], errors: [] };
+  worker.onmessage = (event) => early.messages.push(event.data);
+  worker.onerror = (event) => {
+    if (event && typeof event.preventDefault === "function") event.preventDefault();
+    early.errors.push((event && event.message) || "worker error");
+  };
+  const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}) };
+  worker.postMessage(request(Req.INIT, early.bootId, payload));
+  if (performance.mark) performance.mark("werkbank:early"); // the benchmark and the tests read it
+  Object.defineProperty(window, KEY, { value: early, configurable: true });
+}
+
+try {
+  start();
+} catch (error) {
+  console.warn("werkbank: the early learner worker did not start:", (error && error.message) || error); // runtime.js boots one
+}
