@@ -249,6 +249,8 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     page = sw_context.new_page()
     navigations = []
     page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
+    learners = []  # learner workers the pages started (the service worker's precache asks without "?v=")
+    page.on("request", lambda request: learners.append(request.url) if "assets/worker.js?" in request.url else None)
     response = page.goto(plain_server.url + f"lessons/{LESSON}/en.html")
     assert "cross-origin-opener-policy" not in response.headers  # really a plain host
     _wait_saved(page)  # only a controlled page, after the reload, asks for the offline copy
@@ -256,6 +258,10 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     assert page.evaluate("typeof SharedArrayBuffer") == "function"
     _wait(page, "body[data-runtime=ready]")
     assert len(navigations) == 2, navigations
+    # the first load, which reloads itself, started no Python; the isolated one started it from <head> (early.js)
+    _wait(page, "body[data-spare=ready]")
+    assert len(learners) == 2, learners  # the first learner worker and the spare, nothing thrown away
+    assert page.evaluate("performance.getEntriesByName('werkbank:early').length") == 1
     page.reload()  # a second visit is isolated straight away: no further reload
     _wait(page, "body[data-runtime=ready]")
     assert page.evaluate("crossOriginIsolated") is True

@@ -124,3 +124,25 @@ def test_site_workers_run_numpy_and_check_a_lesson_with_a_wheel(page, plain_serv
     assert any(u.endswith("/wheels/" + wheel) for u in request_log.urls)
     assert sum(u.endswith("/grading/micropip-demo.json") for u in request_log.urls) == 1  # the grader's, only
     request_log.assert_only(plain_server.origin)
+
+
+def test_first_learner_worker_starts_from_the_head_and_is_adopted(browser, isolated_server, plain_server):
+    """early.js starts the first learner worker before the page's bundle runs, and runtime.js adopts it (one learner
+    worker until ready). Where the page may still reload into isolation (a plain host: service workers exist, the
+    page is neither controlled nor isolated) it starts none, and the page boots after its load as before."""
+    for server, service_workers, early in ((isolated_server, "allow", True), (plain_server, "block", False)):
+        ctx = browser.new_context(service_workers=service_workers)
+        page = ctx.new_page()
+        learners = []
+        page.on("request", lambda r, out=learners: out.append(r.url) if "assets/worker.js?" in r.url else None)
+        page.goto(server.url + "lessons/claims-abstention/en.html")
+        page.wait_for_selector("body[data-runtime=ready]", timeout=120_000, state="attached")
+        marks = page.evaluate("""() => Object.fromEntries(performance.getEntriesByType('mark')
+            .filter((m) => m.name.startsWith('werkbank:')).map((m) => [m.name, m.startTime]))""")
+        assert ("werkbank:early" in marks) == early, (server.url, marks)
+        if early:
+            assert marks["werkbank:early"] < marks["werkbank:learner:python"]
+        assert page.evaluate("'__werkbankEarlyWorker' in window") is False  # adopted (or never there)
+        page.wait_for_selector("body[data-spare=ready]", timeout=120_000, state="attached")
+        assert len(learners) == 2, learners  # the first one and the spare: none started twice or thrown away
+        ctx.close()

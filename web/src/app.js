@@ -4,7 +4,7 @@ import { CheckpointView } from "./checkpoint.js";
 import { mountFigures } from "./figures/index.js";
 import { loadStrings, pageLang, t } from "./i18n.js";
 import { renderHomeProgress, renderLessonProgress, renderStepper } from "./progress.js";
-import { Runtime, runtimeAttribute } from "./runtime.js";
+import { Runtime, runtimeAttribute, takeEarlyWorker } from "./runtime.js";
 import { registerServiceWorker } from "./offline.js";
 import { KEY, ProgressStore } from "./storage.js";
 import { setupTheme } from "./theme.js";
@@ -234,6 +234,40 @@ function showUpdate(update) {
   box.append(p);
 }
 
+/** Let the browser handle input, rendering and messages before the next slice of start-up work. */
+function nextSlice() {
+  if (typeof scheduler !== "undefined" && typeof scheduler.yield === "function") return scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel(); // not setTimeout: nested timeouts are clamped to 4 ms
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * Run start-up work without long main-thread tasks (issue 16: none over 50 ms): `work` holds functions and iterators
+ * of steps (a checkpoint's editors, one per step); after every function or step that ends past SLICE_MS the page
+ * gets the main thread back. Order is kept.
+ */
+const SLICE_MS = 12;
+async function inSlices(work) {
+  await nextSlice(); // not in the task that evaluated the page's script
+  let start = performance.now();
+  const pause = async () => {
+    if (performance.now() - start < SLICE_MS) return;
+    await nextSlice();
+    start = performance.now();
+  };
+  for (const item of work) {
+    if (typeof item === "function") {
+      item();
+      await pause();
+    } else {
+      for (const _ of item) await pause(); // eslint-disable-line no-unused-vars
+    }
+  }
+}
+
 function main() {
   loadStrings();
   setupTheme();
@@ -246,6 +280,7 @@ function main() {
   });
 
   const views = [];
+  const later = []; // start-up work done in slices once the page is usable: functions, or iterators of steps
   let indicator = null;
   const runtime = new Runtime({
     onState: (state) => {
@@ -254,17 +289,19 @@ function main() {
     },
     onProgress: (percent) => indicator && indicator.progress(percent),
     onNotice: (key) => showWarning(key),
+    early: takeEarlyWorker(), // the learner worker early.js started in <head>, if it did
   });
   indicator = runtimeIndicator(runtime);
   indicator.state();
 
   const page = document.body.dataset.page;
   const announce = announcer();
+  const lesson = page === "lesson" ? readJson("lesson-data") : null;
+  if (lesson) runtime.warm(lesson.id, lesson.checkpoints.map((cp) => cp.id)); // expected values are computed while the learner reads
+  const boot = bootPython(runtime, serviceWorker);
   if (page === "lesson") {
-    const lesson = readJson("lesson-data");
     if (lesson) {
       const ids = lesson.checkpoints.map((cp) => cp.id);
-      runtime.warm(lesson.id, ids); // expected values are computed while the learner reads
       const byId = new Map(lesson.checkpoints.map((cp) => [cp.id, cp]));
       const byKey = new Map();
       let paintSoon = null;
@@ -283,6 +320,13 @@ function main() {
       // earlier checkpoints first, so carried-over code finds their editors; the free editor last
       sections.sort((a, b) => (a.hasAttribute("data-playground") ? 1 : 0) - (b.hasAttribute("data-playground") ? 1 : 0)
         || ids.indexOf(a.dataset.checkpoint) - ids.indexOf(b.dataset.checkpoint));
+      // A learner's action on a section builds it (and the sections before it) at once, out of turn.
+      context.ready = (view) => {
+        for (const other of views) {
+          other.build();
+          if (other === view) break;
+        }
+      };
       for (const section of sections) {
         const data = section.hasAttribute("data-checkpoint") ? byId.get(section.dataset.checkpoint) : null;
         if (section.hasAttribute("data-checkpoint") && !data) continue;
@@ -305,10 +349,12 @@ function main() {
       document.addEventListener("visibilitychange", () => {
         if (document.visibilityState === "hidden") views.forEach((view) => view.flushDraft());
       });
+      // The editors (CodeMirror) are the expensive part of a lesson page: one editor per slice of the main thread.
+      later.push(...views.map((view) => view.steps), () => paint());
     }
-    mountFigures(document, lang);
     keepPlaceOnLanguageSwitch();
     jumpLinks();
+    later.push(() => mountFigures(document, lang));
   } else {
     const site = readJson("site-data") || { lessons: [] };
     const paint = () => {
@@ -321,24 +367,44 @@ function main() {
   }
   rememberLanguageChoice();
   trackTopbar();
-  focusableScrollers();
   for (const view of views) view.setRuntimeState(runtime.state);
+  later.push(() => focusableScrollers(), () => {
+    document.body.dataset.editors = "ready"; // every editor is built (a hook for tests)
+  });
+  inSlices(later);
 
-  // Boot Python in the background once the page has loaded, unless the learner asked to save data.
+  boot.afterLoad();
+}
+
+/**
+ * Boot Python in the background, unless the learner asked to save data. When no isolation reload can come (the page
+ * is isolated already, or a service worker controls it, or there is none), the workers start now, before the
+ * editors are built, so their downloads and compiles overlap the page's own start-up (the first learner worker
+ * usually started even earlier, from <head>: web/src/early.js, adopted here). Otherwise (a plain host's
+ * first visit: the service worker may reload the page once into isolation) they start after the load event, once
+ * the service worker has settled that. `afterLoad()` shows the save-data notice or arranges the later start.
+ */
+function bootPython(runtime, serviceWorker) {
   const saveData = navigator.connection && navigator.connection.saveData;
+  const sw = "serviceWorker" in navigator ? navigator.serviceWorker : null;
+  const noReload = Boolean(runtime.early) || Boolean(window.crossOriginIsolated) || !sw || Boolean(sw.controller);
+  if (!saveData && noReload) runtime.boot();
   const start = () => {
     if (saveData) {
       const label = document.querySelector("[data-runtime-label]");
       if (label) label.textContent = t("runtime_idle_savedata");
       return;
     }
-    // on a plain host's first visit the service worker reloads the page once into isolation: boot after that
     serviceWorker.then(({ reloading }) => {
-      if (!reloading) runtime.boot();
+      if (!reloading) runtime.boot(); // a no-op when it started early
     });
   };
-  if (document.readyState === "complete") start();
-  else window.addEventListener("load", start, { once: true });
+  return {
+    afterLoad() {
+      if (document.readyState === "complete") start();
+      else window.addEventListener("load", start, { once: true });
+    },
+  };
 }
 
 main();

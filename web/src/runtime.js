@@ -302,10 +302,7 @@ export class Runtime {
   }
 
   _bootMessage(slot, msg) {
-    if (msg.type === Res.PYTHON || msg.type === Res.READY) {
-      mark(`werkbank:${slot.role}:${msg.type}`);
-      if (msg.snapshot === true) mark(`werkbank:${slot.role}:snapshot`); // Python started from the build's image
-    }
+    if (msg.type === Res.PYTHON || msg.type === Res.READY) mark(`werkbank:${slot.role}:${msg.type}`);
     if (msg.type === Res.PROGRESS) {
       slot.percent = msg.percent;
       this._progress(msg.stage);
