@@ -7,7 +7,7 @@ import types
 import numpy as np
 import pytest
 
-from graders.engine import runner
+from graders.engine import runner, values
 from graders.engine.case import Case
 from graders.engine.judge import judge
 from graders.hosts import cpython
@@ -154,6 +154,39 @@ def test_a_result_that_a_later_call_changes_fails(prepared):
     first, second = result["outcomes"]
     assert first["value"] == ["list", [["float", 1.0]]] and first["later"] == ["list", [["float", 5.0]]]
     assert "later" not in second
+
+
+@pytest.mark.parametrize("program", [
+    # built-in values only (read again through their repr): a nested dict, an element that changes type, a set
+    "_ROWS = [{'n': 0}]\ndef total(xs):\n    _ROWS[0]['n'] = len(xs)\n    return [_ROWS[0]]\n",
+    "_OUT = [0]\ndef total(xs):\n    _OUT[0] = 1 if len(xs) > 1 else True\n    return (_OUT,)\n",
+    "_S = set()\ndef total(xs):\n    _S.clear()\n    _S.update(xs)\n    return _S\n",
+    # not only built-in values (encoded again in full): an object's attribute, an array, an object inside a new list
+    "class R:\n    pass\n_R = R()\ndef total(xs):\n    _R.n = len(xs)\n    return _R\n",
+    "import numpy as np\n_A = np.zeros(1)\ndef total(xs):\n    _A[0] = len(xs)\n    return _A\n",
+    "class R:\n    pass\n_L = [R()]\ndef total(xs):\n    _L[0].n = len(xs)\n    return list(_L)\n",
+])
+def test_a_result_changed_by_a_later_call_is_read_again_whatever_it_holds(program):
+    cases = [{"id": "a", "call": "total", "args": ["tuple", [["list", [["int", "1"]]]]], "kwargs": ["dict", []]},
+             {"id": "b", "call": "total", "args": ["tuple", [["list", [["int", "5"], ["int", "6"]]]]],
+              "kwargs": ["dict", []]}]
+    result = runner.run(program, {"mode": "check", "cases": cases, "attrs": {"R": ["n"]}})
+    first, second = result["outcomes"]
+    assert first["kind"] == "return" and "later" in first and first["later"] != first["value"], result
+    assert "later" not in second
+
+
+def test_plain_encode_says_whether_a_value_holds_only_exact_built_in_values():
+    import numpy as np
+
+    assert values.plain_encode([1, 2.5, "x", None, True, (b"b", 1j), {"k": {3}}, frozenset({"f"})])[1] is True
+    for value in ([np.int64(1)], [np.zeros(2)], [type("S", (str,), {})("s")], [object()], [[]] * 0 + [len]):
+        encoded, plain = values.plain_encode(value)
+        assert plain is False and encoded == values.encode(value), value
+    deep = []
+    for _ in range(60):
+        deep = [deep]
+    assert values.plain_encode(deep)[1] is False  # past the depth limit
 
 
 @pytest.mark.parametrize("program", [

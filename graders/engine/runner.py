@@ -328,7 +328,7 @@ def _exception_outcome(error: BaseException) -> dict:
 def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None,
               refills: "Refills | None" = None) -> dict:
     """Call one case's function in ``namespace`` with fresh arguments; the outcome as data. A returned value is
-    appended to ``kept`` (with its outcome and input ids) so :func:`recheck` can read it again later. ``refills``: the
+    appended to ``kept`` (with its outcome, input ids and, for plain values, a cheap reading) so :func:`recheck` can read it again later. ``refills``: the
     run's :class:`Refills`, so a case with ``refill`` gets an earlier call's lists and dicts again."""
     try:
         target = resolve(namespace, case["call"])
@@ -357,9 +357,11 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
             outcome = _exception_outcome(error)
             outcome["error"] = error  # formatted by run() once the interpreter is restored
         else:
-            outcome = {"kind": "return", "value": _encode(result, attrs)}
+            value, builtin_only = values.plain_encode(result, attrs)
+            outcome = {"kind": "return", "value": value}
             if kept is not None:
-                kept.append((outcome, result, values.input_ids(args, kwargs)))
+                reading = _reading(result) if builtin_only else None
+                kept.append((outcome, result, values.input_ids(args, kwargs), reading))
     outcome["warnings"] = sorted({w.category.__name__ for w in caught})
     if plain is not None:
         try:
@@ -417,10 +419,11 @@ def recheck(kept: list, attrs: dict, handed_on=frozenset()) -> None:
     the other. ``handed_on``: ids of cases whose arguments a later case refilled; their results may read those
     arguments (a report that keeps its inputs), so a change there is the caller's doing, not a fault."""
     owners: dict = {}
-    for number, (outcome, result, inputs) in enumerate(kept):
-        again = _encode(result, attrs)
-        if again != outcome["value"] and outcome.get("id") not in handed_on:
-            outcome["later"] = again
+    for number, (outcome, result, inputs, reading) in enumerate(kept):
+        if reading is None or _reading(result) != reading:  # built-in values only: unchanged when their repr is
+            again = _encode(result, attrs)
+            if again != outcome["value"] and outcome.get("id") not in handed_on:
+                outcome["later"] = again
         for part in values.mutable_parts(result):
             if _id(part) in inputs:
                 continue  # the caller's own argument, kept by the result: the same object only if the caller reused it
@@ -431,6 +434,18 @@ def recheck(kept: list, attrs: dict, handed_on=frozenset()) -> None:
 
 _id = id
 _type = builtins.type
+
+
+def _reading(result) -> str | None:
+    """``repr`` of a result made of exact built-in values (see :func:`values.plain_encode`): C code only, and it
+    changes exactly when the result's encoding does. None when it cannot be made (a very deep or huge value)."""
+    try:
+        return _builtin_repr(result)
+    except (RecursionError, ValueError, MemoryError):
+        return None
+
+
+_builtin_repr = builtins.repr
 
 
 def _compile_after(snippet: str):

@@ -59,6 +59,7 @@ _zip = _builtins.zip
 _object_getattribute = _builtins.object.__getattribute__
 _isnan = _math.isnan
 _isinf = _math.isinf
+_isfinite = _math.isfinite
 _is_dataclass = _dataclasses.is_dataclass
 _fields = _dataclasses.fields
 _ndarray = _np.ndarray if _np is not None else None
@@ -152,9 +153,48 @@ def _object(x, tp, attrs, depth) -> list:
     return ["object", classname, pairs]
 
 
+def _items(items: list, attrs, depth: int) -> list:
+    """``[encode(v, attrs, depth) for v in items]``, with the plain scalars most results are made of (floats, strings,
+    ints, bools, None, of exactly those types) encoded in line: a Check's run encodes thousands of them."""
+    if depth > _MAX_DEPTH:
+        return [encode(v, attrs, depth) for v in items]
+    out = []
+    append = out.append
+    for v in items:
+        tp = _type(v)
+        if tp is _float:
+            append(["float", v if _isfinite(v) else _float_value(v)])
+        elif tp is _str:
+            append(["str", v])
+        elif tp is _int:
+            append(["int", _str(_int.__repr__(v))])
+        elif tp is _bool:
+            append(["bool", v is True])
+        elif v is None:
+            append(["none"])
+        else:
+            append(encode(v, attrs, depth))
+    return out
+
+
+#: How many times :func:`encode` met something other than exact built-in values (an object, an array, a subclass, a
+#: container too large or too deep); see :func:`plain_encode`.
+_EXOTIC = [0]
+
+
+def plain_encode(x, attrs: dict | None = None) -> tuple[list, bool]:
+    """``encode(x, attrs)`` and whether ``x`` is made of exact built-in values only (lists, tuples, dicts, sets,
+    strings, numbers, bools, None, bytes), with no depth or size limit reached. For such a value ``repr`` runs no
+    learner code and changes exactly when the encoding does, so it can tell cheaply whether ``x`` changed later."""
+    before = _EXOTIC[0]
+    value = encode(x, attrs)
+    return value, _EXOTIC[0] == before
+
+
 def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
     """Turn ``x`` into a wire value. ``attrs`` maps class names to the attributes to record for their objects."""
     if depth > _MAX_DEPTH:
+        _EXOTIC[0] += 1
         return ["foreign", "nesting too deep", ""]
     tp = _type(x)
     if x is None:
@@ -173,17 +213,22 @@ def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
         return ["complex", _float_value(x.real), _float_value(x.imag)]
     if tp is _list or tp is _tuple:
         if _len(x) > MAX_ITEMS:
+            _EXOTIC[0] += 1
             return ["foreign", tp.__name__ + " (too large)", ""]
         items = _list.copy(x) if tp is _list else _list(_tuple.__iter__(x))
-        return ["list" if tp is _list else "tuple", [encode(v, attrs, depth + 1) for v in items]]
+        return ["list" if tp is _list else "tuple", _items(items, attrs, depth + 1)]
     if tp is _dict:
         if _len(x) > MAX_ITEMS:
+            _EXOTIC[0] += 1
             return ["foreign", "dict (too large)", ""]
-        return ["dict", [[encode(k, attrs, depth + 1), encode(v, attrs, depth + 1)] for k, v in _dict.items(x)]]
+        pairs = _list(_dict.items(x))
+        keys = _items([k for k, _ in pairs], attrs, depth + 1)
+        return ["dict", [[k, v] for k, v in _zip(keys, _items([v for _, v in pairs], attrs, depth + 1))]]
     if tp is _set or tp is _frozenset:
         items = [encode(v, attrs, depth + 1) for v in _list(tp.__iter__(x))]
         items.sort(key=_repr)
         return ["set" if tp is _set else "frozenset", items]
+    _EXOTIC[0] += 1  # everything below is not an exact built-in value
     if _ndarray is not None:
         if tp is _ndarray:
             return _array(x, attrs, depth)
@@ -672,7 +717,8 @@ def mutable_parts(result) -> list:
                 if not _all(_map(_isinstance, item, _repeat(_IMMUTABLE_LEAVES))):
                     todo.extend((x, top and _type(item) is tuple) for x in item)
             elif _isinstance(item, dict):
-                todo.extend((x, False) for x in item.values())
+                if not _all(_map(_isinstance, item.values(), _repeat(_IMMUTABLE_LEAVES))):
+                    todo.extend((x, False) for x in item.values())
             elif not is_array(item) and not _isinstance(item, type):
                 state = _getattr(item, "__dict__", None)
                 if _type(state) is dict:
