@@ -89,7 +89,7 @@ def test_shipped_lock_names_only_shipped_files(dist):
 
 def test_engine_json_shape(dist, repo_root):
     engine = json.loads((dist / "grading" / "engine.json").read_text(encoding="utf-8"))
-    assert list(engine) == ["files", "requirements"]
+    assert list(engine) in (["files", "requirements"], ["files", "requirements", "bytecode"])  # bytecode: see below
     # the learner workers learn a lesson's wheels from here: names and files only, nothing of the graders
     assert engine["requirements"]["micropip-demo"] == [{"name": "mdurl", "file": engine["requirements"]["micropip-demo"][0]["file"]}]
     files = engine["files"]
@@ -106,6 +106,50 @@ def test_engine_json_shape(dist, repo_root):
         assert "werkbank" not in "".join(line for line in src.splitlines() if line.lstrip().startswith(("import", "from"))), rel
     for rel, src in files.items():
         assert src == (repo_root / rel).read_text(encoding="utf-8")
+
+
+def test_engine_bytecode_is_what_python_imports(dist, tmp_path):
+    """engine.json's ahead-of-time bytecode, laid out as web/src/pyboot.js installEngine does (each package's
+    __pycache__/<module>.<tag>.pyc beside the source), is what a CPython 3.12 imports: with every source file
+    replaced by one that would fail, the engine still imports and grades. Each code object is named by the module's
+    path in the browser."""
+    import base64
+    import marshal
+    import subprocess
+
+    from werkbank import bytecode
+
+    engine = json.loads((dist / "grading" / "engine.json").read_text(encoding="utf-8"))
+    try:
+        python, _ = bytecode.find_python312()
+    except bytecode.BytecodeUnavailable:
+        assert "bytecode" not in engine  # a build without 3.12 ships sources only
+        pytest.skip("no CPython 3.12 here")
+    compiled = engine["bytecode"]
+    assert compiled["tag"] == "cpython-312"
+    assert set(compiled["files"]) == {p for p in engine["files"] if p.endswith(".py")}
+    root = tmp_path / "lib"
+    for rel, data in compiled["files"].items():
+        raw = base64.b64decode(data)
+        assert raw[:4] == bytecode.MAGIC_312 and int.from_bytes(raw[4:8], "little") == 0b01  # unchecked hash
+        assert marshal.loads(raw[16:]).co_filename == bytecode.ENGINE_PREFIX + rel
+        source = root / rel
+        source.parent.mkdir(parents=True, exist_ok=True)
+        source.write_text("raise SystemExit('the source was compiled, not the shipped bytecode')\n", encoding="utf-8")
+        cached = source.parent / "__pycache__" / f"{source.stem}.{compiled['tag']}.pyc"
+        cached.parent.mkdir(exist_ok=True)
+        cached.write_bytes(raw)
+    for rel in engine["files"]:
+        if not rel.endswith(".py"):  # the catalogs
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(engine["files"][rel], encoding="utf-8")
+    probe = ("import json, sys; sys.path.insert(0, sys.argv[1]); from graders.hosts import pyodide; "
+             "print(json.loads(pyodide.run('def f(x):\\n    return x + 1\\n', json.dumps({'mode': 'check', "
+             "'cases': [{'id': 'a', 'call': 'f', 'args': ['tuple', [['int', '1']]], 'kwargs': ['dict', []]}], "
+             "'attrs': {}})))['outcomes'][0]['value'])")
+    out = subprocess.run([python, "-I", "-c", probe, str(root)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "['int', '2']"
 
 
 def lessons_by_id():

@@ -100,13 +100,22 @@ def lesson_grading(lesson, requirements: list[dict]) -> dict:
     }
 
 
-def write_grading(dist: Path, lessons: list, requirements: dict[str, list[dict]]) -> list[str]:
-    """Write engine.json and one json per lesson into ``dist/grading/``; return the file names written."""
+def write_grading(dist: Path, lessons: list, requirements: dict[str, list[dict]], *, bytecode: bool = False) -> list[str]:
+    """Write engine.json and one json per lesson into ``dist/grading/``; return the file names written.
+    ``bytecode``: engine.json also carries the engine compiled ahead of time (:func:`werkbank.bytecode.engine_bytecode`)."""
     out = Path(dist) / "grading"
     names = ["engine.json"]
     # The learner workers read engine.json, never a lesson's file: it also names each lesson's wheels (not secret)
     wheels = {lesson_id: [{"name": r["name"], "file": r["file"]} for r in reqs] for lesson_id, reqs in requirements.items() if reqs}
-    vendor.write_if_changed(out / "engine.json", _json_bytes({"files": engine_files(), "requirements": wheels}))
+    files = engine_files()
+    engine = {"files": files, "requirements": wheels}
+    if bytecode:
+        from werkbank.bytecode import engine_bytecode
+
+        compiled = engine_bytecode(files)
+        if compiled:
+            engine["bytecode"] = compiled
+    vendor.write_if_changed(out / "engine.json", _json_bytes(engine))
     for lesson in lessons:
         name = f"{lesson.id}.json"
         vendor.write_if_changed(out / name, _json_bytes(lesson_grading(lesson, requirements.get(lesson.id, []))))
@@ -155,11 +164,11 @@ def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None 
     pins = {lesson.id: list(lesson.requirements) for lesson in lesson_list if lesson.requirements}
     requirements = vendor.vendor_requirements(dist, pins, prune_stale=lessons is None)
     _build_site(dist, lesson_list)
-    names = write_grading(dist, lesson_list, requirements)
-    if lessons is None:
-        vendor.prune(dist / "grading", names)
     if bytecode is None:
         bytecode = os.environ.get("WERKBANK_BYTECODE", "1") != "0"
+    names = write_grading(dist, lesson_list, requirements, bytecode=bytecode)
+    if lessons is None:
+        vendor.prune(dist / "grading", names)
     if bytecode:
         from werkbank.bytecode import compile_runtime
 

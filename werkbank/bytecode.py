@@ -95,6 +95,24 @@ print(json.dumps({"compiled": compiled, "kept_source": kept_source, "magic": imp
 '''
 
 
+# Runs inside the 3.12 interpreter: compile the engine's sources (a JSON file {path: source}) into unchecked-hash
+# .pyc bytes, each code object named by the path the module has in the browser (prefix + path).
+_ENGINE_HELPER = r'''
+import base64, importlib.util, json, sys
+from importlib._bootstrap_external import _code_to_hash_pyc
+
+job = json.loads(open(sys.argv[1], encoding="utf-8").read())
+out = {}
+for path, source in sorted(job["files"].items()):
+    data = source.encode("utf-8")
+    code = compile(data, job["prefix"] + path, "exec", dont_inherit=True, optimize=0)
+    out[path] = base64.b64encode(bytes(_code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))).decode()
+print(json.dumps({"files": out, "tag": sys.implementation.cache_tag, "version": sys.version.split()[0]}))
+'''
+#: Where the workers put the engine (web/src/pyboot.js LIB), so tracebacks through engine frames name real files.
+ENGINE_PREFIX = "/lib/werkbank/"
+
+
 class BytecodeError(WerkbankError):
     """Compiling the runtime's Python files failed; the message has the compiler's output."""
 
@@ -213,3 +231,42 @@ def compile_runtime(dist: Path, *, python: str | None = None, cache: Path | None
         record = {"compiler": version, "helper": HELPER_VERSION, "files": provenance}
         write_if_changed(folder / PROVENANCE, (json.dumps(record, indent=1, sort_keys=True) + "\n").encode())
     return {"python": python, "version": version, "files": files}
+
+
+def engine_bytecode(files: dict[str, str], *, python: str | None = None, cache: Path | None = None) -> dict | None:
+    """The engine's Python files compiled ahead of time for the workers: ``{"tag": "cpython-312", "files": {path:
+    base64 of an unchecked-hash .pyc}}``, so neither worker compiles the engine's source at boot (each did, inside
+    WebAssembly, twice in a learner worker). Cached by the sources' hash and the compiler. None (with a notice) when
+    there is no CPython 3.12: the workers then compile the sources as before. A .pyc Python cannot use (another
+    magic number) is ignored by its import system, which falls back to the source next to it."""
+    try:
+        if python:
+            version = _probe(python)
+            if not version:
+                raise BytecodeUnavailable(f"{python} is not a CPython 3.12")
+        else:
+            python, version = find_python312()
+    except BytecodeUnavailable as exc:
+        print(f"werkbank bytecode: {exc}; the engine ships as source only", file=sys.stderr)
+        return None
+    sources = {path: text for path, text in files.items() if path.endswith(".py")}  # not the catalogs (JSON)
+    text = json.dumps({"files": sources, "prefix": ENGINE_PREFIX}, sort_keys=True)
+    key = hashlib.sha256(f"{text}|{version}|{HELPER_VERSION}".encode()).hexdigest()[:24]
+    folder = (Path(cache) if cache is not None else cache_dir()) / "bytecode"
+    target = folder / f"engine-{key}.json"
+    if target.is_file():
+        return json.loads(target.read_text(encoding="utf-8"))
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=folder, prefix=".compile-") as tmp:
+        job = Path(tmp) / "job.json"
+        job.write_text(text, encoding="utf-8")
+        proc = subprocess.run([python, "-I", "-c", _ENGINE_HELPER, str(job)], capture_output=True, text=True,
+                              timeout=600)
+        if proc.returncode != 0:
+            raise BytecodeError(f"compiling the engine with {python} failed:\n{proc.stderr.strip()[-2000:]}")
+        report = json.loads(proc.stdout.strip().splitlines()[-1])
+        result = {"tag": report["tag"], "files": report["files"]}
+        tmp_target = Path(tmp) / target.name
+        tmp_target.write_text(json.dumps(result, sort_keys=True), encoding="utf-8")
+        os.replace(tmp_target, target)
+    return result

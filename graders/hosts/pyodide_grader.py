@@ -9,7 +9,6 @@ in another worker.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.util
 import json
 import sys
@@ -22,8 +21,9 @@ from graders.engine.prepare import prepare as _prepare
 _LESSONS: dict[str, dict] = {}
 
 
-class _BundleImporter(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports the grader modules of loaded bundles from their source text."""
+class _BundleImporter:
+    """Imports the grader modules of loaded bundles from their source text (a meta path finder and its loader; not
+    derived from importlib.abc, whose import pulls in importlib.resources and tempfile at the grader's boot)."""
 
     def _find(self, name: str):
         base = name.replace(".", "/")

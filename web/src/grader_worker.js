@@ -27,7 +27,7 @@ async function boot(runId, lessonId) {
   pyodide = await startPyodide({ post, runId, emit: () => {}, fetchFn: realFetch });
   await loadPackages(pyodide, ["numpy"], { post, runId, fetchFn: realFetch });
   const engine = JSON.parse(await engineText);
-  installEngine(pyodide, engine.files || {});
+  installEngine(pyodide, engine.files || {}, engine.bytecode || null);
   grader = pyodide.pyimport("graders.hosts.pyodide_grader");
   if (lessonId) await lesson(lessonId, lessonText);
   progress("engine", 100);

@@ -71,14 +71,31 @@ export async function fetchText(relative, fetchFn) {
   return res.text();
 }
 
-/** Write the engine's {path: source} files below /lib/werkbank in the Pyodide file system and put it on sys.path. */
-export function installEngine(pyodide, files) {
+/** A safe relative path of the engine (no "..", not absolute). */
+function enginePath(path) {
+  return typeof path === "string" && !path.includes("..") && !path.startsWith("/");
+}
+
+/**
+ * Write the engine's {path: source} files below /lib/werkbank in the Pyodide file system and put it on sys.path.
+ * `bytecode` ({tag, files: {path: base64 .pyc}}, engine.json's, made at build time) goes into each package's
+ * __pycache__, so importing the engine does not compile its source here; Python ignores a .pyc it cannot use.
+ */
+export function installEngine(pyodide, files, bytecode = null) {
   const entries = Array.isArray(files) ? files.map((f) => [f.path, f.content]) : Object.entries(files || {});
   for (const [path, content] of entries) {
-    if (typeof path !== "string" || path.includes("..") || path.startsWith("/")) continue;
+    if (!enginePath(path)) continue;
     const full = `${LIB}/${path}`;
     pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
     pyodide.FS.writeFile(full, String(content));
+  }
+  const tag = bytecode && typeof bytecode.tag === "string" && /^[a-z0-9_-]+$/.test(bytecode.tag) ? bytecode.tag : "";
+  for (const [path, data] of tag ? Object.entries(bytecode.files || {}) : []) {
+    if (!enginePath(path) || !path.endsWith(".py") || typeof data !== "string") continue;
+    const slash = path.lastIndexOf("/");
+    const folder = `${LIB}/${path.slice(0, slash)}/__pycache__`;
+    pyodide.FS.mkdirTree(folder);
+    pyodide.FS.writeFile(`${folder}/${path.slice(slash + 1, -3)}.${tag}.pyc`, Uint8Array.from(atob(data), (c) => c.charCodeAt(0)));
   }
   pyodide.runPython(`import sys\nif ${JSON.stringify(LIB)} not in sys.path: sys.path.insert(0, ${JSON.stringify(LIB)})`);
 }

@@ -96,7 +96,7 @@ async function boot(runId, interruptBuffer, lessonId) {
   pyodide = await startPyodide({ post, runId, emit, fetchFn: realFetch });
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   const engine = JSON.parse(await engineText);
-  installEngine(pyodide, engine.files || {});
+  installEngine(pyodide, engine.files || {}, engine.bytecode || null);
   bridge = pyodide.pyimport("graders.hosts.pyodide");
   const requirements = (lessonId && engine.requirements && engine.requirements[lessonId]) || [];
   requirementNames = requirements.map((r) => String(r.name));
