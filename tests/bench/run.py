@@ -6,8 +6,8 @@ no editor, no grading engine, no service worker, one worker.
 
 Measured with ``--n`` rounds (default 5), alternating floor and site in every round (A/B, then B/A):
 
-- cold / warm boot: a fresh browser context -> ready; then a second navigation (``goto``, the same for both) ->
-  ready. Both are timed inside the browser, on its own clock (``NAV_CLOCK``): from the start of the visit's first
+- cold / warm boot: a fresh browser context -> ready; then, after ``DWELL_S`` on the page (the site's offline
+  copy saved first), a second navigation (``goto``, the same for both) -> ready. Both are timed inside the browser, on its own clock (``NAV_CLOCK``): from the start of the visit's first
   navigation (``performance.timeOrigin``) to the moment a MutationObserver sees the ready attribute. The driver's
   own wait is not used: Playwright polls a selector at growing intervals (up to 500 ms apart), which added
   0.1-0.5 s to every figure, and added it unevenly; Floor "ready" is numpy imported; the site's is ``<body data-runtime="ready">`` (everything a Check needs:
@@ -48,6 +48,10 @@ sys.path.insert(0, str(HERE.parents[1]))
 import sitekit  # noqa: E402
 
 LESSON = "claims-abstention"
+#: Seconds a visit stays before the next navigation, for the floor and the site alike: a learner reads for a while,
+#: and Chromium writes compiled WebAssembly to its code cache only a moment after optimising it, so a second visit
+#: straight after the first would measure a visit no learner makes.
+DWELL_S = 3.0
 LESSONS = [LESSON, "micropip-demo"]
 TIMEOUT_MS = 180_000
 
@@ -216,6 +220,8 @@ def floor_once(browser, origin: str, counter: sitekit.ByteCounter, measure_memor
         page.goto(origin + "/index.html")  # the second visit is a second navigation, exactly as for the site
         page.wait_for_selector("body[data-floor=ready]", timeout=TIMEOUT_MS, state="attached")
         out.append(nav_clock(page, "floor:ready", since_first=not out))
+        if len(out) == 1:
+            page.wait_for_timeout(DWELL_S * 1000)
     memory = heap_usage(browser, page) if measure_memory else None
     ctx.close()
     return out[0], out[1], cold_bytes, memory
@@ -257,6 +263,7 @@ def site_once(browser, origin: str, counter: sitekit.ByteCounter | None = None) 
         result["bytes_ready"] = counter.bytes
     page.wait_for_selector("html[data-offline=ready], html[data-offline=failed]", timeout=TIMEOUT_MS, state="attached")
     result["offline"] = page.get_attribute("html", "data-offline")
+    page.wait_for_timeout(DWELL_S * 1000)
     if counter:
         result["bytes_offline"] = counter.bytes
     warm = _visit(page, url, cold=False)

@@ -14,6 +14,10 @@ export const WHEELS_URL = new URL("../wheels/", HERE).href;
  * A fetch that reports bytes received as a percentage between `from` and `to` of a boot stage. `expected` is a
  * floor for the total (bytes), so the first small file does not look like the whole stage. `base` is the fetch to
  * wrap.
+ *
+ * The bytes are counted on a clone; the caller gets the response itself. A Response made anew (to count its bytes
+ * on the way through) has no URL and no cache entry, so Chromium could never keep the compiled WebAssembly for it
+ * (V8's code cache is tied to the URL of a cached response): every visit compiled pyodide.asm.wasm again.
  */
 export function meteredFetch(post, runId, stage, from, to, expected, base) {
   let loaded = 0;
@@ -25,41 +29,28 @@ export function meteredFetch(post, runId, stage, from, to, expected, base) {
     const part = Math.min(1, loaded / Math.max(total, expected, 1));
     post(response(Res.PROGRESS, runId, { stage, percent: Math.round(from + (to - from) * part), loaded, total }));
   };
+  const count = async (copy, length) => {
+    const compressed = Boolean(copy.headers.get("content-encoding")); // the body yields more than content-length
+    const reader = copy.body.getReader();
+    let seen = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (compressed) continue;
+      seen += value.byteLength;
+      loaded += value.byteLength;
+      report(false);
+    }
+    loaded += length - Math.min(seen, length);
+    report(true);
+  };
   return async (input, init) => {
     const res = await base(input, init);
     const length = Number(res.headers.get("content-length")) || 0;
     if (!res.ok || !res.body || !length) return res;
     total += length;
-    if (res.headers.get("content-encoding")) {
-      // compressed on the wire: the body yields more bytes than content-length says; count the file when done
-      res
-        .clone()
-        .arrayBuffer()
-        .then(() => {
-          loaded += length;
-          report(true);
-        })
-        .catch(() => {});
-      return res;
-    }
-    const reader = res.body.getReader();
-    const body = new ReadableStream({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) {
-          controller.close();
-          report(true);
-          return;
-        }
-        loaded += value.byteLength;
-        report(false);
-        controller.enqueue(value);
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    count(res.clone(), length).catch(() => {});
+    return res;
   };
 }
 

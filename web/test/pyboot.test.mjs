@@ -37,3 +37,19 @@ test("bytecode with an unsafe path or tag, or for a file that is not Python, is 
   installEngine(py, {}, null);
   assert.deepEqual([...py.files.keys()], [`${LIB}/graders/a.py`]);
 });
+
+test("the metered fetch hands out the response itself (its URL keeps V8's code cache) and counts its bytes", async () => {
+  const { meteredFetch } = await import("../src/pyboot.js");
+  const body = new Uint8Array(300_000).fill(7);
+  const original = new Response(body, { headers: { "content-length": String(body.length) } });
+  const posted = [];
+  const fetchFn = meteredFetch((msg) => posted.push(msg), "run-1", "runtime", 2, 70, 100_000, async () => original);
+  const got = await fetchFn("https://example.test/pyodide/pyodide.asm.wasm");
+  assert.equal(got, original); // not a Response made anew, which would have no URL and no cache entry
+  assert.equal((await got.arrayBuffer()).byteLength, body.length); // the caller still gets every byte
+  for (let i = 0; i < 50 && !posted.some((m) => m.loaded === body.length); i++) await new Promise((r) => setTimeout(r, 10));
+  const last = posted.at(-1);
+  assert.equal(last.type, "progress");
+  assert.equal(last.loaded, body.length);
+  assert.equal(last.percent, 70);
+});
