@@ -349,3 +349,11 @@ test("an early learner worker started for another lesson is terminated, not used
   assert.equal(runtime.current.worker, learners()[0]);
   await until(() => runtime.state === "idle");
 });
+
+test("the grader boots beside the learner worker only where there are more than two cores", async () => {
+  const { stagedBoot } = await import("../src/runtime.js");
+  assert.equal(stagedBoot(2), true);
+  assert.equal(stagedBoot(1), true);
+  assert.equal(stagedBoot(undefined), true); // unknown: stage
+  assert.equal(stagedBoot(4), false);
+});
