@@ -146,3 +146,19 @@ def test_first_learner_worker_starts_from_the_head_and_is_adopted(browser, isola
         page.wait_for_selector("body[data-spare=ready]", timeout=120_000, state="attached")
         assert len(learners) == 2, learners  # the first one and the spare: none started twice or thrown away
         ctx.close()
+
+
+def test_with_more_than_two_cores_the_grader_boots_beside_the_learner_worker(browser, isolated_server):
+    """Two cores stage the boots (the grader starts once the learner worker's Python is usable); with more, both
+    start at once. Either way the page gets to ready and grades."""
+    for cores, beside in ((2, False), (8, True)):
+        ctx = browser.new_context()
+        ctx.add_init_script(f"Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', {{ get: () => {cores} }})")
+        page = ctx.new_page()
+        page.goto(isolated_server.url + "lessons/claims-abstention/en.html")
+        page.wait_for_selector("body[data-runtime=ready]", timeout=120_000, state="attached")
+        grader_start = page.evaluate("""performance.getEntriesByType('resource')
+            .find((r) => r.name.includes('assets/grader_worker.js')).startTime""")
+        python = page.evaluate("performance.getEntriesByName('werkbank:learner:python')[0].startTime")
+        assert (grader_start < python) == beside, (cores, grader_start, python)
+        ctx.close()
