@@ -231,11 +231,23 @@ def test_warm_rebuild_is_fast_and_offline(tmp_path, monkeypatch):
     monkeypatch.setattr(vendor.sources, "default_sources", no_network)
     monkeypatch.setattr(vendor.wheels, "_pip_download_pin", no_network)
     before = {p: p.stat().st_mtime_ns for p in (dist / "pyodide").iterdir()}
+    # what an older build made and this one does not: gone after the rebuild, and not in the offline copy
+    stale = ["snapshot/python.bin.gzip", "assets/old-entry.js", "assets/old-entry.js.gz", "lessons/gone/en.html"]
+    (dist / "notes.txt").write_text("the host's own file", encoding="utf-8")  # --dist may hold other things: kept
+    for rel in stale:
+        (dist / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dist / rel).write_text("left from an older build", encoding="utf-8")
     start = time.monotonic()
     build_mod.build(dist, bytecode=False)
     assert time.monotonic() - start < 15
     after = {p: p.stat().st_mtime_ns for p in (dist / "pyodide").iterdir()}
     assert before == after, "unchanged runtime files must not be rewritten"
+    sw = (dist / "sw.js").read_text(encoding="utf-8")
+    for rel in stale:
+        assert not (dist / rel).exists() and rel not in sw, rel
+    assert not (dist / "snapshot").exists() and not (dist / "lessons" / "gone").exists()
+    assert (dist / "assets" / "early.js").is_file() and (dist / "en" / "index.html").is_file()
+    assert (dist / "notes.txt").read_text(encoding="utf-8") == "the host's own file"
 
 
 def test_every_build_error_is_one_class_the_cli_prints_without_a_traceback(tmp_path, monkeypatch, capsys):

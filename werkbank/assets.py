@@ -24,6 +24,8 @@ ESBUILD = REPO_ROOT / "node_modules" / ".bin" / "esbuild"
 PYODIDE_IMPORT = "../pyodide/pyodide.mjs"
 #: The worker entry points, bundled before app.js (whose WORKER_VERSION is their hash).
 WORKERS = ("worker.js", "grader_worker.js")
+#: Every file :func:`bundle` writes into ``dist/assets/`` (anything else there is left from an older build).
+OUTPUTS = (*WORKERS, "app.js", "early.js")
 class SiteError(WerkbankError):
     """The front end cannot be built (esbuild failed or is missing); the message says why."""
 

@@ -148,6 +148,40 @@ def _build_site(dist: Path, lessons: list) -> None:
     build_site(dist, lessons)
 
 
+#: Top-level outputs older builds made and this one does not (the reverted memory snapshot). Only these are removed
+#: at the top of ``dist``: ``--dist`` may name a folder that holds other things too.
+RETIRED = ("snapshot",)
+
+
+def prune_stale(dist: Path, lesson_ids: Iterable[str]) -> list[str]:
+    """Delete what an older build left in ``dist`` and this one does not make: anything in the folders a build owns
+    (bundles in ``assets/``, pages of lessons that are gone in ``lessons/``) and the retired top-level outputs.
+    Without this the offline copy (sw.js lists every file) would keep shipping them to every learner. Returns the
+    paths removed (relative to ``dist``)."""
+    import shutil
+
+    from werkbank.assets import OUTPUTS
+    from werkbank.vendor.files import COMPRESSED_SUFFIXES
+
+    dist = Path(dist)
+    removed = []
+    owned = ((dist / "assets", {name + suffix for name in OUTPUTS for suffix in ("", *COMPRESSED_SUFFIXES)}),
+             (dist / "lessons", set(lesson_ids)))
+    candidates = [dist / name for name in RETIRED]
+    for folder, keep in owned:
+        if folder.is_dir():
+            candidates += [child for child in sorted(folder.iterdir()) if child.name not in keep]
+    for path in candidates:
+        if not path.exists() and not path.is_symlink():
+            continue
+        removed.append(path.relative_to(dist).as_posix())
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    return removed
+
+
 def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None = None) -> None:
     """Write the whole static site into ``dist``: runtime, front end, grading data, offline files, build hash.
 
@@ -175,6 +209,8 @@ def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None 
         compile_runtime(dist)  # without a CPython 3.12 it says so and keeps the stock files
     from werkbank.offline import finish
 
+    if lessons is None:
+        prune_stale(dist, [lesson.id for lesson in lesson_list])
     finish(dist)  # precompressed copies, _headers, sw.js: the last writer before build.json
     vendor.check_no_cdn(dist)
     vendor.write_if_changed(dist / "build.json", _json_bytes({"hash": build_hash(dist), "pyodide": vendor.PYODIDE_VERSION}))
