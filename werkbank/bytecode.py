@@ -155,6 +155,17 @@ def find_python312() -> tuple[str, str]:
     raise BytecodeUnavailable("no CPython 3.12 found (tried $WERKBANK_PYTHON312, python3.12 on PATH, ~/.pyenv)")
 
 
+def compiler(python: str | None = None) -> tuple[str, str]:
+    """``(path, version)`` of the CPython 3.12 to compile with: ``python`` when given (it must be one), else
+    :func:`find_python312`. Raises :class:`BytecodeUnavailable`."""
+    if not python:
+        return find_python312()
+    version = _probe(python)
+    if not version:
+        raise BytecodeUnavailable(f"{python} is not a CPython 3.12")
+    return python, version
+
+
 def _has_source(path: Path) -> bool:
     with zipfile.ZipFile(path) as archive:
         return any(name.endswith(".py") for name in archive.namelist())
@@ -192,12 +203,7 @@ def compile_runtime(dist: Path, *, python: str | None = None, cache: Path | None
     dist = Path(dist)
     folder = dist / "pyodide"
     try:
-        if python:
-            version = _probe(python)
-            if not version:
-                raise BytecodeUnavailable(f"{python} is not a CPython 3.12")
-        else:
-            python, version = find_python312()
+        python, version = compiler(python)
     except BytecodeUnavailable as exc:
         notice = f"werkbank bytecode: {exc}; keeping the stock .py files (boot compiles them in the browser)"
         print(notice, file=sys.stderr)
@@ -240,12 +246,7 @@ def engine_bytecode(files: dict[str, str], *, python: str | None = None, cache: 
     there is no CPython 3.12: the workers then compile the sources as before. A .pyc Python cannot use (another
     magic number) is ignored by its import system, which falls back to the source next to it."""
     try:
-        if python:
-            version = _probe(python)
-            if not version:
-                raise BytecodeUnavailable(f"{python} is not a CPython 3.12")
-        else:
-            python, version = find_python312()
+        python, version = compiler(python)
     except BytecodeUnavailable as exc:
         print(f"werkbank bytecode: {exc}; the engine ships as source only", file=sys.stderr)
         return None
