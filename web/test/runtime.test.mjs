@@ -306,10 +306,8 @@ function earlyWorker(lessonId, script = scripted()) {
   return early;
 }
 
-test("the learner worker early.js started is adopted, with the messages it sent before the page ran", async () => {
-  const early = earlyWorker("l");
-  await sleep(1);
-  assert.ok(early.messages.some((m) => m.type === Res.PYTHON)); // said before anyone listened
+/** A Runtime given `early`, whose own workers are scripted fakes recorded in `workers`. */
+function runtimeWith(early) {
   const workers = [];
   const runtime = new Runtime({
     early,
@@ -319,6 +317,14 @@ test("the learner worker early.js started is adopted, with the messages it sent 
       return w;
     },
   });
+  return { runtime, workers };
+}
+
+test("the learner worker early.js started is adopted, with the messages it sent before the page ran", async () => {
+  const early = earlyWorker("l");
+  await sleep(1);
+  assert.ok(early.messages.some((m) => m.type === Res.PYTHON)); // said before anyone listened
+  const { runtime, workers } = runtimeWith(early);
   runtime.warm("l", ["1"]);
   runtime.boot();
   assert.equal(runtime.current.worker, early.worker);
@@ -331,18 +337,8 @@ test("the learner worker early.js started is adopted, with the messages it sent 
 
 test("an early learner worker started for another lesson is terminated, not used", async () => {
   const early = earlyWorker("other");
-  const { runtime, learners } = (() => {
-    const workers = [];
-    const rt = new Runtime({
-      early,
-      createWorker: (role) => {
-        const w = new FakeWorker(role, scripted());
-        workers.push(w);
-        return w;
-      },
-    });
-    return { runtime: rt, learners: () => workers.filter((w) => w.role === "learner") };
-  })();
+  const { runtime, workers } = runtimeWith(early);
+  const learners = () => workers.filter((w) => w.role === "learner");
   runtime.warm("l", ["1"]);
   runtime.boot();
   assert.ok(early.worker.terminated);
