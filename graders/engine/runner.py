@@ -328,8 +328,9 @@ def _exception_outcome(error: BaseException) -> dict:
 def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None,
               refills: "Refills | None" = None) -> dict:
     """Call one case's function in ``namespace`` with fresh arguments; the outcome as data. A returned value is
-    appended to ``kept`` (with its outcome, input ids and, for plain values, a cheap reading) so :func:`recheck` can read it again later. ``refills``: the
-    run's :class:`Refills`, so a case with ``refill`` gets an earlier call's lists and dicts again."""
+    appended to ``kept`` (with its outcome, input ids and, for plain values, a cheap reading) so :func:`recheck` can
+    read it again later. ``refills``: the run's :class:`Refills`, so a case with ``refill`` gets an earlier call's
+    lists and dicts again."""
     try:
         target = resolve(namespace, case["call"])
     except LookupError as missing:

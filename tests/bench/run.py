@@ -7,11 +7,12 @@ no editor, no grading engine, no service worker, one worker.
 Measured with ``--n`` rounds (default 5), alternating floor and site in every round (A/B, then B/A):
 
 - cold / warm boot: a fresh browser context -> ready; then, after ``DWELL_S`` on the page (the site's offline
-  copy saved first), a second navigation (``goto``, the same for both) -> ready. Both are timed inside the browser, on its own clock (``NAV_CLOCK``): from the start of the visit's first
-  navigation (``performance.timeOrigin``) to the moment a MutationObserver sees the ready attribute. The driver's
-  own wait is not used: Playwright polls a selector at growing intervals (up to 500 ms apart), which added
-  0.1-0.5 s to every figure, and added it unevenly; Floor "ready" is numpy imported; the site's is ``<body data-runtime="ready">`` (everything a Check needs:
-  a pristine learner worker with numpy and the grader worker with the lesson). The site runs on a plain static host,
+  copy saved first), a second navigation (``goto``, the same for both) -> ready. Both are timed inside the browser,
+  on its own clock (``NAV_CLOCK``): from the start of the visit's first navigation (``performance.timeOrigin``) to
+  the moment a MutationObserver sees the ready attribute. The driver's own wait is not used: Playwright polls a
+  selector at growing intervals (up to 500 ms apart), which added 0.1-0.5 s to every figure, and added it unevenly.
+  Floor "ready" is numpy imported; the site's is ``<body data-runtime="ready">`` (everything a Check needs: a
+  pristine learner worker with numpy and the grader worker with the lesson). The site runs on a plain static host,
   so its cold boot includes the service worker's one isolation reload, and its second visit comes from the service
   worker's saved copy;
 - Python usable: the same visits -> ``<body data-python="ready">`` (a Run without numpy starts at once);
