@@ -153,33 +153,24 @@ def _build_site(dist: Path, lessons: list) -> None:
 RETIRED = ("snapshot",)
 
 
-def prune_stale(dist: Path, lesson_ids: Iterable[str]) -> list[str]:
-    """Delete what an older build left in ``dist`` and this one does not make: anything in the folders a build owns
-    (bundles in ``assets/``, pages of lessons that are gone in ``lessons/``) and the retired top-level outputs.
-    Without this the offline copy (sw.js lists every file) would keep shipping them to every learner. Returns the
-    paths removed (relative to ``dist``)."""
+def prune_stale(dist: Path, lesson_ids: Iterable[str]) -> None:
+    """Delete what an older build left in ``dist`` and this one does not make: bundles in ``assets/`` (through
+    :func:`werkbank.vendor.prune`, which keeps each kept file's compressed twins), pages of lessons that are gone in
+    ``lessons/``, and the retired top-level outputs. Without this the offline copy (sw.js lists every file) would keep
+    shipping them to every learner."""
     import shutil
 
     from werkbank.assets import OUTPUTS
-    from werkbank.vendor.files import COMPRESSED_SUFFIXES
 
     dist = Path(dist)
-    removed = []
-    owned = ((dist / "assets", {name + suffix for name in OUTPUTS for suffix in ("", *COMPRESSED_SUFFIXES)}),
-             (dist / "lessons", set(lesson_ids)))
-    candidates = [dist / name for name in RETIRED]
-    for folder, keep in owned:
-        if folder.is_dir():
-            candidates += [child for child in sorted(folder.iterdir()) if child.name not in keep]
-    for path in candidates:
-        if not path.exists() and not path.is_symlink():
-            continue
-        removed.append(path.relative_to(dist).as_posix())
+    vendor.prune(dist / "assets", OUTPUTS)
+    lessons, keep = dist / "lessons", set(lesson_ids)
+    gone = [child for child in lessons.iterdir() if child.name not in keep] if lessons.is_dir() else []
+    for path in [dist / name for name in RETIRED] + gone:
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
-        else:
+        elif path.exists() or path.is_symlink():
             path.unlink()
-    return removed
 
 
 def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None = None) -> None:
