@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-const { installEngine, LIB } = await import("../src/pyboot.js");
+const { installEngine, LIB, meteredFetch } = await import("../src/pyboot.js");
 
 /** A stand-in for the pyodide object: an in-memory file table and the Python it was asked to run. */
 function fakePyodide() {
@@ -39,7 +39,6 @@ test("bytecode with an unsafe path or tag, or for a file that is not Python, is 
 });
 
 test("the metered fetch hands out the response itself (its URL keeps V8's code cache) and counts its bytes", async () => {
-  const { meteredFetch } = await import("../src/pyboot.js");
   const body = new Uint8Array(300_000).fill(7);
   const original = new Response(body, { headers: { "content-length": String(body.length) } });
   const posted = [];
