@@ -5,7 +5,7 @@ import { mountFigures } from "./figures/index.js";
 import { loadStrings, pageLang, t } from "./i18n.js";
 import { renderHomeProgress, renderLessonProgress, renderStepper } from "./progress.js";
 import { Runtime, runtimeAttribute, takeEarlyWorker } from "./runtime.js";
-import { registerServiceWorker } from "./offline.js";
+import { mayReload, registerServiceWorker } from "./offline.js";
 import { KEY, ProgressStore } from "./storage.js";
 import { setupTheme } from "./theme.js";
 
@@ -407,9 +407,7 @@ function main() {
  */
 function bootPython(runtime, serviceWorker) {
   const saveData = navigator.connection && navigator.connection.saveData;
-  const sw = "serviceWorker" in navigator ? navigator.serviceWorker : null;
-  const noReload = Boolean(runtime.early) || Boolean(window.crossOriginIsolated) || !sw || Boolean(sw.controller);
-  if (!saveData && noReload) runtime.boot();
+  if (!saveData && (runtime.early || !mayReload(window))) runtime.boot();
   const start = () => {
     if (saveData) {
       const label = document.querySelector("[data-runtime-label]");

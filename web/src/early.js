@@ -7,19 +7,12 @@
 // visit: service workers supported, the page neither controlled by one nor isolated; see offline.js), nor when the
 // learner asked to save data. Then runtime.js boots as before, after the page's load.
 
+import { mayReload } from "./offline.js";
 import { Req, newRunId, request } from "./protocol.js";
 
 /* global WORKER_VERSION */
 const KEY = "__werkbankEarlyWorker";
 
-/** True when offline.js may reload this page once (into isolation), so a worker started now would be thrown away. */
-export function mayReload(win = globalThis) {
-  const nav = win.navigator || {};
-  if (win.crossOriginIsolated) return false;
-  if (win.document && win.document.querySelector('meta[name="werkbank-dev"]')) return false; // no service worker
-  if (!("serviceWorker" in nav) || !win.isSecureContext) return false;
-  return !nav.serviceWorker.controller;
-}
 
 function start() {
   const script = document.currentScript;

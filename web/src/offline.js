@@ -125,6 +125,18 @@ function watchUpdates(registration, onUpdate) {
 }
 
 /**
+ * True when this page may still reload itself once into isolation (see setUp: a service worker is possible here,
+ * and the page is neither isolated nor controlled by one), so a Python worker started now would be thrown away.
+ */
+export function mayReload(win = globalThis) {
+  const nav = win.navigator || {};
+  if (win.crossOriginIsolated) return false;
+  if (win.document && win.document.querySelector('meta[name="werkbank-dev"]')) return false; // no service worker
+  if (!("serviceWorker" in nav) || !win.isSecureContext) return false;
+  return !nav.serviceWorker.controller;
+}
+
+/**
  * Register dist/sw.js for the whole site and settle the page's isolation.
  *
  * Options: onUpdate({apply, activated?}) is called when a newer build is saved and waiting (call apply() to switch
