@@ -6,6 +6,8 @@ import json
 import sys
 import types
 
+import pytest
+
 from graders.hosts import pyodide as bridge
 from graders.hosts import pyodide_grader as grader_host
 from werkbank.grading import grade_source
@@ -19,18 +21,18 @@ def _bundle():
     return json.dumps(lesson_grading(load_lesson("micropip-demo"), []))
 
 
-def _prepare(bundle_json, checkpoint, seed):
-    """The grader worker's steps: load the lesson's bundle, prepare a checkpoint (the learner worker only runs)."""
+def _prepare(bundle_json, checkpoint, seed, lang="en", mode="sample"):
+    """The grader worker's steps: load the lesson's bundle, prepare a checkpoint (the learner worker only runs).
+    Returns what the page gets: ``{"ref", "plan", "plot_case", "time_limit"}`` or ``{"ref", "author_error"}``."""
     lesson_id = json.loads(bundle_json)["lesson"]
     grader_host.load_lesson(bundle_json)
-    return grader_host.prepare(lesson_id, checkpoint, seed)
+    return json.loads(grader_host.prepare(lesson_id, checkpoint, seed, lang, mode))
 
 
 def _grade(source, seed=0, lang="en"):
-    prepared = _prepare(_bundle(), "1", seed)
-    plan = json.dumps(json.loads(prepared)["plan"])
-    run = bridge.run(source, plan, None)
-    return json.loads(grader_host.judge(json.dumps(json.loads(prepared).get("key", json.loads(prepared))), run, lang))
+    view = _prepare(_bundle(), "1", seed)
+    run = bridge.run(source, json.dumps(view["plan"]), None)
+    return json.loads(grader_host.judge(view["ref"], run, lang))
 
 
 def test_the_learner_host_holds_no_grading_code():
@@ -57,39 +59,108 @@ def test_run_mode_streams_output_in_batches():
     assert "".join(text for _, text in seen) == "0\n1\n2\n"
 
 
+def test_run_encoded_is_run_with_utf8_bytes_in_and_out():
+    """The worker's entry point: the same run JSON as ``run``, for a plan given as bytes or as a buffer with
+    ``to_bytes`` (what a Uint8Array is in Pyodide), and with text outside ASCII intact both ways."""
+    source = "def f(x):\n    return x + 'ë'\nprint('ö')\n"
+    plan = json.dumps({"mode": "check", "attrs": {}, "time_limit": 5,
+                       "cases": [{"id": "a", "call": "f", "json": '[["ä"],{}]'}]})
+
+    class Buffer:  # a JsProxy of a Uint8Array, as far as run_encoded is concerned
+        def __init__(self, data):
+            self.data = data
+
+        def to_bytes(self):
+            return self.data
+
+    plain = json.loads(bridge.run(source, plan))
+    assert plain["outcomes"][0]["value"] == ["str", "äë"]
+    for given in (plan.encode(), Buffer(plan.encode())):
+        out = bridge.run_encoded(source, given)
+        assert isinstance(out, bytes)
+        assert json.loads(out.decode("utf-8")) == plain
+
+
 def test_a_broken_bundle_is_an_author_error():
     bundle = json.loads(_bundle())
     bundle["solutions"]["1"] = "def decode_link(text):\n    raise TypeError('bug')\n"
     bundle["lesson"] = "micropip-demo-broken"
-    prepared = _prepare(json.dumps(bundle), "1", 0)
-    verdict = json.loads(grader_host.judge(prepared, '{"status": "ok", "outcomes": []}', "en"))
+    view = _prepare(json.dumps(bundle), "1", 0)
+    assert set(view) == {"ref", "author_error"}
+    verdict = json.loads(grader_host.judge(view["ref"], '{"status": "ok", "outcomes": []}', "en"))
     assert verdict["status"] == "author_error"
+    assert grader_host.plot(view["ref"], "{}") == "null"
+    assert grader_host.shrink_start(view["ref"], "{}", json.dumps(verdict)) == "null"
 
 
-def test_judge_needs_only_the_key():
+def test_judge_needs_only_the_ref_and_takes_the_run_as_utf8_bytes():
     reference = load_lesson("micropip-demo").checkpoint("1").solution()
-    prepared = json.loads(_prepare(_bundle(), "1", 0))
-    run = bridge.run(reference, json.dumps(prepared["plan"]), None)
-    verdict = json.loads(grader_host.judge(json.dumps(prepared["key"]), run, "en"))
-    assert verdict["status"] == "pass" and verdict["total"] == len(prepared["plan"]["cases"])
+    view = _prepare(_bundle(), "1", 0)
+    run = bridge.run(reference, json.dumps(view["plan"]), None)
+    verdict = json.loads(grader_host.judge(view["ref"], run, "en"))
+    assert verdict["status"] == "pass" and verdict["total"] == len(view["plan"]["cases"])
+    assert json.loads(grader_host.judge(view["ref"], run.encode("utf-8"), "en")) == verdict
+    assert json.loads(grader_host.judge(view["ref"], b"\xff not utf-8", "en"))["status"] == "error"
+
+
+def test_a_forgotten_or_unknown_ref_is_an_error_not_a_verdict():
+    view = _prepare(_bundle(), "1", 0)
+    grader_host.forget(view["ref"])
+    for ref in (view["ref"], "micropip-demo/1/0/en/no-such-mode"):
+        with pytest.raises(LookupError):
+            grader_host.judge(ref, "{}", "en")
+
+
+def test_kept_checks_are_bounded_and_reloading_a_lesson_drops_its_own():
+    view = _prepare(_bundle(), "1", 0)
+    assert view["ref"] in grader_host._CHECKS
+    _prepare(_bundle(), "1", 1)  # load_lesson again: what was prepared from the old bundle goes
+    assert view["ref"] not in grader_host._CHECKS
+    for seed in range(grader_host.MAX_CHECKS + 5):
+        grader_host.prepare("micropip-demo", "1", seed)
+    assert len(grader_host._CHECKS) == grader_host.MAX_CHECKS
+    assert "micropip-demo/1/0/en/sample" not in grader_host._CHECKS  # the oldest went first
+    assert f"micropip-demo/1/{grader_host.MAX_CHECKS + 4}/en/sample" in grader_host._CHECKS
+
+
+def test_the_learner_plan_sends_json_inputs_once_and_runs_as_the_full_plan():
+    """A case with plain JSON inputs goes to the learner worker without its typed copy; the run is the same."""
+    from graders.hosts import pyodide_grader as grader
+
+    lesson = load_lesson("claims-abstention")
+    grader.load_lesson(json.dumps(lesson_grading(lesson, [])))
+    view = json.loads(grader.prepare("claims-abstention", "1", 5))
+    full = grader.prepared(view["ref"])["plan"]
+    slim = view["plan"]
+    assert [c["id"] for c in slim["cases"]] == [c["id"] for c in full["cases"]]
+    assert any("json" in c for c in full["cases"]) and any("json" not in c for c in full["cases"])
+    for mine, theirs in zip(slim["cases"], full["cases"]):
+        if "json" in theirs:
+            assert "args" not in mine and "kwargs" not in mine and mine["json"] == theirs["json"]
+        else:
+            assert mine == theirs
+    assert len(json.dumps(slim)) < 0.7 * len(json.dumps(full))
+    source = lesson.checkpoint("1").solution()
+    assert json.loads(bridge.run(source, json.dumps(slim))) == json.loads(bridge.run(source, json.dumps(full)))
 
 
 def test_a_run_can_call_the_plot_case_and_get_the_plot_data():
     from werkbank.build import lesson_grading
 
     bundle = json.dumps(lesson_grading(load_lesson("perplexity-calibration"), []))
-    prepared = json.loads(_prepare(bundle, "3", 0))
-    plot_case = prepared["key"]["plot"]["case"]
-    case = next(c for c in prepared["plan"]["cases"] if c["id"] == plot_case)
+    view = _prepare(bundle, "3", 0)
+    plot_case = view["plot_case"]
+    assert plot_case == grader_host.prepared(view["ref"])["key"]["plot"]["case"]
+    case = next(c for c in view["plan"]["cases"] if c["id"] == plot_case)
     source = load_lesson("perplexity-calibration").checkpoint("3").solution() + "\nprint('demo')\n"
-    plan = {"mode": "run", "cases": [case], "attrs": prepared["plan"]["attrs"]}
+    plan = {"mode": "run", "cases": [case], "attrs": view["plan"]["attrs"]}
     run = bridge.run(source, json.dumps(plan), None)
     assert json.loads(run)["stdout"] == "demo\n"
-    plot = json.loads(grader_host.plot(json.dumps(prepared["key"]), run))
+    plot = json.loads(grader_host.plot(view["ref"], run))
     assert plot["kind"] == "reliability"
     assert plot["actual"] == plot["expected"] and len(plot["expected"]) == 3  # plain lists: conf, acc, count
     assert all(isinstance(v, (int, float)) for series in plot["expected"] for v in series)
-    broken = json.loads(grader_host.plot(json.dumps(prepared["key"]), bridge.run("x = 1\n", json.dumps(plan), None)))
+    broken = json.loads(grader_host.plot(view["ref"], bridge.run("x = 1\n", json.dumps(plan), None)))
     assert broken["actual"] is None and broken["expected"] == plot["expected"]
 
 
@@ -102,12 +173,13 @@ def test_grader_worker_entry_points_give_the_cli_verdicts_for_every_lesson():
         loaded = json.loads(grader.load_lesson(json.dumps(lesson_grading(lesson, []))))
         assert loaded["lesson"] == lesson_id and cp in loaded["checkpoints"]
         checkpoint = lesson.checkpoint(cp)
-        prepared = json.loads(grader.prepare(lesson_id, cp, 3))
-        assert set(prepared) == {"plan", "key"} and "expected" not in prepared["plan"]
-        assert all(set(case) <= {"id", "call", "args", "kwargs", "json", "refill"} for case in prepared["plan"]["cases"])
+        view = json.loads(grader.prepare(lesson_id, cp, 3))
+        assert set(view) == {"ref", "plan", "plot_case", "time_limit"} and "expected" not in view["plan"]
+        assert all(set(case) <= {"id", "call", "args", "kwargs", "json", "refill"} for case in view["plan"]["cases"])
+        assert view["time_limit"] == grader.prepared(view["ref"])["key"]["time_limit"] > 0
         for source in (checkpoint.solution(), checkpoint.starter("en")):
-            run = bridge.run(source, json.dumps(prepared["plan"]), None)
-            ours = json.loads(grader.judge(json.dumps(prepared["key"]), run, "en"))
+            run = bridge.run(source, json.dumps(view["plan"]), None)
+            ours = json.loads(grader.judge(view["ref"], run, "en"))
             cli = grade_source(lesson_id, cp, source, seed=3, mode="sample")
             assert (ours["status"], ours["passed"], ours["failed_cases"]) == \
                    (cli["status"], cli["passed"], cli["failed_cases"])
@@ -118,8 +190,8 @@ def test_grader_worker_reports_unknown_checkpoints_and_garbled_runs():
 
     grader.load_lesson(json.dumps(lesson_grading(load_lesson("micropip-demo"), [])))
     assert "author_error" in json.loads(grader.prepare("micropip-demo", "9", 0))
-    prepared = json.loads(grader.prepare("micropip-demo", "1", 0))
-    verdict = json.loads(grader.judge(json.dumps(prepared["key"]), "not json", "en"))
+    view = json.loads(grader.prepare("micropip-demo", "1", 0))
+    verdict = json.loads(grader.judge(view["ref"], "not json", "en"))
     assert verdict["status"] == "error" and verdict["passed"] == 0
 
 
@@ -130,10 +202,10 @@ def test_grader_worker_shrinks_like_the_cli():
 
     lesson = load_lesson("claims-abstention")
     grader.load_lesson(json.dumps(lesson_grading(lesson, [])))
-    prepared = json.loads(grader.prepare("claims-abstention", "1", 0, "en", "full"))
-    run = bridge.run(ALMOST, json.dumps(prepared["plan"]), None)
-    verdict = grader.judge(json.dumps(prepared["key"]), run, "en")
-    state = grader.shrink_start(json.dumps(prepared["key"]), json.dumps(prepared["plan"]), run, verdict)
+    view = json.loads(grader.prepare("claims-abstention", "1", 0, "en", "full"))
+    run = bridge.run(ALMOST, json.dumps(view["plan"]), None)
+    verdict = grader.judge(view["ref"], run, "en")
+    state = grader.shrink_start(view["ref"], run.encode("utf-8"), verdict)
     assert state != "null"
     while state != "null":
         round_prepared = grader.shrink_round("claims-abstention", "1", state)
@@ -156,9 +228,9 @@ def test_a_failure_that_matches_a_declared_mistake_carries_its_feedback():
     checkpoint = lesson.checkpoint("1")
     mistake = next(m for m in checkpoint.mistakes() if m.feedback)
     grader.load_lesson(json.dumps(lesson_grading(lesson, [])))
-    prepared = json.loads(grader.prepare(lesson.id, "1", 0, "nl", "sample"))
-    run = bridge.run(mistake.source(), json.dumps(prepared["plan"]), None)
-    ours = json.loads(grader.judge(json.dumps(prepared["key"]), run, "nl"))["failure"]
+    view = json.loads(grader.prepare(lesson.id, "1", 0, "nl", "sample"))
+    run = bridge.run(mistake.source(), json.dumps(view["plan"]), None)
+    ours = json.loads(grader.judge(view["ref"], run, "nl"))["failure"]
     cli = grade_source(lesson.id, "1", mistake.source(), lang="nl")["failure"]
     assert ours["mistake"] == cli["mistake"] == mistake.name
     assert ours["feedback"] == cli["feedback"] == mistake.feedback["nl"]

@@ -1,9 +1,10 @@
-"""The grader worker's entry points (browser, trusted): prepare checkpoints and judge runs, JSON text in and out.
+"""The grader worker's entry points (browser, trusted): prepare checkpoints and judge runs, JSON text out.
 
 This interpreter never executes learner code. It holds a lesson's grading bundle (grader modules and reference
 solutions, imported from memory), computes each checkpoint's expected outcomes, and judges the run results the
 learner worker sends back, which it treats as untrusted data. Learner code runs elsewhere: :mod:`graders.hosts.pyodide`
-in another worker.
+in another worker. A prepared Check stays here under a ref (:func:`prepare`); the page gets its plan and judges with
+the ref, so the expected outcomes never cross to JavaScript.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def load_lesson(lesson_json: str) -> str:
     bundle = json.loads(lesson_json)
     lesson_id = bundle["lesson"]
     _LESSONS[lesson_id] = bundle
+    for ref in [ref for ref in _CHECKS if ref.startswith(lesson_id + "/")]:
+        del _CHECKS[ref]  # prepared from the bundle this one replaces
     if _IMPORTER not in sys.meta_path:
         sys.meta_path.insert(0, _IMPORTER)
     importlib.invalidate_caches()
@@ -67,9 +70,13 @@ def load_lesson(lesson_json: str) -> str:
 
 
 def prepare(lesson_id: str, checkpoint: str, seed: int, lang: str = "en", mode: str = "sample") -> str:
-    """The prepared checkpoint ``{"plan", "key"}`` (``plan`` goes to the learner worker, ``key`` stays trusted), or
-    ``{"author_error": detail}``. ``lang`` picks the language of the example data; ``mode`` "sample" is the seeded
-    stratified sample of generated cases a Check runs, "full" every one."""
+    """Prepare one Check and keep it here under a ref; returns what the page may see, as JSON:
+    ``{"ref", "plan", "plot_case", "time_limit"}`` (``plan`` goes to the learner worker), or ``{"ref",
+    "author_error"}``. The key (expected outcomes, texts) never leaves this interpreter: :func:`judge`, :func:`plot`
+    and :func:`shrink_start` take the ref, so a Check's judging does not carry the key across from JavaScript and
+    parse it again. ``lang`` picks the language of the example data; ``mode`` "sample" is the seeded stratified
+    sample of generated cases a Check runs, "full" every one. The page drops a ref with :func:`forget`."""
+    ref = f"{lesson_id}/{checkpoint}/{int(seed)}/{lang}/{mode}"
     try:
         bundle = _LESSONS[lesson_id]
         checkpoint = str(checkpoint)
@@ -78,35 +85,88 @@ def prepare(lesson_id: str, checkpoint: str, seed: int, lang: str = "en", mode: 
         prepared = _prepare(grader, bundle["solutions"][checkpoint], lesson=lesson_id, checkpoint=checkpoint,
                             seed=int(seed), plot=meta.get("plot", ""), lang=lang, mode=mode,
                             mistakes=bundle.get("mistakes", {}).get(checkpoint, ()))
-        return json.dumps(prepared)
     except AuthorError as error:
-        return json.dumps({"author_error": str(error)})
+        prepared = {"author_error": str(error)}
     except Exception as error:
-        return json.dumps({"author_error": f"{type(error).__name__}: {error}"})
+        prepared = {"author_error": f"{type(error).__name__}: {error}"}
+    _keep(ref, prepared)
+    if "author_error" in prepared:
+        return json.dumps({"ref": ref, "author_error": prepared["author_error"]})
+    key = prepared["key"]
+    return json.dumps({"ref": ref, "plan": learner_plan(prepared["plan"]), "time_limit": key["time_limit"],
+                       "plot_case": key["plot"]["case"] if key.get("plot") else ""})
 
 
-def judge(key_json: str, run_json: str, lang: str) -> str:
-    """The verdict JSON for an (untrusted) run result against a prepared key (or a prepared ``author_error``)."""
-    key = json.loads(key_json)
-    if "author_error" in key:
-        return json.dumps(author_error(key["author_error"], lang))
+#: Prepared Checks by ref (see :func:`prepare`), oldest first. The page forgets the ones it no longer needs; the
+#: bound only keeps a page that never does from growing this without end.
+_CHECKS: dict[str, dict] = {}
+MAX_CHECKS = 128
+
+
+def _keep(ref: str, prepared: dict) -> None:
+    _CHECKS.pop(ref, None)
+    _CHECKS[ref] = prepared
+    while len(_CHECKS) > MAX_CHECKS:
+        del _CHECKS[next(iter(_CHECKS))]
+
+
+def prepared(ref: str) -> dict:
+    """The kept ``{plan, key}`` (or ``{author_error}``) of a ref; ``LookupError`` when it was never prepared or has
+    been forgotten."""
     try:
-        run = json.loads(run_json)
-    except ValueError:
-        run = None
-    return json.dumps(_judge(key, run if isinstance(run, dict) else {"status": "garbled"}, lang))
+        return _CHECKS[str(ref)]
+    except KeyError:
+        raise LookupError(f"no prepared Check {ref!r}: prepare it again") from None
 
 
-def plot(key_json: str, run_json: str) -> str:
+def forget(ref: str) -> None:
+    """Drop a prepared Check the page will not judge again."""
+    _CHECKS.pop(str(ref), None)
+
+
+def learner_plan(plan: dict) -> dict:
+    """The plan as the learner worker gets it: a case whose inputs are plain JSON is sent as that JSON text only
+    (the runner reads it with the C scanner, :data:`graders.engine.runner._scan`), not also in the typed encoding
+    the trusted side keeps for shrinking. That halves a Check's plan, which the page and the learner worker copy,
+    convert and parse on every Check."""
+    from graders.engine import runner
+
+    if runner._scan is None:  # pragma: no cover - CPython and Pyodide both have the C scanner
+        return plan
+    cases = [{k: v for k, v in case.items() if k not in ("args", "kwargs")} if "json" in case else case
+             for case in plan["cases"]]
+    return {**plan, "cases": cases}
+
+
+def _run_of(run_utf8) -> dict | None:
+    """The untrusted run result (UTF-8 JSON as bytes, a buffer with ``to_bytes`` such as a Uint8Array, or text) as a
+    dict, or None when it is not a JSON object."""
+    if hasattr(run_utf8, "to_bytes"):
+        run_utf8 = run_utf8.to_bytes()
+    try:
+        run = json.loads(run_utf8)
+    except (ValueError, TypeError):
+        return None
+    return run if isinstance(run, dict) else None
+
+
+def judge(ref: str, run_utf8, lang: str) -> str:
+    """The verdict JSON for an (untrusted) run result against a kept Check (or its ``author_error``). The run comes
+    as UTF-8 bytes (a Uint8Array from the worker: one copy) or as text."""
+    check = prepared(ref)
+    if "author_error" in check:
+        return json.dumps(author_error(check["author_error"], lang))
+    run = _run_of(run_utf8)
+    return json.dumps(_judge(check["key"], run if run is not None else {"status": "garbled"}, lang))
+
+
+def plot(ref: str, run_utf8) -> str:
     """The checkpoint's plot data for a run (``null`` when it has none), as JSON."""
-    key = json.loads(key_json)
-    if "author_error" in key:
+    check = prepared(ref)
+    run = _run_of(run_utf8)
+    if "author_error" in check or run is None:
         return "null"
-    try:
-        run = json.loads(run_json)
-    except ValueError:
-        return "null"
-    return json.dumps(plot_data(key, run) if isinstance(run, dict) else None)
+    return json.dumps(plot_data(check["key"], run))
 
 
 # ----------------------------------------------------------------------------------------------------- shrinking
@@ -115,16 +175,17 @@ def plot(key_json: str, run_json: str) -> str:
 # expected outcomes: send the plan to the learner worker that just ran the learner's code) and shrink_pick.
 
 
-def shrink_start(key_json: str, plan_json: str, run_json: str, verdict_json: str) -> str:
-    """The shrinking state for a failed verdict, or ``null`` when its failing case is not one to shrink."""
+def shrink_start(ref: str, run_utf8, verdict_json: str) -> str:
+    """The shrinking state for a failed verdict of a kept Check, or ``null`` when its failing case is not one to
+    shrink."""
     from graders.engine import shrink
 
-    key, plan, verdict = json.loads(key_json), json.loads(plan_json), json.loads(verdict_json)
-    try:
-        run = json.loads(run_json)
-    except ValueError:
+    check = prepared(ref)
+    if "author_error" in check:
         return "null"
-    if verdict.get("status") != "fail" or not shrink.shrinkable(key, verdict) or not isinstance(run, dict):
+    key, plan, verdict = check["key"], check["plan"], json.loads(verdict_json)
+    run = _run_of(run_utf8)
+    if verdict.get("status") != "fail" or not shrink.shrinkable(key, verdict) or run is None:
         return "null"
     case_id = verdict["failure"]["case"]
     plan_case = next((c for c in plan["cases"] if c["id"] == case_id), None)

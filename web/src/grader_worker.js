@@ -15,7 +15,7 @@ let pyodide = null;
 let grader = null;
 let booting = null;
 const lessons = new Map(); // lesson id -> Promise (loaded, requirements installed)
-const keys = new Map(); // "lesson/checkpoint/seed" -> {keyJson} | {authorJson}
+const keys = new Map(); // "lesson/checkpoint/seed/lang" -> the prepared Check (see prepared())
 const KEEP = 4; // prepared keys kept per checkpoint
 
 async function boot(runId, lessonId) {
@@ -55,24 +55,37 @@ function lesson(lessonId, text = null) {
   return lessons.get(lessonId);
 }
 
+const encoder = new TextEncoder();
+
+/** A run result (untrusted JSON text) as UTF-8 bytes: a Uint8Array crosses into Python as one copy. */
+const utf8 = (text) => encoder.encode(String(text));
+
+/**
+ * The prepared Check for a message: {ref, planJson, plotCase, timeLimit}, or {ref, author: true} for an author error.
+ * The key stays in Python under `ref` (graders.hosts.pyodide_grader.prepare); only the newest few seeds of a
+ * checkpoint are kept, here and there.
+ */
 async function prepared(msg) {
   const id = `${msg.lessonId}/${msg.checkpoint}/${msg.seed >>> 0}/${msg.lang}`;
   if (keys.has(id)) return keys.get(id);
   await lesson(msg.lessonId);
-  const json = grader.prepare(msg.lessonId, String(msg.checkpoint), msg.seed >>> 0, String(msg.lang));
-  const parsed = fromPython(json, "prepare");
-  const entry = parsed.author_error
-    ? { authorJson: json, planJson: "", plotCase: "" }
+  const view = fromPython(grader.prepare(msg.lessonId, String(msg.checkpoint), msg.seed >>> 0, String(msg.lang)), "prepare");
+  const entry = typeof view.author_error === "string"
+    ? { ref: String(view.ref), author: true, planJson: "", plotCase: "", timeLimit: 0 }
     : {
-        keyJson: JSON.stringify(parsed.key),
-        planJson: JSON.stringify(parsed.plan),
-        plotCase: parsed.key.plot && parsed.key.plot.case ? String(parsed.key.plot.case) : "",
+        ref: String(view.ref),
+        author: false,
+        planJson: JSON.stringify(view.plan),
+        plotCase: typeof view.plot_case === "string" ? view.plot_case : "",
+        timeLimit: Number(view.time_limit) || 0,
       };
   keys.set(id, entry);
-  // keep only the newest few seeds of a checkpoint
   const prefix = `${msg.lessonId}/${msg.checkpoint}/`;
   const mine = [...keys.keys()].filter((k) => k.startsWith(prefix));
-  for (const old of mine.slice(0, Math.max(0, mine.length - KEEP))) keys.delete(old);
+  for (const old of mine.slice(0, Math.max(0, mine.length - KEEP))) {
+    grader.forget(keys.get(old).ref);
+    keys.delete(old);
+  }
   return entry;
 }
 
@@ -85,8 +98,8 @@ async function shrink(msg) {
   let stateJson;
   if (msg.phase === "start") {
     const entry = await prepared(msg);
-    if (!entry.keyJson) return { verdict, plan: "", shrinkId: "" };
-    stateJson = grader.shrink_start(entry.keyJson, entry.planJson, msg.runJson, JSON.stringify(verdict));
+    if (entry.author) return { verdict, plan: "", shrinkId: "" };
+    stateJson = grader.shrink_start(entry.ref, utf8(msg.runJson), JSON.stringify(verdict));
   } else {
     const round = rounds.get(msg.shrinkId);
     rounds.delete(msg.shrinkId);
@@ -112,17 +125,16 @@ async function handle(msg) {
     if (!grader) await booting;
     if (msg.type === Req.PREPARE) {
       const entry = await prepared(msg);
-      post(response(Res.PREPARED, msg.runId, { plan: entry.planJson, plotCase: entry.plotCase }));
+      post(response(Res.PREPARED, msg.runId, { plan: entry.planJson, plotCase: entry.plotCase, timeLimit: entry.timeLimit }));
     } else if (msg.type === Req.JUDGE) {
       const entry = await prepared(msg);
-      const key = entry.authorJson || entry.keyJson;
-      const verdict = fromPython(grader.judge(key, msg.runJson, msg.lang), "judge");
+      const verdict = fromPython(grader.judge(entry.ref, utf8(msg.runJson), msg.lang), "judge");
       post(response(Res.VERDICT, msg.runId, { verdict }));
     } else if (msg.type === Req.SHRINK) {
       post(response(Res.SHRUNK, msg.runId, await shrink(msg)));
     } else if (msg.type === Req.PLOT) {
       const entry = await prepared(msg);
-      const plot = entry.keyJson ? fromPython(grader.plot(entry.keyJson, msg.runJson), "plot") : null;
+      const plot = entry.author ? null : fromPython(grader.plot(entry.ref, utf8(msg.runJson)), "plot");
       post(response(Res.PLOTTED, msg.runId, { plot }));
     } else {
       throw new Error(`the grader worker does not do ${msg.type}`);

@@ -37,7 +37,7 @@ export const Res = Object.freeze({
   STARTED: "started", // learner: learner code starts now
   OUTPUT: "output", // learner: {stream: "stdout"|"stderr", text, truncated}
   RESULT: "result", // learner: {runJson}: the run result, JSON text (untrusted)
-  PREPARED: "prepared", // grader: {plan: JSON text, or "" for an author error}
+  PREPARED: "prepared", // grader: {plan: JSON text, or "" for an author error; plotCase; timeLimit: seconds}
   VERDICT: "verdict", // grader: {verdict}
   PLOTTED: "plotted", // grader: {plot: object or null}
   SHRUNK: "shrunk", // grader: {verdict, plan: the next round's plan (JSON text), or "" when shrinking is over, shrinkId}

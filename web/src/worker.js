@@ -7,7 +7,7 @@
 // page treats this worker as dirty: it may still serve Runs, never another Check.
 
 import { Req, Res, response, validate } from "./protocol.js";
-import { fetchText, fromPython, installEngine, isFatal, meteredFetch, PYODIDE_URL, startPyodide, WHEELS_URL } from "./pyboot.js";
+import { fetchText, installEngine, isFatal, meteredFetch, PYODIDE_URL, startPyodide, WHEELS_URL } from "./pyboot.js";
 import { lockdown } from "./lockdown.js";
 
 /* global SETTINGS */
@@ -17,6 +17,8 @@ const realFetch = self.fetch.bind(self);
 const OUTPUT_CAP = SETTINGS.outputLimit; // characters forwarded per run; the engine cuts at the same limit
 const FLUSH_CHARS = 8192;
 const FLUSH_MS = 60;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 let pyodide = null;
 let bridge = null;
@@ -134,8 +136,12 @@ async function boot(runId, interruptBuffer, lessonId) {
 
 // ------------------------------------------------------------------ runs
 
+/** Longer plans are a Check's (a Run's plan is a few lines): they wait for everything without being parsed here. */
+const RUN_PLAN_MAX = 64 * 1024;
+
 /** True when a run must wait for numpy and the lesson's wheels: a Check's plan, a plot case, or code naming them. */
 function needsEverything(source, planJson) {
+  if (planJson.length > RUN_PLAN_MAX) return true;
   let plan;
   try {
     plan = JSON.parse(planJson);
@@ -155,13 +161,23 @@ async function run(msg) {
   let runJson;
   running = true;
   try {
-    runJson = bridge.run(msg.source, msg.plan, onOutput);
+    // UTF-8 both ways: a Uint8Array crosses into Python as one copy, a long string a character at a time
+    const out = bridge.run_encoded(msg.source, encoder.encode(msg.plan), onOutput);
+    try {
+      const bytes = out.getBuffer("u8");
+      try {
+        runJson = decoder.decode(bytes.data);
+      } finally {
+        bytes.release();
+      }
+    } finally {
+      out.destroy();
+    }
   } finally {
     running = false;
   }
   const truncated = closeSink();
-  fromPython(runJson, "run"); // must be JSON text
-  post(response(Res.RESULT, msg.runId, { runJson, truncated }));
+  post(response(Res.RESULT, msg.runId, { runJson, truncated })); // the grader reads it as untrusted JSON text
 }
 
 let queue = Promise.resolve();

@@ -39,7 +39,7 @@ function scripted({ run, boot } = {}) {
       if (worker.role === "learner") worker.reply(response(Res.PYTHON, msg.runId, {}));
       worker.reply(response(Res.READY, msg.runId, {}));
     } else if (worker.role === "grader") {
-      if (msg.type === Req.PREPARE) worker.reply(response(Res.PREPARED, msg.runId, { plan: PLAN, plotCase: "" }));
+      if (msg.type === Req.PREPARE) worker.reply(response(Res.PREPARED, msg.runId, { plan: PLAN, plotCase: "", timeLimit: 7 }));
       else if (msg.type === Req.JUDGE) {
         const run = JSON.parse(msg.runJson);
         worker.reply(response(Res.VERDICT, msg.runId, { verdict: { status: run.status === "ok" ? "pass" : "fail" } }));
@@ -107,6 +107,7 @@ test("a Check runs the plan in a learner worker and takes the verdict from the g
   assert.deepEqual(grader.sent.map((m) => m.type).filter((t) => t !== "init"), ["prepare", "judge", "prepare"]);
   const run = workers.find((w) => w.role === "learner").sent.find((m) => m.type === Req.RUN);
   assert.equal(run.plan, PLAN);
+  assert.equal(run.timeLimit, 7); // said by the grader beside the plan, which the page does not parse
   assert.ok(!JSON.stringify(run).includes("expected"));
 });
 
