@@ -123,6 +123,25 @@ def test_kept_checks_are_bounded_and_reloading_a_lesson_drops_its_own():
     assert f"micropip-demo/1/{grader_host.MAX_CHECKS + 4}/en/sample" in grader_host._CHECKS
 
 
+def test_loading_a_bundle_again_replaces_its_modules_without_invalidating_import_caches(monkeypatch):
+    """A bundle loaded again (same lesson, changed grader) is what the next prepare imports; and loading never calls
+    importlib.invalidate_caches, whose PathFinder part imports importlib.metadata (~60 ms of the grader's boot)."""
+    def refuse():
+        raise AssertionError("load_lesson must not invalidate the import caches")
+
+    monkeypatch.setattr("importlib.invalidate_caches", refuse)
+    bundle = json.loads(_bundle())
+    view = _prepare(json.dumps(bundle), "1", 0)
+    assert "author_error" not in view
+    grader_module = bundle["checkpoints"]["1"]["grader"]
+    path = grader_module.replace(".", "/") + ".py"
+    assert path in bundle["files"] and grader_module in sys.modules
+    bundle["files"][path] = "raise RuntimeError('the replaced grader')\n"
+    view = _prepare(json.dumps(bundle), "1", 0)
+    assert "the replaced grader" in view["author_error"]
+    sys.modules.pop(grader_module, None)
+
+
 def test_the_learner_plan_sends_json_inputs_once_and_runs_as_the_full_plan():
     """A case with plain JSON inputs goes to the learner worker without its typed copy; the run is the same."""
     from graders.hosts import pyodide_grader as grader
