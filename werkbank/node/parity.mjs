@@ -11,7 +11,8 @@
 //
 // Python runs in a worker thread, so the main thread can interrupt a runaway run (as the page does with its
 // interrupt buffer) and, if the interrupt is not heard, replace the worker (as the page replaces a stuck worker).
-// Prepare, the learner file and judge use one interpreter: graders/hosts/pyodide_grader.py for prepare and judge,
+// Prepare, the learner file and judge use one interpreter: graders/hosts/pyodide_grader.py for prepare and judge
+// (which keeps each prepared Check by ref, as in the grader worker: a replaced worker prepares again), and
 // graders/hosts/pyodide.py run() for the learner file, whose sandbox restores the interpreter after every run.
 
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
@@ -103,29 +104,41 @@ async function main(jobsPath) {
   }
 
   py = await start();
-  const prepared = new Map();
-  for (const item of spec.prepare) {
-    const key = `${item.lesson}/${item.checkpoint}/${item.seed}`;
+  const prepared = new Map(); // "lesson/checkpoint/seed" -> {item, ref, plan, expected} | {author_error}
+  async function prepare(item) {
     const { reply, timedOut } = await timed({ type: "prepare", ...item }, PREPARE_LIMIT_MS);
-    let data;
-    if (!reply || timedOut) data = { author_error: `preparing the checkpoint took longer than ${PREPARE_LIMIT_MS / 1000} s` };
-    else data = JSON.parse(reply.prepared);
-    prepared.set(key, data);
-    emit({ type: "prepared", ...item, ...(data.author_error ? { author_error: data.author_error } : { expected: data.key.expected }) });
+    if (!reply || timedOut) return { author_error: `preparing the checkpoint took longer than ${PREPARE_LIMIT_MS / 1000} s` };
+    return { item, boot: boots, ...JSON.parse(reply.prepared) };
+  }
+  for (const item of spec.prepare) {
+    const data = await prepare(item);
+    prepared.set(`${item.lesson}/${item.checkpoint}/${item.seed}`, data);
+    emit({ type: "prepared", ...item, ...(data.author_error ? { author_error: data.author_error } : { expected: data.expected }) });
   }
   for (const job of spec.jobs) {
-    const data = prepared.get(`${job.lesson}/${job.checkpoint}/${job.seed}`);
-    if (!data || data.author_error) {
-      const { reply } = await timed({ type: "judge", key: JSON.stringify(data || { author_error: "not prepared" }), run: "{}", lang: job.lang }, 10_000);
+    const where = `${job.lesson}/${job.checkpoint}/${job.seed}`;
+    let data = prepared.get(where);
+    if (data && data.ref && data.boot !== boots) {
+      // the worker was replaced since: its Checks went with it (the grader keeps them by ref), so prepare again
+      data = await prepare(data.item);
+      prepared.set(where, data);
+    }
+    if (!data || !data.ref || data.author_error) {
+      const message = data && data.ref
+        ? { type: "judge", ref: data.ref, run: "{}", lang: job.lang }
+        : { type: "author_error", detail: (data && data.author_error) || "not prepared", lang: job.lang };
+      const { reply } = await timed(message, 10_000);
       emit({ type: "result", id: job.id, verdict: JSON.parse(reply.verdict), outcomes: [] });
       continue;
     }
-    const limit = data.plan.time_limit * 1000 + slack;
+    const limit = data.time_limit * 1000 + slack;
     const { reply, timedOut } = await timed({ type: "run", source: job.source, plan: JSON.stringify(data.plan) }, limit);
     let run;
     if (timedOut || !reply) run = { status: "timeout", stdout: "", stderr: "", outcomes: [] };
     else run = JSON.parse(reply.run);
-    const judged = await timed({ type: "judge", key: JSON.stringify(data.key), run: JSON.stringify(run), lang: job.lang }, 30_000);
+    if (data.boot !== boots) data = await prepare(data.item); // the run's worker was replaced
+    prepared.set(where, data);
+    const judged = await timed({ type: "judge", ref: data.ref, run: JSON.stringify(run), lang: job.lang }, 30_000);
     const outcomes = (run.outcomes || []).map(({ traceback, error_line, ...rest }) => rest);
     emit({ type: "result", id: job.id, verdict: JSON.parse(judged.reply.verdict), outcomes });
   }
@@ -138,18 +151,25 @@ async function main(jobsPath) {
 async function workerMain(spec) {
   let grader = null;
   let host = null;
+  let expectedOf = null;
+  let authorError = null;
   parentPort.on("message", async (msg) => {
     const reply = (data) => parentPort.postMessage({ id: msg.id, ...data });
     try {
       if (msg.type === "boot") {
-        ({ grader, host } = await boot(spec));
+        ({ grader, host, expectedOf, authorError } = await boot(spec));
         reply({ ok: true });
       } else if (msg.type === "prepare") {
-        reply({ prepared: grader.prepare(msg.lesson, String(msg.checkpoint), msg.seed, msg.lang || "en", msg.mode || "full") });
+        // what the page gets (the plan) and, for the comparison with CPython, the expected outcomes kept by ref
+        const view = JSON.parse(grader.prepare(msg.lesson, String(msg.checkpoint), msg.seed, msg.lang || "en", msg.mode || "full"));
+        if (!view.author_error) view.expected = JSON.parse(expectedOf(view.ref));
+        reply({ prepared: JSON.stringify(view) });
       } else if (msg.type === "run") {
         reply({ run: host.run(msg.source, msg.plan, null) });
       } else if (msg.type === "judge") {
-        reply({ verdict: grader.judge(msg.key, msg.run, msg.lang) });
+        reply({ verdict: grader.judge(msg.ref, msg.run, msg.lang) });
+      } else if (msg.type === "author_error") {
+        reply({ verdict: authorError(msg.detail, msg.lang) });
       }
     } catch (error) {
       const text = String((error && error.message) || error).split("\n").slice(-3).join(" ");
@@ -188,5 +208,14 @@ async function boot(spec) {
       await host.install_requirements(text, "emfs:/wheels/");
     }
   }
-  return { grader, host };
+  pyodide.runPython(`
+import json as _json
+from graders.engine.judge import author_error as _author_error
+from graders.hosts import pyodide_grader as _grader
+def _expected_of(ref):
+    return _json.dumps(_grader.prepared(ref)["key"]["expected"])
+def _author_error_json(detail, lang):
+    return _json.dumps(_author_error(detail, lang))
+`);
+  return { grader, host, expectedOf: pyodide.globals.get("_expected_of"), authorError: pyodide.globals.get("_author_error_json") };
 }
