@@ -61,13 +61,35 @@ source.addEventListener("build", (event) => {
 """
 
 #: Served as /sw.js in development: it replaces any installed werkbank service worker, deletes its caches,
-#: unregisters itself and reloads the pages it controlled, so they come from the server again.
+#: unregisters itself and reloads the pages it controlled, so they come from the server again. It starts while
+#: installing: becoming active waits until the worker it replaces is idle, and an open page whose workers are booting
+#: can keep that one busy for a long while. So it drops the caches and asks the pages to reload (offline.js listens
+#: for ``werkbank-dev``); the old worker, its cache gone, then answers from the server. Once active, it unregisters
+#: and navigates whatever pages it then controls.
 KILL_SW = """\
 // werkbank serve --watch: no service worker in development. This one removes itself and the offline copy.
-self.addEventListener("install", () => self.skipWaiting());
+async function dropCaches() {
+  for (const key of await caches.keys()) await caches.delete(key);
+}
+self.addEventListener("install", (event) => {
+  self.skipWaiting(); // not awaited: Chromium settles it only once this worker is active
+  event.waitUntil((async () => {
+    // Without its cache the worker being replaced answers from the server, where the pages now differ from the
+    // build's: so a reload reaches the server even before this one takes over. (No unregister() here: it would
+    // wait for this very install to end.)
+    await dropCaches();
+    // Said a few times: a page that is loading while this installs may not be listening yet.
+    for (const wait of [0, 250, 500, 1000, 2000]) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
+        client.postMessage({ type: "werkbank-dev" });
+      }
+    }
+  })());
+});
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
-    for (const key of await caches.keys()) await caches.delete(key);
+    await dropCaches();
     await self.registration.unregister();
     for (const client of await self.clients.matchAll({ type: "window" })) client.navigate(client.url);
   })());

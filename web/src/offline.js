@@ -36,6 +36,25 @@ function setGuard(on) {
   }
 }
 
+const DEV_RELOAD = "werkbank-dev-reload"; // sessionStorage: the development page's one reload past an old worker
+
+function devReloaded() {
+  try {
+    return window.sessionStorage.getItem(DEV_RELOAD) !== null;
+  } catch {
+    return true;
+  }
+}
+
+function markDevReload() {
+  try {
+    window.sessionStorage.setItem(DEV_RELOAD, "1");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The folder the built site lives in (where sw.js is): the parent of the assets/ folder this bundle runs from. */
 export function siteRoot() {
   return new URL("../", import.meta.url);
@@ -161,10 +180,19 @@ export async function registerServiceWorker(options = {}) {
 async function setUp({ onUpdate = () => {}, onCached = () => {}, root, waitMs } = {}) {
   if (document.querySelector('meta[name="werkbank-dev"]')) {
     // `werkbank serve --watch`: pages must always come from the server. Register nothing; remove what an earlier
-    // visit registered.
-    mark("dev");
+    // visit registered and saved.
     const sw = "serviceWorker" in navigator ? navigator.serviceWorker : null;
     if (sw) for (const registration of await sw.getRegistrations()) await registration.unregister();
+    if (window.caches) {
+      for (const key of await caches.keys()) if (key.startsWith("werkbank-")) await caches.delete(key);
+    }
+    // Reached through an old worker (werkbank/watch.py's replacement asked for a reload before it took over): once
+    // more, now that no worker is registered, so the page comes from the server itself. Once per tab session.
+    if (sw && sw.controller && !devReloaded() && markDevReload()) {
+      window.location.reload();
+      return { supported: false, registration: null, reloading: true };
+    }
+    mark("dev");
     return { supported: false, registration: null, reloading: false };
   }
   if (!("serviceWorker" in navigator) || !window.isSecureContext) {
@@ -173,6 +201,11 @@ async function setUp({ onUpdate = () => {}, onCached = () => {}, root, waitMs } 
   }
   const base = new URL(root || siteRoot(), window.location.href);
   const sw = navigator.serviceWorker;
+  // `werkbank serve --watch` replaced the offline copy's worker by one that removes itself (werkbank/watch.py): come
+  // from the development server now rather than when the old worker lets the new one take over.
+  sw.addEventListener("message", (event) => {
+    if (event.data && event.data.type === "werkbank-dev") window.location.reload();
+  });
   const wasControlled = Boolean(sw.controller);
   let registration;
   try {
