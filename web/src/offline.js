@@ -18,18 +18,21 @@ function mark(state) {
   document.documentElement.dataset.offline = state;
 }
 
-function guardSet() {
+/** True when the tab's session holds `key`, or when there is no session storage (then nothing reloads by itself:
+ * a reload loop would have no brake). */
+function flagged(key) {
   try {
-    return window.sessionStorage.getItem(RELOAD_GUARD) !== null;
+    return window.sessionStorage.getItem(key) !== null;
   } catch {
-    return true; // no storage: never reload automatically (a reload loop would have no brake)
+    return true;
   }
 }
 
-function setGuard(on) {
+/** Set or clear `key` in the tab's session; false when session storage is not available. */
+function flag(key, on) {
   try {
-    if (on) window.sessionStorage.setItem(RELOAD_GUARD, String(Date.now()));
-    else window.sessionStorage.removeItem(RELOAD_GUARD);
+    if (on) window.sessionStorage.setItem(key, String(Date.now()));
+    else window.sessionStorage.removeItem(key);
     return true;
   } catch {
     return false;
@@ -37,23 +40,6 @@ function setGuard(on) {
 }
 
 const DEV_RELOAD = "werkbank-dev-reload"; // sessionStorage: the development page's one reload past an old worker
-
-function devReloaded() {
-  try {
-    return window.sessionStorage.getItem(DEV_RELOAD) !== null;
-  } catch {
-    return true;
-  }
-}
-
-function markDevReload() {
-  try {
-    window.sessionStorage.setItem(DEV_RELOAD, "1");
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The folder the built site lives in (where sw.js is): the parent of the assets/ folder this bundle runs from. */
 export function siteRoot() {
@@ -188,7 +174,7 @@ async function setUp({ onUpdate = () => {}, onCached = () => {}, root, waitMs } 
     }
     // Reached through an old worker (werkbank/watch.py's replacement asked for a reload before it took over): once
     // more, now that no worker is registered, so the page comes from the server itself. Once per tab session.
-    if (sw && sw.controller && !devReloaded() && markDevReload()) {
+    if (sw && sw.controller && !flagged(DEV_RELOAD) && flag(DEV_RELOAD, true)) {
       window.location.reload();
       return { supported: false, registration: null, reloading: true };
     }
@@ -219,13 +205,13 @@ async function setUp({ onUpdate = () => {}, onCached = () => {}, root, waitMs } 
   watchUpdates(registration, onUpdate);
 
   if (window.crossOriginIsolated) {
-    setGuard(false); // isolation works: a later uncontrolled load (shift+reload) may reload once again
+    flag(RELOAD_GUARD, false); // isolation works: a later uncontrolled load (shift+reload) may reload once again
   } else if (!wasControlled) {
     // Not isolated and not controlled: the first visit on a plain host (or a shift+reload). Once the worker is
     // active, one reload lets it answer the page with the isolation headers. The guard stops a reload loop where
     // isolation cannot work (the flag stays set for the tab's session unless isolation succeeds).
     const active = await activated(registration, waitMs ?? CONTROL_WAIT_MS);
-    if (active && !guardSet() && setGuard(true)) {
+    if (active && !flagged(RELOAD_GUARD) && flag(RELOAD_GUARD, true)) {
       window.location.reload();
       return { supported: true, registration, reloading: true };
     }
