@@ -231,7 +231,7 @@ def test_grader_worker_shrinks_like_the_cli():
         if round_prepared == "null":
             break
         round_run = bridge.run(ALMOST, json.dumps(json.loads(round_prepared)["plan"]), None)
-        picked = json.loads(grader.shrink_pick(round_prepared, round_run, verdict, state, "en"))
+        picked = json.loads(grader.shrink_pick(round_prepared, round_run.encode("utf-8"), verdict, state, "en"))
         verdict, state = json.dumps(picked["verdict"]), json.dumps(picked["state"])
     ours = json.loads(verdict)["failure"]
     cli = grade_source("claims-abstention", "1", ALMOST)["failure"]

@@ -95,18 +95,18 @@ def prepare(lesson_id: str, checkpoint: str, seed: int, lang: str = "en", mode: 
         checkpoint = str(checkpoint)
         meta = bundle["checkpoints"][checkpoint]
         grader = importlib.import_module(meta["grader"])
-        prepared = _prepare(grader, bundle["solutions"][checkpoint], lesson=lesson_id, checkpoint=checkpoint,
-                            seed=int(seed), plot=meta.get("plot", ""), lang=lang, mode=mode,
-                            mistakes=bundle.get("mistakes", {}).get(checkpoint, ()))
+        check = _prepare(grader, bundle["solutions"][checkpoint], lesson=lesson_id, checkpoint=checkpoint,
+                         seed=int(seed), plot=meta.get("plot", ""), lang=lang, mode=mode,
+                         mistakes=bundle.get("mistakes", {}).get(checkpoint, ()))
     except AuthorError as error:
-        prepared = {"author_error": str(error)}
+        check = {"author_error": str(error)}
     except Exception as error:
-        prepared = {"author_error": f"{type(error).__name__}: {error}"}
-    _keep(ref, prepared)
-    if "author_error" in prepared:
-        return json.dumps({"ref": ref, "author_error": prepared["author_error"]})
-    key = prepared["key"]
-    return json.dumps({"ref": ref, "plan": learner_plan(prepared["plan"]), "time_limit": key["time_limit"],
+        check = {"author_error": f"{type(error).__name__}: {error}"}
+    _keep(ref, check)
+    if "author_error" in check:
+        return json.dumps({"ref": ref, "author_error": check["author_error"]})
+    key = check["key"]
+    return json.dumps({"ref": ref, "plan": learner_plan(check["plan"]), "time_limit": key["time_limit"],
                        "plot_case": key["plot"]["case"] if key.get("plot") else ""})
 
 
@@ -224,24 +224,22 @@ def shrink_round(lesson_id: str, checkpoint: str, state_json: str) -> str:
     return json.dumps(prepared) if prepared["plan"]["cases"] else "null"
 
 
-def shrink_pick(prepared_json: str, run_json: str, verdict_json: str, state_json: str, lang: str) -> str:
+def shrink_pick(prepared_json: str, run_utf8, verdict_json: str, state_json: str, lang: str) -> str:
     """``{"verdict", "state"}``: the verdict shown on the smallest failing candidate of this round (unchanged when
-    none failed the same way) and the state for the next round (``null``: stop)."""
+    none failed the same way) and the state for the next round (``null``: stop). The round's run comes as
+    :func:`judge`'s does."""
     from graders.engine import shrink
     from graders.engine.judge import adopt_shrunk
 
-    prepared, verdict, state = json.loads(prepared_json), json.loads(verdict_json), json.loads(state_json)
-    try:
-        run = json.loads(run_json)
-    except ValueError:
-        run = None
-    if not isinstance(run, dict):
+    candidates, verdict, state = json.loads(prepared_json), json.loads(verdict_json), json.loads(state_json)
+    run = _run_of(run_utf8)
+    if run is None:
         return json.dumps({"verdict": verdict, "state": None})
-    round_verdict = _judge(prepared, run, lang)
-    best = shrink.smallest_failure(prepared["key"], run, tuple(state["wanted"]), round_verdict["failed_cases"])
+    round_verdict = _judge(candidates, run, lang)
+    best = shrink.smallest_failure(candidates["key"], run, tuple(state["wanted"]), round_verdict["failed_cases"])
     if best is None:
         return json.dumps({"verdict": verdict, "state": None})
-    verdict = adopt_shrunk(verdict, prepared["key"], best, run, lang)
-    case = next(c for c in prepared["plan"]["cases"] if c["id"] == best)
-    following = {**state, "case": case, "meta": prepared["key"]["cases"][best], "round": state["round"] + 1}
+    verdict = adopt_shrunk(verdict, candidates["key"], best, run, lang)
+    case = next(c for c in candidates["plan"]["cases"] if c["id"] == best)
+    following = {**state, "case": case, "meta": candidates["key"]["cases"][best], "round": state["round"] + 1}
     return json.dumps({"verdict": verdict, "state": following})

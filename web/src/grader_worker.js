@@ -105,7 +105,7 @@ async function shrink(msg) {
     rounds.delete(msg.shrinkId);
     if (!round) return { verdict, plan: "", shrinkId: "" };
     const picked = fromPython(
-      grader.shrink_pick(round.preparedJson, msg.runJson, JSON.stringify(verdict), round.stateJson, String(msg.lang)),
+      grader.shrink_pick(round.preparedJson, utf8(msg.runJson), JSON.stringify(verdict), round.stateJson, String(msg.lang)),
       "shrink_pick",
     );
     verdict = picked.verdict;
