@@ -6,10 +6,22 @@
 // treats as untrusted data. Learner code never runs in this interpreter, so nothing it does can change a verdict.
 
 import { Req, Res, response, validate } from "./protocol.js";
-import { fetchText, fromPython, installEngine, isFatal, loadPackages, startPyodide, WHEELS_URL } from "./pyboot.js";
+import { engineFiles, fetchText, fetchWheel, fromPython, isFatal, loadNumpy, startPyodide, WHEELS_URL, writeEngine } from "./pyboot.js";
 
 const post = self.postMessage.bind(self);
 const realFetch = self.fetch.bind(self);
+
+// What needs no Python starts as soon as the worker runs, before INIT (the page may start this worker early and
+// send INIT later, see runtime.js): the engine's files decoded, numpy's wheel fetched and unpacked.
+const early = {
+  engine: fetchText("../grading/engine.json", realFetch).then((text) => {
+    const engine = JSON.parse(text);
+    return engineFiles(engine.files || {}, engine.bytecode || null);
+  }),
+  numpy: fetchWheel("numpy", realFetch),
+};
+early.engine.catch(() => {});
+early.numpy.catch(() => {});
 
 let pyodide = null;
 let grader = null;
@@ -21,13 +33,12 @@ const KEEP = 4; // prepared keys kept per checkpoint
 async function boot(runId, lessonId) {
   const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
   progress("runtime", 1);
-  const engineText = fetchText("../grading/engine.json", realFetch);
   const lessonText = lessonId ? fetchText(`../grading/${lessonId}.json`, realFetch) : null;
   if (lessonText) lessonText.catch(() => {});
   pyodide = await startPyodide({ post, runId, emit: () => {}, fetchFn: realFetch });
-  await loadPackages(pyodide, ["numpy"], { post, runId, fetchFn: realFetch });
-  const engine = JSON.parse(await engineText);
-  installEngine(pyodide, engine.files || {}, engine.bytecode || null);
+  await loadNumpy(pyodide, early.numpy, { loadPackage: pyodide.loadPackage.bind(pyodide), fetchFn: realFetch });
+  progress("numpy", 92);
+  writeEngine(pyodide, await early.engine);
   grader = pyodide.pyimport("graders.hosts.pyodide_grader");
   if (lessonId) await lesson(lessonId, lessonText);
   progress("engine", 100);

@@ -7,7 +7,7 @@
 // page treats this worker as dirty: it may still serve Runs, never another Check.
 
 import { Req, Res, response, validate } from "./protocol.js";
-import { fetchText, installEngine, isFatal, meteredFetch, PYODIDE_URL, startPyodide, WHEELS_URL } from "./pyboot.js";
+import { engineFiles, fetchText, fetchWheel, isFatal, loadNumpy, meteredFetch, PYODIDE_URL, startPyodide, WHEELS_URL, writeEngine } from "./pyboot.js";
 import { lockdown } from "./lockdown.js";
 
 /* global SETTINGS */
@@ -94,11 +94,16 @@ function onOutput(stream, text) {
 async function boot(runId, interruptBuffer, lessonId) {
   const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
   progress("runtime", 1);
-  const engineText = fetchText("../grading/engine.json", realFetch); // in parallel with the runtime
+  // fetched and decoded beside the runtime (whenever loadPyodide leaves this thread a moment)
+  const engineReady = fetchText("../grading/engine.json", realFetch).then((text) => {
+    const engine = JSON.parse(text);
+    return { requirements: engine.requirements, files: engineFiles(engine.files || {}, engine.bytecode || null) };
+  });
+  engineReady.catch(() => {});
   pyodide = await startPyodide({ post, runId, emit, fetchFn: realFetch });
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
-  const engine = JSON.parse(await engineText);
-  installEngine(pyodide, engine.files || {}, engine.bytecode || null);
+  const engine = await engineReady;
+  writeEngine(pyodide, engine.files);
   bridge = pyodide.pyimport("graders.hosts.pyodide");
   const requirements = (lessonId && engine.requirements && engine.requirements[lessonId]) || [];
   requirementNames = requirements.map((r) => String(r.name));
@@ -112,9 +117,9 @@ async function boot(runId, interruptBuffer, lessonId) {
   post(response(Res.PYTHON, runId, { version: pyodide.version }));
   complete = (async () => {
     // numpy (and micropip for the lesson's wheels) through the guarded fetch, metered for the progress bar
-    const names = requirements.length ? ["numpy", "micropip"] : ["numpy"];
     stageFetch = meteredFetch(post, runId, "numpy", 70, 92, 3_000_000, realFetch); // the numpy wheel, ~3 MB
-    await loadPackage(names, { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
+    await loadNumpy(pyodide, fetchWheel("numpy", stageFetch), { loadPackage }); // (the global fetch is the guard)
+    if (requirements.length) await loadPackage(["micropip"], { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
     stageFetch = realFetch;
     if (requirements.length) await bridge.install_requirements(JSON.stringify({ requirements }), WHEELS_URL);
     // The engine was imported before numpy existed (its values module keeps numpy's types at import): import it

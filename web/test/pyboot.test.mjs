@@ -2,7 +2,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-const { installEngine, LIB, meteredFetch } = await import("../src/pyboot.js");
+const { engineFiles, fetchWheel, installWheel, LIB, loadNumpy, meteredFetch, writeEngine, zipEntries } = await import("../src/pyboot.js");
+const { deflateRawSync } = await import("node:zlib");
+const { createHash } = await import("node:crypto");
+
+/** The engine's files written the way a worker does (decoded first, then written). */
+const installEngine = (py, files, bytecode) => writeEngine(py, engineFiles(files, bytecode));
 
 /** A stand-in for the pyodide object: an in-memory file table and the Python it was asked to run. */
 function fakePyodide() {
@@ -12,6 +17,7 @@ function fakePyodide() {
     files,
     ran,
     FS: { mkdirTree() {}, writeFile: (path, data) => files.set(path, data) },
+    loadedPackages: {},
     runPython: (code) => ran.push(code),
   };
 }
@@ -51,4 +57,161 @@ test("the metered fetch hands out the response itself (its URL keeps V8's code c
   assert.equal(last.type, "progress");
   assert.equal(last.loaded, body.length);
   assert.equal(last.percent, 70);
+});
+
+// ---------------------------------------------------------------- numpy's wheel, unpacked in JavaScript
+
+/** A zip archive of [{path, data, stored?}] (no CRC: the wheel's sha-256 is what is checked). */
+function makeZip(entries) {
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
+  for (const { path, data, stored, size } of entries) {
+    const name = Buffer.from(path, "utf8");
+    const raw = Buffer.from(data ?? "");
+    const packed = stored || path.endsWith("/") ? raw : deflateRawSync(raw);
+    const method = stored || path.endsWith("/") ? 0 : 8;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(method, 8);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(size ?? raw.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(method, 10);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(size ?? raw.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, packed);
+    centrals.push(central, name);
+    offset += 30 + name.length + packed.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...locals, directory, end]));
+}
+
+const WHEEL = "demo-1.0-cp312-cp312-pyodide_2024_0_wasm32.whl";
+const sha256 = (bytes) => createHash("sha256").update(bytes).digest();
+
+/** A fetch serving pyodide-lock.json (with `entry` for "demo") and the wheel; records each request's init. */
+function wheelServer(wheel, entry = {}) {
+  const asked = [];
+  const lock = { packages: { demo: { file_name: WHEEL, depends: [], install_dir: "site", sha256: sha256(wheel).toString("hex"), ...entry } } };
+  const fetchFn = async (url, init) => {
+    asked.push({ url: String(url), init });
+    if (String(url).endsWith("/pyodide-lock.json")) return new Response(JSON.stringify(lock));
+    if (String(url).endsWith(`/${WHEEL}`)) return new Response(wheel);
+    return new Response("", { status: 404 });
+  };
+  return { fetchFn, asked };
+}
+
+const DEMO = [
+  { path: "demo/" },
+  { path: "demo/__init__.py", data: "X = 1\n".repeat(50) },
+  { path: "demo/_core.cpython-312-wasm32-emscripten.so", data: "\0asm-core" },
+  { path: "demo/raw.txt", data: "kept as is", stored: true },
+  { path: "demo.libs/libhelper.so.1", data: "\0asm-helper" },
+  { path: "demo-1.0.dist-info/METADATA", data: "Name: demo\n" },
+];
+
+test("fetchWheel reads a lock package's wheel, asks for it with the lock's sha-256 as integrity, and inflates it", async () => {
+  const wheel = makeZip(DEMO);
+  const { fetchFn, asked } = wheelServer(wheel);
+  const got = await fetchWheel("demo", fetchFn);
+  assert.equal(got.fileName, WHEEL);
+  assert.deepEqual(got.files.map((f) => f.path), DEMO.filter((e) => !e.path.endsWith("/")).map((e) => e.path));
+  for (const file of got.files) {
+    const source = DEMO.find((e) => e.path === file.path);
+    assert.equal(Buffer.from(file.data).toString(), source.data);
+  }
+  const wheelAsk = asked.find((a) => a.url.endsWith(WHEEL));
+  assert.equal(wheelAsk.init.integrity, `sha256-${sha256(wheel).toString("base64")}`);
+});
+
+test("fetchWheel refuses what Pyodide's own loader would have to handle: dependencies, data files, no hash, bad archives", async () => {
+  const wheel = makeZip(DEMO);
+  await assert.rejects(fetchWheel("other", wheelServer(wheel).fetchFn), /not a self-contained wheel/);
+  await assert.rejects(fetchWheel("demo", wheelServer(wheel, { depends: ["numpy"] }).fetchFn), /not a self-contained wheel/);
+  await assert.rejects(fetchWheel("demo", wheelServer(wheel, { install_dir: "dynlib" }).fetchFn), /not a self-contained wheel/);
+  await assert.rejects(fetchWheel("demo", wheelServer(wheel, { sha256: "" }).fetchFn), /no sha-256/);
+  const data = makeZip([...DEMO, { path: "demo-1.0.data/scripts/run", data: "#!" }]);
+  await assert.rejects(fetchWheel("demo", wheelServer(data).fetchFn), /data files/);
+  await assert.rejects(fetchWheel("demo", wheelServer(new Uint8Array(100)).fetchFn), /not a zip archive/);
+  const short = makeZip([{ path: "demo/__init__.py", data: "X = 1\n", size: 99 }]);
+  await assert.rejects(fetchWheel("demo", wheelServer(short).fetchFn), /6 bytes, not 99/);
+  const missing = async (url) => (String(url).endsWith(".json") ? wheelServer(wheel).fetchFn(url) : new Response("", { status: 404 }));
+  await assert.rejects(fetchWheel("demo", missing), /HTTP 404/);
+});
+
+test("zipEntries skips folders, keeps archive order and refuses encrypted entries", () => {
+  const zip = makeZip([{ path: "a/" }, { path: "a/b.py", data: "1" }, { path: "a/c.py", data: "2", stored: true }]);
+  assert.deepEqual(zipEntries(zip).map((e) => [e.path, e.method, e.size]), [["a/b.py", 8, 1], ["a/c.py", 0, 1]]);
+  const view = new DataView(zip.buffer);
+  const central = view.getUint32(zip.length - 22 + 16, true);
+  view.setUint16(central + 46 + 2 + 8, 1, true); // the second central entry (after "a/"): flags = encrypted
+  assert.throws(() => zipEntries(zip), /encrypted/);
+});
+
+/** A stand-in pyodide for installWheel: the FS, the dynamic-library loader, the package record. */
+function fakeRuntime() {
+  const py = fakePyodide();
+  py.dynlibs = [];
+  py._api = {
+    sitepackages: "/lib/python3.12/site-packages",
+    loadDynlibsFromPackage: async (pkg, libs) => py.dynlibs.push([pkg.file_name, [...libs]]),
+  };
+  return py;
+}
+
+test("installWheel writes the files into site-packages, records the installer, loads the shared libraries in order", async () => {
+  const py = fakeRuntime();
+  const wheel = await fetchWheel("demo", wheelServer(makeZip(DEMO)).fetchFn);
+  await installWheel(py, wheel);
+  const site = "/lib/python3.12/site-packages";
+  assert.equal(py.files.get(`${site}/demo/raw.txt`).length, 10);
+  assert.equal(py.files.get(`${site}/demo-1.0.dist-info/INSTALLER`), "pyodide.loadPackage");
+  assert.equal(py.files.get(`${site}/demo-1.0.dist-info/PYODIDE_SOURCE`), "pyodide");
+  assert.deepEqual(py.dynlibs, [[WHEEL, [`${site}/demo/_core.cpython-312-wasm32-emscripten.so`, `${site}/demo.libs/libhelper.so.1`]]]);
+  assert.equal(py.loadedPackages.demo, "default channel"); // a later loadPackage("demo") does nothing
+  assert.ok(py.ran.some((code) => code.includes("path_importer_cache") && code.includes(site)));
+  assert.ok(!py.ran.some((code) => code.includes("importlib.invalidate_caches")));
+});
+
+test("installWheel refuses a path that leaves site-packages, before writing anything", async () => {
+  for (const path of ["../evil.py", "/abs.py", "demo//x.py"]) {
+    const py = fakeRuntime();
+    await assert.rejects(installWheel(py, { name: "demo", fileName: WHEEL, files: [{ path, data: new Uint8Array(1) }] }), /unsafe path/);
+    assert.equal(py.files.size, 0);
+  }
+});
+
+test("loadNumpy falls back to Pyodide's loadPackage (with the given fetch meanwhile) when the wheel did not unpack", async () => {
+  const py = fakeRuntime();
+  const calls = [];
+  const mine = async () => new Response("");
+  const before = globalThis.fetch;
+  const loadPackage = async (names) => calls.push([names, globalThis.fetch === mine]);
+  const failed = Promise.reject(new Error("no DecompressionStream"));
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    await loadNumpy(py, failed, { loadPackage, fetchFn: mine });
+  } finally {
+    console.warn = warn;
+  }
+  assert.deepEqual(calls, [[["numpy"], true]]);
+  assert.equal(globalThis.fetch, before);
+  const wheel = await fetchWheel("demo", wheelServer(makeZip(DEMO)).fetchFn);
+  await loadNumpy(py, Promise.resolve(wheel), { loadPackage });
+  assert.equal(calls.length, 1); // unpacked: no loadPackage
+  assert.equal(py.dynlibs.length, 1);
 });
