@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.browser.helpers import drive_workers, final
+from tests.browser.helpers import click, drive_workers, final, put_solution, wait_verdict
 
 pytestmark = pytest.mark.browser
 
@@ -149,16 +149,37 @@ def test_first_learner_worker_starts_from_the_head_and_is_adopted(browser, isola
 
 
 def test_with_more_than_two_cores_the_grader_boots_beside_the_learner_worker(browser, isolated_server):
-    """Two cores stage the boots (the grader starts once the learner worker's Python is usable); with more, both
-    start at once. Either way the page gets to ready and grades."""
+    """Two cores stage the boots: the grader's worker starts with the page (it fetches and unpacks what needs no
+    Python), but its Python starts once the learner worker's is usable; with more cores both boot at once. Either
+    way the page gets to ready."""
     for cores, beside in ((2, False), (8, True)):
         ctx = browser.new_context()
         ctx.add_init_script(f"Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', {{ get: () => {cores} }})")
         page = ctx.new_page()
         page.goto(isolated_server.url + "lessons/claims-abstention/en.html")
         page.wait_for_selector("body[data-runtime=ready]", timeout=120_000, state="attached")
-        grader_start = page.evaluate("""performance.getEntriesByType('resource')
+        worker_start = page.evaluate("""performance.getEntriesByType('resource')
             .find((r) => r.name.includes('assets/grader_worker.js')).startTime""")
+        grader_init = page.evaluate("performance.getEntriesByName('werkbank:grader:init')[0].startTime")
         python = page.evaluate("performance.getEntriesByName('werkbank:learner:python')[0].startTime")
-        assert (grader_start < python) == beside, (cores, grader_start, python)
+        assert worker_start < python, (cores, worker_start, python)
+        assert (grader_init < python) == beside, (cores, grader_init, python)
         ctx.close()
+
+
+def test_the_workers_install_numpy_from_the_wheel_they_unpack_themselves(browser, plain_server):
+    """Both workers unpack numpy's wheel in JavaScript (web/src/pyboot.js) rather than through Pyodide's loadPackage,
+    which they fall back to, with a warning, only when that fails: here it must not."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    messages = []
+    page.on("console", lambda m: messages.append(m.text))
+    page.goto(plain_server.url + "lessons/perplexity-calibration/en.html")
+    page.wait_for_selector("body[data-runtime=ready]", timeout=120_000, state="attached")
+    page.wait_for_selector("body[data-spare=ready]", timeout=120_000, state="attached")
+    assert not [m for m in messages if "through loadPackage" in m], messages
+    # and numpy is what the lesson's Check needs: the reference passes checkpoint 2 (numpy arrays in and out)
+    put_solution(page, "2")
+    click(page, "2", "check")
+    assert wait_verdict(page, "2")[0] == "pass"
+    ctx.close()

@@ -208,13 +208,15 @@ export class Runtime {
     this.started = true;
     this.failure = null;
     if (!this.current) this.current = this._spawn("learner");
-    // The grader boots once the learner worker's Python is usable (see _bootMessage): on two cores, two boots at
-    // once would delay "Python usable" for little gain in "ready".
-    if (!STAGED && this._needsGrader() && !this.grader) this.grader = this._spawn("grader");
+    // On two cores the grader boots once the learner worker's Python is usable (see _bootMessage): two boots at
+    // once would delay "Python usable" for little gain in "ready". Its worker starts now all the same, held (no
+    // INIT yet): what needs no Python, numpy's wheel fetched and unpacked, is done by then (grader_worker.js).
+    if (this._needsGrader() && !this.grader) this.grader = this._spawn("grader", { held: STAGED });
     this._refresh();
   }
 
-  _spawn(role) {
+  /** Create a worker for `role` and send it INIT, unless `held`: then INIT waits for _release(slot). */
+  _spawn(role, { held = false } = {}) {
     if (role === "learner" && this.early) {
       const early = this.early;
       this.early = null;
@@ -243,8 +245,22 @@ export class Runtime {
     worker.onmessageerror = () => {};
     const lessonId = this.warmList ? this.warmList.lessonId : undefined;
     const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}) };
-    worker.postMessage(request(Req.INIT, slot.bootId, payload));
+    if (held) slot.held = payload;
+    else this._init(slot, payload);
     return slot;
+  }
+
+  _init(slot, payload) {
+    if (slot.role === "grader") mark("werkbank:grader:init"); // the grader's Python starts booting now
+    slot.worker.postMessage(request(Req.INIT, slot.bootId, payload));
+  }
+
+  /** Send a held worker its INIT (see _spawn); no-op for any other. */
+  _release(slot) {
+    if (!slot || !slot.held || slot.phase === "dead") return;
+    const payload = slot.held;
+    slot.held = null;
+    this._init(slot, payload);
   }
 
   /** Take over the early learner worker: its boot id, its handlers, and the messages it sent before this ran. */
@@ -317,7 +333,10 @@ export class Runtime {
       this._progress(msg.stage);
     } else if (msg.type === Res.PYTHON) {
       if (slot.phase === "booting") slot.phase = "python";
-      if (slot === this.current && this._needsGrader() && !this.grader) this.grader = this._spawn("grader");
+      if (slot === this.current && this._needsGrader()) {
+        if (!this.grader) this.grader = this._spawn("grader");
+        else this._release(this.grader);
+      }
     } else if (msg.type === Res.READY) {
       slot.phase = "ready";
       slot.percent = 100;
@@ -407,6 +426,7 @@ export class Runtime {
   _ask(type, payload) {
     return new Promise((resolve, reject) => {
       if (!this.grader) this.grader = this._spawn("grader");
+      this._release(this.grader); // a request may not wait for the learner's Python
       if (!this.grader) {
         reject(new Error("no grader worker"));
         return;

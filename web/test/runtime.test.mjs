@@ -354,3 +354,44 @@ test("the grader boots beside the learner worker only where there are more than 
   assert.equal(stagedBoot(undefined), true); // unknown: stage
   assert.equal(stagedBoot(4), false);
 });
+
+test("staged: the grader worker starts with the learner but gets INIT only when the learner's Python is usable", async () => {
+  let releasePython = null;
+  const script = scripted({
+    boot: (msg, worker) => {
+      if (worker.role !== "learner") return true;
+      releasePython = () => {
+        worker.reply(response(Res.PYTHON, msg.runId, {}));
+        worker.reply(response(Res.READY, msg.runId, {}));
+      };
+      return false; // the learner's Python comes when the test says so
+    },
+  });
+  const { runtime, workers } = makeRuntime(script);
+  runtime.warm("lesson-x", ["1"]);
+  runtime.boot();
+  await sleep(10);
+  const grader = workers.find((w) => w.role === "grader");
+  assert.ok(grader, "the grader worker exists from the start (it fetches and unpacks what needs no Python)");
+  assert.deepEqual(grader.sent.map((m) => m.type), [], "no INIT before the learner's Python is usable");
+  assert.equal(runtime.state, "booting");
+  releasePython();
+  await until(() => grader.sent.some((m) => m.type === Req.INIT));
+  assert.equal(grader.sent.filter((m) => m.type === Req.INIT).length, 1);
+  assert.equal(grader.sent[0].lessonId, "lesson-x");
+  await until(() => runtime.state === "idle");
+});
+
+test("a request to a held grader worker sends its INIT first", async () => {
+  const script = scripted({ boot: (msg, worker) => worker.role !== "learner" });
+  const { runtime, workers } = makeRuntime(script);
+  runtime.warm("lesson-x", ["1"]);
+  runtime.boot();
+  await sleep(10);
+  const grader = workers.find((w) => w.role === "grader");
+  assert.deepEqual(grader.sent, []);
+  const plan = runtime._plan("lesson-x", "1", 7);
+  await until(() => grader.sent.length >= 2);
+  assert.deepEqual(grader.sent.slice(0, 2).map((m) => m.type), [Req.INIT, Req.PREPARE]);
+  assert.equal((await plan).timeLimit, 7);
+});
