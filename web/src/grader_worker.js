@@ -39,6 +39,7 @@ async function boot(runId, lessonId) {
   await loadNumpy(pyodide, early.numpy, { loadPackage: pyodide.loadPackage.bind(pyodide), fetchFn: realFetch });
   progress("numpy", 92);
   writeEngine(pyodide, await early.engine);
+  early.numpy = early.engine = null; // the unpacked copies (~13 MB) are in Pyodide's file system now
   grader = pyodide.pyimport("graders.hosts.pyodide_grader");
   if (lessonId) await lesson(lessonId, lessonText);
   progress("engine", 100);
