@@ -269,6 +269,34 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
 
 
 @pytest.mark.browser
+def test_a_first_visit_the_worker_controls_before_app_js_runs_still_reloads_into_isolation(sw_context, plain_server):
+    """early.js registers the service worker from <head> on a first visit, so the worker may take control of the page
+    (clients.claim()) before app.js runs. That page still has no isolation headers: it must reload once all the
+    same, and start no Python before it does."""
+    page = sw_context.new_page()
+    navigations = []
+    page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
+    learners = []
+    page.on("request", lambda request: learners.append(request.url) if "assets/worker.js?" in request.url else None)
+    held = []
+
+    def slow_app(route):  # the first load's app.js only: by then the worker is active and controls the page
+        if not held:
+            held.append(route.request.url)
+            page.wait_for_timeout(1500)
+        route.continue_()
+
+    page.route("**/assets/app.js*", slow_app)
+    page.goto(plain_server.url + f"lessons/{LESSON}/en.html")
+    _wait_saved(page)
+    assert held, "app.js was not held back"
+    assert page.evaluate("crossOriginIsolated") is True
+    _wait(page, "body[data-spare=ready]")
+    assert len(navigations) == 2, navigations
+    assert len(learners) == 2, learners  # none started by the first load, which reloaded
+
+
+@pytest.mark.browser
 def test_saved_runtime_is_stored_isolated_so_the_cache_api_response_is_served_as_is(sw_context, plain_server):
     """The service worker stores each file with the isolation headers already in place and serves CacheStorage's own
     response for it: only then does Chromium reuse the compiled wasm (V8's code cache) on the next visit."""

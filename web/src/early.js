@@ -3,11 +3,13 @@
 // run. It is a plain (blocking) script, so it has run before app.js, a module script, starts; it is 3 KB. runtime.js
 // adopts the worker (takeEarlyWorker) and replays what it said meanwhile.
 //
-// It starts nothing when the page may still reload itself once into cross-origin isolation (a plain host's first
+// It starts no worker when the page may still reload itself once into cross-origin isolation (a plain host's first
 // visit: service workers supported, the page neither controlled by one nor isolated; see offline.js), nor when the
-// learner asked to save data. Then runtime.js boots as before, after the page's load.
+// learner asked to save data. Then runtime.js boots as before, after the page's load. On such a first visit it
+// registers the service worker instead, so that the one reload (offline.js) comes ~0.1 s sooner than when app.js,
+// fetched and run after the page's head, registers it.
 
-import { mayReload } from "./offline.js";
+import { mayReload, register } from "./offline.js";
 import { Req, newRunId, request } from "./protocol.js";
 
 /* global WORKER_VERSION */
@@ -17,8 +19,11 @@ const KEY = "__werkbankEarlyWorker";
 function start() {
   const script = document.currentScript;
   if (!script || window[KEY] || typeof Worker !== "function") return;
+  if (mayReload(window)) {
+    register(new URL("../", script.src)).catch(() => {}); // offline.js registers again and reports any failure
+    return;
+  }
   if (navigator.connection && navigator.connection.saveData) return;
-  if (mayReload(window)) return;
   const url = new URL("./worker.js", script.src);
   if (typeof WORKER_VERSION === "string" && WORKER_VERSION) url.searchParams.set("v", WORKER_VERSION);
   const isolated = typeof crossOriginIsolated !== "undefined" && crossOriginIsolated && typeof SharedArrayBuffer === "function";

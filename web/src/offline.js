@@ -130,15 +130,36 @@ function watchUpdates(registration, onUpdate) {
 }
 
 /**
+ * True when the page itself came through a service worker (its navigation did), and so has the headers the worker
+ * adds. A worker that took control of the page later (clients.claim(), on a first visit) changed no header.
+ */
+function loadedThroughWorker(win) {
+  const entry = win.performance && typeof win.performance.getEntriesByType === "function"
+    ? win.performance.getEntriesByType("navigation")[0] : null;
+  if (entry && typeof entry.workerStart === "number") return entry.workerStart > 0;
+  return Boolean(win.navigator.serviceWorker.controller);
+}
+
+/**
  * True when this page may still reload itself once into isolation (see setUp: a service worker is possible here,
- * and the page is neither isolated nor controlled by one), so a Python worker started now would be thrown away.
+ * and the page is neither isolated nor came through one), so a Python worker started now would be thrown away.
  */
 export function mayReload(win = globalThis) {
   const nav = win.navigator || {};
   if (win.crossOriginIsolated) return false;
   if (win.document && win.document.querySelector('meta[name="werkbank-dev"]')) return false; // no service worker
   if (!("serviceWorker" in nav) || !win.isSecureContext) return false;
-  return !nav.serviceWorker.controller;
+  return !loadedThroughWorker(win);
+}
+
+/**
+ * Register the site's service worker (`root`/sw.js, scoped to the site); resolves to the registration. Calling it
+ * again with the same root joins the same registration: early.js starts it from <head> on a first visit, so the
+ * isolation reload comes sooner, and registerServiceWorker carries on with it.
+ */
+export function register(root) {
+  const base = new URL(root, globalThis.location.href);
+  return navigator.serviceWorker.register(new URL("sw.js", base).href, { scope: base.pathname, updateViaCache: "none" });
 }
 
 /**
@@ -192,10 +213,10 @@ async function setUp({ onUpdate = () => {}, onCached = () => {}, root, waitMs } 
   sw.addEventListener("message", (event) => {
     if (event.data && event.data.type === "werkbank-dev") window.location.reload();
   });
-  const wasControlled = Boolean(sw.controller);
+  const wasControlled = loadedThroughWorker(window); // (early.js may have registered it, and it may control the page)
   let registration;
   try {
-    registration = await sw.register(new URL("sw.js", base).href, { scope: base.pathname, updateViaCache: "none" });
+    registration = await register(base); // the same registration early.js may have started already
     if (!registration) throw new Error("register() gave no registration"); // e.g. blocked by an automation tool
   } catch (error) {
     mark("failed");
