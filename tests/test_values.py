@@ -127,3 +127,22 @@ def test_validate_accepts_what_encode_makes_and_bounds_size():
         validate(deep)
     with _pytest.raises(WireError):
         validate(["list", [["none"]] * 50], limit=10)
+
+
+def test_bind_numpy_gives_an_engine_imported_before_numpy_its_types(monkeypatch):
+    """The learner worker imports the engine before numpy is loaded, then calls values.bind_numpy() instead of
+    importing the engine again: encoding, display and the mutable-parts walk then know numpy's values."""
+    import numpy as np
+
+    from graders.engine import values as V
+
+    for name in ("_np", "_ndarray", "_np_generic", "_np_float64"):
+        monkeypatch.setattr(V, name, None)  # as if imported before numpy existed
+    array = np.array([1.5, 2.5])
+    assert V.encode(array)[0] != "ndarray"
+    assert not V.is_ndarray(array) and not V.is_numpy_scalar(np.float64(1.0))
+    assert V.bind_numpy() is True
+    assert V.encode(array)[0] == "ndarray"
+    assert V.encode(np.float64(1.5)) == V.encode(1.5)  # a numpy float64 is a float, as before
+    assert V.is_ndarray(array) and V.is_numpy_scalar(np.int64(3))
+    assert any(part is array for part in V.mutable_parts((array,)))  # an array inside a result is handed out once

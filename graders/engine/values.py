@@ -66,6 +66,19 @@ _ndarray = _np.ndarray if _np is not None else None
 _np_generic = _np.generic if _np is not None else None
 _np_float64 = _np.float64 if _np is not None else None
 
+
+def bind_numpy() -> bool:
+    """Take numpy's types now, when this module was imported before numpy could be (a learner worker imports the
+    engine first, to run code sooner, and loads numpy after). Only this module keeps numpy's types. True when
+    numpy is there."""
+    global _np, _ndarray, _np_generic, _np_float64
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - both hosts ship numpy
+        return False
+    _np, _ndarray, _np_generic, _np_float64 = numpy, numpy.ndarray, numpy.generic, numpy.float64
+    return True
+
 #: Largest array or container the engine encodes; bigger ones become ``["foreign", ...]``.
 MAX_ITEMS = 200_000
 _MAX_DEPTH = 40

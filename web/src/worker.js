@@ -122,14 +122,9 @@ async function boot(runId, interruptBuffer, lessonId) {
     if (requirements.length) await loadPackage(["micropip"], { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
     stageFetch = realFetch;
     if (requirements.length) await bridge.install_requirements(JSON.stringify({ requirements }), WHEELS_URL);
-    // The engine was imported before numpy existed (its values module keeps numpy's types at import): import it
-    // afresh, now with numpy, as one consistent set of modules.
-    pyodide.runPython(
-      "import numpy, sys\nfor _n in [n for n in sys.modules if n == 'graders' or n.startswith('graders.')]: del sys.modules[_n]",
-    );
-    const early = bridge;
-    bridge = pyodide.pyimport("graders.hosts.pyodide");
-    early.destroy();
+    // The engine was imported before numpy existed: its values module takes numpy's types now (the only module
+    // that keeps them), rather than the whole engine being imported again.
+    pyodide.runPython("from graders.engine import values as _v\nif not _v.bind_numpy(): raise ImportError('numpy')\ndel _v");
     // what every run imports before learner code (the runner's PRELOAD), now rather than inside the first Check
     pyodide.runPython("from graders.engine import runner as _r\nfor _n in _r.PRELOAD: __import__(_n)\ndel _r, _n");
     seal();
