@@ -61,7 +61,18 @@ test("the metered fetch hands out the response itself (its URL keeps V8's code c
 
 // ---------------------------------------------------------------- numpy's wheel, unpacked in JavaScript
 
-/** A zip archive of [{path, data, stored?}] (no CRC: the wheel's sha-256 is what is checked). */
+/** A zip record: `size` bytes, `signature` first, then each [offset, bits, value] field (little-endian). */
+function record(size, signature, fields) {
+  const bytes = Buffer.alloc(size);
+  bytes.writeUInt32LE(signature, 0);
+  for (const [at, bits, value] of fields) {
+    if (bits === 16) bytes.writeUInt16LE(value, at);
+    else bytes.writeUInt32LE(value, at);
+  }
+  return bytes;
+}
+
+/** A zip archive of [{path, data, stored?, size?}] (no CRC: the wheel's sha-256 is what is checked). */
 function makeZip(entries) {
   const locals = [];
   const centrals = [];
@@ -69,32 +80,16 @@ function makeZip(entries) {
   for (const { path, data, stored, size } of entries) {
     const name = Buffer.from(path, "utf8");
     const raw = Buffer.from(data ?? "");
-    const packed = stored || path.endsWith("/") ? raw : deflateRawSync(raw);
-    const method = stored || path.endsWith("/") ? 0 : 8;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(size ?? raw.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(size ?? raw.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, packed);
-    centrals.push(central, name);
+    const plain = stored || path.endsWith("/");
+    const packed = plain ? raw : deflateRawSync(raw);
+    const method = plain ? 0 : 8;
+    const declared = size ?? raw.length;
+    locals.push(record(30, 0x04034b50, [[8, 16, method], [18, 32, packed.length], [22, 32, declared], [26, 16, name.length]]), name, packed);
+    centrals.push(record(46, 0x02014b50, [[10, 16, method], [20, 32, packed.length], [24, 32, declared], [28, 16, name.length], [42, 32, offset]]), name);
     offset += 30 + name.length + packed.length;
   }
   const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = record(22, 0x06054b50, [[8, 16, entries.length], [10, 16, entries.length], [12, 32, directory.length], [16, 32, offset]]);
   return new Uint8Array(Buffer.concat([...locals, directory, end]));
 }
 
