@@ -34,7 +34,9 @@ def open_lesson(page, server, lang="en", lesson=LESSON, ready=True):
 
 
 def wait_ready(page):
-    page.wait_for_selector('body[data-runtime="ready"]', timeout=120_000)
+    """Python ready and every editor built: a page that is ready sooner than its editors (a loaded machine builds
+    them later) would otherwise take a click while a section is still growing under the pointer."""
+    page.wait_for_selector('body[data-runtime="ready"][data-editors="ready"]', timeout=120_000, state="attached")
 
 
 def selector(cp):
