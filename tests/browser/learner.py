@@ -101,10 +101,16 @@ def click(page, cp, action):
 
 
 def put_solution(page, cp):
-    """Reveal the reference solution (confirming the dialog) and copy it into the editor."""
+    """Reveal the reference solution (confirming the dialog) and copy it into the editor, from the keyboard (focus,
+    Enter): a set-up step that does not hang on pointer checks (a button still moving while a busy machine lays out
+    the page) the way a mouse click can."""
     page.once("dialog", lambda d: d.accept())
-    click(page, cp, "solution")
-    section(page, cp).locator('[data-solution] button[data-action="solution-copy"]').click()
+    reveal = section(page, cp).locator('button[data-action="solution"]').first
+    reveal.focus()
+    page.keyboard.press("Enter")
+    copy = section(page, cp).locator('[data-solution] button[data-action="solution-copy"]')
+    copy.focus()
+    page.keyboard.press("Enter")
 
 
 def stored(page):
