@@ -182,10 +182,12 @@ test("installWheel writes the files into site-packages, records the installer, l
 });
 
 test("installWheel refuses a path that leaves site-packages, before writing anything", async () => {
-  for (const path of ["../evil.py", "/abs.py", "demo//x.py"]) {
+  for (const path of ["../evil.py", "/abs.py", "demo//x.py", "demo/../../x.py"]) {
     const py = fakeRuntime();
-    await assert.rejects(installWheel(py, { name: "demo", fileName: WHEEL, files: [{ path, data: new Uint8Array(1) }] }), /unsafe path/);
-    assert.equal(py.files.size, 0);
+    const files = [{ path: "demo/__init__.py", data: new Uint8Array(1) }, { path, data: new Uint8Array(1) }];
+    await assert.rejects(installWheel(py, { name: "demo", fileName: WHEEL, files }), /unsafe path/);
+    assert.equal(py.files.size, 0); // not even the safe file listed before it
+    assert.deepEqual(py.dynlibs, []);
   }
 });
 
