@@ -6,7 +6,7 @@
 // treats as untrusted data. Learner code never runs in this interpreter, so nothing it does can change a verdict.
 
 import { Req, Res, response, validate } from "./protocol.js";
-import { engineFiles, fetchText, fetchWheel, fromPython, isFatal, loadNumpy, startPyodide, WHEELS_URL, writeEngine } from "./pyboot.js";
+import { fetchEngine, fetchText, fetchWheel, fromPython, isFatal, loadNumpy, startPyodide, WHEELS_URL, writeEngine } from "./pyboot.js";
 
 const post = self.postMessage.bind(self);
 const realFetch = self.fetch.bind(self);
@@ -14,13 +14,9 @@ const realFetch = self.fetch.bind(self);
 // What needs no Python starts as soon as the worker runs, before INIT (the page may start this worker early and
 // send INIT later, see runtime.js): the engine's files decoded, numpy's wheel fetched and unpacked.
 const early = {
-  engine: fetchText("../grading/engine.json", realFetch).then((text) => {
-    const engine = JSON.parse(text);
-    return engineFiles(engine.files || {}, engine.bytecode || null);
-  }),
+  engine: fetchEngine(realFetch),
   numpy: fetchWheel("numpy", realFetch),
 };
-early.engine.catch(() => {});
 early.numpy.catch(() => {});
 
 let pyodide = null;
@@ -38,7 +34,7 @@ async function boot(runId, lessonId) {
   pyodide = await startPyodide({ post, runId, emit: () => {}, fetchFn: realFetch });
   await loadNumpy(pyodide, early.numpy, { loadPackage: pyodide.loadPackage.bind(pyodide), fetchFn: realFetch });
   progress("numpy", 92);
-  writeEngine(pyodide, await early.engine);
+  writeEngine(pyodide, (await early.engine).files);
   early.numpy = early.engine = null; // the unpacked copies (~13 MB) are in Pyodide's file system now
   grader = pyodide.pyimport("graders.hosts.pyodide_grader");
   if (lessonId) await lesson(lessonId, lessonText);

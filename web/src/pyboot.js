@@ -97,6 +97,19 @@ export function engineFiles(files, bytecode = null) {
   return out;
 }
 
+/**
+ * Fetch grading/engine.json with `fetchFn` and decode it for writeEngine: resolves to {files, requirements} (the
+ * lessons' wheel requirements by lesson id). Needs no Python; never leaves a rejection unhandled.
+ */
+export function fetchEngine(fetchFn) {
+  const ready = fetchText("../grading/engine.json", fetchFn).then((text) => {
+    const engine = JSON.parse(text);
+    return { files: engineFiles(engine.files || {}, engine.bytecode || null), requirements: engine.requirements || {} };
+  });
+  ready.catch(() => {});
+  return ready;
+}
+
 /** Write engineFiles' [[path, content]] into the Pyodide FS and put /lib/werkbank on sys.path. */
 export function writeEngine(pyodide, files) {
   const made = new Set();

@@ -7,7 +7,7 @@
 // page treats this worker as dirty: it may still serve Runs, never another Check.
 
 import { Req, Res, response, validate } from "./protocol.js";
-import { engineFiles, fetchText, fetchWheel, isFatal, loadNumpy, meteredFetch, PYODIDE_URL, startPyodide, WHEELS_URL, writeEngine } from "./pyboot.js";
+import { fetchEngine, fetchWheel, isFatal, loadNumpy, meteredFetch, PYODIDE_URL, startPyodide, WHEELS_URL, writeEngine } from "./pyboot.js";
 import { lockdown } from "./lockdown.js";
 
 /* global SETTINGS */
@@ -95,11 +95,7 @@ async function boot(runId, interruptBuffer, lessonId) {
   const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
   progress("runtime", 1);
   // fetched and decoded beside the runtime (whenever loadPyodide leaves this thread a moment)
-  const engineReady = fetchText("../grading/engine.json", realFetch).then((text) => {
-    const engine = JSON.parse(text);
-    return { requirements: engine.requirements, files: engineFiles(engine.files || {}, engine.bytecode || null) };
-  });
-  engineReady.catch(() => {});
+  const engineReady = fetchEngine(realFetch);
   pyodide = await startPyodide({ post, runId, emit, fetchFn: realFetch });
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   const engine = await engineReady;
