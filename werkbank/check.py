@@ -467,15 +467,15 @@ def grade_cpython(work: list[Item], prepared: dict, *, jobs: int = 2, lang: str 
 
 
 def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
-                  problems: list[str]) -> tuple[dict[str, Graded], set]:
+                  problems: list[str], mode: str = "full") -> tuple[dict[str, Graded], set]:
     """Grade every item in Pyodide (one Node process); record reference differences in ``problems``. Returns the
     results, the ``(lesson, checkpoint)`` pairs whose reference fails to prepare in Pyodide (one problem each), and
-    per pair the case ids both runtimes generated (the verdicts are compared on those)."""
+    per pair the case ids both runtimes generated (the verdicts are compared on those). ``mode`` is the one
+    ``prepared_c`` was prepared in: "full" (every generated case) or "sample" (what a Check in the browser runs)."""
     from werkbank.parity import advice, expected_differences, run_pyodide
 
     cps = {(i.lesson.id, i.checkpoint.id) for i in work}
-    # "full": every generated case, as the CPython side prepares them (werkbank.grading.prepare_checkpoint)
-    prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed, "lang": "en", "mode": "full"}
+    prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed, "lang": "en", "mode": mode}
                for lid, cid in sorted(cps)]
     jobs = [{"id": item.id, "lesson": item.lesson.id, "checkpoint": item.checkpoint.id, "seed": seed,
              "source": item.source(), "lang": "en"} for item in work]
@@ -516,13 +516,14 @@ def _only(verdict: dict, cases) -> dict:
 
 
 def compare_with_pyodide(lessons, work: list[Item], cpython: dict[str, Graded], prepared: dict,
-                         seed: int = 0) -> tuple[list[str], str]:
-    """Grade ``work`` in Pyodide and compare with the CPython results: ``(problems, one report line)``."""
+                         seed: int = 0, mode: str = "full") -> tuple[list[str], str]:
+    """Grade ``work`` in Pyodide and compare with the CPython results, graded against ``prepared`` (made in
+    ``mode``): ``(problems, one report line)``."""
     from werkbank.parity import ParityError, verdict_difference
 
     problems: list[str] = []
     try:
-        theirs, broken, common = grade_pyodide(lessons, work, seed, prepared, problems)
+        theirs, broken, common = grade_pyodide(lessons, work, seed, prepared, problems, mode)
     except ParityError as error:
         return [f"Pyodide parity: {error} (werkbank check --no-pyodide skips it)"], "Pyodide parity: not run"
     same = 0
