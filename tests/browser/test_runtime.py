@@ -167,9 +167,11 @@ def test_with_more_than_two_cores_the_grader_boots_beside_the_learner_worker(bro
         ctx.close()
 
 
-def test_the_workers_install_numpy_from_the_wheel_they_unpack_themselves(browser, plain_server):
+def test_the_workers_install_numpy_from_the_wheel_they_unpack_themselves_and_share_one_compiled_runtime(browser, plain_server):
     """Both workers unpack numpy's wheel in JavaScript (web/src/pyboot.js) rather than through Pyodide's loadPackage,
-    which they fall back to, with a warning, only when that fails: here it must not."""
+    which they fall back to, with a warning, only when that fails: here it must not. Only the first learner worker
+    compiles the runtime: the grader and every later learner worker instantiate the module it handed to the page
+    (runtime.js), and grade with it."""
     ctx = browser.new_context()
     page = ctx.new_page()
     messages = []
@@ -178,8 +180,17 @@ def test_the_workers_install_numpy_from_the_wheel_they_unpack_themselves(browser
     page.wait_for_selector("body[data-runtime=ready]", timeout=120_000, state="attached")
     page.wait_for_selector("body[data-spare=ready]", timeout=120_000, state="attached")
     assert not [m for m in messages if "through loadPackage" in m], messages
-    # and numpy is what the lesson's Check needs: the reference passes checkpoint 2 (numpy arrays in and out)
+    shared = "(role) => performance.getEntriesByName(`werkbank:${role}:shared-runtime`).length"
+    assert page.evaluate(shared, "grader") == 1
+    assert page.evaluate(shared, "learner") == 1  # the spare; the first learner worker compiled it
+    # and numpy is what the lesson's Check needs: the reference passes checkpoint 2 (numpy arrays in and out), in
+    # the spare and the grader, both started from the shared runtime
     put_solution(page, "2")
     click(page, "2", "check")
     assert wait_verdict(page, "2")[0] == "pass"
+    click(page, "2", "check")  # the next Check's worker is the spare booted after the first: shared as well
+    assert wait_verdict(page, "2")[0] == "pass"
+    page.wait_for_selector("body[data-spare=ready]", timeout=120_000, state="attached")
+    assert page.evaluate(shared, "learner") >= 2
+    assert not [m for m in messages if "did not instantiate" in m], messages
     ctx.close()

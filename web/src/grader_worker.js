@@ -26,12 +26,13 @@ const lessons = new Map(); // lesson id -> Promise (loaded, requirements install
 const keys = new Map(); // "lesson/checkpoint/seed/lang" -> the prepared Check (see prepared())
 const KEEP = 4; // prepared keys kept per checkpoint
 
-async function boot(runId, lessonId) {
+async function boot(runId, lessonId, runtime) {
   const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
   progress("runtime", 1);
   const lessonText = lessonId ? fetchText(`../grading/${lessonId}.json`, realFetch) : null;
   if (lessonText) lessonText.catch(() => {});
-  pyodide = await startPyodide({ post, runId, emit: () => {}, fetchFn: realFetch });
+  const started = await startPyodide({ post, runId, emit: () => {}, fetchFn: realFetch, runtime });
+  pyodide = started.pyodide;
   await loadNumpy(pyodide, early.numpy, { loadPackage: pyodide.loadPackage.bind(pyodide), fetchFn: realFetch });
   progress("numpy", 92);
   writeEngine(pyodide, (await early.engine).files);
@@ -39,7 +40,7 @@ async function boot(runId, lessonId) {
   grader = pyodide.pyimport("graders.hosts.pyodide_grader");
   if (lessonId) await lesson(lessonId, lessonText);
   progress("engine", 100);
-  post(response(Res.READY, runId, { version: pyodide.version }));
+  post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared }));
 }
 
 /** Load a lesson's grading bundle once (and install its wheels: reference solutions may import them). */
@@ -159,7 +160,10 @@ self.addEventListener("message", (event) => {
   if (!validate(msg, "request")) return;
   if (msg.type === Req.INIT) {
     if (!booting) {
-      booting = boot(msg.runId, typeof msg.lessonId === "string" ? msg.lessonId : "");
+      // the runtime the page's first learner worker compiled before any learner code existed (runtime.js): only
+      // compiled code, instantiated here with this worker's own memory and imports
+      const runtime = msg.runtime instanceof WebAssembly.Module ? msg.runtime : null;
+      booting = boot(msg.runId, typeof msg.lessonId === "string" ? msg.lessonId : "", runtime);
       booting.catch((error) =>
         post(response(Res.FAILURE, msg.runId, { message: String((error && error.message) || error), fatal: true })),
       );

@@ -18,7 +18,8 @@ export const SCHEMA = 2;
 /** Request types (page -> worker). */
 export const Req = Object.freeze({
   // both kinds
-  INIT: "init", // learner: {interruptBuffer?: Uint8Array over a SharedArrayBuffer, lessonId?}; grader: {lessonId?}
+  INIT: "init", // learner: {interruptBuffer?: Uint8Array over a SharedArrayBuffer, lessonId?, runtime?:
+  //   WebAssembly.Module, the runtime another learner worker compiled}; grader: {lessonId?}
   // learner worker
   RUN: "run", // {source, plan: JSON text, timeLimit}: run learner code under a plan ({"mode": "run"} or a Check's)
   // grader worker
@@ -32,8 +33,11 @@ export const Req = Object.freeze({
 /** Response types (worker -> page). */
 export const Res = Object.freeze({
   PROGRESS: "progress", // {stage, percent, loaded, total}
+  RUNTIME: "runtime", // learner, while it boots: {module}: the runtime it compiled (WebAssembly.Module), for the next
+  //   learner workers; sent before Python starts, so before any learner code could exist
   PYTHON: "python", // learner: Python is usable (code that does not import numpy can run); numpy still loads
-  READY: "ready", // {version}: everything this worker needs is loaded
+  READY: "ready", // {version, sharedRuntime}: everything this worker needs is loaded; sharedRuntime: it instantiated
+  //   the runtime its INIT carried instead of compiling its own
   STARTED: "started", // learner: learner code starts now
   OUTPUT: "output", // learner: {stream: "stdout"|"stderr", text, truncated}
   RESULT: "result", // learner: {runJson}: the run result, JSON text (untrusted)
@@ -53,6 +57,7 @@ const FIELDS = {
     runJson: "string", verdict: "object" },
   [Req.PLOT]: { lessonId: "string", checkpoint: "string", seed: "number", lang: "string", runJson: "string" },
   [Res.PROGRESS]: { stage: "string", percent: "number" },
+  [Res.RUNTIME]: { module: "object" },
   [Res.PYTHON]: {},
   [Res.READY]: {},
   [Res.STARTED]: {},
@@ -67,7 +72,7 @@ const FIELDS = {
 
 /** The responses each kind of worker may send; anything else from it is dropped. */
 export const FROM = Object.freeze({
-  learner: new Set([Res.PROGRESS, Res.PYTHON, Res.READY, Res.STARTED, Res.OUTPUT, Res.RESULT, Res.FAILURE]),
+  learner: new Set([Res.PROGRESS, Res.RUNTIME, Res.PYTHON, Res.READY, Res.STARTED, Res.OUTPUT, Res.RESULT, Res.FAILURE]),
   grader: new Set([Res.PROGRESS, Res.READY, Res.PREPARED, Res.VERDICT, Res.PLOTTED, Res.SHRUNK, Res.FAILURE]),
 });
 

@@ -124,22 +124,54 @@ export function writeEngine(pyodide, files) {
   pyodide.runPython(`import sys\nif ${JSON.stringify(LIB)} not in sys.path: sys.path.insert(0, ${JSON.stringify(LIB)})`);
 }
 
+/** Pyodide's runtime, the WebAssembly module every worker instantiates. */
+export const RUNTIME_WASM_URL = new URL("pyodide.asm.wasm", PYODIDE_URL).href;
+
 /**
  * Start Pyodide. `fetchFn` is the fetch Pyodide's loader sees while it loads (globalThis.fetch is set to it for the
- * duration). Resolves to the pyodide object.
+ * duration). Resolves to {pyodide, shared: true when it instantiated `runtime`}.
+ *
+ * `runtime`: the runtime already compiled (a WebAssembly.Module another of the page's workers compiled and the page
+ * handed over), or null. With one, Pyodide instantiates it instead of fetching and compiling pyodide.asm.wasm: the
+ * workers of a page then share one compiled module, so a new worker compiles nothing and runs the code the others
+ * have already optimised. Without one, the runtime is compiled here from its URL (so V8's code cache still serves
+ * it) and `onCompiled(module)` is called before Python starts, for the page to hand it on.
  */
-export async function startPyodide({ post, runId, emit, fetchFn }) {
+export async function startPyodide({ post, runId, emit, fetchFn, runtime = null, onCompiled = null }) {
   const { loadPyodide } = await import("../pyodide/pyodide.mjs");
   const before = self.fetch;
-  self.fetch = meteredFetch(post, runId, "runtime", 2, 70, 12_000_000, fetchFn); // wasm + stdlib, ~12.5 MB
+  const metered = meteredFetch(post, runId, "runtime", 2, 70, runtime ? 4_000_000 : 12_000_000, fetchFn);
+  // a compiled runtime: nothing to fetch for the wasm (Pyodide asks for it all the same; the body is never read)
+  self.fetch = (input, init) => (runtime && String(input && input.url ? input.url : input) === RUNTIME_WASM_URL
+    ? Promise.resolve(new Response(new Uint8Array(0), { headers: { "content-type": "application/wasm" } }))
+    : metered(input, init));
+  const streaming = WebAssembly.instantiateStreaming;
+  let shared = false;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    if (runtime instanceof WebAssembly.Module) {
+      try {
+        const instance = await WebAssembly.instantiate(runtime, imports);
+        shared = true;
+        return { module: runtime, instance };
+      } catch (error) {
+        console.warn(`werkbank: the page's compiled runtime did not instantiate (${(error && error.message) || error}); compiling it here`);
+        source = fetchFn(RUNTIME_WASM_URL);
+      }
+    }
+    const module = await WebAssembly.compileStreaming(source);
+    if (onCompiled) onCompiled(module);
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
   try {
-    return await loadPyodide({
+    const pyodide = await loadPyodide({
       indexURL: PYODIDE_URL,
       stdout: (line) => emit("stdout", line + "\n"),
       stderr: (line) => emit("stderr", line + "\n"),
     });
+    return { pyodide, shared };
   } finally {
     self.fetch = before;
+    WebAssembly.instantiateStreaming = streaming;
   }
 }
 

@@ -123,6 +123,8 @@ export class Runtime {
     this.createWorker = createWorker || ((role) => new Worker(workerUrl(role), { type: "module" }));
     this.current = null;
     this.spare = null;
+    /** The runtime (WebAssembly.Module) the first learner worker compiled; each later learner worker instantiates it. */
+    this.runtimeModule = null;
     this.grader = null;
     this.started = false;
     this.everReady = false;
@@ -252,7 +254,8 @@ export class Runtime {
 
   _init(slot, payload) {
     if (slot.role === "grader") mark("werkbank:grader:init"); // the grader's Python starts booting now
-    slot.worker.postMessage(request(Req.INIT, slot.bootId, payload));
+    const runtime = this.runtimeModule ? { runtime: this.runtimeModule } : {};
+    slot.worker.postMessage(request(Req.INIT, slot.bootId, { ...payload, ...runtime }));
   }
 
   /** Send a held worker its INIT (see _spawn); no-op for any other. */
@@ -328,9 +331,16 @@ export class Runtime {
 
   _bootMessage(slot, msg) {
     if (msg.type === Res.PYTHON || msg.type === Res.READY) mark(`werkbank:${slot.role}:${msg.type}`);
+    if (msg.type === Res.READY && msg.sharedRuntime === true) mark(`werkbank:${slot.role}:shared-runtime`);
     if (msg.type === Res.PROGRESS) {
       slot.percent = msg.percent;
       this._progress(msg.stage);
+    } else if (msg.type === Res.RUNTIME) {
+      // the compiled runtime, kept for the next learner workers: only from a learner still booting (Python, and so
+      // learner code, starts after it), only once, and only a real module
+      const module = msg.module;
+      const isModule = typeof WebAssembly === "object" && module instanceof WebAssembly.Module;
+      if (slot.role === "learner" && slot.phase === "booting" && !this.runtimeModule && isModule) this.runtimeModule = module;
     } else if (msg.type === Res.PYTHON) {
       if (slot.phase === "booting") slot.phase = "python";
       if (slot === this.current && this._needsGrader()) {

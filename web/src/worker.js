@@ -91,12 +91,16 @@ function onOutput(stream, text) {
 
 // ------------------------------------------------------------------ boot
 
-async function boot(runId, interruptBuffer, lessonId) {
+async function boot(runId, interruptBuffer, lessonId, runtime) {
   const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
   progress("runtime", 1);
   // fetched and decoded beside the runtime (whenever loadPyodide leaves this thread a moment)
   const engineReady = fetchEngine(realFetch);
-  pyodide = await startPyodide({ post, runId, emit, fetchFn: realFetch });
+  // the first learner worker of a page compiles the runtime and hands it to the page for the next ones (before any
+  // learner code exists); a later one instantiates what the page gives it
+  const onCompiled = (module) => post(response(Res.RUNTIME, runId, { module }));
+  const started = await startPyodide({ post, runId, emit, fetchFn: realFetch, runtime, onCompiled });
+  pyodide = started.pyodide;
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   const engine = await engineReady;
   writeEngine(pyodide, engine.files);
@@ -127,7 +131,7 @@ async function boot(runId, interruptBuffer, lessonId) {
     progress("engine", 100);
   })();
   await complete;
-  post(response(Res.READY, runId, { version: pyodide.version }));
+  post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared }));
 }
 
 // ------------------------------------------------------------------ runs
@@ -185,7 +189,8 @@ self.addEventListener("message", (event) => {
     // not queued behind anything: INIT comes first
     if (!booting) {
       const buffer = msg.interruptBuffer instanceof Uint8Array ? msg.interruptBuffer : null;
-      booting = boot(msg.runId, buffer, typeof msg.lessonId === "string" ? msg.lessonId : "");
+      const runtime = msg.runtime instanceof WebAssembly.Module ? msg.runtime : null;
+      booting = boot(msg.runId, buffer, typeof msg.lessonId === "string" ? msg.lessonId : "", runtime);
       booting.catch((error) => fail(msg, error, true));
     }
     return;

@@ -395,3 +395,54 @@ test("a request to a held grader worker sends its INIT first", async () => {
   assert.deepEqual(grader.sent.slice(0, 2).map((m) => m.type), [Req.INIT, Req.PREPARE]);
   assert.equal((await plan).timeLimit, 7);
 });
+
+test("the runtime the first learner worker compiled goes to the grader and every later learner worker", async () => {
+  const compiled = new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); // an empty module
+  const forged = new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+  let first = true;
+  const script = scripted({
+    boot: (msg, worker) => {
+      if (worker.role !== "learner" || !first) return true;
+      first = false;
+      worker.reply(response(Res.RUNTIME, msg.runId, { module: { not: "a module" } })); // ignored: not a module
+      worker.reply(response(Res.RUNTIME, msg.runId, { module: compiled }));
+      worker.reply(response(Res.PYTHON, msg.runId, {}));
+      // after PYTHON learner code may run: whatever it sends is not taken
+      worker.reply(response(Res.RUNTIME, msg.runId, { module: forged }));
+      worker.reply(response(Res.READY, msg.runId, {}));
+      return false;
+    },
+  });
+  const { runtime, workers, learners } = makeRuntime(script);
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle" && learners().length === 2);
+  const init = (w) => w.sent.find((m) => m.type === Req.INIT);
+  assert.equal(init(learners()[0]).runtime, undefined, "the first compiles its own");
+  assert.equal(init(workers.find((w) => w.role === "grader")).runtime, compiled, "the held grader gets it at INIT");
+  assert.equal(init(learners()[1]).runtime, compiled, "so does the spare");
+  const check = () => runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 1 });
+  await check();
+  await check(); // on the spare: a new spare boots
+  await until(() => learners().length === 3);
+  assert.equal(init(learners()[2]).runtime, compiled, "and the spare after a Check");
+});
+
+test("a runtime sent by a worker that is past its boot, or by the grader, is not kept", async () => {
+  const module = new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+  const script = scripted({
+    boot: (msg, worker) => {
+      worker.reply(response(Res.PROGRESS, msg.runId, { stage: "runtime", percent: 50, loaded: 0, total: 0 }));
+      if (worker.role === "learner") worker.reply(response(Res.PYTHON, msg.runId, {}));
+      worker.reply(response(Res.RUNTIME, msg.runId, { module })); // the learner: after PYTHON; the grader: never
+      worker.reply(response(Res.READY, msg.runId, {}));
+      return false;
+    },
+  });
+  const { runtime, learners } = makeRuntime(script);
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle" && learners().length === 2);
+  assert.equal(runtime.runtimeModule, null);
+  assert.equal(learners()[1].sent.find((m) => m.type === Req.INIT).runtime, undefined);
+});
