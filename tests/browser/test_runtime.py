@@ -83,8 +83,8 @@ def test_isolated_server_makes_the_page_cross_origin_isolated(page, isolated_ser
 
 
 def test_site_workers_run_numpy_and_check_a_lesson_with_a_wheel(page, plain_server, request_log, repo_root, dist):
-    """The real learner and grader workers boot from dist/ on a plain static host: the learner worker says Python is
-    usable before it is ready, runs numpy and the lesson's wheel; the grader prepares (a plan without expected values)
+    """The real learner and grader workers boot from dist/ on a plain static host: the learner worker hands over the
+    runtime it compiled, says Python is usable before it is ready, runs numpy and the lesson's wheel; the grader prepares (a plan without expected values)
     and judges; the learner worker never requests grading/<lesson>.json; no request leaves the origin."""
     for name in ("worker.js", "grader_worker.js"):
         assert (dist / "assets" / name).is_file(), f"dist/assets/{name} is missing"
@@ -102,7 +102,8 @@ def test_site_workers_run_numpy_and_check_a_lesson_with_a_wheel(page, plain_serv
         {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]},
     ])
     boot, _, ran, prepared = replies
-    assert [m["type"] for m in boot if m["type"] != "progress"] == ["python", "ready"], boot[-1]
+    # the runtime it compiled comes first (for the page to hand on), before Python, so before any learner code
+    assert [m["type"] for m in boot if m["type"] != "progress"] == ["runtime", "python", "ready"], boot[-1]
     result = json.loads(final(ran)["runJson"])
     assert result["status"] == "ok", result
     printed = "".join(m["text"] for m in ran if m["type"] == "output" and m["stream"] == "stdout")
