@@ -195,3 +195,42 @@ def test_the_workers_install_numpy_from_the_wheel_they_unpack_themselves_and_sha
     assert page.evaluate(shared, "learner") >= 2
     assert not [m for m in messages if "did not instantiate" in m], messages
     ctx.close()
+
+
+_BOOT_WITH_RUNTIME = """async ({ base, schema, bytes }) => {
+    const worker = new Worker(base + "worker.js", { type: "module" });
+    const runId = "a1b2c3d4e5f60718293a4b5c6d7e8f90";
+    const seen = [];
+    const done = new Promise((resolve) => {
+        worker.onmessage = (event) => {
+            const data = event.data;
+            if (!data || data.runId !== runId) return;
+            seen.push({ type: data.type, sharedRuntime: data.sharedRuntime, message: data.message });
+            if (data.type === "ready" || data.type === "failure") resolve();
+        };
+        setTimeout(() => { seen.push({ type: "no answer in 60 s" }); resolve(); }, 60000); // Pyodide waits forever
+    });
+    // a real module, but not this runtime: it imports x.y, which Pyodide's imports do not have
+    const runtime = new WebAssembly.Module(new Uint8Array(bytes));
+    worker.postMessage({ schema, type: "init", runId, runtime });
+    await done;
+    worker.terminate();
+    return seen;
+}"""
+
+
+def test_a_learner_worker_given_a_runtime_it_cannot_instantiate_compiles_its_own(page, plain_server, repo_root):
+    """The module an INIT carries is only a shortcut: when it does not instantiate with Pyodide's imports, the worker
+    says so and compiles the runtime itself (web/src/pyboot.js startPyodide), and still boots."""
+    from tests.browser.helpers import protocol_schema
+
+    warnings = []
+    page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    page.goto(plain_server.url + "build.json")
+    wasm = [0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 2, 7, 1, 1, 0x78, 1, 0x79, 0, 0]
+    seen = page.evaluate(_BOOT_WITH_RUNTIME, {"base": plain_server.origin + "/assets/",
+                                              "schema": protocol_schema(repo_root), "bytes": wasm})
+    types = [m["type"] for m in seen if m["type"] != "progress"]
+    assert types == ["runtime", "python", "ready"], seen  # it compiled its own, and offers it like a first worker
+    assert seen[-1]["sharedRuntime"] is False
+    assert any("did not instantiate" in w for w in warnings), warnings
