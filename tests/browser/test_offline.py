@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.learner import put_solution
 from werkbank import bytecode, offline, vendor
 
 LESSON = "claims-abstention"
@@ -237,12 +238,6 @@ def _check(page, cp) -> tuple[str, str]:
     return box.get_attribute("data-verdict"), box.inner_text()
 
 
-def _put_solution(page, cp):
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.click(f'[data-checkpoint="{cp}"] [data-action="solution"]')
-    page.click(f'[data-checkpoint="{cp}"] [data-solution] button')
-
-
 @pytest.mark.browser
 def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     """A host without COOP/COEP: the first visit reloads exactly once, then the page is cross-origin isolated."""
@@ -324,7 +319,7 @@ def test_after_one_visit_a_check_works_offline(sw_context, plain_server):
     _wait(page, "body[data-runtime=ready]")
     state, text = _check(page, "2")  # the starter: grading really runs and finds it wrong
     assert state == "fail", text
-    _put_solution(page, "2")
+    put_solution(page, "2")
     state, text = _check(page, "2")
     assert state == "pass", text
     page.goto(plain_server.url)  # another page of the site, never opened before, offline too
@@ -468,7 +463,7 @@ def test_host_sending_the_headers_file_isolates_and_the_csp_allows_python(browse
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
         _wait(page, "body[data-runtime=ready]")
         assert page.evaluate("crossOriginIsolated") is True
-        _put_solution(page, "2")
+        put_solution(page, "2")
         state, text = _check(page, "2")
         ctx.close()
     assert state == "pass", text
