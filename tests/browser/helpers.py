@@ -85,25 +85,32 @@ _DRIVER = """async ({ base, schema, jobs, keep }) => {
         }
         return made[role];
     };
-    const ask = (worker, message, finals) => new Promise((resolve) => {
+    const ask = (worker, message, finals, timeoutMs) => new Promise((resolve) => {
         const seen = [];
         const runId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+        let timer = null;
         const listener = (event) => {
             const data = event.data;
             if (!data || data.runId !== runId) return;
             seen.push(data);
             if (finals.includes(data.type)) {
                 worker.removeEventListener("message", listener);
+                clearTimeout(timer);
                 resolve(seen);
             }
         };
         worker.addEventListener("message", listener);
-        worker.postMessage({ ...message, schema, runId });
+        const giveUp = () => resolve([...seen, { type: `no answer in ${timeoutMs} ms` }]);
+        if (timeoutMs) timer = setTimeout(giveUp, timeoutMs);
+        // runtimeBytes: a WebAssembly.Module made here from them goes as `runtime` (JSON cannot carry one)
+        const { runtimeBytes, ...rest } = message;
+        const extra = runtimeBytes ? { runtime: new WebAssembly.Module(new Uint8Array(runtimeBytes)) } : {};
+        worker.postMessage({ ...rest, ...extra, schema, runId });
     });
     const out = [];
     for (const job of jobs) {
         if (job.message.type === "init" && made[job.to]) { made[job.to].terminate(); delete made[job.to]; }
-        out.push(await ask(get(job.to), job.message, job.finals));
+        out.push(await ask(get(job.to), job.message, job.finals, job.timeoutMs || 0));
     }
     if (!keep) {
         for (const role of Object.keys(made)) { made[role].terminate(); delete made[role]; }
@@ -123,7 +130,8 @@ def protocol_schema(repo_root=REPO_ROOT) -> int:
 def drive_workers(page, server, repo_root, jobs, keep=True):
     """Send each job's message (``{"to": "learner"|"grader", "message", "finals"}``) to the site's worker of that
     role on ``page`` (started on first use or anew for an ``init``, kept between calls while ``keep``); return the
-    replies of each job."""
+    replies of each job. A job's ``timeoutMs`` ends its wait with a last reply ``{"type": "no answer in N ms"}``; a
+    message's ``runtimeBytes`` is sent as ``runtime``, a WebAssembly.Module compiled from those bytes."""
     arg = {"base": server.origin + "/assets/", "schema": protocol_schema(repo_root), "jobs": jobs, "keep": keep}
     result = page.evaluate(_DRIVER, arg)
     assert result["errors"] == [], result["errors"]

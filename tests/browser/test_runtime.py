@@ -84,8 +84,9 @@ def test_isolated_server_makes_the_page_cross_origin_isolated(page, isolated_ser
 
 def test_site_workers_run_numpy_and_check_a_lesson_with_a_wheel(page, plain_server, request_log, repo_root, dist):
     """The real learner and grader workers boot from dist/ on a plain static host: the learner worker hands over the
-    runtime it compiled, says Python is usable before it is ready, runs numpy and the lesson's wheel; the grader prepares (a plan without expected values)
-    and judges; the learner worker never requests grading/<lesson>.json; no request leaves the origin."""
+    runtime it compiled, says Python is usable before it is ready, runs numpy and the lesson's wheel; the grader
+    prepares (a plan without expected values) and judges; the learner worker never requests
+    grading/<lesson>.json; no request leaves the origin."""
     for name in ("worker.js", "grader_worker.js"):
         assert (dist / "assets" / name).is_file(), f"dist/assets/{name} is missing"
     grading = json.loads((dist / "grading" / "micropip-demo.json").read_text(encoding="utf-8"))
@@ -168,7 +169,7 @@ def test_with_more_than_two_cores_the_grader_boots_beside_the_learner_worker(bro
         ctx.close()
 
 
-def test_the_workers_install_numpy_from_the_wheel_they_unpack_themselves_and_share_one_compiled_runtime(browser, plain_server):
+def test_workers_unpack_numpy_themselves_and_share_one_compiled_runtime(browser, plain_server):
     """Both workers unpack numpy's wheel in JavaScript (web/src/pyboot.js) rather than through Pyodide's loadPackage,
     which they fall back to, with a warning, only when that fails: here it must not. Only the first learner worker
     compiles the runtime: the grader and every later learner worker instantiate the module it handed to the page
@@ -197,40 +198,19 @@ def test_the_workers_install_numpy_from_the_wheel_they_unpack_themselves_and_sha
     ctx.close()
 
 
-_BOOT_WITH_RUNTIME = """async ({ base, schema, bytes }) => {
-    const worker = new Worker(base + "worker.js", { type: "module" });
-    const runId = "a1b2c3d4e5f60718293a4b5c6d7e8f90";
-    const seen = [];
-    const done = new Promise((resolve) => {
-        worker.onmessage = (event) => {
-            const data = event.data;
-            if (!data || data.runId !== runId) return;
-            seen.push({ type: data.type, sharedRuntime: data.sharedRuntime, message: data.message });
-            if (data.type === "ready" || data.type === "failure") resolve();
-        };
-        setTimeout(() => { seen.push({ type: "no answer in 60 s" }); resolve(); }, 60000); // Pyodide waits forever
-    });
-    // a real module, but not this runtime: it imports x.y, which Pyodide's imports do not have
-    const runtime = new WebAssembly.Module(new Uint8Array(bytes));
-    worker.postMessage({ schema, type: "init", runId, runtime });
-    await done;
-    worker.terminate();
-    return seen;
-}"""
-
-
 def test_a_learner_worker_given_a_runtime_it_cannot_instantiate_compiles_its_own(page, plain_server, repo_root):
     """The module an INIT carries is only a shortcut: when it does not instantiate with Pyodide's imports, the worker
     says so and compiles the runtime itself (web/src/pyboot.js startPyodide), and still boots."""
-    from tests.browser.helpers import protocol_schema
-
     warnings = []
     page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
     page.goto(plain_server.url + "build.json")
+    # a real module, but not this runtime: it imports x.y, which Pyodide's imports do not have
     wasm = [0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 2, 7, 1, 1, 0x78, 1, 0x79, 0, 0]
-    seen = page.evaluate(_BOOT_WITH_RUNTIME, {"base": plain_server.origin + "/assets/",
-                                              "schema": protocol_schema(repo_root), "bytes": wasm})
+    init = {"type": "init", "runtimeBytes": wasm}
+    # without the fallback Pyodide only warns and waits forever: the wait ends after 60 s
+    [seen] = drive_workers(page, plain_server, repo_root, [
+        {"to": "learner", "message": init, "finals": ["ready", "failure"], "timeoutMs": 60_000}], keep=False)
     types = [m["type"] for m in seen if m["type"] != "progress"]
-    assert types == ["runtime", "python", "ready"], seen  # it compiled its own, and offers it like a first worker
+    assert types == ["runtime", "python", "ready"], types  # it compiled its own, and offers it like a first worker
     assert seen[-1]["sharedRuntime"] is False
     assert any("did not instantiate" in w for w in warnings), warnings
