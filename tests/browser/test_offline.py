@@ -264,27 +264,29 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
 
 
 @pytest.mark.browser
-def test_a_first_visit_the_worker_controls_before_app_js_runs_still_reloads_into_isolation(sw_context, plain_server):
-    """early.js registers the service worker from <head> on a first visit, so the worker may take control of the page
-    (clients.claim()) before app.js runs. That page still has no isolation headers: it must reload once all the
-    same, and start no Python before it does."""
+def test_a_first_visit_reloads_into_isolation_from_early_js_without_waiting_for_app_js(sw_context, plain_server):
+    """early.js registers the service worker from <head> on a first visit and reloads the page as soon as that worker
+    is active: the reload waits neither for app.js (here it never arrives on the first load) nor for its own second
+    registration. The worker controls the page by then (clients.claim()) but added no isolation headers to it, so
+    the reload must come all the same, and the first load starts no Python."""
     page = sw_context.new_page()
     navigations = []
     page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
     learners = []
     page.on("request", lambda request: learners.append(request.url) if "assets/worker.js?" in request.url else None)
-    held = []
+    dropped = []
 
-    def slow_app(route):  # the first load's app.js only: by then the worker is active and controls the page
-        if not held:
-            held.append(route.request.url)
-            page.wait_for_timeout(1500)
-        route.continue_()
+    def no_app_first(route):  # the first load's app.js never arrives
+        if not dropped:
+            dropped.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
 
-    page.route("**/assets/app.js*", slow_app)
+    page.route("**/assets/app.js*", no_app_first)
     page.goto(plain_server.url + f"lessons/{LESSON}/en.html")
     _wait_saved(page)
-    assert held, "app.js was not held back"
+    assert dropped, "the first load's app.js was not dropped"
     assert page.evaluate("crossOriginIsolated") is True
     _wait(page, "body[data-spare=ready]")
     assert len(navigations) == 2, navigations

@@ -152,6 +152,27 @@ export function mayReload(win = globalThis) {
   return !loadedThroughWorker(win);
 }
 
+const PENDING_RELOAD = "__werkbankIsolationReload"; // window: the one decision, shared by early.js's bundle and app.js's
+
+/**
+ * Reload the page once into isolation as soon as `registration` has an active worker (within `waitMs`); resolves to
+ * true when the page is reloading. early.js calls it from <head> on a first visit, so the reload comes as soon as the
+ * fresh worker activates (~0.25 s after the navigation) rather than once app.js has run and registered again
+ * (~0.6 s); setUp joins the same decision. The session guard stops a reload loop where isolation cannot work.
+ */
+export function reloadIntoIsolation(registration, waitMs = CONTROL_WAIT_MS) {
+  if (window[PENDING_RELOAD]) return window[PENDING_RELOAD];
+  const decision = activated(registration, waitMs).then((active) => {
+    if (active && !flagged(RELOAD_GUARD) && flag(RELOAD_GUARD, true)) {
+      window.location.reload();
+      return true;
+    }
+    return false;
+  });
+  Object.defineProperty(window, PENDING_RELOAD, { value: decision, configurable: true });
+  return decision;
+}
+
 /**
  * Register the site's service worker (`root`/sw.js, scoped to the site); resolves to the registration. Calling it
  * again with the same root joins the same registration: early.js starts it from <head> on a first visit, so the
@@ -231,9 +252,7 @@ async function setUp({ onUpdate = () => {}, onCached = () => {}, root, waitMs } 
     // Not isolated and not controlled: the first visit on a plain host (or a shift+reload). Once the worker is
     // active, one reload lets it answer the page with the isolation headers. The guard stops a reload loop where
     // isolation cannot work (the flag stays set for the tab's session unless isolation succeeds).
-    const active = await activated(registration, waitMs ?? CONTROL_WAIT_MS);
-    if (active && !flagged(RELOAD_GUARD) && flag(RELOAD_GUARD, true)) {
-      window.location.reload();
+    if (await reloadIntoIsolation(registration, waitMs ?? CONTROL_WAIT_MS)) {
       return { supported: true, registration, reloading: true };
     }
   }
