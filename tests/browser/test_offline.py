@@ -257,10 +257,20 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     _wait(page, "body[data-spare=ready]")
     assert len(learners) == 2, learners  # the first learner worker and the spare, nothing thrown away
     assert page.evaluate("performance.getEntriesByName('werkbank:early').length") == 1
+    two_cores = page.evaluate("navigator.hardwareConcurrency") <= 2
+    if two_cores:  # this page compiled the runtime from scratch: the grader waited for the learner's Python
+        assert _mark(page, "werkbank:grader:init") >= _mark(page, "werkbank:learner:python")
     page.reload()  # a second visit is isolated straight away: no further reload
     _wait(page, "body[data-runtime=ready]")
     assert page.evaluate("crossOriginIsolated") is True
     assert len(navigations) == 3, navigations
+    # not a first visit: the grader started from the learner's compiled runtime, before the learner's Python was up
+    assert _mark(page, "werkbank:grader:init") <= _mark(page, "werkbank:learner:python")
+
+
+def _mark(page, name):
+    """When the page first set the performance mark ``name`` (ms since its navigation)."""
+    return page.evaluate("(name) => performance.getEntriesByName(name)[0].startTime", name)
 
 
 @pytest.mark.browser

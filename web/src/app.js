@@ -5,7 +5,7 @@ import { mountFigures } from "./figures/index.js";
 import { loadStrings, pageLang, t } from "./i18n.js";
 import { renderHomeProgress, renderLessonProgress, renderStepper } from "./progress.js";
 import { Runtime, runtimeAttribute, takeEarlyWorker } from "./runtime.js";
-import { mayReload, registerServiceWorker } from "./offline.js";
+import { mayReload, registerServiceWorker, reloadedIntoIsolation } from "./offline.js";
 import { KEY, ProgressStore } from "./storage.js";
 import { setupTheme } from "./theme.js";
 
@@ -292,6 +292,7 @@ async function inSlices(work) {
 function main() {
   loadStrings();
   setupTheme();
+  const coldRuntime = reloadedIntoIsolation(window); // read before the service worker's setup clears the guard
   const serviceWorker = registerServiceWorker({ onUpdate: showUpdate });
   const lang = pageLang();
   const store = new ProgressStore();
@@ -311,6 +312,7 @@ function main() {
     onProgress: (percent) => indicator && indicator.progress(percent),
     onNotice: (key) => showWarning(key),
     early: takeEarlyWorker(), // the learner worker early.js started in <head>, if it did
+    coldRuntime,
   });
   indicator = runtimeIndicator(runtime);
   indicator.state();

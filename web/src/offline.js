@@ -152,6 +152,23 @@ export function mayReload(win = globalThis) {
   return !loadedThroughWorker(win);
 }
 
+/**
+ * True when this page load is the one reload into isolation of a first visit (the reload guard was set moments
+ * ago): the service worker has just saved Python's runtime, so this page compiles it from scratch.
+ */
+export function reloadedIntoIsolation(win = globalThis) {
+  const entry = win.performance && typeof win.performance.getEntriesByType === "function"
+    ? win.performance.getEntriesByType("navigation")[0] : null;
+  if (!entry || entry.type !== "reload") return false;
+  let since;
+  try {
+    since = Number(win.sessionStorage.getItem(RELOAD_GUARD));
+  } catch {
+    return false;
+  }
+  return since > 0 && Date.now() - since < 60_000;
+}
+
 const PENDING_RELOAD = "__werkbankIsolationReload"; // window: the one decision, shared by early.js's bundle and app.js's
 
 /**

@@ -54,12 +54,13 @@ function scripted({ run, boot } = {}) {
   };
 }
 
-function makeRuntime(script) {
+function makeRuntime(script, options = {}) {
   const workers = [];
   const states = [];
   const notices = [];
   const progress = [];
   const runtime = new Runtime({
+    ...options,
     onState: (s) => states.push(s),
     onProgress: (p) => progress.push(p),
     onNotice: (n) => notices.push(n),
@@ -380,6 +381,40 @@ test("staged: the grader worker starts with the learner but gets INIT only when 
   assert.equal(grader.sent.filter((m) => m.type === Req.INIT).length, 1);
   assert.equal(grader.sent[0].lessonId, "lesson-x");
   await until(() => runtime.state === "idle");
+});
+
+test("staged: the grader gets INIT with the runtime the learner compiled, or on a cold visit once Python is usable", async () => {
+  const compiled = new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+  for (const coldRuntime of [false, true]) {
+    let releasePython = null;
+    const script = scripted({
+      boot: (msg, worker) => {
+        if (worker.role !== "learner") return true;
+        worker.reply(response(Res.RUNTIME, msg.runId, { module: compiled }));
+        releasePython = () => {
+          worker.reply(response(Res.PYTHON, msg.runId, {}));
+          worker.reply(response(Res.READY, msg.runId, {}));
+        };
+        return false; // the learner's Python comes when the test says so
+      },
+    });
+    const { runtime, workers } = makeRuntime(script, { coldRuntime });
+    runtime.warm("lesson-x", ["1"]);
+    runtime.boot();
+    await sleep(10);
+    const grader = workers.find((w) => w.role === "grader");
+    const inits = () => grader.sent.filter((m) => m.type === Req.INIT);
+    if (coldRuntime) {
+      assert.deepEqual(inits(), [], "a cold visit: no INIT before the learner's Python is usable");
+    } else {
+      assert.equal(inits().length, 1, "a warm visit: INIT as soon as the learner's runtime is compiled");
+      assert.equal(inits()[0].runtime, compiled);
+    }
+    releasePython();
+    await until(() => runtime.state === "idle");
+    assert.equal(inits().length, 1, "one INIT either way");
+    assert.equal(inits()[0].runtime, compiled);
+  }
 });
 
 test("a request to a held grader worker sends its INIT first", async () => {
