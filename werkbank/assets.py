@@ -1,8 +1,8 @@
 """The JavaScript bundles: ``web/src`` -> ``dist/assets/`` with esbuild.
 
-Four entry points: ``app.js`` (the pages), ``early.js`` (a classic script in every page's ``<head>`` that starts the
-first learner worker before app.js runs), ``worker.js`` (a learner worker) and ``grader_worker.js`` (the grader
-worker). Every bundle gets the shared settings at build time (``--define:SETTINGS=<json>``, from
+Five entry points: ``app.js`` (the pages), ``editor.js`` (CodeMirror, which app.js imports on lesson pages at run
+time), ``early.js`` (a classic script in every page's ``<head>`` that starts the first learner worker before app.js
+runs), ``worker.js`` (a learner worker) and ``grader_worker.js`` (the grader worker). Every bundle gets the shared settings at build time (``--define:SETTINGS=<json>``, from
 :func:`graders.engine.settings.for_web`), so the page, the workers and the engine never disagree about a limit or a
 language. The workers' hash is compiled into app.js (``WORKER_VERSION``), so a new worker is never served from a
 stale cache. The workers import ``../pyodide/pyodide.mjs`` at run time; that import stays external.
@@ -24,8 +24,12 @@ ESBUILD = REPO_ROOT / "node_modules" / ".bin" / "esbuild"
 PYODIDE_IMPORT = "../pyodide/pyodide.mjs"
 #: The worker entry points, bundled before app.js (whose WORKER_VERSION is their hash).
 WORKERS = ("worker.js", "grader_worker.js")
+#: The editor (CodeMirror and its Python mode), a module of its own that lesson pages load beside their start-up
+#: (``loadEditor`` in checkpoint.js): evaluating it is then a main-thread task of its own, not part of app.js's, and
+#: pages without editors never load it. Its hash is compiled into app.js (``EDITOR_VERSION``).
+EDITOR = "editor.js"
 #: Every file :func:`bundle` writes into ``dist/assets/`` (anything else there is left from an older build).
-OUTPUTS = (*WORKERS, "app.js", "early.js")
+OUTPUTS = (*WORKERS, EDITOR, "app.js", "early.js")
 class SiteError(WerkbankError):
     """The front end cannot be built (esbuild failed or is missing); the message says why."""
 
@@ -37,7 +41,8 @@ def defines() -> list[str]:
 
 
 def bundle(dist: Path) -> dict[str, str]:
-    """Bundle the app and the workers into ``dist/assets/``; return a short hash per bundle (``app``, ``worker``)."""
+    """Bundle the app, the editor and the workers into ``dist/assets/``; return a short hash per bundle (``app``,
+    ``editor``, ``worker``, ``early``)."""
     if not ESBUILD.exists():
         raise SiteError(f"{ESBUILD} is missing: run 'npm ci' first")
     assets = Path(dist) / "assets"
@@ -51,7 +56,10 @@ def bundle(dist: Path) -> dict[str, str]:
         digest.update((assets / name).read_bytes())
     versions = {"worker": digest.hexdigest()[:12]}
     worker_version = f"--define:WORKER_VERSION={json.dumps(versions['worker'])}"
-    _esbuild([str(src / "app.js"), *common, worker_version, f"--outfile={assets / 'app.js'}"])
+    _esbuild([str(src / EDITOR), *common, f"--outfile={assets / EDITOR}"])
+    versions["editor"] = _short_hash(assets / EDITOR)
+    editor_version = f"--define:EDITOR_VERSION={json.dumps(versions['editor'])}"
+    _esbuild([str(src / "app.js"), *common, worker_version, editor_version, f"--outfile={assets / 'app.js'}"])
     versions["app"] = _short_hash(assets / "app.js")
     # early.js: a classic script for <head> that starts the first learner worker before app.js runs
     _esbuild([str(src / "early.js"), *[a for a in common if a != "--format=esm"], "--format=iife", worker_version,

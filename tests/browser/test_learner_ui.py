@@ -31,7 +31,19 @@ def test_home_lists_lessons_and_shows_python_ready(page, plain_server, request_l
     assert "Python" in label.inner_text() and re.search(r"(ready|klaar)", label.inner_text())
     assert page.locator(f'[data-lesson-progress="{LESSON}"]').inner_text() == "0 / 3"
     request_log.assert_only(plain_server.origin)
+    # no editors here, so the page never imports CodeMirror (the service worker's offline copy asks without "?v=")
+    assert not any("/assets/editor.js?v=" in url for url in request_log.urls)
     assert page_errors(page, dist) == []
+
+
+def test_a_lesson_whose_editor_module_does_not_load_says_so_and_still_shows_the_code(page, isolated_server):
+    page.route("**/assets/editor.js*", lambda route: route.abort())
+    page.goto(f"{isolated_server.url}lessons/{LESSON}/en.html")
+    page.wait_for_selector('[data-warnings] [data-warning="editor_failed"]', state="attached")
+    assert "editor" in page.locator('[data-warning="editor_failed"]').inner_text()
+    assert page.locator(".cm-editor").count() == 0
+    starter = json.loads(page.locator("#lesson-data").text_content())["checkpoints"][0]["starter"]
+    assert page.locator('[data-checkpoint="1"] [data-editor] pre.editor-fallback').inner_text().strip() == starter.strip()
 
 
 # ---------------------------------------------------------------- keyboard, Run, Check
@@ -88,15 +100,38 @@ def test_check_pressed_while_python_loads_is_queued(page, isolated_server):
 
 
 def test_editors_are_built_in_slices_and_at_once_when_a_section_is_used(page, isolated_server):
-    # The editors are built in short slices after the page's script ran (issue 16: no long main-thread task); a
-    # learner's action on a section builds every section up to it at once, in the same event.
+    # The editors are built in short slices after the page's script ran (issue 16: no long main-thread task), once
+    # the editor module (CodeMirror, assets/editor.js, loaded on its own) is there. A learner's action on a section
+    # that comes before the module waits for it, then builds every section up to it at once, out of turn: here the
+    # module is held back until checkpoint 3's Reset was pressed.
+    held = []
+    page.route("**/assets/editor.js*", lambda route: held.append(route))
     page.goto(f"{isolated_server.url}lessons/{LESSON}/en.html", wait_until="domcontentloaded")
-    built = page.evaluate("""() => {
+    page.wait_for_selector("body[data-python]", state="attached")  # app.js's start-up ran: its buttons work
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert held, "the page did not ask for the editor module"
+    page.evaluate("""() => {
+        const section = (sel) => Boolean(document.querySelector(`${sel} [data-editor] .cm-content`));
+        new MutationObserver((records, observer) => {
+            if (!section('[data-checkpoint="3"]')) return;
+            observer.disconnect();
+            window.__built = { checkpoints: [1, 2, 3].map((n) => section(`[data-checkpoint="${n}"]`)),
+                               playground: section("[data-playground]") };
+        }).observe(document.querySelector("main"), { childList: true, subtree: true });
         document.querySelector('[data-checkpoint="3"] [data-action="reset"]').click();
-        return Array.from(document.querySelectorAll('[data-checkpoint] [data-editor]'),
-                          (el) => Boolean(el.querySelector('.cm-content')));
     }""")
-    assert len(built) == 3 and all(built)  # checkpoint 3's Reset built checkpoints 1, 2 and 3 at once
+    assert page.evaluate("window.__built === undefined")  # nothing built without the module
+    held[0].continue_()
+    page.wait_for_selector('[data-checkpoint="3"] [data-editor] .cm-content', state="attached")
+    built = page.evaluate("window.__built")
+    assert built["checkpoints"] == [True, True, True]  # checkpoint 3's Reset built checkpoints 1, 2 and 3 at once
+    assert built["playground"] is False  # out of turn: the slices, which build the free editor last, had not
+    # and the Reset itself happened once the module came: checkpoint 3's editor has the focus
+    assert page.evaluate("""() => Boolean(document.activeElement
+        && document.activeElement.closest('[data-checkpoint="3"] [data-editor]'))""")
     page.wait_for_selector("body[data-editors=ready]", state="attached")
     assert page.locator(".cm-editor").count() == page.locator("[data-editor], [data-example-editor], "
                                                               "[data-carried-editor]").count()

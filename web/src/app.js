@@ -1,6 +1,6 @@
 // Entry point of every page: theme, UI strings, progress, the Python runner and, on lesson pages, the editors.
 
-import { CheckpointView } from "./checkpoint.js";
+import { CheckpointView, loadEditor } from "./checkpoint.js";
 import { mountFigures } from "./figures/index.js";
 import { loadStrings, pageLang, t } from "./i18n.js";
 import { renderHomeProgress, renderLessonProgress, renderStepper } from "./progress.js";
@@ -266,9 +266,9 @@ function firstFrame() {
 }
 
 /**
- * Run start-up work without long main-thread tasks (issue 16: none over 50 ms): `work` holds functions and iterators
- * of steps (a checkpoint's editors, one per step); after every function or step that ends past SLICE_MS the page
- * gets the main thread back. Order is kept.
+ * Run start-up work without long main-thread tasks (issue 16: none over 50 ms): `work` holds functions (which may
+ * return a promise to wait for) and iterators of steps (a checkpoint's editors, one per step); after every function
+ * or step that ends past SLICE_MS the page gets the main thread back. Order is kept.
  */
 const SLICE_MS = 12;
 async function inSlices(work) {
@@ -281,7 +281,7 @@ async function inSlices(work) {
   };
   for (const item of work) {
     if (typeof item === "function") {
-      item();
+      await item(); // a function may return a promise (the editor module's load): the next items wait for it
       await pause();
     } else {
       for (const _ of item) await pause(); // eslint-disable-line no-unused-vars
@@ -372,8 +372,20 @@ function main() {
       document.addEventListener("visibilitychange", () => {
         if (document.visibilityState === "hidden") views.forEach((view) => view.flushDraft());
       });
-      // The editors (CodeMirror) are the expensive part of a lesson page: one editor per slice of the main thread.
-      later.push(...views.map((view) => view.steps), () => paint());
+      // The editors (CodeMirror) are the expensive part of a lesson page: its module loads beside the start-up and
+      // is evaluated in a task of its own, then one editor per slice of the main thread. Should it not load, the
+      // sections keep showing their code as text, and the page says why.
+      let editorFailed = false;
+      const editorLoading = loadEditor().catch((error) => {
+        editorFailed = true;
+        console.warn("werkbank: the code editor did not load:", (error && error.message) || error);
+        showWarning("editor_failed");
+      });
+      const editors = function* () {
+        if (editorFailed) return;
+        for (const view of views) yield* view.steps;
+      };
+      later.push(() => editorLoading, editors(), () => paint());
     }
     keepPlaceOnLanguageSwitch();
     jumpLinks();

@@ -8,7 +8,6 @@
 // so it shares their names. Each run announces once, through the page: its headline. Buttons are never `disabled`
 // while a run goes on (that would drop keyboard focus to <body>); they are aria-disabled and ignore activation.
 
-import { createEditor, getText, markErrorLine, setText } from "./editor.js";
 import { renderPlot } from "./figures/index.js";
 import { t } from "./i18n.js";
 import { OutputView } from "./output.js";
@@ -23,6 +22,43 @@ import {
   snippetLine,
   trimTraceback,
 } from "./verdict.js";
+
+/* global EDITOR_VERSION */
+
+/**
+ * The editor module: `web/src/editor.js` (CodeMirror and its Python mode), bundled on its own as
+ * `dist/assets/editor.js`. A lesson page starts loading it with its start-up (`loadEditor`), so evaluating CodeMirror
+ * is a main-thread task of its own instead of part of `app.js`'s, and a page without editors never loads it. A
+ * learner's action on a section that comes before it is there waits for it (`whenEditor`).
+ */
+let editor = null;
+let editorLoading = null;
+
+/** Load the editor module once; resolves to it. A failed load may be tried again by the next call. */
+export function loadEditor() {
+  if (!editorLoading) {
+    const version = typeof EDITOR_VERSION === "string" && EDITOR_VERSION ? `?v=${EDITOR_VERSION}` : "";
+    editorLoading = import(new URL(`./editor.js${version}`, import.meta.url).href).then(
+      (module) => (editor = module),
+      (error) => {
+        editorLoading = null;
+        throw error;
+      },
+    );
+  }
+  return editorLoading;
+}
+
+/** Run `fn` now when the editor module is loaded, else once it is (never, when it cannot load). */
+function whenEditor(fn) {
+  if (editor) fn();
+  else loadEditor().then(fn, () => {});
+}
+
+const createEditor = (parent, options) => editor.createEditor(parent, options);
+const getText = (view) => editor.getText(view);
+const setText = (view, text) => editor.setText(view, text);
+const markErrorLine = (view, line) => editor.markErrorLine(view, line);
 
 const DRAFT_DELAY_MS = 400;
 /** Longest result value that goes into the announced headline ("Done. Result: 42"). */
@@ -135,10 +171,10 @@ export class CheckpointView {
     this._on("solution", () => this.showSolution(true));
     this._on("example-restore", () => this.restoreExample());
     for (const details of section.querySelectorAll("[data-carried]")) {
-      details.querySelector('[data-action="carry-refresh"]')?.addEventListener("click", () => {
+      details.querySelector('[data-action="carry-refresh"]')?.addEventListener("click", () => whenEditor(() => {
         this._ready();
         this.syncCarried(details.dataset.carried);
-      });
+      }));
     }
     if (data && store.checkpoint(lesson.id, data.id)?.solutionRevealed) this.showSolution(false);
   }
@@ -187,7 +223,7 @@ export class CheckpointView {
     const button = this.buttons[action];
     if (!button) return;
     button.addEventListener("click", () => {
-      if (!isDisabled(button)) fn(button);
+      if (!isDisabled(button)) whenEditor(() => !isDisabled(button) && fn(button));
     });
   }
 
@@ -650,11 +686,11 @@ export class CheckpointView {
     copy.className = "btn";
     copy.dataset.action = "solution-copy";
     copy.textContent = t("solution_copy");
-    copy.addEventListener("click", () => {
+    copy.addEventListener("click", () => whenEditor(() => {
       this._ready();
       setText(this.view, this.data.solution);
       this.view.focus();
-    });
+    }));
     box.append(heading, pre, copy);
     box.hidden = false;
     this.page.scrollables(box);
