@@ -50,18 +50,34 @@ def settle(page):
     })""")
 
 
+#: Pages opened with this query boot Python as usual; the others as for a learner who asked to save data (no Python
+#: until they run code), so checking a dozen pages does not boot three Pythons on each. The runtime's own states
+#: (loading with its progress bar here, then running, verdicts, errors) are checked on the page loaded with it and
+#: in test_no_serious_axe_violation_after_working_on_checkpoints.
+WITH_PYTHON = "with-python"
+SAVE_DATA_UNLESS_ASKED = f"""Object.defineProperty(Navigator.prototype, "connection", {{
+    get: () => ({{ saveData: !location.search.includes("{WITH_PYTHON}") }}) }});"""
+
+
 def test_no_serious_axe_violation_on_any_page_in_either_theme(browser, isolated_server, dist):
     """Each page is loaded once and checked in the light theme, then again after the system turns dark (the page
-    follows prefers-color-scheme live while the learner has not picked a theme)."""
+    follows prefers-color-scheme live while the learner has not picked a theme). The first lesson page is loaded
+    twice: saving data, and booting Python (its runtime still loading)."""
     context = browser.new_context(bypass_csp=True, color_scheme="light", service_workers="block")
+    context.add_init_script(SAVE_DATA_UNLESS_ASKED)
     try:
         page = context.new_page()
         page.set_default_timeout(120_000)
         report = {}
-        for path in pages(dist):
+        found = pages(dist)
+        lesson = next(path for path in found if path.startswith("lessons/"))
+        for path in [*found, f"{lesson}?{WITH_PYTHON}"]:
             page.emulate_media(color_scheme="light")
             page.goto(isolated_server.url + path)
             settle(page)
+            # early.js marks the learner worker it starts
+            booting = page.evaluate("performance.getEntriesByName('werkbank:early').length") == 1
+            assert booting == path.endswith(WITH_PYTHON), (path, booting)  # the mode each page was meant to be in
             for theme in ("light", "dark"):
                 page.emulate_media(color_scheme=theme)
                 page.wait_for_selector(f"html[data-theme={theme}]", state="attached")
