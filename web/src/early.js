@@ -23,7 +23,9 @@ function start() {
   if (mayReload(window)) {
     // reload into isolation as soon as the fresh service worker is active; app.js registers again, joins the same
     // reload decision and reports any failure
-    register(new URL("../", script.src)).then((registration) => registration && reloadIntoIsolation(registration)).catch(() => {});
+    register(new URL("../", script.src))
+      .then((registration) => registration && reloadIntoIsolation(registration))
+      .catch(() => {});
     return;
   }
   if (navigator.connection && navigator.connection.saveData) return;

@@ -35,10 +35,10 @@ const PREPARE_LIMIT_MS = 60_000;
  * Whether the grader worker's boot waits for the learner worker's (staged) rather than starting beside it. On two
  * cores it waits for the runtime the learner worker compiles (RUNTIME), which it starts from; on a visit that
  * compiles that runtime from scratch (`coldRuntime`, a first visit) it waits until the learner's Python is usable.
- * Measured on two cores (A/B, n = 5, visits after 3 s): from RUNTIME, warm "ready" came 0.19 s sooner and "Python
- * usable" 0.05 s later than from PYTHON; on a first visit both Pythons then start on code not yet optimised, beside
- * V8's background compiles, and "ready" came 0.14 s later, with longer main-thread tasks. With more cores each boot
- * has its own.
+ * Measured on two cores (A/B, n = 5, visits after 3 s): from RUNTIME, warm "ready" came 0.14-0.19 s sooner and
+ * "Python usable" 0.05-0.09 s later than from PYTHON; on a first visit both Pythons then start on code not yet
+ * optimised, beside V8's background compiles, and "ready" came 0.14 s later, with longer main-thread tasks. With
+ * more cores each boot has its own.
  */
 export function stagedBoot(cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency : 0) {
   return !(Number(cores) > 2);
