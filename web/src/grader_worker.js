@@ -160,10 +160,9 @@ self.addEventListener("message", (event) => {
   if (!validate(msg, "request")) return;
   if (msg.type === Req.INIT) {
     if (!booting) {
-      // the runtime the page's first learner worker compiled before any learner code existed (runtime.js): only
-      // compiled code, instantiated here with this worker's own memory and imports
-      const runtime = msg.runtime instanceof WebAssembly.Module ? msg.runtime : null;
-      booting = boot(msg.runId, typeof msg.lessonId === "string" ? msg.lessonId : "", runtime);
+      // the runtime the page's first learner worker compiled before any learner code existed (runtime.js; startPyodide
+      // takes only a WebAssembly.Module)
+      booting = boot(msg.runId, typeof msg.lessonId === "string" ? msg.lessonId : "", msg.runtime);
       booting.catch((error) =>
         post(response(Res.FAILURE, msg.runId, { message: String((error && error.message) || error), fatal: true })),
       );

@@ -19,7 +19,7 @@ export const SCHEMA = 2;
 export const Req = Object.freeze({
   // both kinds
   INIT: "init", // learner: {interruptBuffer?: Uint8Array over a SharedArrayBuffer, lessonId?, runtime?:
-  //   WebAssembly.Module, the runtime another learner worker compiled}; grader: {lessonId?}
+  //   WebAssembly.Module, the runtime another learner worker compiled}; grader: {lessonId?, runtime?}
   // learner worker
   RUN: "run", // {source, plan: JSON text, timeLimit}: run learner code under a plan ({"mode": "run"} or a Check's)
   // grader worker

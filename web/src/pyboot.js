@@ -137,7 +137,10 @@ export const RUNTIME_WASM_URL = new URL("pyodide.asm.wasm", PYODIDE_URL).href;
  * have already optimised. Without one, the runtime is compiled here from its URL (so V8's code cache still serves
  * it) and `onCompiled(module)` is called before Python starts, for the page to hand it on.
  */
-export async function startPyodide({ post, runId, emit, fetchFn, runtime = null, onCompiled = null }) {
+export async function startPyodide({ post, runId, emit, fetchFn, runtime: given = null, onCompiled = null }) {
+  // only compiled code is taken (whatever else an INIT carried is ignored), instantiated with this worker's own
+  // memory and imports
+  const runtime = given instanceof WebAssembly.Module ? given : null;
   const { loadPyodide } = await import("../pyodide/pyodide.mjs");
   const before = self.fetch;
   const metered = meteredFetch(post, runId, "runtime", 2, 70, runtime ? 4_000_000 : 12_000_000, fetchFn);
@@ -148,7 +151,7 @@ export async function startPyodide({ post, runId, emit, fetchFn, runtime = null,
   const streaming = WebAssembly.instantiateStreaming;
   let shared = false;
   WebAssembly.instantiateStreaming = async (source, imports) => {
-    if (runtime instanceof WebAssembly.Module) {
+    if (runtime) {
       try {
         const instance = await WebAssembly.instantiate(runtime, imports);
         shared = true;

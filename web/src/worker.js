@@ -189,8 +189,7 @@ self.addEventListener("message", (event) => {
     // not queued behind anything: INIT comes first
     if (!booting) {
       const buffer = msg.interruptBuffer instanceof Uint8Array ? msg.interruptBuffer : null;
-      const runtime = msg.runtime instanceof WebAssembly.Module ? msg.runtime : null;
-      booting = boot(msg.runId, buffer, typeof msg.lessonId === "string" ? msg.lessonId : "", runtime);
+      booting = boot(msg.runId, buffer, typeof msg.lessonId === "string" ? msg.lessonId : "", msg.runtime);
       booting.catch((error) => fail(msg, error, true));
     }
     return;
