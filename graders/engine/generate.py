@@ -577,14 +577,16 @@ def _refills(domain: Domain, valid: list, reference, rng: random.Random, per_spo
     out = []
     if domain.skips("refill"):
         return out
-    for spot in sorted({i for case, _ in valid for i in _refillable(case.args)}):
-        pairs = [(first, second, outcome) for first, _ in valid for second, outcome in valid
-                 if first is not second and "repeat" not in (first.family, second.family)
-                 and len(first.args) == len(second.args) > spot and first.kwargs == second.kwargs
-                 and type(first.args[spot]) is type(second.args[spot]) in (list, dict)]
-        rng.shuffle(pairs)
+    plain = [(case, outcome) for case, outcome in valid if case.family != "repeat"]
+    for spot in sorted({i for case, _ in plain for i in _refillable(case.args)}):
+        groups = _swappable(plain, spot)
+        sizes = [len(group) * (len(group) - 1) for group in groups]
+        total = sum(sizes)
+        # A random order of the (first, second) pairs, drawn by index: listing and shuffling every pair cost
+        # seconds on the ~1,500 cases of a "full" run, for the few dozen pairs ever tried.
+        pairs = (_pair(groups, sizes, index) for index in rng.sample(range(total), min(total, 50 * per_spot)))
         found = 0
-        for first, second, outcome in pairs[: 50 * per_spot]:
+        for first, second, outcome in pairs:
             mixed = list(copy.deepcopy(second.args))
             mixed[spot] = copy.deepcopy(first.args[spot])
             probe = Generated(id=f"gen/refill-probe/{spot}", call=second.call, args=tuple(mixed),
@@ -602,6 +604,35 @@ def _refills(domain: Domain, valid: list, reference, rng: random.Random, per_spo
             if found == per_spot:
                 break
     return out
+
+
+def _swappable(valid: list, spot: int) -> list[list]:
+    """``valid`` in groups whose members may pass each other's argument ``spot``: as many arguments, the same
+    keyword arguments, and a list or dict of one type at ``spot``."""
+    groups: list[tuple[tuple, dict, list]] = []
+    for case, outcome in valid:
+        if len(case.args) <= spot or type(case.args[spot]) not in (list, dict):
+            continue
+        shape = (len(case.args), type(case.args[spot]))
+        for key, kwargs, members in groups:
+            if key == shape and kwargs == case.kwargs:
+                members.append((case, outcome))
+                break
+        else:
+            groups.append((shape, case.kwargs, [(case, outcome)]))
+    return [members for _, _, members in groups if len(members) > 1]
+
+
+def _pair(groups: list[list], sizes: list[int], index: int) -> tuple:
+    """The ``index``-th ordered pair ``(first, second, outcome of second)`` of distinct members of one group,
+    counting through the groups in order (``sizes[g]`` pairs in group ``g``)."""
+    for group, size in zip(groups, sizes):
+        if index < size:
+            i, j = divmod(index, len(group) - 1)
+            j += j >= i
+            return group[i][0], group[j][0], group[j][1]
+        index -= size
+    raise IndexError(index)
 
 
 def _holds_items(value) -> bool:
