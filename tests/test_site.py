@@ -139,12 +139,29 @@ def read(dist: Path, rel: str) -> str:
 def test_bundles_are_written_minified_and_keep_pyodide_external(site):
     app = read(site, "assets/app.js")
     worker = read(site, "assets/worker.js")
-    assert len(app) > 50_000  # CodeMirror is bundled in
+    assert len(app) > 50_000  # the page's own code (CodeMirror is assets/editor.js, see the next test)
     assert app.count("\n") < 50 and worker.count("\n") < 50  # minified
     assert '"../pyodide/pyodide.mjs"' in worker  # left as a runtime import, not bundled
     assert "loadPyodide" in worker and "setInterruptBuffer" in worker
     assert not (site / "assets" / "app.js.map").exists()
     assert (site / "static" / "site.css").is_file()
+
+
+def test_lesson_pages_preload_the_editor_module_that_app_js_imports(site):
+    """A lesson page starts fetching and compiling CodeMirror (assets/editor.js) while it loads, under the very URL
+    app.js imports it by (another query would fetch and compile it twice); the home page has no editor."""
+    editor = read(site, "assets/editor.js")
+    assert "createEditor" in editor and len(editor) > 100_000
+    app = read(site, "assets/app.js")
+    for lang in ("en", "ar"):
+        html = read(site, f"lessons/site-test/{lang}.html")
+        links = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+        assert len(links) == 1, links
+        path, _, version = links[0].partition("?v=")
+        assert path == "../../assets/editor.js" and re.fullmatch(r"[0-9a-f]{8,}", version), links
+        assert f'"?v={version}"' in app  # the query app.js imports editor.js with (EDITOR_VERSION)
+        assert html.index("modulepreload") < html.index("</head>")
+    assert "modulepreload" not in read(site, "index.html")
 
 
 def test_home_lists_every_listed_lesson_and_only_those(site):
