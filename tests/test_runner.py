@@ -343,3 +343,54 @@ def test_the_output_limit_is_signalled_at_once_to_a_streaming_host():
     assert ("truncated", 0) in seen  # the host can show the notice while a flood keeps running
     streamed = sum(n for stream, n in seen if stream == "stdout")
     assert streamed == len(result["stdout"]) == runner.OUTPUT_LIMIT
+
+
+# ---------------------------------------------------------------- the CPython host's zygote
+
+def _printed(source: str) -> str:
+    result = cpython.run(source, {"mode": "run"}, time_limit=5.0)
+    assert result["status"] == "ok", result
+    return result["stdout"].strip()
+
+
+def test_each_run_forked_from_the_zygote_starts_fresh():
+    """Nothing a run changes (a module's attributes, random state) is seen by the next run of the same thread."""
+    assert _printed("import math\nmath.left_behind = 1\nprint(hasattr(math, 'left_behind'))") == "True"
+    assert _printed("import math\nprint(hasattr(math, 'left_behind'))") == "False"
+    draws = {_printed("import random, numpy\nprint(random.random(), numpy.random.random())") for _ in range(3)}
+    assert len(draws) == 3  # reseeded in every child, as in a process started for the run
+
+
+def test_learner_code_cannot_reach_the_zygotes_pipes():
+    """The child's stdin and stdout are /dev/null, not the pipes the zygote takes requests from and answers on."""
+    assert _printed("import os\nprint(repr(os.read(0, 100)))") == "b''"
+    assert cpython.run("import os\nos.write(1, b'\\x00' * 64)\nos.close(0)\nos.close(1)", {"mode": "run"},
+                       time_limit=5.0)["status"] == "ok"
+    assert _printed("print('still answering')") == "still answering"
+
+
+def test_a_dead_zygote_is_replaced_and_the_run_still_happens():
+    zygote = cpython._Zygote.mine()
+    if zygote is None:
+        pytest.skip("this platform cannot fork")
+    zygote.process.kill()
+    zygote.process.wait()
+    assert _printed("print(6 * 7)") == "42"
+    assert cpython._Zygote.mine() is not zygote
+
+
+def test_runs_without_the_zygote_give_the_same_results(prepared, monkeypatch):
+    sources = [REFERENCE, "def total(xs):\n    return 0.0\n", "import os\nos._exit(3)\n", "while True:\n    pass\n"]
+    forked = [judge(prepared, cpython.run(s, prepared["plan"], time_limit=0.5), "en")["status"] for s in sources]
+    monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
+    assert cpython._Zygote.mine() is None
+    fresh = [judge(prepared, cpython.run(s, prepared["plan"], time_limit=0.5), "en")["status"] for s in sources]
+    assert forked == fresh == ["pass", "fail", "error", "timeout"]
+
+
+def test_a_zygote_that_cannot_start_falls_back_to_an_interpreter_per_run(monkeypatch):
+    monkeypatch.setattr(cpython, "_ZYGOTE_BOOT", "import sys; sys.exit(1)")
+    monkeypatch.setattr(cpython._Zygote, "_broken", False)
+    cpython._Zygote.forget()
+    assert _printed("print('from a fresh interpreter')") == "from a fresh interpreter"
+    assert cpython._Zygote._broken and cpython._Zygote.mine() is None  # not tried again for every run

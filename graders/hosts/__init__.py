@@ -8,8 +8,9 @@ It executes ``source`` under ``plan`` (see :func:`graders.engine.runner.run`) an
 data, never raising for anything the learner's code does. A host enforces the plan's time limit in its own way and
 answers ``{"status": "timeout", ...}`` when it is exceeded.
 
-- :mod:`graders.hosts.cpython`: a child process per run (CPU-time, wall-clock and memory limits). Used by the CLI,
-  ``werkbank check`` and pytest. Never shipped to the browser.
+- :mod:`graders.hosts.cpython`: a child process per run (CPU-time, wall-clock and memory limits), forked from a
+  process that has imported the runner and numpy once. Used by the CLI, ``werkbank check`` and pytest. Never
+  shipped to the browser.
 - :mod:`graders.hosts.pyodide`: the current interpreter, inside the site's Web Workers; the page enforces the time
   limit by interrupting or replacing the worker. It also holds the grader worker's JSON entry points.
 

@@ -1,9 +1,14 @@
 """The CPython host: run a learner's code in a child process, with the same engine core.
 
-The child gets only the plan (inputs, never expected values) on stdin and answers through a private pipe. Its time
-limit counts CPU seconds (``RLIMIT_CPU``), so a loaded machine does not turn a correct solution into a timeout; a
-generous wall-clock limit on top catches code that sleeps or waits. Memory is capped too. A fresh process per run
-means nothing one run does can reach the next. The parent validates the answer as untrusted data.
+The child gets only the plan (inputs, never expected values) and answers through a private pipe. Its time limit
+counts CPU seconds (``RLIMIT_CPU``), so a loaded machine does not turn a correct solution into a timeout; a generous
+wall-clock limit on top catches code that sleeps or waits. Memory is capped too. A fresh process per run means
+nothing one run does can reach the next. The parent validates the answer as untrusted data.
+
+Starting Python and importing numpy and the runner costs a child ~0.15 s of CPU, more than many runs. So each
+calling thread keeps one *zygote*: a process that has imported them once and forks a fresh child per run (the
+child applies the limits, gets /dev/null for stdin and stdout, reseeds ``random`` and numpy, runs, exits). Where
+``os.fork`` is missing, or a zygote cannot start, every run starts its own interpreter as before.
 
 On the command line the learner's file runs as a child of a checkout the user owns: its code can read that checkout,
 graders and reference solutions included. That is out of scope here (see the README); the browser is where it holds.
@@ -11,13 +16,17 @@ graders and reference solutions included. That is out of scope here (see the REA
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import os
+import selectors
 import signal
+import struct
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from graders.engine.settings import DEFAULT_TIME_LIMIT
@@ -31,6 +40,8 @@ WALL_FACTOR = 3.0
 WALL_ALLOWANCE = 10.0
 #: Address-space cap for the learner's process, in bytes.
 MEMORY_LIMIT = 4 * 2**30
+#: Seconds a zygote may take to report a child killed for the wall-clock limit before it is replaced.
+KILL_GRACE = 5.0
 
 _BOOT = (
     "import sys; sys.path.insert(0, {root!r}); "
@@ -64,18 +75,50 @@ def _drain(fd: int, chunks: list) -> None:
             chunks.append(chunk)
 
 
-def run(source: str, plan: dict, *, on_output=None, time_limit: float | None = None) -> dict:
-    """Run ``source`` under ``plan`` in a fresh interpreter (the host interface; ``on_output`` is not streamed
-    here). ``time_limit`` defaults to the plan's; ``{"status": "timeout"}`` when the run takes longer."""
-    limit = float(time_limit if time_limit is not None else plan.get("time_limit", DEFAULT_TIME_LIMIT))
-    read_fd, write_fd = os.pipe()
+def _child_env() -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["PYTHONHASHSEED"] = "0"
+    return env
+
+
+def run(source: str, plan: dict, *, on_output=None, time_limit: float | None = None) -> dict:
+    """Run ``source`` under ``plan`` in a fresh process (the host interface; ``on_output`` is not streamed here).
+    ``time_limit`` defaults to the plan's; ``{"status": "timeout"}`` when the run takes longer."""
+    limit = float(time_limit if time_limit is not None else plan.get("time_limit", DEFAULT_TIME_LIMIT))
+    request = json.dumps({"source": source, "plan": plan}).encode()
+    zygote = _Zygote.mine()
+    if zygote is not None:
+        try:
+            return zygote.run(request, limit)
+        except _ZygoteGone:
+            # this run starts its own interpreter; the next one another zygote, unless this one never forked
+            _Zygote.forget(broken=zygote.forks == 0)
+    return _run_fresh(request, limit)
+
+
+def _answer(status: int, data: bytes, stderr: bytes) -> dict:
+    """The run result from a child's exit status, its result pipe's bytes and its stderr."""
+    text = data.decode("utf-8", "replace")
+    if status in (-signal.SIGXCPU, -signal.SIGKILL) and not text:
+        return _timed_out()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        # The process died without answering: a crash (memory, os._exit, a fatal error in C).
+        detail = stderr.decode("utf-8", "replace")[-2000:]
+        return {"status": "error", "stdout": "", "stderr": detail, "outcomes": [],
+                "traceback": f"Python stopped abruptly (exit code {status}).\n{detail}".strip() + "\n",
+                "error_line": None}
+
+
+def _run_fresh(request: bytes, limit: float) -> dict:
+    """One run in an interpreter started for it."""
+    read_fd, write_fd = os.pipe()
     process = subprocess.Popen(
         [sys.executable, "-I", "-c", _BOOT.format(root=str(ROOT)), str(write_fd)],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        pass_fds=(write_fd,), cwd=os.path.abspath(os.sep), env=env,
+        pass_fds=(write_fd,), cwd=os.path.abspath(os.sep), env=_child_env(),
         preexec_fn=_limits(math.ceil(limit + STARTUP_ALLOWANCE)),
     )
     os.close(write_fd)
@@ -84,25 +127,217 @@ def run(source: str, plan: dict, *, on_output=None, time_limit: float | None = N
     reader = threading.Thread(target=_drain, args=(read_fd, chunks), daemon=True)
     reader.start()
     try:
-        _, stderr = process.communicate(json.dumps({"source": source, "plan": plan}).encode(),
-                                        timeout=limit * WALL_FACTOR + WALL_ALLOWANCE)
+        _, stderr = process.communicate(request, timeout=limit * WALL_FACTOR + WALL_ALLOWANCE)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
         reader.join()
         return _timed_out()
     reader.join()
-    data = b"".join(chunks).decode("utf-8", "replace")
-    if process.returncode in (-signal.SIGXCPU, -signal.SIGKILL) and not data:
-        return _timed_out()
+    return _answer(process.returncode, b"".join(chunks), stderr)
+
+
+class _ZygoteGone(Exception):
+    """The zygote process died or broke the protocol; the run is started afresh instead."""
+
+
+_HEADER = struct.Struct("!Qd")  # request: body size, CPU seconds for the child
+_REPLY = struct.Struct("!iQQ")  # answer: exit status, result size, stderr size
+
+
+class _Zygote:
+    """A process that imported the runner once and forks a child per run (one per calling thread)."""
+
+    _local = threading.local()
+    _all: list["_Zygote"] = []
+    _broken = False  # a zygote died before its first fork: this process starts an interpreter per run instead
+
+    def __init__(self) -> None:
+        self.forks = 0
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", "-c", _ZYGOTE_BOOT.format(root=str(ROOT))],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            cwd=os.path.abspath(os.sep), env=_child_env(),
+        )
+        _Zygote._all.append(self)
+
+    @classmethod
+    def mine(cls) -> "_Zygote | None":
+        """This thread's zygote, started on first use; None where processes cannot fork or
+        ``$WERKBANK_NO_ZYGOTE`` is set (every run then starts its own interpreter)."""
+        if not hasattr(os, "fork") or os.environ.get("WERKBANK_NO_ZYGOTE") or cls._broken:
+            return None
+        zygote = getattr(cls._local, "zygote", None)
+        if zygote is None or zygote.process.poll() is not None:
+            try:
+                zygote = cls._local.zygote = cls()
+            except OSError:
+                return None
+        return zygote
+
+    @classmethod
+    def forget(cls, broken: bool = False) -> None:
+        """Stop this thread's zygote; the next run starts another (none at all in this process when ``broken``)."""
+        cls._broken = cls._broken or broken
+        zygote = getattr(cls._local, "zygote", None)
+        if zygote is not None:
+            zygote.close()
+            cls._local.zygote = None
+            if zygote in cls._all:
+                cls._all.remove(zygote)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
+            pipe.close()
+
+    def _read(self, size: int, deadline: float | None = None) -> bytes:
+        out = bytearray()
+        stdout = self.process.stdout
+        while len(out) < size:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                with selectors.DefaultSelector() as selector:
+                    selector.register(stdout, selectors.EVENT_READ)
+                    if left <= 0 or not selector.select(left):
+                        raise TimeoutError
+            chunk = os.read(stdout.fileno(), size - len(out))
+            if not chunk:
+                raise _ZygoteGone("the zygote closed its pipe")
+            out += chunk
+        return bytes(out)
+
+    def run(self, request: bytes, limit: float) -> dict:
+        cpu = math.ceil(limit + STARTUP_ALLOWANCE)
+        try:
+            self.process.stdin.write(_HEADER.pack(len(request), cpu) + request)
+            self.process.stdin.flush()
+            (pid,) = struct.unpack("!q", self._read(8))
+        except (OSError, ValueError) as error:
+            raise _ZygoteGone(str(error)) from None
+        if pid <= 0:
+            raise _ZygoteGone("the zygote could not fork")
+        self.forks += 1
+        deadline = time.monotonic() + limit * WALL_FACTOR + WALL_ALLOWANCE
+        try:
+            reply = self._read(_REPLY.size, deadline)
+        except TimeoutError:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            try:  # the zygote answers once the child's pipes close (a process the child started may hold them)
+                _, data_size, err_size = _REPLY.unpack(self._read(_REPLY.size, time.monotonic() + KILL_GRACE))
+                self._read(data_size + err_size, time.monotonic() + KILL_GRACE)
+            except (TimeoutError, _ZygoteGone, struct.error):
+                _Zygote.forget()
+            return _timed_out()
+        status, data_size, err_size = _REPLY.unpack(reply)
+        data = self._read(data_size)
+        return _answer(status, data, self._read(err_size))
+
+
+@atexit.register
+def _stop_zygotes() -> None:
+    for zygote in list(_Zygote._all):
+        try:
+            zygote.close()
+        except Exception:  # noqa: BLE001 - at exit, a zygote that is already gone is fine
+            pass
+
+
+_ZYGOTE_BOOT = (
+    "import sys; sys.path.insert(0, {root!r}); "
+    "from graders.hosts import cpython; sys.path.pop(0); cpython.zygote_main()"
+)
+
+
+def zygote_main() -> None:  # pragma: no cover - runs in the zygote
+    """The zygote's loop: read ``(size, cpu seconds, request)`` on stdin; fork a child that runs it; answer the
+    child's pid at once, then its exit status, result and stderr. Single-threaded, so forking is safe."""
+    from graders.engine import runner
+
+    for name in runner.PRELOAD:
+        __import__(name)
+    requests, answers = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        header = requests.read(_HEADER.size)
+        if len(header) < _HEADER.size:
+            return  # the parent is gone
+        size, cpu = _HEADER.unpack(header)
+        body = requests.read(size)
+        result_r, result_w = os.pipe()
+        err_r, err_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            _forked_child(body, int(cpu), result_r, result_w, err_r, err_w)
+        os.close(result_w)
+        os.close(err_w)
+        answers.write(struct.pack("!q", pid))
+        answers.flush()
+        data, err = _drain_both(result_r, err_r)
+        _, wait_status = os.waitpid(pid, 0)
+        status = os.waitstatus_to_exitcode(wait_status)
+        answers.write(_REPLY.pack(status, len(data), len(err)) + data + err)
+        answers.flush()
+
+
+def _drain_both(result_fd: int, err_fd: int) -> tuple[bytes, bytes]:  # pragma: no cover - runs in the zygote
+    chunks = {result_fd: [], err_fd: []}
+    with selectors.DefaultSelector() as selector:
+        for fd in chunks:
+            selector.register(fd, selectors.EVENT_READ)
+        while selector.get_map():
+            for key, _ in selector.select():
+                chunk = os.read(key.fd, 1 << 16)
+                if chunk:
+                    chunks[key.fd].append(chunk)
+                else:
+                    selector.unregister(key.fd)
+                    os.close(key.fd)
+    return b"".join(chunks[result_fd]), b"".join(chunks[err_fd])[-4000:]
+
+
+def _forked_child(body: bytes, cpu: int, result_r: int, result_w: int, err_r: int,
+                  err_w: int) -> None:  # pragma: no cover - runs in the forked child
+    """A run in a child of the zygote: limits, fresh standard streams and random state, then exit."""
     try:
-        return json.loads(data)
-    except json.JSONDecodeError:
-        # The process died without answering: a crash (memory, os._exit, a fatal error in C).
-        detail = stderr.decode("utf-8", "replace")[-2000:]
-        return {"status": "error", "stdout": "", "stderr": detail, "outcomes": [],
-                "traceback": f"Python stopped abruptly (exit code {process.returncode}).\n{detail}".strip() + "\n",
-                "error_line": None}
+        os.close(result_r)
+        os.close(err_r)
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 0)  # the zygote's request pipe: never readable by learner code
+        os.dup2(null, 1)  # the zygote's answer pipe: never writable by learner code
+        os.dup2(err_w, 2)
+        for fd in (null, err_w):
+            os.close(fd)
+        _limits(cpu)()
+        import io
+
+        for name in ("random", "numpy.random"):  # random state the zygote made is this child's own again
+            module = sys.modules.get(name)
+            if module is not None:
+                module.seed()
+        sys.stdin = io.StringIO("")
+        sys.stdout = io.TextIOWrapper(open(1, "wb", closefd=False), encoding="utf-8")
+        sys.stderr = io.TextIOWrapper(open(2, "wb", closefd=False), encoding="utf-8", write_through=True)
+        from graders.engine import runner
+
+        request = json.loads(body)
+        result = runner.run(request["source"], request["plan"])
+        with os.fdopen(result_w, "w", encoding="utf-8") as out:
+            json.dump(result, out)
+    except BaseException:  # noqa: BLE001 - whatever happens, the child must never return into the zygote's loop
+        import traceback
+
+        try:
+            traceback.print_exc()
+            sys.stderr.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+        os._exit(1)
+    os._exit(0)
 
 
 def child_main() -> None:
