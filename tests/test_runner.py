@@ -389,6 +389,7 @@ def test_runs_without_the_zygote_give_the_same_results(prepared, monkeypatch):
 
 
 def test_a_zygote_that_cannot_start_falls_back_to_an_interpreter_per_run(monkeypatch):
+    monkeypatch.delenv("WERKBANK_NO_ZYGOTE", raising=False)
     monkeypatch.setattr(cpython, "_ZYGOTE_BOOT", "import sys; sys.exit(1)")
     monkeypatch.setattr(cpython._Zygote, "_broken", False)
     cpython._Zygote.forget()

@@ -142,7 +142,8 @@ class _ZygoteGone(Exception):
 
 
 _HEADER = struct.Struct("!Qd")  # request: body size, CPU seconds for the child
-_REPLY = struct.Struct("!iQQ")  # answer: exit status, result size, stderr size
+_PID = struct.Struct("!q")  # first answer: the forked child's pid
+_REPLY = struct.Struct("!iQQ")  # last answer: exit status, result size, stderr size
 
 
 class _Zygote:
@@ -214,7 +215,7 @@ class _Zygote:
         try:
             self.process.stdin.write(_HEADER.pack(len(request), cpu) + request)
             self.process.stdin.flush()
-            (pid,) = struct.unpack("!q", self._read(8))
+            (pid,) = _PID.unpack(self._read(_PID.size))
         except (OSError, ValueError) as error:
             raise _ZygoteGone(str(error)) from None
         if pid <= 0:
@@ -275,7 +276,7 @@ def zygote_main() -> None:  # pragma: no cover - runs in the zygote
             _forked_child(body, int(cpu), result_r, result_w, err_r, err_w)
         os.close(result_w)
         os.close(err_w)
-        answers.write(struct.pack("!q", pid))
+        answers.write(_PID.pack(pid))
         answers.flush()
         data, err = _drain_both(result_r, err_r)
         _, wait_status = os.waitpid(pid, 0)
@@ -313,21 +314,11 @@ def _forked_child(body: bytes, cpu: int, result_r: int, result_w: int, err_r: in
         for fd in (null, err_w):
             os.close(fd)
         _limits(cpu)()
-        import io
-
         for name in ("random", "numpy.random"):  # random state the zygote made is this child's own again
             module = sys.modules.get(name)
             if module is not None:
                 module.seed()
-        sys.stdin = io.StringIO("")
-        sys.stdout = io.TextIOWrapper(open(1, "wb", closefd=False), encoding="utf-8")
-        sys.stderr = io.TextIOWrapper(open(2, "wb", closefd=False), encoding="utf-8", write_through=True)
-        from graders.engine import runner
-
-        request = json.loads(body)
-        result = runner.run(request["source"], request["plan"])
-        with os.fdopen(result_w, "w", encoding="utf-8") as out:
-            json.dump(result, out)
+        _run_request(body, result_w)
     except BaseException:  # noqa: BLE001 - whatever happens, the child must never return into the zygote's loop
         import traceback
 
@@ -341,15 +332,20 @@ def _forked_child(body: bytes, cpu: int, result_r: int, result_w: int, err_r: in
 
 
 def child_main() -> None:
-    """The child's entry point: read ``{"source", "plan"}`` JSON on stdin, write the run result as JSON to the file
-    descriptor named by ``argv[1]``."""
+    """The entry point of a child started for one run: read ``{"source", "plan"}`` JSON on stdin, write the run
+    result as JSON to the file descriptor named by ``argv[1]``."""
+    _run_request(sys.stdin.buffer.read(), int(sys.argv[1]))
+
+
+def _run_request(body: bytes, fd: int) -> None:  # pragma: no cover - runs in a child
+    """Run the ``{"source", "plan"}`` JSON request ``body`` with no input for learner code; write the run result as
+    JSON to file descriptor ``fd``. Both kinds of child (started for the run, forked from a zygote) answer here."""
     import io
 
     from graders.engine import runner
 
-    request = json.loads(sys.stdin.read())
+    request = json.loads(body)
     sys.stdin = io.StringIO("")
-    fd = int(sys.argv[1])
     result = runner.run(request["source"], request["plan"])
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         json.dump(result, out)
