@@ -232,7 +232,8 @@ def test_warm_rebuild_is_fast_and_offline(tmp_path, monkeypatch):
     monkeypatch.setattr(vendor.wheels, "_pip_download_pin", no_network)
     before = {p: p.stat().st_mtime_ns for p in (dist / "pyodide").iterdir()}
     # what an older build made and this one does not: gone after the rebuild, and not in the offline copy
-    stale = ["snapshot/python.bin.gzip", "assets/old-entry.js", "assets/old-entry.js.gz", "lessons/gone/en.html"]
+    stale = ["snapshot/python.bin.gzip", "assets/old-entry.js", "assets/old-entry.js.gz", "lessons/gone/en.html",
+             "assets/chunks/chunk-OLDHASH1.js", "assets/chunks/chunk-OLDHASH1.js.gz"]  # an older editor's chunk
     (dist / "notes.txt").write_text("the host's own file", encoding="utf-8")  # --dist may hold other things: kept
     for rel in stale:
         (dist / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -247,6 +248,7 @@ def test_warm_rebuild_is_fast_and_offline(tmp_path, monkeypatch):
         assert not (dist / rel).exists() and rel not in sw, rel
     assert not (dist / "snapshot").exists() and not (dist / "lessons" / "gone").exists()
     assert (dist / "assets" / "early.js").is_file() and (dist / "en" / "index.html").is_file()
+    assert list((dist / "assets" / "chunks").glob("chunk-*.js"))  # this build's own chunks are there
     assert (dist / "notes.txt").read_text(encoding="utf-8") == "the host's own file"
 
 

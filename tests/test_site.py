@@ -147,19 +147,30 @@ def test_bundles_are_written_minified_and_keep_pyodide_external(site):
     assert (site / "static" / "site.css").is_file()
 
 
-def test_lesson_pages_preload_the_editor_module_that_app_js_imports(site):
-    """A lesson page starts fetching and compiling CodeMirror (assets/editor.js) while it loads, under the very URL
-    app.js imports it by (another query would fetch and compile it twice); the home page has no editor."""
-    editor = read(site, "assets/editor.js")
-    assert "createEditor" in editor and len(editor) > 100_000
+def test_lesson_pages_preload_the_editor_modules_that_app_js_imports(site):
+    """A lesson page starts fetching and compiling CodeMirror (the editor's stages and the chunks they share) while
+    it loads, the stages under the very URLs app.js imports them by (another query would fetch and compile them
+    twice), in the order app.js evaluates them; the home page has no editor."""
+    from werkbank.assets import EDITOR_STAGES
+
+    assert EDITOR_STAGES[-1] == "editor.js" and "createEditor" in read(site, "assets/editor.js")
+    chunks = sorted(p.relative_to(site / "assets").as_posix() for p in (site / "assets" / "chunks").glob("*.js"))
+    codemirror = "".join(read(site, f"assets/{name}") for name in [*chunks, *EDITOR_STAGES])
+    assert len(codemirror) > 300_000 and "EditorView" in codemirror
+    # one copy of CodeMirror's state for every stage: a chunk defines it, no stage does
+    assert sum("Unrecognized extension value" in read(site, f"assets/{name}") for name in chunks) == 1
+    assert not any("Unrecognized extension value" in read(site, f"assets/{name}") for name in EDITOR_STAGES)
     app = read(site, "assets/app.js")
+    assert json.dumps(list(EDITOR_STAGES), separators=(",", ":")) in app  # the order app.js imports them in
     for lang in ("en", "ar"):
         html = read(site, f"lessons/site-test/{lang}.html")
         links = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
-        assert len(links) == 1, links
-        path, _, version = links[0].partition("?v=")
-        assert path == "../../assets/editor.js" and re.fullmatch(r"[0-9a-f]{8,}", version), links
-        assert f'"?v={version}"' in app  # the query app.js imports editor.js with (EDITOR_VERSION)
+        assert links[:len(chunks)] == [f"../../assets/{name}" for name in chunks], links
+        stages = [link.partition("?v=") for link in links[len(chunks):]]
+        assert [path for path, _, _ in stages] == [f"../../assets/{name}" for name in EDITOR_STAGES], links
+        versions = {version for _, _, version in stages}
+        assert len(versions) == 1 and re.fullmatch(r"[0-9a-f]{8,}", versions.pop()), links
+        assert f'"?v={stages[0][2]}"' in app  # the query app.js imports them with (EDITOR_VERSION)
         assert html.index("modulepreload") < html.index("</head>")
     assert "modulepreload" not in read(site, "index.html")
 

@@ -1,7 +1,7 @@
 """The JavaScript bundles: ``web/src`` -> ``dist/assets/`` with esbuild.
 
-Five entry points: ``app.js`` (the pages), ``editor.js`` (CodeMirror, which app.js imports on lesson pages at run
-time), ``early.js`` (a classic script in every page's ``<head>`` that starts the first learner worker before app.js
+The entry points: ``app.js`` (the pages), the editor's stages (``EDITOR_STAGES``: CodeMirror in four modules that
+app.js imports one after the other on lesson pages at run time; they share ``chunks/``), ``early.js`` (a classic script in every page's ``<head>`` that starts the first learner worker before app.js
 runs), ``worker.js`` (a learner worker) and ``grader_worker.js`` (the grader worker). Every bundle gets the shared settings at build time (``--define:SETTINGS=<json>``, from
 :func:`graders.engine.settings.for_web`), so the page, the workers and the engine never disagree about a limit or a
 language. The workers' hash is compiled into app.js (``WORKER_VERSION``), so a new worker is never served from a
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -24,12 +25,19 @@ ESBUILD = REPO_ROOT / "node_modules" / ".bin" / "esbuild"
 PYODIDE_IMPORT = "../pyodide/pyodide.mjs"
 #: The worker entry points, bundled before app.js (whose WORKER_VERSION is their hash).
 WORKERS = ("worker.js", "grader_worker.js")
-#: The editor (CodeMirror and its Python mode), a module of its own that lesson pages load beside their start-up
-#: (``loadEditor`` in checkpoint.js): evaluating it is then a main-thread task of its own, not part of app.js's, and
-#: pages without editors never load it. Its hash is compiled into app.js (``EDITOR_VERSION``).
+#: The editor (CodeMirror and its Python mode): modules of their own that lesson pages load beside their start-up
+#: (``loadEditor`` in checkpoint.js), so pages without editors never load them. A page evaluates ``EDITOR_STAGES`` in
+#: this order, each in a main-thread task of its own: CodeMirror's state and view, its language layer, the Python mode,
+#: then werkbank's editor (``EDITOR``, with CodeMirror's commands and search). On a first visit, all of CodeMirror in
+#: one evaluation was a task of 40-75 ms. esbuild's code splitting puts the code they share into ``chunks/`` (one copy
+#: of each package), under names that carry their content's hash. The hash of them all is compiled into app.js
+#: (``EDITOR_VERSION``), beside the list (``EDITOR_STAGES``).
 EDITOR = "editor.js"
-#: Every file :func:`bundle` writes into ``dist/assets/`` (anything else there is left from an older build).
-OUTPUTS = (*WORKERS, EDITOR, "app.js", "early.js")
+EDITOR_STAGES = ("editor_view.js", "editor_language.js", "editor_python.js", EDITOR)
+EDITOR_CHUNKS = "chunks"
+#: Every file :func:`bundle` writes directly into ``dist/assets/`` (anything else there is left from an older build;
+#: ``chunks/`` is written anew by every build).
+OUTPUTS = (*WORKERS, *EDITOR_STAGES, "app.js", "early.js")
 class SiteError(WerkbankError):
     """The front end cannot be built (esbuild failed or is missing); the message says why."""
 
@@ -56,16 +64,30 @@ def bundle(dist: Path) -> dict[str, str]:
         digest.update((assets / name).read_bytes())
     versions = {"worker": digest.hexdigest()[:12]}
     worker_version = f"--define:WORKER_VERSION={json.dumps(versions['worker'])}"
-    _esbuild([str(src / EDITOR), *common, f"--outfile={assets / EDITOR}"])
-    versions["editor"] = _short_hash(assets / EDITOR)
-    editor_version = f"--define:EDITOR_VERSION={json.dumps(versions['editor'])}"
-    _esbuild([str(src / "app.js"), *common, worker_version, editor_version, f"--outfile={assets / 'app.js'}"])
+    shutil.rmtree(assets / EDITOR_CHUNKS, ignore_errors=True)
+    _esbuild([*(str(src / name) for name in EDITOR_STAGES), *common, "--splitting", f"--outdir={assets}",
+              "--entry-names=[name]", f"--chunk-names={EDITOR_CHUNKS}/[name]-[hash]"])
+    editor_digest = hashlib.sha256()
+    for name in editor_modules(dist):
+        editor_digest.update(name.encode() + b"\0" + (assets / name).read_bytes())
+    versions["editor"] = editor_digest.hexdigest()[:12]
+    editor_version = [f"--define:EDITOR_VERSION={json.dumps(versions['editor'])}",
+                      f"--define:EDITOR_STAGES={json.dumps(list(EDITOR_STAGES))}"]
+    _esbuild([str(src / "app.js"), *common, worker_version, *editor_version, f"--outfile={assets / 'app.js'}"])
     versions["app"] = _short_hash(assets / "app.js")
     # early.js: a classic script for <head> that starts the first learner worker before app.js runs
     _esbuild([str(src / "early.js"), *[a for a in common if a != "--format=esm"], "--format=iife", worker_version,
               f"--outfile={assets / 'early.js'}"])
     versions["early"] = _short_hash(assets / "early.js")
     return versions
+
+
+def editor_modules(dist: Path) -> list[str]:
+    """The editor's files under ``dist/assets/``: the shared chunks, then ``EDITOR_STAGES`` in the order a page
+    evaluates them (paths relative to ``assets/``, for the pages' ``modulepreload`` links)."""
+    assets = Path(dist) / "assets"
+    chunks = sorted(p.relative_to(assets).as_posix() for p in (assets / EDITOR_CHUNKS).glob("*.js"))
+    return [*chunks, *EDITOR_STAGES]
 
 
 def _esbuild(args: list[str]) -> None:

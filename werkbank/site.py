@@ -22,7 +22,7 @@ import shutil
 from pathlib import Path
 
 from graders.engine.settings import LANGUAGES, RTL_LANGUAGES
-from werkbank.assets import EDITOR, SiteError, bundle  # bundling lives in werkbank.assets
+from werkbank.assets import EDITOR_CHUNKS, SiteError, bundle, editor_modules  # bundling lives in werkbank.assets
 from werkbank.catalog import for_page, ui
 from werkbank.markdown import render, render_inline
 
@@ -404,7 +404,7 @@ def _next_links(lesson, lang: str, next_lesson) -> list[str]:
     return links
 
 
-def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None) -> str:
+def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None, editor: tuple[str, ...] = ()) -> str:
     esc = html.escape
     text = lesson.text[lang]
     toml = f"{lesson.folder / 'lesson.toml'} [text.{lang}]"
@@ -468,9 +468,15 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None) 
         f'{playground}{tail}</main>'
         f'<script type="application/json" id="lesson-data">{json_for_script(data)}</script>'
     )
-    # The editor module, fetched and compiled while the page loads: app.js's import of it then only evaluates it.
-    # Compiled inside that import instead, a first visit's evaluation was one main-thread task of 45-65 ms.
-    preload = f'<link rel="modulepreload" href="{root}assets/{EDITOR}?v={versions["editor"]}">\n'
+    # The editor's modules (``editor``: werkbank.assets.editor_modules), fetched and compiled while the page loads:
+    # app.js's imports of them then only evaluate them. Compiled inside those imports instead, a first visit's
+    # evaluation of CodeMirror was one main-thread task of 45-65 ms. The entry points go under the very URLs app.js
+    # imports (with ?v=); the shared chunks carry their hash in their names.
+    preload = "".join(
+        f'<link rel="modulepreload" href="{root}assets/{name}'
+        f'{"" if name.startswith(EDITOR_CHUNKS + "/") else "?v=" + versions["editor"]}">\n'
+        for name in editor
+    )
     return _shell(lang=lang, root=root, title=f"{text.title} · {ui(lang, 'site_title')}", body=body,
                   page="lesson", versions=versions, body_attrs=f' data-lesson="{esc(lesson.id)}"', lesson_id=lesson.id,
                   head_extra=preload)
@@ -491,6 +497,7 @@ def build_site(dist: Path, lessons: list | None = None) -> None:
     dist = Path(dist)
     versions = bundle(dist)
     versions["static"] = copy_static(dist)
+    editor = tuple(editor_modules(dist))
     for lang in LANGUAGES:
         _write(dist / _home_path(lang), _home(lang, lessons, versions))
     listed = [lesson for lesson in lessons if lesson.listed]
@@ -498,4 +505,4 @@ def build_site(dist: Path, lessons: list | None = None) -> None:
         later = listed[listed.index(lesson) + 1:] if lesson in listed else []
         next_lesson = later[0] if later else None
         for lang in lesson.languages:
-            _write(dist / "lessons" / lesson.id / f"{lang}.html", _lesson_page(lesson, lang, versions, next_lesson))
+            _write(dist / "lessons" / lesson.id / f"{lang}.html", _lesson_page(lesson, lang, versions, next_lesson, editor))

@@ -31,8 +31,11 @@ def test_home_lists_lessons_and_shows_python_ready(page, plain_server, request_l
     assert "Python" in label.inner_text() and re.search(r"(ready|klaar)", label.inner_text())
     assert page.locator(f'[data-lesson-progress="{LESSON}"]').inner_text() == "0 / 3"
     request_log.assert_only(plain_server.origin)
-    # no editors here, so the page never imports CodeMirror (the service worker's offline copy asks without "?v=")
-    assert not any("/assets/editor.js?v=" in url for url in request_log.urls)
+    # no editors here, so the page never imports CodeMirror: none of the editor's stages, none of their chunks (the
+    # service worker's offline copy asks for every file, but without "?v=" and from its own context)
+    assert not any(re.search(r"/assets/editor\w*\.js\?v=", url) for url in request_log.urls)
+    page_chunks = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name)")
+    assert not any("/assets/chunks/" in url or "/assets/editor" in url for url in page_chunks), page_chunks
     assert page_errors(page, dist) == []
 
 

@@ -1,6 +1,6 @@
 // Entry point of every page: theme, UI strings, progress, the Python runner and, on lesson pages, the editors.
 
-import { CheckpointView, loadEditor } from "./checkpoint.js";
+import { CheckpointView, laterTask, loadEditor } from "./checkpoint.js";
 import { mountFigures } from "./figures/index.js";
 import { loadStrings, pageLang, t } from "./i18n.js";
 import { renderHomeProgress, renderLessonProgress, renderStepper } from "./progress.js";
@@ -239,11 +239,7 @@ function showUpdate(update) {
 /** Let the browser handle input, rendering and messages before the next slice of start-up work. */
 function nextSlice() {
   if (typeof scheduler !== "undefined" && typeof scheduler.yield === "function") return scheduler.yield();
-  return new Promise((resolve) => {
-    const channel = new MessageChannel(); // not setTimeout: nested timeouts are clamped to 4 ms
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(null);
-  });
+  return laterTask();
 }
 
 /**

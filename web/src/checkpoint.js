@@ -23,22 +23,57 @@ import {
   trimTraceback,
 } from "./verdict.js";
 
-/* global EDITOR_VERSION */
+/* global EDITOR_STAGES, EDITOR_VERSION */
 
 /**
- * The editor module: `web/src/editor.js` (CodeMirror and its Python mode), bundled on its own as
- * `dist/assets/editor.js`. A lesson page starts loading it with its start-up (`loadEditor`), so evaluating CodeMirror
- * is a main-thread task of its own instead of part of `app.js`'s, and a page without editors never loads it. A
- * learner's action on a section that comes before it is there waits for it (`whenEditor`).
+ * The editor: `web/src/editor.js` (werkbank's editor on CodeMirror), bundled in stages (`EDITOR_STAGES`, set by the
+ * build: CodeMirror's state and view, its language layer, the Python mode, then `editor.js`). A lesson page starts
+ * loading them with its start-up (`loadEditor`) and evaluates each in a main-thread task of its own, after the one
+ * before: on a first visit, with nothing compiled yet, all of CodeMirror in one task took 40-75 ms. A page without
+ * editors never loads them. A learner's action on a section that comes before they are there waits for them
+ * (`whenEditor`).
  */
 let editor = null;
 let editorLoading = null;
 
-/** Load the editor module once; resolves to it. A failed load may be tried again by the next call. */
+/** The URL of one of the editor's modules, under the build's version (the one the page's modulepreload names). */
+function editorUrl(name) {
+  const version = typeof EDITOR_VERSION === "string" && EDITOR_VERSION ? `?v=${EDITOR_VERSION}` : "";
+  return new URL(`./${name}${version}`, import.meta.url).href;
+}
+
+/** Resolves in a later task: what comes after it is not evaluated in the same main-thread task as what came before. */
+export function laterTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel(); // not setTimeout: nested timeouts are clamped to 4 ms
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * Import `names` one after the other (`load(name)` resolves to a module), awaiting `between()` before each but the
+ * first, so that each is evaluated in a main-thread task of its own; resolves to the last module. A failed import
+ * rejects, and the names after it are not imported.
+ */
+export async function importInStages(names, load, between = laterTask) {
+  let module = null;
+  for (const [index, name] of names.entries()) {
+    if (index) await between();
+    module = await load(name);
+  }
+  return module;
+}
+
+/** Load the editor's modules once (`EDITOR_STAGES`, in stages); resolves to the last, the editor. A failed load may
+ * be tried again by the next call. */
 export function loadEditor() {
   if (!editorLoading) {
-    const version = typeof EDITOR_VERSION === "string" && EDITOR_VERSION ? `?v=${EDITOR_VERSION}` : "";
-    editorLoading = import(new URL(`./editor.js${version}`, import.meta.url).href).then(
+    const stages = typeof EDITOR_STAGES !== "undefined" ? EDITOR_STAGES : ["editor.js"];
+    editorLoading = importInStages(stages, (name) => import(editorUrl(name))).then(
       (module) => (editor = module),
       (error) => {
         editorLoading = null;
@@ -186,7 +221,7 @@ export class CheckpointView {
    */
   *_steps() {
     const mount = this.section.querySelector("[data-editor]");
-    this.view = createEditor(mount, {
+    this.view = yield* editor.editorSteps(mount, {
       doc: this.initialText,
       label: mount.getAttribute("aria-label") || "",
       describedBy: this.describedBy,

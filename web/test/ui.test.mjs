@@ -108,3 +108,39 @@ test("the one figure registry knows every figure and plot the lessons use", () =
   for (const name of used.plot) assert.equal(typeof REGISTRY[name]?.plot, "function", `plot ${name}`);
   assert.ok(used.plot.has("reliability"));
 });
+
+test("importInStages: one module after the other, a task apart, resolving to the last; a failure stops the rest", async () => {
+  const { importInStages } = await import("../src/checkpoint.js");
+  const log = [];
+  const load = (name) => {
+    log.push(`import ${name}`);
+    return new Promise((resolve) => setTimeout(() => {
+      log.push(`loaded ${name}`);
+      resolve({ name });
+    }, 5));
+  };
+  const between = async () => log.push("task");
+  const last = await importInStages(["view", "language", "editor"], load, between);
+  assert.deepEqual(last, { name: "editor" });
+  assert.deepEqual(log, ["import view", "loaded view", "task", "import language", "loaded language", "task",
+    "import editor", "loaded editor"]);
+
+  log.length = 0;
+  const failing = (name) => (name === "language" ? Promise.reject(new Error("offline")) : load(name));
+  await assert.rejects(importInStages(["view", "language", "editor"], failing, between), /offline/);
+  assert.deepEqual(log, ["import view", "loaded view", "task"]);
+
+  // the default pause is a task boundary, not a microtask: work queued as microtasks by one stage all runs first
+  let chained = 0;
+  const seen = [];
+  await importInStages(["a", "b"], async (name) => {
+    seen.push([name, chained]);
+    if (name === "a") {
+      (async () => {
+        for (let i = 0; i < 100; i++) await null;
+        chained = 100;
+      })();
+    }
+  });
+  assert.deepEqual(seen, [["a", 0], ["b", 100]]);
+});
