@@ -151,7 +151,7 @@ def test_lesson_pages_preload_the_editor_modules_that_app_js_imports(site):
     """A lesson page starts fetching and compiling CodeMirror (the editor's stages and the chunks they share) while
     it loads, the stages under the very URLs app.js imports them by (another query would fetch and compile them
     twice), in the order app.js evaluates them; the home page has no editor."""
-    from werkbank.assets import EDITOR_STAGES
+    from werkbank.assets import COMPILE_HINT, EDITOR_STAGES
 
     assert EDITOR_STAGES[-1] == "editor.js" and "createEditor" in read(site, "assets/editor.js")
     chunks = sorted(p.relative_to(site / "assets").as_posix() for p in (site / "assets" / "chunks").glob("*.js"))
@@ -160,6 +160,8 @@ def test_lesson_pages_preload_the_editor_modules_that_app_js_imports(site):
     # one copy of CodeMirror's state for every stage: a chunk defines it, no stage does
     assert sum("Unrecognized extension value" in read(site, f"assets/{name}") for name in chunks) == 1
     assert not any("Unrecognized extension value" in read(site, f"assets/{name}") for name in EDITOR_STAGES)
+    for name in [*chunks, *EDITOR_STAGES]:
+        assert read(site, f"assets/{name}").startswith(COMPILE_HINT + "\n"), name
     app = read(site, "assets/app.js")
     assert json.dumps(list(EDITOR_STAGES), separators=(",", ":")) in app  # the order app.js imports them in
     for lang in ("en", "ar"):
