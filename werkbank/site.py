@@ -82,10 +82,14 @@ def page_csp() -> str:
 
 
 def _shell(*, lang: str, root: str, title: str, body: str, page: str, versions: dict[str, str],
-           body_attrs: str = "", head_extra: str = "", lesson_id: str = "") -> str:
-    """The HTML document around a page body. ``root`` is the relative path to ``dist/`` ("", "../", "../../")."""
+           body_attrs: str = "", head_extra: str = "", lesson_id: str = "", preload: tuple[str, ...] = ()) -> str:
+    """The HTML document around a page body. ``root`` is the relative path to ``dist/`` ("", "../", "../../").
+    ``preload``: module URLs that early.js preloads (``data-modules``) unless the page may still reload itself into
+    isolation."""
     esc = html.escape
     early_attrs = f' data-lesson="{esc(lesson_id)}"' if lesson_id else ""
+    if preload:
+        early_attrs += f' data-modules="{esc(" ".join(preload))}"'
     return f"""<!doctype html>
 <html lang="{esc(lang)}" dir="{_dir(lang)}">
 <head>
@@ -470,16 +474,16 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None, 
     )
     # The editor's modules (``editor``: werkbank.assets.editor_modules), fetched and compiled while the page loads:
     # app.js's imports of them then only evaluate them. Compiled inside those imports instead, a first visit's
-    # evaluation of CodeMirror was one main-thread task of 45-65 ms. The entry points go under the very URLs app.js
-    # imports (with ?v=); the shared chunks carry their hash in their names.
-    preload = "".join(
-        f'<link rel="modulepreload" href="{root}assets/{name}'
-        f'{"" if name.startswith(EDITOR_CHUNKS + "/") else "?v=" + versions["editor"]}">\n'
+    # evaluation of CodeMirror was one main-thread task of 45-65 ms. The stages go under the very URLs app.js imports
+    # (with ?v=); the shared chunks carry their hash in their names. early.js adds the links (data-modules), so that a
+    # first visit's page that reloads itself into isolation at once does not fetch and compile them for nothing.
+    preload = tuple(
+        f'{root}assets/{name}{"" if name.startswith(EDITOR_CHUNKS + "/") else "?v=" + versions["editor"]}'
         for name in editor
     )
     return _shell(lang=lang, root=root, title=f"{text.title} · {ui(lang, 'site_title')}", body=body,
                   page="lesson", versions=versions, body_attrs=f' data-lesson="{esc(lesson.id)}"', lesson_id=lesson.id,
-                  head_extra=preload)
+                  preload=preload)
 
 
 # ---------------------------------------------------------------- entry point

@@ -25,6 +25,7 @@ import pytest
 
 from tests.browser.learner import put_solution
 from werkbank import bytecode, offline, vendor
+from werkbank.assets import EDITOR_STAGES
 
 LESSON = "claims-abstention"
 WAIT_MS = 180_000
@@ -246,6 +247,9 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
     learners = []  # learner workers the pages started (the service worker's precache asks without "?v=")
     page.on("request", lambda request: learners.append(request.url) if "assets/worker.js?" in request.url else None)
+    editor = []  # the editor's stages the pages asked for, with the navigation they came from
+    page.on("request", lambda request: editor.append((len(navigations), request.url.rsplit("/", 1)[-1]))
+            if re.search(r"/assets/editor\w*\.js\?v=", request.url) else None)
     response = page.goto(plain_server.url + f"lessons/{LESSON}/en.html")
     assert "cross-origin-opener-policy" not in response.headers  # really a plain host
     _wait_saved(page)  # only a controlled page, after the reload, asks for the offline copy
@@ -256,6 +260,10 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     # the first load, which reloads itself, started no Python; the isolated one started it from <head> (early.js)
     _wait(page, "body[data-spare=ready]")
     assert len(learners) == 2, learners  # the first learner worker and the spare, nothing thrown away
+    # nor CodeMirror: the first load neither preloaded nor imported it; the isolated one asked for each stage once
+    _wait(page, "body[data-editors=ready]")
+    assert [nav for nav, _ in editor] == [2] * len(EDITOR_STAGES), editor
+    assert sorted(name.split("?")[0] for _, name in editor) == sorted(EDITOR_STAGES), editor
     assert page.evaluate("performance.getEntriesByName('werkbank:early').length") == 1
     two_cores = page.evaluate("navigator.hardwareConcurrency") <= 2
     if two_cores:  # this page compiled the runtime from scratch: the grader waited for the learner's Python
@@ -266,6 +274,46 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     assert len(navigations) == 3, navigations
     # not a first visit: the grader started from the learner's compiled runtime, before the learner's Python was up
     assert _mark(page, "werkbank:grader:init") <= _mark(page, "werkbank:learner:python")
+
+
+@pytest.mark.browser
+def test_a_first_visit_that_will_reload_loads_no_editor_before_it(sw_context, plain_server):
+    """A first visit's page that reloads itself into isolation neither preloads nor imports CodeMirror, even when its
+    app.js has run well before the reload (here the service worker's script is held back until then): the reloaded
+    page is the one that builds the editors."""
+    page = sw_context.new_page()
+    navigations = []
+    page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
+    editor = []
+    page.on("request", lambda request: editor.append((len(navigations), request.url))
+            if "/assets/editor" in request.url or "/assets/chunks/" in request.url else None)
+    held, released = [], []
+
+    def hold(route):
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    sw_context.route("**/sw.js*", hold)
+    page.goto(plain_server.url + f"lessons/{LESSON}/en.html")
+    for _ in range(400):  # until app.js's start-up has run on the first load: its theme button works
+        page.evaluate("document.querySelector('[data-theme-toggle]').click()")
+        if page.get_attribute("[data-theme-toggle]", "aria-pressed") == "true":
+            break
+        page.wait_for_timeout(25)
+    assert page.get_attribute("[data-theme-toggle]", "aria-pressed") == "true", "app.js did not start"
+    assert held, "the service worker's script was not requested"
+    page.wait_for_timeout(500)
+    assert editor == [] and len(navigations) == 1, (editor, navigations)
+    released.append(True)
+    for route in held:
+        route.continue_()
+    _wait_saved(page)
+    _wait(page, "body[data-editors=ready]")
+    assert len(navigations) == 2, navigations
+    assert editor and {nav for nav, _ in editor} == {2}, editor
+    assert page.locator("[data-checkpoint] .cm-editor").count() >= 3
 
 
 def _mark(page, name):

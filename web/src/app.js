@@ -371,14 +371,22 @@ function main() {
       // The editors (CodeMirror) are the expensive part of a lesson page: its module loads beside the start-up and
       // is evaluated in a task of its own, then one editor per slice of the main thread. Should it not load, the
       // sections keep showing their code as text, and the page says why.
-      let editorFailed = false;
-      const editorLoading = loadEditor().catch((error) => {
-        editorFailed = true;
-        console.warn("werkbank: the code editor did not load:", (error && error.message) || error);
-        showWarning("editor_failed");
-      });
+      // A page that may still reload itself into isolation loads it once the service worker has settled that (the
+      // reloaded page loads it instead; a learner's action on a section loads it at once, as always).
+      let editorLoaded = false;
+      const load = () =>
+        loadEditor().then(
+          () => (editorLoaded = true),
+          (error) => {
+            console.warn("werkbank: the code editor did not load:", (error && error.message) || error);
+            showWarning("editor_failed");
+          },
+        );
+      const editorLoading = mayReload(window)
+        ? serviceWorker.then(({ reloading }) => (reloading ? null : load()))
+        : load();
       const editors = function* () {
-        if (editorFailed) return;
+        if (!editorLoaded) return;
         for (const view of views) yield* view.steps;
       };
       later.push(() => editorLoading, editors(), () => paint());

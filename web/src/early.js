@@ -17,9 +17,27 @@ import { Req, newRunId, request } from "./protocol.js";
 const KEY = "__werkbankEarlyWorker";
 
 
+/**
+ * Preload the editor's modules (`data-modules` on this script: the shared chunks, then the stages, as
+ * werkbank/site.py lists them), so app.js's imports find them fetched and compiled; not on a page that may still
+ * reload itself into isolation, which would fetch and compile them for nothing (the reloaded page does it).
+ */
+function preloadEditor(script) {
+  const modules = (script.dataset.modules || "").split(" ").filter(Boolean);
+  if (!modules.length || mayReload(window)) return;
+  for (const href of modules) {
+    const link = document.createElement("link");
+    link.rel = "modulepreload";
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
 function start() {
   const script = document.currentScript;
-  if (!script || window[KEY] || typeof Worker !== "function") return;
+  if (!script) return;
+  preloadEditor(script);
+  if (window[KEY] || typeof Worker !== "function") return;
   if (mayReload(window)) {
     // reload into isolation as soon as the fresh service worker is active; app.js registers again, joins the same
     // reload decision and reports any failure
