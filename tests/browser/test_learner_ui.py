@@ -40,7 +40,9 @@ def test_home_lists_lessons_and_shows_python_ready(page, plain_server, request_l
 
 
 def test_a_lesson_whose_editor_module_does_not_load_says_so_and_still_shows_the_code(page, isolated_server):
-    page.route("**/assets/editor.js*", lambda route: route.abort())
+    # blocked for the whole context: the import may fetch a module whose preload failed once more (Chromium does at
+    # times), and the service worker may answer that request (a page route does not see the worker's own requests)
+    page.context.route("**/assets/editor.js*", lambda route: route.abort())
     page.goto(f"{isolated_server.url}lessons/{LESSON}/en.html")
     page.wait_for_selector('[data-warnings] [data-warning="editor_failed"]', state="attached")
     assert "editor" in page.locator('[data-warning="editor_failed"]').inner_text()
