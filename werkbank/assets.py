@@ -1,7 +1,8 @@
 """The JavaScript bundles: ``web/src`` -> ``dist/assets/`` with esbuild.
 
 The entry points: ``app.js`` (the pages), the editor's stages (``EDITOR_STAGES``: CodeMirror in four modules that
-app.js imports one after the other on lesson pages at run time; they share ``chunks/``), ``early.js`` (a classic script in every page's ``<head>`` that starts the first learner worker before app.js
+app.js imports one after the other on lesson pages at run time; they share ``chunks/``), ``early.js`` (a classic
+script in every page's ``<head>`` that preloads the editor's modules and starts the first learner worker before app.js
 runs), ``worker.js`` (a learner worker) and ``grader_worker.js`` (the grader worker). Every bundle gets the shared settings at build time (``--define:SETTINGS=<json>``, from
 :func:`graders.engine.settings.for_web`), so the page, the workers and the engine never disagree about a limit or a
 language. The workers' hash is compiled into app.js (``WORKER_VERSION``), so a new worker is never served from a
