@@ -9,6 +9,9 @@
 // registers the service worker instead and reloads the page as soon as that worker is active (offline.js): the
 // reload's navigation starts 200-300 ms after the first one, against 490-580 ms when app.js, fetched and run after
 // the head, registered the worker a second time (~0.2 s) and reloaded after that.
+//
+// On lesson pages it also preloads the editor's modules (preloadEditor), under the same rule: not on a page that may
+// still reload itself.
 
 import { mayReload, register, reloadIntoIsolation } from "./offline.js";
 import { Req, newRunId, request } from "./protocol.js";
