@@ -169,7 +169,10 @@ class _Zygote:
         if not hasattr(os, "fork") or os.environ.get("WERKBANK_NO_ZYGOTE") or cls._broken:
             return None
         zygote = getattr(cls._local, "zygote", None)
-        if zygote is None or zygote.process.poll() is not None:
+        if zygote is not None and zygote.process.poll() is not None:
+            cls.forget()  # died since its last run: close its pipes before another takes its place
+            zygote = None
+        if zygote is None:
             try:
                 zygote = cls._local.zygote = cls()
             except OSError:
