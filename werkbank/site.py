@@ -22,7 +22,7 @@ import shutil
 from pathlib import Path
 
 from graders.engine.settings import LANGUAGES, RTL_LANGUAGES
-from werkbank.assets import EDITOR_CHUNKS, SiteError, bundle, editor_modules  # bundling lives in werkbank.assets
+from werkbank.assets import EDITOR_STAGES, SiteError, bundle, editor_modules  # bundling lives in werkbank.assets
 from werkbank.catalog import for_page, ui
 from werkbank.markdown import render, render_inline
 
@@ -478,7 +478,7 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None, 
     # (with ?v=); the shared chunks carry their hash in their names. early.js adds the links (data-modules), so that a
     # first visit's page that reloads itself into isolation at once does not fetch and compile them for nothing.
     preload = tuple(
-        f'{root}assets/{name}{"" if name.startswith(EDITOR_CHUNKS + "/") else "?v=" + versions["editor"]}'
+        f'{root}assets/{name}{"?v=" + versions["editor"] if name in EDITOR_STAGES else ""}'
         for name in editor
     )
     return _shell(lang=lang, root=root, title=f"{text.title} · {ui(lang, 'site_title')}", body=body,

@@ -22,12 +22,11 @@ const KEY = "__werkbankEarlyWorker";
 
 /**
  * Preload the editor's modules (`data-modules` on this script: the shared chunks, then the stages, as
- * werkbank/site.py lists them), so app.js's imports find them fetched and compiled; not on a page that may still
- * reload itself into isolation, which would fetch and compile them for nothing (the reloaded page does it).
+ * werkbank/site.py lists them), so app.js's imports find them fetched and compiled. start() skips it on a page
+ * that may still reload itself into isolation, which would fetch and compile them for nothing.
  */
 function preloadEditor(script) {
   const modules = (script.dataset.modules || "").split(" ").filter(Boolean);
-  if (!modules.length || mayReload(window)) return;
   for (const href of modules) {
     const link = document.createElement("link");
     link.rel = "modulepreload";
@@ -39,9 +38,10 @@ function preloadEditor(script) {
 function start() {
   const script = document.currentScript;
   if (!script) return;
-  preloadEditor(script);
+  const reloading = mayReload(window);
+  if (!reloading) preloadEditor(script);
   if (window[KEY] || typeof Worker !== "function") return;
-  if (mayReload(window)) {
+  if (reloading) {
     // reload into isolation as soon as the fresh service worker is active; app.js registers again, joins the same
     // reload decision and reports any failure
     register(new URL("../", script.src))
