@@ -12,6 +12,7 @@ from graders.engine.case import Case
 from graders.engine.judge import judge
 from graders.hosts import cpython
 from graders.engine.prepare import prepare
+from graders.engine.settings import EXIT_TEXT_LIMIT
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
@@ -299,6 +300,75 @@ def test_sys_exit_is_the_learners_exit_not_a_pass(prepared):
     verdict = grade(prepared, REFERENCE + "\nimport sys\nsys.exit(3)\n")
     assert verdict["status"] == "error"
     assert "exit code 3" in verdict["message"]
+
+
+@pytest.mark.parametrize("code, shown", [
+    ("sys.exit(10 ** 5000)", "exit code <int of more than 4300 digits>"),
+    ("class E:\n    def __str__(self):\n        return 1 / 0\nsys.exit(E())", "exit code <E object>"),
+    ("class E:\n    def __str__(self):\n        raise SystemExit(1)\nsys.exit(E())", "exit code <E object>"),
+    ("sys.exit('x' * 100_000)", "exit code " + "x" * EXIT_TEXT_LIMIT + "…)"),
+], ids=["int-too-long", "str-raises", "str-exits", "long-text"])
+def test_any_exit_code_is_reported_and_never_breaks_the_run(prepared, code, shown):
+    """What ``sys.exit`` is given is the learner's: it is written into the run result as text that always exists and
+    is bounded, never by an exception out of the engine (which the host then showed as its own traceback)."""
+    result = runner.run(REFERENCE + "\nimport sys\n" + code + "\n", prepared["plan"])
+    assert result["status"] == "exit"
+    verdict = judge(prepared, result, "en")
+    assert verdict["status"] == "error"
+    assert shown in verdict["message"]
+
+
+@pytest.mark.parametrize("code, readable", [
+    (3, True), (None, True), (True, True), ("bye", True), ("x" * (EXIT_TEXT_LIMIT + 1), True),
+    ("x" * 10_000_000, False), (["list"], False), (1.5, False), ({"a": 1}, False),
+])
+def test_the_judge_reads_only_an_exit_code_the_runner_could_have_written(prepared, code, readable):
+    """A run result comes from the learner's interpreter: an exit code no runner writes (too long, or not an int or
+    text) makes the run unreadable instead of going into the verdict's message."""
+    result = runner.run(REFERENCE + "\nimport sys\nsys.exit(3)\n", prepared["plan"])
+    result["exit_code"] = code
+    verdict = judge(prepared, result, "en")
+    assert verdict["status"] == "error"
+    assert ("exit_code" in verdict.get("detail", "")) is not readable
+    assert len(verdict["message"]) < EXIT_TEXT_LIMIT + 200
+
+
+@pytest.mark.parametrize("code", [
+    "def total(xs):\n    return 10 ** 5000\n",
+    "import sys\nsys.set_int_max_str_digits(640)\n\ndef total(xs):\n    return 10 ** 700\n",
+], ids=["past-the-default-limit", "past-a-lowered-limit"])
+def test_an_int_too_long_to_write_fails_its_cases_not_the_whole_run(prepared, code):
+    """An int Python will not write out in decimal is a result like any other: each case that returns one fails
+    (with the type it got), where the engine's own ValueError once ended the run as the learner's error."""
+    digits = sys.get_int_max_str_digits()
+    verdict = grade(prepared, code)
+    assert verdict["status"] == "fail", verdict.get("message")
+    assert "int (too large)" in verdict["failure"]["reason"]
+    assert verdict["failure"]["python_error"] is None
+    assert sys.get_int_max_str_digits() == digits
+
+
+def test_process_wide_settings_do_not_outlive_the_run(tmp_path):
+    """Settings no module namespace holds are put back too: the garbage collector, the int digits limit, the working
+    directory and the SIGINT handler (how a host's Stop arrives)."""
+    import gc
+    import os
+    import signal
+
+    before = (gc.isenabled(), gc.get_threshold(), sys.get_int_max_str_digits(), os.getcwd(),
+              signal.getsignal(signal.SIGINT))
+    source = ("import gc, os, signal, sys\n"
+              "gc.disable()\n"
+              "gc.set_threshold(1, 1, 1)\n"
+              "sys.set_int_max_str_digits(640)\n"
+              f"os.chdir({str(tmp_path)!r})\n"
+              "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+              "print(gc.isenabled(), sys.get_int_max_str_digits(), os.getcwd() == " f"{str(tmp_path)!r})\n")
+    result = runner.run(source, {"mode": "run"})
+    assert result["stdout"] == "False 640 True\n", result  # they did change while the run lasted
+    after = (gc.isenabled(), gc.get_threshold(), sys.get_int_max_str_digits(), os.getcwd(),
+             signal.getsignal(signal.SIGINT))
+    assert after == before
 
 
 def test_keyboard_interrupt_raised_by_learner_is_never_a_pass(prepared):

@@ -16,7 +16,7 @@ import re
 
 from .compare import Mismatch, compare
 from .i18n import pick, text
-from .settings import FALLBACK_LANGUAGE, LANGUAGES, OUTPUT_LIMIT
+from .settings import EXIT_TEXT_LIMIT, FALLBACK_LANGUAGE, LANGUAGES, OUTPUT_LIMIT
 from .values import WireError, plain, show, validate
 
 
@@ -147,6 +147,9 @@ def _bad_run(run) -> str | None:
         return "traceback is not text"
     if run.get("error_line") is not None and type(run.get("error_line")) is not int:
         return "error_line is not an int"
+    code = run.get("exit_code")
+    if not (code is None or type(code) in (bool, int) or (type(code) is str and len(code) <= EXIT_TEXT_LIMIT + 1)):
+        return "exit_code is not an int or a short text"
     outcomes = run.get("outcomes", [])
     if type(outcomes) is not list:
         return "outcomes is not a list"

@@ -9,12 +9,14 @@ case, each encoded with :mod:`graders.engine.values`.
 While learner code runs, the ``graders`` package cannot be imported (a meta-path blocker, and its modules are taken
 out of ``sys.modules``). Afterwards the interpreter is put back: ``sys.modules``, every module's namespace (so
 ``builtins.len = …`` or ``numpy.array_equal = …`` do not outlive the run), ``sys`` hooks and streams, the recursion
-limit and the warning filters.
+limit, the warning filters, and the process-wide settings a namespace does not hold (the garbage collector, the int
+digits limit, the working directory, the SIGINT handler).
 """
 
 from __future__ import annotations
 
 import builtins
+import gc
 import itertools
 import operator
 # Bind the built-ins this module uses as its own globals: a learner's ``builtins.isinstance = …`` cannot reach them.
@@ -24,6 +26,8 @@ from builtins import (BaseException, KeyboardInterrupt, LookupError, AttributeEr
 import io
 import json
 import linecache
+import os
+import signal
 import sys
 import time
 import traceback
@@ -31,7 +35,7 @@ import types
 import warnings
 
 from . import values
-from .settings import OUTPUT_LIMIT
+from .settings import EXIT_TEXT_LIMIT, OUTPUT_LIMIT
 
 #: The file name learner code is compiled under; tracebacks keep only frames from it.
 FILENAME = "main.py"
@@ -53,6 +57,12 @@ _SystemExit = SystemExit
 _monotonic = time.monotonic
 _catch_warnings = warnings.catch_warnings
 _simplefilter = warnings.simplefilter
+# What Sandbox puts back of the interpreter's process-wide settings, bound here so learner patches cannot reach them.
+_gc_enable, _gc_disable, _gc_isenabled = gc.enable, gc.disable, gc.isenabled
+_gc_get_threshold, _gc_set_threshold = gc.get_threshold, gc.set_threshold
+_get_int_digits, _set_int_digits = sys.get_int_max_str_digits, sys.set_int_max_str_digits
+_getcwd, _chdir = os.getcwd, os.chdir
+_getsignal, _signal, _SIGINT = signal.getsignal, signal.signal, signal.SIGINT
 _encode = values.encode
 _decode = values.decode
 # JSON inputs are read and written by the C scanner and encoder, created here: the Python layer of the json module
@@ -204,6 +214,7 @@ class Sandbox:
         self.trace = sys.gettrace()
         self.profile = sys.getprofile()
         self.warning_filters = list(warnings.filters)
+        self.settings = (_gc_isenabled(), _gc_get_threshold(), _get_int_digits(), _getcwd(), _getsignal(_SIGINT))
         self.hidden: dict[str, types.ModuleType] = {}
 
     def hide_graders(self) -> None:
@@ -214,7 +225,8 @@ class Sandbox:
         sys.meta_path.insert(0, _GraderBlocker())
 
     def restore(self) -> None:
-        """Put ``sys.modules``, module namespaces, ``sys`` hooks and streams, and warning filters back."""
+        """Put ``sys.modules``, module namespaces, ``sys`` hooks and streams, warning filters and the process-wide
+        settings back."""
         for name, value in self.sys_attrs.items():
             setattr(sys, name, value)
         for name, items in self.sys_lists.items():
@@ -245,6 +257,29 @@ class Sandbox:
                 namespace.update(saved)
         modules.update(self.hidden)
         warnings.filters[:] = self.warning_filters
+        self._restore_settings()
+
+    def _restore_settings(self) -> None:
+        """The process-wide settings learner code can change without touching a namespace: the garbage collector
+        (on or off, thresholds), the longest int Python writes out, the working directory, and the SIGINT handler
+        (the host's Stop arrives as SIGINT: a learner's ``signal.signal(SIGINT, SIG_IGN)`` must not outlive its run)."""
+        enabled, thresholds, digits, cwd, handler = self.settings
+        _gc_set_threshold(*thresholds)
+        if enabled:
+            _gc_enable()
+        else:
+            _gc_disable()
+        _set_int_digits(digits)
+        try:
+            if _getcwd() != cwd:
+                _chdir(cwd)
+        except OSError:  # the learner removed it: stay where the run left off
+            pass
+        if handler is not None and _getsignal(_SIGINT) is not handler:
+            try:
+                _signal(_SIGINT, handler)
+            except ValueError:  # not the main thread: signal handlers can only be set there
+                pass
 
 
 _MISSING = object()
@@ -296,7 +331,7 @@ def format_error(error: BaseException) -> tuple[str, int | None]:
     lines.extend(frames)
     try:
         lines.extend(traceback.format_exception_only(type(error), error))
-    except Exception:  # a learner exception whose __str__ fails
+    except BaseException:  # noqa: B036 - a learner exception whose __str__ fails (even with SystemExit)
         lines.append(f"{type(error).__name__}: <message could not be shown>\n")
     text = "".join(lines)
     if len(text) > 20_000:
@@ -314,6 +349,28 @@ def resolve(namespace: dict, path: str):
     for part in rest:
         obj = getattr(obj, part)
     return obj
+
+
+def _exit_code(code):
+    """``SystemExit.code`` as a JSON value: an int, bool or None as it is, anything else as its text, at most
+    :data:`EXIT_TEXT_LIMIT` characters. Never raises: an int too long to write, or an object whose ``__str__`` fails or
+    returns no text, gets a description instead (the host writes the result as JSON after the run)."""
+    kind = type(code)
+    if kind is int:
+        try:
+            int.__repr__(code)
+            return code
+        except ValueError:
+            return f"<int of more than {_get_int_digits()} digits>"
+    if kind is bool or code is None:
+        return code
+    try:
+        text = str(code)
+    except BaseException:  # noqa: B036 - learner code: any exception, SystemExit included
+        text = None
+    if type(text) is not str:
+        return f"<{kind.__name__} object>"
+    return text if len(text) <= EXIT_TEXT_LIMIT else text[:EXIT_TEXT_LIMIT] + "…"
 
 
 def _exception_outcome(error: BaseException) -> dict:
@@ -525,8 +582,7 @@ def run(source: str, plan: dict, on_output=None) -> dict:
             result["status"] = "interrupted"
         except _SystemExit as error:
             result["status"] = "exit"
-            code_value = error.code
-            result["exit_code"] = code_value if type(code_value) in (int, type(None), bool) else str(code_value)
+            result["exit_code"] = _exit_code(error.code)
         except _BaseException as error:
             failure = error
             result["status"] = "error"

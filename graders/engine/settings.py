@@ -21,6 +21,8 @@ DEFAULT_TIME_LIMIT = 5.0
 RUN_TIME_LIMIT = 30.0
 #: Most cases one checkpoint may have, generated ones included.
 MAX_CASES = 5000
+#: Characters kept of an exit code given as text (``sys.exit("message")``): the runner cuts it, the judge refuses more.
+EXIT_TEXT_LIMIT = 2000
 
 
 def for_web() -> dict:

@@ -180,7 +180,10 @@ def _items(items: list, attrs, depth: int) -> list:
         elif tp is _str:
             append(["str", v])
         elif tp is _int:
-            append(["int", _str(_int.__repr__(v))])
+            try:
+                append(["int", _str(_int.__repr__(v))])
+            except ValueError:
+                append(_int_too_large())
         elif tp is _bool:
             append(["bool", v is True])
         elif v is None:
@@ -191,8 +194,16 @@ def _items(items: list, attrs, depth: int) -> list:
 
 
 #: How many times :func:`encode` met something other than exact built-in values (an object, an array, a subclass, a
-#: container too large or too deep); see :func:`plain_encode`.
+#: container too large or too deep, an int too long to write); see :func:`plain_encode`.
 _EXOTIC = [0]
+
+
+def _int_too_large() -> list:
+    """The wire value of an ``int`` with more digits than Python writes out (``sys.get_int_max_str_digits()``, 4300
+    unless learner code lowered it): like a list too large, a value no expected result equals. Writing it would raise
+    ``ValueError`` inside the engine, which once ended the whole run as if the learner's code had failed."""
+    _EXOTIC[0] += 1
+    return ["foreign", "int (too large)", ""]
 
 
 def plain_encode(x, attrs: dict | None = None) -> tuple[list, bool]:
@@ -215,7 +226,10 @@ def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
     if tp is _bool:
         return ["bool", x is True]
     if tp is _int:
-        return ["int", _str(_int.__repr__(x))]
+        try:
+            return ["int", _str(_int.__repr__(x))]
+        except ValueError:
+            return _int_too_large()
     if tp is _float or tp is _np_float64:
         return ["float", _float_value(_float(x))]
     if tp is _str:

@@ -199,6 +199,10 @@ CLEAN_TAIL = "\n\ndef claim_support(claims, facts):\n    return []\n"
     (SOLUTION + "\n\n_real = claim_support\n\ndef claim_support(claims, facts):\n    import sys\n    sys.exit(3)\n",
      "exit code 3"),
     (SOLUTION + "\n\ndef claim_support(claims, facts):\n    raise KeyboardInterrupt\n", "KeyboardInterrupt"),
+    # codes the engine cannot simply write out (it once failed to, and the worker reported its own error)
+    ("import sys\nsys.exit(10 ** 5000)" + CLEAN_TAIL, "exit code <int of more than 4300 digits>"),
+    ("import sys\nclass E:\n    def __str__(self):\n        return 1 / 0\nsys.exit(E())" + CLEAN_TAIL,
+     "exit code <E object>"),
 ])
 def test_learners_own_exit_or_interrupt_never_passes_and_is_not_a_stop(iso, code, expect):
     before = iso.locator("[data-progress]").inner_text()
@@ -263,7 +267,9 @@ WRAPPED = SOLUTION + "\n\n_real = claim_support\n\n"
     WRAPPED + "class LooksRight:\n    def __init__(self, text):\n        self.text = text\n"
               "    def __repr__(self):\n        return self.text\n\n"
               "def claim_support(claims, facts):\n    return LooksRight(repr(_real(claims, facts)))\n",
-], ids=["eq-always-true", "int-subclass-eq", "repr-says-expected"])
+    "def claim_support(claims, facts):\n    return 10 ** 5000\n",
+    "import sys\nsys.set_int_max_str_digits(640)\n\ndef claim_support(claims, facts):\n    return [10 ** 700]\n",
+], ids=["eq-always-true", "int-subclass-eq", "repr-says-expected", "int-too-long", "int-past-a-lowered-limit"])
 def test_objects_that_claim_to_be_right_fail(iso, code):
     state, text, _, _ = check(iso, code)
     assert state == "fail", text
