@@ -12,7 +12,7 @@ from graders.engine.case import Case
 from graders.engine.judge import judge
 from graders.hosts import cpython
 from graders.engine.prepare import prepare
-from graders.engine.settings import EXIT_TEXT_LIMIT
+from graders.engine.settings import EXIT_TEXT_LIMIT, NAME_LIMIT
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
@@ -346,6 +346,36 @@ def test_an_int_too_long_to_write_fails_its_cases_not_the_whole_run(prepared, co
     assert "int (too large)" in verdict["failure"]["reason"]
     assert verdict["failure"]["python_error"] is None
     assert sys.get_int_max_str_digits() == digits
+
+
+def test_names_learner_code_chooses_stay_short_in_the_verdict(prepared):
+    """An exception or warning class named with 100 000 characters: the run result keeps NAME_LIMIT of them, the
+    judge reads it, and the verdict's sentences stay short."""
+    code = ("import warnings\n"
+            "E = type('E' * 100_000, (ValueError,), {})\n"
+            "W = type('W' * 100_000, (UserWarning,), {})\n"
+            "E.__module__ = 'builtins'  # so its name would go into builtin_mro too\n"
+            "def total(xs):\n"
+            "    warnings.warn('careful', W)\n"
+            "    raise E('no')\n")
+    result = runner.run(code, prepared["plan"])
+    raised = [o for o in result["outcomes"] if o["kind"] == "raise"]
+    assert raised and all(len(o["exc"]) <= NAME_LIMIT and all(len(c) <= NAME_LIMIT for c in o["builtin_mro"])
+                          and all(len(w) <= NAME_LIMIT for w in o["warnings"]) for o in raised)
+    verdict = judge(prepared, result, "en")
+    assert verdict["status"] == "fail", verdict.get("detail")
+    assert len(verdict["message"]) < 2 * NAME_LIMIT + 200
+    assert len(verdict["failure"]["reason"]) < 2 * NAME_LIMIT + 200
+
+
+@pytest.mark.parametrize("field, value", [
+    ("exc", "E" * (NAME_LIMIT + 1)), ("builtin_mro", ["E" * (NAME_LIMIT + 1)]), ("warnings", ["W" * (NAME_LIMIT + 1)]),
+])
+def test_the_judge_refuses_names_no_runner_writes(prepared, field, value):
+    result = runner.run("def total(xs):\n    raise ValueError('no')\n", prepared["plan"])
+    result["outcomes"][0][field] = value
+    verdict = judge(prepared, result, "en")
+    assert verdict["status"] == "error" and "malformed" in verdict["detail"]
 
 
 def test_process_wide_settings_do_not_outlive_the_run(tmp_path):

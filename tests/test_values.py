@@ -103,6 +103,11 @@ from graders.engine.values import WireError, validate
     ["list", "abc"],
     ["dict", [["str", "k"]]],
     ["object", "R", [["x"]]],
+    ["foreign", "x" * 201, ""],                              # names longer than NAME_LIMIT: no encoder writes them
+    ["object", "x" * 201, []],
+    ["object", "R", [["x" * 201, ["none"]]]],
+    ["raised", "E" * 201],
+    ["ndarray", "x" * 201, "V", [0], []],
     ["nonsense"],
     "str",
     [],
@@ -146,3 +151,25 @@ def test_bind_numpy_gives_an_engine_imported_before_numpy_its_types(monkeypatch)
     assert V.encode(np.float64(1.5)) == V.encode(1.5)  # a numpy float64 is a float, as before
     assert V.is_ndarray(array) and V.is_numpy_scalar(np.int64(3))
     assert any(part is array for part in V.mutable_parts((array,)))  # an array inside a result is handed out once
+
+
+def test_names_learner_code_chooses_are_written_short():
+    """Class names, attribute names and dtype texts come from learner code: encode keeps them within NAME_LIMIT, so
+    validate (which refuses longer ones from a forged run) accepts everything encode writes."""
+    import numpy as np
+
+    from graders.engine import values
+    from graders.engine.settings import NAME_LIMIT
+
+    Long = type("L" * 100_000, (), {})
+    thing = Long()
+    setattr(thing, "a" * 100_000, 1)  # an attribute too long to be a name: left out
+    thing.ok = 2
+    wire = values.encode([Long(), thing, type("I" * 100_000, (int,), {})(3),
+                          np.zeros(1, dtype=[("f" * 100_000, "i4")])])
+    validate(wire)
+    empty, obj, sub, array = wire[1]
+    assert obj[0] == "object" and len(obj[1]) == NAME_LIMIT and [pair[0] for pair in obj[2]] == ["ok"]
+    assert sub[0] == "foreign" and len(sub[1]) == NAME_LIMIT
+    assert array[0] == "ndarray" and len(array[1]) <= NAME_LIMIT
+    assert empty[0] == "object" and len(empty[1]) == NAME_LIMIT

@@ -17,7 +17,7 @@ import re
 from .compare import Mismatch, compare
 from .i18n import pick, text
 from .settings import EXIT_TEXT_LIMIT, FALLBACK_LANGUAGE, LANGUAGES, OUTPUT_LIMIT
-from .values import WireError, plain, show, validate
+from .values import WireError, is_name, plain, show, validate
 
 
 def _outcome_text(outcome: dict, lang: str) -> str:
@@ -166,17 +166,17 @@ def _bad_run(run) -> str | None:
                 if "later" in outcome:
                     validate(outcome["later"])
             elif outcome["kind"] == "raise":
-                if type(outcome.get("exc")) is not str or type(outcome.get("message", "")) is not str:
+                if not is_name(outcome.get("exc")) or type(outcome.get("message", "")) is not str:
                     return "an exception outcome is malformed"
                 mro = outcome.get("builtin_mro", [])
-                if type(mro) is not list or not all(type(c) is str for c in mro):
+                if type(mro) is not list or not all(is_name(c) for c in mro):
                     return "an exception outcome is malformed"
             elif type(outcome.get("name", "")) is not str:
                 return "an outcome is malformed"
         except WireError as error:
             return f"outcome {outcome['id'][:40]!r}: {error}"
         warnings = outcome.get("warnings", [])
-        if type(warnings) is not list or not all(type(w) is str for w in warnings):
+        if type(warnings) is not list or not all(is_name(w) for w in warnings):
             return "warnings are malformed"
     return None
 

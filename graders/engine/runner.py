@@ -332,7 +332,7 @@ def format_error(error: BaseException) -> tuple[str, int | None]:
     try:
         lines.extend(traceback.format_exception_only(type(error), error))
     except BaseException:  # noqa: B036 - a learner exception whose __str__ fails (even with SystemExit)
-        lines.append(f"{type(error).__name__}: <message could not be shown>\n")
+        lines.append(f"{values.type_name(type(error))}: <message could not be shown>\n")
     text = "".join(lines)
     if len(text) > 20_000:
         text = text[:8_000] + "\n…\n" + text[-8_000:]
@@ -369,17 +369,17 @@ def _exit_code(code):
     except BaseException:  # noqa: B036 - learner code: any exception, SystemExit included
         text = None
     if type(text) is not str:
-        return f"<{kind.__name__} object>"
+        return f"<{values.type_name(kind)} object>"
     return text if len(text) <= EXIT_TEXT_LIMIT else text[:EXIT_TEXT_LIMIT] + "…"
 
 
 def _exception_outcome(error: BaseException) -> dict:
-    mro = [c.__name__ for c in type(error).__mro__ if c.__module__ == "builtins"]
+    mro = [values.type_name(c) for c in type(error).__mro__ if c.__module__ == "builtins"]
     try:
         message = BaseException.__str__(error)
     except Exception:
         message = ""
-    return {"kind": "raise", "exc": type(error).__name__, "builtin_mro": mro, "message": message[:2000]}
+    return {"kind": "raise", "exc": values.type_name(type(error)), "builtin_mro": mro, "message": message[:2000]}
 
 
 def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None,
@@ -420,7 +420,7 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
             if kept is not None:
                 reading = _reading(result) if builtin_only else None
                 kept.append((outcome, result, values.input_ids(args, kwargs), reading))
-    outcome["warnings"] = sorted({w.category.__name__ for w in caught})
+    outcome["warnings"] = sorted({values.type_name(w.category) for w in caught})
     if plain is not None:
         try:
             outcome["mutated"] = _join(_write([list(args), kwargs], 0)) != plain

@@ -21,6 +21,9 @@ DEFAULT_TIME_LIMIT = 5.0
 RUN_TIME_LIMIT = 30.0
 #: Most cases one checkpoint may have, generated ones included.
 MAX_CASES = 5000
+#: Characters kept of a name learner code chooses (a class, exception or warning name, an attribute, a dtype's
+#: text): the engine shortens longer ones, the judge refuses them in a run result.
+NAME_LIMIT = 200
 #: Characters kept of an exit code given as text (``sys.exit("message")``): the runner cuts it, the judge refuses more.
 EXIT_TEXT_LIMIT = 2000
 

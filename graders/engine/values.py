@@ -29,6 +29,8 @@ import itertools as _itertools
 import json
 import math as _math
 
+from .settings import NAME_LIMIT
+
 try:
     import numpy as _np
 except ImportError:  # pragma: no cover - both hosts ship numpy
@@ -95,13 +97,30 @@ def _float_value(x: float):
     return x
 
 
+def short_name(name) -> str:
+    """A name learner code chose (a class's ``__name__``, an attribute, a dtype's text), at most
+    :data:`~graders.engine.settings.NAME_LIMIT` characters: it goes into the run result and into the verdict's
+    sentences, and the judge refuses longer ones. Anything but text is ``"?"``."""
+    if _type(name) is not _str:
+        return "?"
+    return name if _len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
+
+
+def type_name(tp) -> str:
+    """``short_name`` of a class's ``__name__`` (a metaclass may make reading it fail: then ``"?"``)."""
+    try:
+        return short_name(_type.__getattribute__(tp, "__name__"))
+    except Exception:
+        return "?"
+
+
 def _foreign(tp) -> list:
     base = ""
     for candidate in _BASES:
         if candidate is not tp and _issubclass(tp, candidate):
             base = candidate.__name__
             break
-    return ["foreign", _str(_getattr(tp, "__name__", "?")), base]
+    return ["foreign", type_name(tp), base]
 
 
 def _array(x, attrs, depth) -> list:
@@ -124,7 +143,7 @@ def _array(x, attrs, depth) -> list:
         values = [encode(v, attrs, depth + 1) for v in flat]
     else:
         values = [_str(v) for v in flat]
-    return ["ndarray", _str(dtype), kind, [_int(n) for n in x.shape], values]
+    return ["ndarray", short_name(_str(dtype)), kind, [_int(n) for n in x.shape], values]
 
 
 def _npscalar(x) -> list:
@@ -137,11 +156,11 @@ def _npscalar(x) -> list:
         value = _bool(x)
     else:
         value = _str(x)
-    return ["npscalar", _str(x.dtype), kind, value]
+    return ["npscalar", short_name(_str(x.dtype)), kind, value]
 
 
 def _object(x, tp, attrs, depth) -> list:
-    classname = _str(_getattr(tp, "__name__", "?"))
+    classname = type_name(tp)
     names = attrs.get(classname) if attrs else None
     if names is None:
         if _is_dataclass(tp):
@@ -151,7 +170,8 @@ def _object(x, tp, attrs, depth) -> list:
                 namespace = _object_getattribute(x, "__dict__")
             except AttributeError:
                 namespace = {}
-            names = [k for k in _list(_dict.keys(namespace)) if _type(k) is _str and not k.startswith("_")]
+            names = [k for k in _list(_dict.keys(namespace))
+                     if _type(k) is _str and not k.startswith("_") and _len(k) <= NAME_LIMIT]
     pairs = []
     for name in names:
         try:
@@ -160,7 +180,7 @@ def _object(x, tp, attrs, depth) -> list:
             pairs.append([name, ["absent"]])
             continue
         except Exception as error:  # a learner property raised
-            pairs.append([name, ["raised", _type(error).__name__]])
+            pairs.append([name, ["raised", type_name(_type(error))]])
             continue
         pairs.append([name, encode(value, attrs, depth + 1)])
     return ["object", classname, pairs]
@@ -290,6 +310,11 @@ def _check_float(v) -> None:
         raise WireError(f"bad float of type {type(v).__name__}")
 
 
+def is_name(v) -> bool:
+    """Whether ``v`` is a name as :func:`short_name` writes one."""
+    return type(v) is str and len(v) <= NAME_LIMIT
+
+
 def _check_int_text(v) -> None:
     if type(v) is not str or not v or len(v) > 5000 or not (v.lstrip("-").isdigit() and v.lstrip("-").isascii()):
         raise WireError("bad int")
@@ -345,7 +370,7 @@ def _validate(w, depth: int, budget: list) -> None:
                 _validate(pair[0], depth + 1, budget)
                 _validate(pair[1], depth + 1, budget)
     elif tag == "ndarray":
-        ok = n == 5 and type(w[1]) is str and type(w[2]) is str and len(w[2]) == 1 and type(w[3]) is list \
+        ok = n == 5 and is_name(w[1]) and type(w[2]) is str and len(w[2]) == 1 and type(w[3]) is list \
             and type(w[4]) is list
         if ok:
             size = 1
@@ -377,7 +402,7 @@ def _validate(w, depth: int, budget: list) -> None:
                 elif type(v) is not str:
                     raise WireError("bad array item")
     elif tag == "npscalar":
-        ok = n == 4 and type(w[1]) is str and type(w[2]) is str and len(w[2]) == 1
+        ok = n == 4 and is_name(w[1]) and type(w[2]) is str and len(w[2]) == 1
         if ok:
             if w[2] == "f":
                 _check_float(w[3])
@@ -388,16 +413,16 @@ def _validate(w, depth: int, budget: list) -> None:
             else:
                 ok = type(w[3]) is str
     elif tag == "object":
-        ok = n == 3 and type(w[1]) is str and type(w[2]) is list
+        ok = n == 3 and is_name(w[1]) and type(w[2]) is list
         if ok:
             for pair in w[2]:
-                if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
+                if type(pair) is not list or len(pair) != 2 or not is_name(pair[0]):
                     raise WireError("bad attribute")
                 _validate(pair[1], depth + 1, budget)
     elif tag == "raised":
-        ok = n == 2 and type(w[1]) is str
+        ok = n == 2 and is_name(w[1])
     elif tag == "foreign":
-        ok = n == 3 and type(w[1]) is str and type(w[2]) is str
+        ok = n == 3 and is_name(w[1]) and is_name(w[2])
     else:
         ok = False
     if not ok:

@@ -276,6 +276,21 @@ def test_objects_that_claim_to_be_right_fail(iso, code):
     assert section(iso, "1").locator(".verdict-details").count() == 1
 
 
+def test_a_name_of_100000_characters_is_shown_short(iso):
+    """Class names come from learner code: the verdict names the exception and the result's type within a line."""
+    code = ("E = type('E' * 100_000, (ValueError,), {})\n"
+            "R = type('R' * 100_000, (), {})\n"
+            "calls = []\n\n"
+            "def claim_support(claims, facts):\n"
+            "    calls.append(1)\n"
+            "    if len(calls) % 2:\n"
+            "        raise E('no')\n"
+            "    return R()\n")
+    state, text, _, _ = check(iso, code)
+    assert state == "fail", text
+    assert "EEEE" in text and "E" * 300 not in text, text[:500]
+
+
 @pytest.mark.parametrize("body", ["raise RuntimeError('no repr for you')", "while True:\n            pass"],
                          ids=["repr-raises", "repr-loops"])
 def test_a_result_whose_repr_breaks_fails_with_a_placeholder_in_time(iso, body):
