@@ -141,3 +141,45 @@ def test_text_output_is_readable(lang, tmp_path):
     assert result.returncode == 1
     assert result.stdout.startswith("FAIL: ")
     assert "decode_link('a%20b')" in result.stdout
+
+
+def test_lone_surrogates_from_learner_code_come_back_as_json_escapes(tmp_path):
+    """Learner code can print or return a lone surrogate, which no UTF-8 output can hold: the command once died
+    writing its JSON. The character comes back as its JSON escape, in valid JSON, and the terminal text shows it."""
+    odd = tmp_path / "odd.py"
+    odd.write_text('print("\\ud800 lone")\n\ndef decode_link(text):\n    return "\\udcff"\n', encoding="utf-8")
+    result = werkbank("grade", "micropip-demo", "1", str(odd), "--json")
+    assert result.returncode == 1, result.stderr
+    assert "\\ud800" in result.stdout
+    verdict = json.loads(result.stdout)
+    assert verdict["status"] == "fail"
+    assert verdict["stdout"] == "\ud800 lone\n"
+    assert "\ud800" not in result.stdout  # the escape, not the character
+    text = werkbank("grade", "micropip-demo", "1", str(odd))
+    assert text.returncode == 1 and text.stdout.startswith("FAIL:"), text.stderr
+
+
+@pytest.mark.parametrize("raw", [
+    "\ufeff" + "# saved with a byte-order mark and Windows line ends\r\n{reference}",
+    "# -*- coding: latin-1 -*-\n# café\n{reference}",
+], ids=["bom-crlf", "latin-1-coding-line"])
+def test_a_file_python_reads_is_read_the_same(tmp_path, raw):
+    """The command reads a file as Python does: a BOM, or the encoding its coding line names."""
+    reference = (DEMO / "01-decode-link" / "solution.py").read_text("utf-8")
+    text = raw.format(reference=reference.replace("\n", "\r\n") if "\r\n" in raw else reference)
+    path = tmp_path / "solution.py"
+    path.write_bytes(text.encode("latin-1" if "latin-1" in raw else "utf-8"))
+    result = werkbank("grade", "micropip-demo", "1", str(path), "--json")
+    assert result.returncode == 0, result.stdout[:500]
+    assert json.loads(result.stdout)["status"] == "pass"
+
+
+def test_a_file_that_is_not_text_is_a_usage_error_with_its_json(tmp_path):
+    path = tmp_path / "binary.py"
+    path.write_bytes(b"def decode_link(text):\n    return '\xff'\n")
+    result = werkbank("grade", "micropip-demo", "1", str(path), "--json")
+    assert result.returncode == 2
+    verdict = json.loads(result.stdout)
+    assert verdict["status"] == "error" and verdict["usage"] is True
+    assert "cannot read" in verdict["message"] and "binary.py" in verdict["message"]
+

@@ -378,6 +378,12 @@ def test_the_judge_refuses_names_no_runner_writes(prepared, field, value):
     assert verdict["status"] == "error" and "malformed" in verdict["detail"]
 
 
+def test_a_leading_byte_order_mark_is_skipped_as_python_does(prepared):
+    """A BOM an editor saved or a paste carried: CPython's own loader skips it, compile() on the text does not."""
+    verdict = grade(prepared, "\ufeff" + REFERENCE)
+    assert verdict["status"] == "pass", verdict.get("traceback")
+
+
 def test_process_wide_settings_do_not_outlive_the_run(tmp_path):
     """Settings no module namespace holds are put back too: the garbage collector, the int digits limit, the working
     directory and the SIGINT handler (how a host's Stop arrives)."""

@@ -6,8 +6,11 @@ Exit codes: 0 success (a pass), 1 a fail, error or timeout (or a failed check), 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import re
 import sys
+import tokenize
 from pathlib import Path
 
 from graders.engine.settings import LANGUAGES
@@ -15,20 +18,43 @@ from graders.engine.settings import LANGUAGES
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def read_source(path: Path) -> str:
+    """A Python file's text as Python itself reads it: UTF-8 unless a BOM or a PEP 263 coding line says otherwise
+    (an editor's BOM included). Raises OSError, or ValueError (a SyntaxError or UnicodeDecodeError) for bytes that
+    are not text in that encoding."""
+    data = path.read_bytes()
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every lone surrogate (learner code may print or return one) written as its ``\\uXXXX``
+    escape: such text cannot be encoded as UTF-8, and the command once died writing it. Inside the JSON output the
+    escape is the JSON escape of the same character."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def _grade(args) -> int:
     from werkbank.grading import grade_source
 
     path = Path(args.file)
     try:
-        source = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"werkbank grade: cannot read {path}: {error}", file=sys.stderr)
+        source = read_source(path)
+    except (OSError, ValueError, LookupError) as error:
+        problem = f"cannot read {path}: {error}"
+        print(f"werkbank grade: {problem}", file=sys.stderr)
+        if args.json:
+            print(printable(json.dumps({"status": "error", "message": problem, "detail": problem, "usage": True},
+                                       ensure_ascii=False)))
         return 2
     verdict = grade_source(args.lesson, args.checkpoint, source, lang=args.lang, seed=args.seed)
     if args.json:
-        print(json.dumps(verdict, ensure_ascii=False))
+        print(printable(json.dumps(verdict, ensure_ascii=False)))
     else:
-        print(format_verdict(verdict))
+        print(printable(format_verdict(verdict)))
     if verdict["status"] == "author_error":
         if not args.json:
             print("(an author error: the lesson or its grader needs fixing)", file=sys.stderr)

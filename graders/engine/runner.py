@@ -521,6 +521,8 @@ def run(source: str, plan: dict, on_output=None) -> dict:
     """Execute ``source`` under ``plan``; see the module docstring. Never raises for anything learner code does,
     except ``KeyboardInterrupt`` when the host interrupts it (the interpreter is restored first)."""
     check = plan.get("mode") == "check"
+    if source.startswith("\ufeff"):  # a byte-order mark an editor saved or a paste carried: Python's own loader skips it
+        source = source[1:]
     sink = OutputSink(on_output)
     result = {"status": "ok", "stdout": "", "stderr": "", "truncated": False, "traceback": None,
               "error_line": None, "exit_code": None, "outcomes": []}

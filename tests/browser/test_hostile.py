@@ -306,6 +306,22 @@ def test_a_result_whose_repr_breaks_fails_with_a_placeholder_in_time(iso, body):
 
 # ---------------------------------------------------------------- text that looks like markup
 
+def test_lone_surrogates_in_output_results_and_errors_are_text(iso):
+    """A lone surrogate cannot be UTF-8: printed, returned and raised by learner code it still reaches the page as
+    text, in a Run and in a Check, and the Check is judged."""
+    code = ("print('\\ud800 lone')\n\n"
+            "def claim_support(claims, facts):\n"
+            "    if claims:\n"
+            "        raise ValueError('\\udcff odd')\n"
+            "    return '\\udcff'\n")
+    state, _, out = run(iso, "try", code)
+    assert state != "error" and "lone" in out, out
+    state, text, out, _ = check(iso, code)
+    assert state == "fail", text
+    assert "lone" in out + text
+    assert_next_run_works(iso)
+
+
 def test_markup_and_escape_sequences_are_shown_as_text(iso):
     iso.dialogs.clear()
     osc8 = "'\\x1b]8;;http://example.com\\x1b\\\\link\\x1b]8;;\\x1b\\\\'"
