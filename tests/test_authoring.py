@@ -139,6 +139,24 @@ def test_a_broken_lesson_toml_is_one_problem_line_in_check(new_lesson):
     one_line_naming(problems, "lesson.toml", "unknown key 'minuts'", "did you mean 'minutes'")
 
 
+@pytest.mark.parametrize("name", ["lesson.toml", "prose.en.md", "01-*/task.en.md", "01-*/hint.en.md",
+                                  "01-*/example.en.py", "01-*/starter.py", "01-*/solution.py", "01-*/mistakes/*"])
+def test_a_file_that_is_not_utf8_is_named_with_its_line_not_a_traceback(new_lesson, name):
+    """An editor that saved Latin-1: check names the file, the line and the byte, whichever file it is."""
+    folder = new_lesson()
+    path = sorted(folder.glob(name))[0]
+    path.write_bytes(path.read_bytes() + b"# caf\xe9\n")
+    line = path.read_bytes().count(b"\n")
+    forget(folder)
+    try:
+        problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    except LessonError as error:
+        problems = [str(error)]
+    relative = path.relative_to(folder).as_posix()
+    found = [p for p in problems if f"{relative}:{line}: not UTF-8 text (byte 0xe9" in p]
+    assert found and "Traceback" not in found[0], problems
+
+
 def test_missing_solution_and_mistakes_folder_are_one_line_each(new_lesson):
     folder = new_lesson()
     (folder / "01-mean" / "solution.py").unlink()

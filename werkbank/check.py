@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from werkbank.lessons import (EXERCISES, Checkpoint, Lesson, LessonError, Mistake, did_you_mean, lesson_alternatives,
-                              lesson_folders, load_lesson_folder, parse_mistake, rel)
+                              lesson_folders, load_lesson_folder, parse_mistake, read_text, rel)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 #: A listed lesson has exactly these checkpoint ids, and at least this many declared mistakes per checkpoint.
@@ -69,7 +69,7 @@ class Item:
         """The program to grade (a patch mistake is applied to ``solution.py``)."""
         if self.mistake is not None:
             return self.mistake.source()
-        return self.path.read_text(encoding="utf-8")
+        return read_text(self.path)
 
 
 def items(lessons) -> list[Item]:
@@ -234,7 +234,7 @@ def lint_lesson(lesson: Lesson, *, seed: int = 0) -> list[str]:
         if not path.is_file():
             problems.append(f"{rel(path)}: missing: write the lesson text in {lang} (languages = {list(langs)})")
         else:
-            text = path.read_text(encoding="utf-8")
+            text = read_text(path)
             problems += _html_problems(text, path)
             problems += _markdown_problems(text, path, lang, [cp.id for cp in lesson.checkpoints])
     for label, text in _toml_texts(lesson):
@@ -263,7 +263,7 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
                 problems.append(f"{rel(path)}: missing: write the {stem} in {lang} (every language of the lesson "
                                 "is complete; nothing falls back to another language)")
                 continue
-            text = path.read_text(encoding="utf-8")
+            text = read_text(path)
             problems += _html_problems(text, path)
             problems += _markdown_problems(text, path, lang, None, hints=stem == "hint")
             if stem == "hint" and not text.strip():
@@ -286,9 +286,9 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
     examples = [lang for lang in langs if (cp.folder / f"example.{lang}.py").is_file()]
     for lang in examples:
         task = cp.folder / f"task.{lang}.md"
-        block = re.search(r"^```pycon\n(.*?)^```", task.read_text(encoding="utf-8"), re.S | re.M) \
+        block = re.search(r"^```pycon\n(.*?)^```", read_text(task), re.S | re.M) \
             if task.is_file() else None
-        example = (cp.folder / f"example.{lang}.py").read_text(encoding="utf-8").rstrip("\n").split("\n")
+        example = read_text(cp.folder / f"example.{lang}.py").rstrip("\n").split("\n")
         shown = [line[4:] for line in block.group(1).split("\n") if line.startswith((">>> ", "... "))] if block else None
         if block and shown != example:
             problems.append(f"{rel(cp.folder / f'example.{lang}.py')}: differs from the first pycon example of "
@@ -590,8 +590,13 @@ def check_lessons(lesson_ids=None, *, seed: int = 0, jobs: int = 2, pyodide: boo
             continue
         try:
             item.source()
-        except (LessonError, OSError):
-            continue  # reported by the linter
+        except (LessonError, OSError) as error:
+            # a file that exists but cannot be read (not UTF-8, a patch that does not apply): named once, whether
+            # the linter named it already or not
+            problem = str(error) if isinstance(error, LessonError) else f"{rel(item.path)}: cannot read: {error}"
+            if problem not in problems:
+                problems.append(problem)
+            continue
         work.append(item)
     say(f"check: {len(work)} files of {len(lessons)} lesson(s) in CPython")
     cpython = grade_cpython(work, prepared, jobs=jobs)

@@ -48,6 +48,18 @@ def did_you_mean(word: str, choices) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def read_text(path: Path) -> str:
+    """An author's file as text. It must be UTF-8: otherwise a :class:`LessonError` names the file, the line and the
+    first byte that is not (an editor that saved Latin-1 or UTF-16), instead of a traceback."""
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise LessonError(f"{rel(path)}:{line}: not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start});"
+                          " save the file as UTF-8") from None
+
+
 def rel(path: Path) -> str:
     """``path`` relative to the repository (or the working folder) when it is inside it: short messages."""
     path = Path(path)
@@ -102,10 +114,10 @@ class Mistake:
     def source(self) -> str:
         """The complete wrong program: the file itself, or ``solution.py`` with the patch applied."""
         if not self.is_patch:
-            return self.path.read_text(encoding="utf-8")
+            return read_text(self.path)
         if self.solution_path is None or not self.solution_path.is_file():
             raise LessonError(f"{rel(self.path)}: a patch needs {rel(self.solution_path or self.path.parent)}")
-        return apply_patch(self.solution_path.read_text(encoding="utf-8"), self.body, self.path)
+        return apply_patch(read_text(self.solution_path), self.body, self.path)
 
 
 @dataclass(frozen=True)
@@ -116,7 +128,7 @@ class Alternative:
     checkpoint_id: str
 
     def source(self) -> str:
-        return self.path.read_text(encoding="utf-8")
+        return read_text(self.path)
 
 
 @dataclass(frozen=True)
@@ -138,7 +150,7 @@ class Checkpoint:
         if not path.is_file():
             raise LessonError(f"{rel(path)}: missing: write the {stem} in {lang} (every language of a lesson is "
                               "complete; nothing falls back to another language)")
-        return path.read_text(encoding="utf-8")
+        return read_text(path)
 
     def task(self, lang: str) -> str:
         """The task text (markdown) in ``lang``."""
@@ -158,7 +170,7 @@ class Checkpoint:
         """The example snippet in ``lang`` (``example.<lang>.py``): Run executes it after the learner's module and
         shows the value of its last line. Empty when the checkpoint has none."""
         path = self.folder / f"example.{lang}.py"
-        return path.read_text(encoding="utf-8") if path.is_file() else ""
+        return read_text(path) if path.is_file() else ""
 
     def starter_path(self, lang: str) -> Path:
         """``starter.<lang>.py`` when the checkpoint has translated starters, else the one ``starter.py``."""
@@ -173,7 +185,7 @@ class Checkpoint:
         if not path.is_file():
             raise LessonError(f"{rel(path)}: missing: write the starter (starter.py, or one starter.<lang>.py "
                               "per language)")
-        return path.read_text(encoding="utf-8")
+        return read_text(path)
 
     @property
     def solution_path(self) -> Path:
@@ -185,7 +197,7 @@ class Checkpoint:
         if not self.solution_path.is_file():
             raise LessonError(f"{rel(self.solution_path)}: missing: write the reference solution (the graders "
                               "compute every expected value with it)")
-        return self.solution_path.read_text(encoding="utf-8")
+        return read_text(self.solution_path)
 
     def mistake_paths(self) -> list[Path]:
         """The files in ``mistakes/`` that declare a mistake (``*.py``, ``*.diff``, ``*.patch``), sorted by name."""
@@ -257,7 +269,7 @@ class Lesson:
         path = self.folder / f"prose.{lang}.md"
         if not path.is_file():
             raise LessonError(f"{rel(path)}: missing: write the lesson text in {lang}")
-        return path.read_text(encoding="utf-8")
+        return read_text(path)
 
     def checkpoint(self, checkpoint_id: str) -> Checkpoint:
         """The checkpoint with this id, or :class:`LessonError`."""
@@ -282,7 +294,7 @@ def parse_mistake(path: Path, solution_path: Path | None = None) -> Mistake:
     feedback: dict[str, str] = {}
     where = rel(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        lines = read_text(path).splitlines(keepends=True)
     except (OSError, UnicodeDecodeError) as error:
         raise LessonError(f"{where}: cannot be read: {error}") from None
     patch = path.suffix in PATCH_SUFFIXES
@@ -493,7 +505,7 @@ def load_lesson_folder(folder: Path) -> Lesson:
     """Load and validate one lesson folder's ``lesson.toml`` (the files beside it are checked by ``werkbank check``)."""
     path = folder / "lesson.toml"
     try:
-        source = path.read_text(encoding="utf-8")
+        source = read_text(path)
         data = tomllib.loads(source)
     except FileNotFoundError:
         raise LessonError(f"{rel(path)}: missing") from None
