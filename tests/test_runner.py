@@ -384,6 +384,18 @@ def test_a_leading_byte_order_mark_is_skipped_as_python_does(prepared):
     assert verdict["status"] == "pass", verdict.get("traceback")
 
 
+@pytest.mark.parametrize("body, got", [
+    ("    x = [0]\n    for _ in range(30):\n        x = [x] * 10\n    return x\n", "list (too large)"),
+    ("    import numpy\n    return numpy\n", "module"),
+], ids=["shared-parts", "a-module"])
+def test_a_result_too_big_to_read_fails_its_case_at_once(prepared, body, got):
+    """A result that would take the engine longer to read than the learner's code took to make (10**30 items made of
+    30 shared lists, a module's whole namespace) fails as what it is, not as a time limit."""
+    verdict = grade(prepared, "def total(xs):\n" + body)
+    assert verdict["status"] == "fail", verdict.get("message")
+    assert got in verdict["failure"]["reason"]
+
+
 def test_process_wide_settings_do_not_outlive_the_run(tmp_path):
     """Settings no module namespace holds are put back too: the garbage collector, the int digits limit, the working
     directory and the SIGINT handler (how a host's Stop arrives)."""

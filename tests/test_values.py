@@ -2,6 +2,7 @@
 
 import json
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -173,3 +174,49 @@ def test_names_learner_code_chooses_are_written_short():
     assert sub[0] == "foreign" and len(sub[1]) == NAME_LIMIT
     assert array[0] == "ndarray" and len(array[1]) <= NAME_LIMIT
     assert empty[0] == "object" and len(empty[1]) == NAME_LIMIT
+
+
+def test_a_value_of_more_items_than_the_budget_is_too_large_even_when_its_parts_are_shared():
+    """Shared parts count every time they are reached: ten references to one list, six levels deep, are a million
+    items (the old encoder wrote them all); thirty levels would never finish. Both are "too large", at once."""
+    from graders.engine import values
+
+    for levels in (6, 30):
+        x = [0]
+        for _ in range(levels):
+            x = [x] * 10
+        assert values.encode(x) == ["foreign", "list (too large)", ""]
+        assert values.plain_encode(x)[1] is False
+
+
+def test_shared_parts_within_the_budget_read_as_their_copies_do():
+    import copy
+
+    from graders.engine import values
+
+    y = [1.5, 2, {"k": (3, "s")}]
+    shared = [y, y, {"a": y}, (y,)]
+    assert values.encode(shared) == values.encode(copy.deepcopy(shared))
+    assert values.plain_encode(shared)[1] is True
+    # a part reached at two depths is written for each: the deeper one still stops at the depth limit
+    b = [0]
+    for _ in range(38):
+        b = [b]
+    wrapped = b
+    for _ in range(20):
+        wrapped = [wrapped]
+    wire = values.encode([b, wrapped])
+    validate(wire)
+    assert "nesting too deep" in repr(wire)
+
+
+def test_a_module_is_not_a_value_and_is_not_walked():
+    """Returning a module (numpy, sys) once meant reading its whole namespace, for every case: seconds each."""
+    import numpy as np
+
+    from graders.engine import values
+
+    assert values.encode(np) == ["foreign", "module", ""]
+    assert values.encode({"lib": sys}) == ["dict", [[["str", "lib"], ["foreign", "module", ""]]]]
+    assert values.mutable_parts(np) == [np]
+

@@ -28,6 +28,7 @@ import dataclasses as _dataclasses
 import itertools as _itertools
 import json
 import math as _math
+from types import ModuleType as _ModuleType
 
 from .settings import NAME_LIMIT
 
@@ -128,6 +129,7 @@ def _array(x, attrs, depth) -> list:
     kind = dtype.kind
     if x.size > MAX_ITEMS:
         return ["foreign", "ndarray (too large)", ""]
+    _spend(x.size)
     flat = x.reshape(-1).tolist() if kind != "O" else _list(x.reshape(-1))
     if kind == "f":
         values = [_float_value(_float(v)) for v in flat]
@@ -140,7 +142,7 @@ def _array(x, attrs, depth) -> list:
     elif kind == "c":
         values = [[_float_value(v.real), _float_value(v.imag)] for v in flat]
     elif kind == "O":
-        values = [encode(v, attrs, depth + 1) for v in flat]
+        values = [_encode_at(v, attrs, depth + 1) for v in flat]
     else:
         values = [_str(v) for v in flat]
     return ["ndarray", short_name(_str(dtype)), kind, [_int(n) for n in x.shape], values]
@@ -172,6 +174,7 @@ def _object(x, tp, attrs, depth) -> list:
                 namespace = {}
             names = [k for k in _list(_dict.keys(namespace))
                      if _type(k) is _str and not k.startswith("_") and _len(k) <= NAME_LIMIT]
+    _spend(_len(names))
     pairs = []
     for name in names:
         try:
@@ -182,15 +185,16 @@ def _object(x, tp, attrs, depth) -> list:
         except Exception as error:  # a learner property raised
             pairs.append([name, ["raised", type_name(_type(error))]])
             continue
-        pairs.append([name, encode(value, attrs, depth + 1)])
+        pairs.append([name, _encode_at(value, attrs, depth + 1)])
     return ["object", classname, pairs]
 
 
 def _items(items: list, attrs, depth: int) -> list:
     """``[encode(v, attrs, depth) for v in items]``, with the plain scalars most results are made of (floats, strings,
     ints, bools, None, of exactly those types) encoded in line: a Check's run encodes thousands of them."""
+    _spend(_len(items))
     if depth > _MAX_DEPTH:
-        return [encode(v, attrs, depth) for v in items]
+        return [_encode_at(v, attrs, depth) for v in items]
     out = []
     append = out.append
     for v in items:
@@ -209,7 +213,7 @@ def _items(items: list, attrs, depth: int) -> list:
         elif v is None:
             append(["none"])
         else:
-            append(encode(v, attrs, depth))
+            append(_encode_at(v, attrs, depth))
     return out
 
 
@@ -235,8 +239,67 @@ def plain_encode(x, attrs: dict | None = None) -> tuple[list, bool]:
     return value, _EXOTIC[0] == before
 
 
+#: Most items (container members, array values, object attributes) one :func:`encode` writes in all. Parts shared
+#: by reference count every time they are reached: ``x = [x] * 10`` eight times over is a few objects and 10**8
+#: items, which once ran until the time limit ("an endless loop?") with the learner's function long returned.
+ENCODE_BUDGET = 500_000
+_BUDGET = [ENCODE_BUDGET]
+#: Within one :func:`encode`: (id, depth) of each container written -> (the container, its wire value, its items).
+#: A part reached again at the same depth (``[x] * 10``) is charged, not written again.
+_MEMO: list = [{}]
+
+
+class _TooLarge(Exception):
+    """Raised inside :func:`encode` when its budget runs out; :func:`encode` turns it into a foreign value."""
+
+
+def _spend(items: int) -> None:
+    _BUDGET[0] -= items
+    if _BUDGET[0] < 0:
+        raise _TooLarge
+
+
 def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
-    """Turn ``x`` into a wire value. ``attrs`` maps class names to the attributes to record for their objects."""
+    """Turn ``x`` into a wire value. ``attrs`` maps class names to the attributes to record for their objects.
+    At most :data:`ENCODE_BUDGET` items in all: a bigger value is ``["foreign", "<type> (too large)", ""]``."""
+    if depth:
+        return _encode_at(x, attrs, depth)
+    saved = _BUDGET[0], _MEMO[0]
+    _BUDGET[0], _MEMO[0] = ENCODE_BUDGET, {}
+    try:
+        return _encode_at(x, attrs, 0)
+    except _TooLarge:
+        _EXOTIC[0] += 1
+        return ["foreign", type_name(_type(x)) + " (too large)", ""]
+    finally:
+        _BUDGET[0], _MEMO[0] = saved
+
+
+def too_large(w) -> bool:
+    """Whether the wire value ``w`` says its value was too large to write (its budget or a container's limit)."""
+    return w[0] == "foreign" and type(w[1]) is str and w[1].endswith(" (too large)")
+
+
+_MEMO_TYPES = (list, tuple, dict, set, frozenset)
+
+
+def _encode_at(x, attrs, depth: int) -> list:
+    """:func:`encode` below its top: the budget is already running."""
+    if _type(x) not in _MEMO_TYPES:
+        return _encode_fresh(x, attrs, depth)
+    memo = _MEMO[0]
+    key = (_id(x), depth)
+    seen = memo.get(key)
+    if seen is not None and seen[0] is x:
+        _spend(seen[2])
+        return seen[1]
+    before = _BUDGET[0]
+    wire = _encode_fresh(x, attrs, depth)
+    memo[key] = (x, wire, before - _BUDGET[0])  # holding x: its id cannot be reused while the memo lives
+    return wire
+
+
+def _encode_fresh(x, attrs, depth: int) -> list:
     if depth > _MAX_DEPTH:
         _EXOTIC[0] += 1
         return ["foreign", "nesting too deep", ""]
@@ -272,7 +335,8 @@ def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
         keys = _items([k for k, _ in pairs], attrs, depth + 1)
         return ["dict", [[k, v] for k, v in _zip(keys, _items([v for _, v in pairs], attrs, depth + 1))]]
     if tp is _set or tp is _frozenset:
-        items = [encode(v, attrs, depth + 1) for v in _list(tp.__iter__(x))]
+        _spend(_len(x))
+        items = [_encode_at(v, attrs, depth + 1) for v in _list(tp.__iter__(x))]
         items.sort(key=_repr)
         return ["set" if tp is _set else "frozenset", items]
     _EXOTIC[0] += 1  # everything below is not an exact built-in value
@@ -290,8 +354,8 @@ def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
             return _foreign(tp)
     if _ndarray is not None and _isinstance(x, (_ndarray, _np_generic)):
         return _foreign(tp)
-    if _isinstance(x, _builtins.BaseException) or _isinstance(x, _builtins.type) or _callable(x):
-        return _foreign(tp)
+    if _isinstance(x, (_builtins.BaseException, _builtins.type, _ModuleType)) or _callable(x):
+        return _foreign(tp)  # not values: a module is a namespace (reading numpy's would read all of numpy)
     return _object(x, tp, attrs, depth)
 
 
@@ -771,7 +835,9 @@ def mutable_parts(result) -> list:
             elif _isinstance(item, dict):
                 if not _all(_map(_isinstance, item.values(), _repeat(_IMMUTABLE_LEAVES))):
                     todo.extend((x, False) for x in item.values())
-            elif not is_array(item) and not _isinstance(item, type):
+            elif not is_array(item) and not _isinstance(item, (type, _ModuleType)):
+                # an object's own state; not a class's or a module's (namespaces, not values: numpy's alone leads to
+                # tens of thousands of objects)
                 state = _getattr(item, "__dict__", None)
                 if _type(state) is dict:
                     todo.extend((x, False) for x in state.values())

@@ -269,7 +269,11 @@ WRAPPED = SOLUTION + "\n\n_real = claim_support\n\n"
               "def claim_support(claims, facts):\n    return LooksRight(repr(_real(claims, facts)))\n",
     "def claim_support(claims, facts):\n    return 10 ** 5000\n",
     "import sys\nsys.set_int_max_str_digits(640)\n\ndef claim_support(claims, facts):\n    return [10 ** 700]\n",
-], ids=["eq-always-true", "int-subclass-eq", "repr-says-expected", "int-too-long", "int-past-a-lowered-limit"])
+    # results the engine once read until the time limit: a module's namespace, 10**30 items made of shared lists
+    "import numpy\n\ndef claim_support(claims, facts):\n    return numpy\n",
+    "def claim_support(claims, facts):\n    x = [0]\n    for _ in range(30):\n        x = [x] * 10\n    return x\n",
+], ids=["eq-always-true", "int-subclass-eq", "repr-says-expected", "int-too-long", "int-past-a-lowered-limit",
+        "a-module", "shared-parts"])
 def test_objects_that_claim_to_be_right_fail(iso, code):
     state, text, _, _ = check(iso, code)
     assert state == "fail", text
