@@ -32,6 +32,16 @@ export const GRACE_MS = 1000;
 const SLACK_MS = 300; // message latency on top of a time limit
 const PREPARE_LIMIT_MS = 60_000;
 /**
+ * How long a dirty learner worker that a Check's switch to the spare took out of use may stay alive, at most (ms).
+ * Terminating a worker tears down its isolate and its WebAssembly memory on a thread of its own, which on two cores
+ * took the core the Check's run needed. Settled clicks on the reference solutions, A/B, four rounds of 36: RUN ->
+ * RESULT 45-75 ms (medians of checkpoints 1-3) with the termination at the switch, 32-61 ms with it after the
+ * verdict; clicks over 100 ms 15 of 144 -> 1 of 144. The page stops listening
+ * to it at once; only the termination waits, for the verdict or this long, whichever comes first (so its own
+ * leftover timers cannot busy a core for longer).
+ */
+export const RETIRE_MS = 250;
+/**
  * Whether the grader worker's boot waits for the learner worker's (staged) rather than starting beside it. On two
  * cores it waits for the runtime the learner worker compiles (RUNTIME), which it starts from; on a visit that
  * compiles that runtime from scratch (`coldRuntime`, a first visit) it waits until the learner's Python is usable.
@@ -129,6 +139,9 @@ export class Runtime {
     this.createWorker = createWorker || ((role) => new Worker(workerUrl(role), { type: "module" }));
     this.current = null;
     this.spare = null;
+    /** A dirty learner worker out of use, terminated after the running Check (see RETIRE_MS). */
+    this.retired = null;
+    this.retireTimer = 0;
     /** The runtime (WebAssembly.Module) the first learner worker compiled; each later learner worker instantiates it. */
     this.runtimeModule = null;
     this.grader = null;
@@ -300,8 +313,26 @@ export class Runtime {
     }
   }
 
+  /** Take a dirty learner worker out of use now (the page ignores it from here) and terminate it later. */
+  _retire(slot) {
+    if (!slot) return;
+    slot.phase = "dead";
+    this._dropRetired();
+    this.retired = slot;
+    this.retireTimer = setTimeout(() => this._dropRetired(), RETIRE_MS);
+  }
+
+  /** Terminate the retired learner worker, if there is one. */
+  _dropRetired() {
+    clearTimeout(this.retireTimer);
+    const slot = this.retired;
+    this.retired = null;
+    this._kill(slot);
+  }
+
   _bootFailed(message) {
     this.failure = message;
+    this._dropRetired();
     for (const slot of [this.current, this.spare, this.grader]) this._kill(slot);
     this.current = this.spare = this.grader = null;
     this.started = false;
@@ -394,7 +425,7 @@ export class Runtime {
     if (cur && cur.phase === "ready" && !cur.dirty) return cur;
     const spare = this.spare;
     if (spare && spare.phase === "ready") {
-      this._kill(cur);
+      this._retire(cur); // terminated once this Check has its verdict (RETIRE_MS)
       this.current = spare;
       this.spare = null;
       return spare;
@@ -699,6 +730,7 @@ export class Runtime {
     this.job = null;
     this._clearTimers();
     job.resolve(result);
+    this._dropRetired();
     this._refresh();
     this._ensureSpare();
     queueMicrotask(() => this._next());

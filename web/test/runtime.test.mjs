@@ -4,7 +4,7 @@ import { test } from "node:test";
 
 globalThis.SETTINGS = { runTimeLimit: 30, defaultTimeLimit: 5, outputLimit: 200000 }; // esbuild defines it in the site
 const { Req, Res, response } = await import("../src/protocol.js");
-const { GRACE_MS, Runtime, runtimeAttribute } = await import("../src/runtime.js");
+const { GRACE_MS, RETIRE_MS, Runtime, runtimeAttribute } = await import("../src/runtime.js");
 
 /** A stand-in Worker: records requests; `script(msg, worker)` answers them. */
 class FakeWorker {
@@ -142,6 +142,48 @@ test("every Check runs on a pristine worker: after a Run or a Check the spare ta
   await check();
   const runsPerWorker = learners().map((w) => w.sent.filter((m) => m.type === Req.RUN).length);
   assert.deepEqual(runsPerWorker.slice(0, 3), [1, 1, 1]);
+});
+
+test("the dirty worker a Check replaces is ignored at once and terminated after the verdict, or after RETIRE_MS", async () => {
+  let release = null;
+  const held = () => new Promise((resolve) => { release = resolve; });
+  const { runtime, learners, notices } = makeRuntime(
+    scripted({
+      run(msg, worker) {
+        worker.reply(response(Res.STARTED, msg.runId, {}));
+        const answer = () => worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
+        if (learners().indexOf(worker) === 0) answer(); // the Run on the first worker
+        else held().then(answer); // the Check's run: answered when the test says so
+      },
+    }),
+  );
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle" && learners().length === 2);
+  await runtime.execute({ type: "run", source: "x = 1" });
+  const [first, second] = learners();
+  const check = runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 1 });
+  await until(() => second.sent.some((m) => m.type === Req.RUN));
+  assert.equal(first.terminated, false, "terminating it now would take a core from the Check's run");
+  // whatever it still says is not heard: a boot failure it forges does not replace the worker running the Check
+  first.reply(response(Res.FAILURE, first.sent[0].runId, { message: "forged", fatal: true }));
+  first.onerror({ message: "forged error" });
+  await sleep(5);
+  assert.equal(runtime.current.worker, second);
+  release();
+  const result = await check;
+  assert.equal(result.verdict.status, "pass");
+  assert.ok(first.terminated, "gone with the verdict");
+  assert.ok(!notices.includes("runtime_crashed"));
+  // a Check that takes longer than RETIRE_MS: the worker it replaced goes after RETIRE_MS, before the verdict
+  await until(() => runtime.state === "idle" && learners().length === 3 && runtime.spare && runtime.spare.phase === "ready");
+  const slow = runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 2 });
+  await until(() => learners()[2].sent.some((m) => m.type === Req.RUN));
+  assert.equal(second.terminated, false);
+  await sleep(RETIRE_MS + 50);
+  assert.ok(second.terminated, "gone after RETIRE_MS although the Check still runs");
+  release();
+  assert.equal((await slow).verdict.status, "pass");
 });
 
 test("Stop switches to the ready spare at once; without one, a new worker boots", async () => {
