@@ -5,7 +5,8 @@
 //   current  the learner worker (worker.js) that serves Runs; it may be dirty (it ran learner code before).
 //   spare    a pristine learner worker booting or ready in the background once the page is ready.
 // Every Check runs on a pristine learner worker (never ran learner code): the current one if still pristine, else
-// the spare, which is then promoted (the dirty one is terminated and a new spare boots). Runs reuse the current one.
+// the spare, which is then promoted (the dirty one is ignored from then on and terminated with the verdict, see
+// RETIRE_MS; a new spare boots then). Runs reuse the current one.
 // So whatever learner code does to its worker, the next Check is judged by untouched code.
 //
 // States (`state`, shown as body[data-runtime] by runtimeAttribute):
