@@ -190,7 +190,7 @@ def _object(x, tp, attrs, depth) -> list:
 
 
 def _items(items: list, attrs, depth: int) -> list:
-    """``[encode(v, attrs, depth) for v in items]``, with the plain scalars most results are made of (floats, strings,
+    """``[_encode_at(v, attrs, depth) for v in items]``, with the plain scalars most results are made of (floats, strings,
     ints, bools, None, of exactly those types) encoded in line: a Check's run encodes thousands of them."""
     _spend(_len(items))
     if depth > _MAX_DEPTH:
@@ -259,11 +259,9 @@ def _spend(items: int) -> None:
         raise _TooLarge
 
 
-def encode(x, attrs: dict | None = None, depth: int = 0) -> list:
+def encode(x, attrs: dict | None = None) -> list:
     """Turn ``x`` into a wire value. ``attrs`` maps class names to the attributes to record for their objects.
     At most :data:`ENCODE_BUDGET` items in all: a bigger value is ``["foreign", "<type> (too large)", ""]``."""
-    if depth:
-        return _encode_at(x, attrs, depth)
     saved = _BUDGET[0], _MEMO[0]
     _BUDGET[0], _MEMO[0] = ENCODE_BUDGET, {}
     try:
