@@ -37,9 +37,9 @@ const PREPARE_LIMIT_MS = 60_000;
  * Terminating a worker tears down its isolate and its WebAssembly memory on a thread of its own, which on two cores
  * took the core the Check's run needed. Settled clicks on the reference solutions, A/B, four rounds of 36: RUN ->
  * RESULT 45-75 ms (medians of checkpoints 1-3) with the termination at the switch, 32-61 ms with it after the
- * verdict; clicks over 100 ms 15 of 144 -> 1 of 144. The page stops listening
- * to it at once; only the termination waits, for the verdict or this long, whichever comes first (so its own
- * leftover timers cannot busy a core for longer).
+ * verdict; clicks over 100 ms 15 of 144 -> 1 of 144. The page stops listening to it at once; only the termination
+ * waits, for the verdict or this long, whichever comes first (so its own leftover timers cannot busy a core for
+ * longer).
  */
 export const RETIRE_MS = 250;
 /**
