@@ -11,7 +11,7 @@ import pytest
 
 from werkbank import vendor
 from werkbank.build import build_hash, engine_files, grader_package_files
-from werkbank.lessons import load_all
+from werkbank.lessons import LessonError, load_all
 
 REQUIRED = [
     "build.json",
@@ -212,6 +212,21 @@ def test_grader_package_files_take_the_whole_package(repo_root):
     assert set(files) == on_disk
     with pytest.raises(vendor.VendorError, match="not found"):
         grader_package_files("graders.micropip_demo.no_such_module")
+
+
+def test_a_grader_file_that_is_not_utf8_is_named_with_its_line(tmp_path, monkeypatch):
+    """A lesson's grader package is an author's file too: the build names it, its line and the byte (an editor that
+    saved Latin-1), instead of failing with a traceback."""
+    import werkbank.build as build_module
+
+    package = tmp_path / "graders" / "some_lesson"
+    package.mkdir(parents=True)
+    (tmp_path / "graders" / "__init__.py").write_text("", encoding="utf-8")
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "checks.py").write_bytes(b"X = 1\n# caf\xe9\n")
+    monkeypatch.setattr(build_module, "REPO_ROOT", tmp_path)
+    with pytest.raises(LessonError, match=r"checks\.py:2: not UTF-8 text \(byte 0xe9"):
+        grader_package_files("graders.some_lesson.checks")
 
 
 def test_engine_files_include_the_package_init():

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Iterable
 
 from werkbank import vendor
+from werkbank.lessons import read_text
 
 REPO_ROOT = vendor.REPO_ROOT
 GRADERS = REPO_ROOT / "graders"
@@ -34,12 +35,13 @@ def _json_bytes(data) -> bytes:
 
 
 def _py_sources(folder: Path) -> dict[str, str]:
-    """Every ``.py`` file under ``folder`` (recursively), keyed by its path relative to the repository."""
+    """Every ``.py`` file under ``folder`` (recursively), keyed by its path relative to the repository. An author's
+    file that is not UTF-8 is a ``LessonError`` naming it (:func:`werkbank.lessons.read_text`)."""
     out = {}
     for path in sorted(folder.rglob("*.py")):
         if "__pycache__" in path.parts:
             continue
-        out[path.relative_to(REPO_ROOT).as_posix()] = path.read_text(encoding="utf-8")
+        out[path.relative_to(REPO_ROOT).as_posix()] = read_text(path)
     return out
 
 
@@ -76,7 +78,7 @@ def grader_package_files(module: str) -> dict[str, str]:
     for depth in range(2, len(parts) - 1):  # intermediate packages between graders/ and the grader's package
         init = REPO_ROOT.joinpath(*parts[:depth], "__init__.py")
         if init.is_file():
-            files[init.relative_to(REPO_ROOT).as_posix()] = init.read_text(encoding="utf-8")
+            files[init.relative_to(REPO_ROOT).as_posix()] = read_text(init)
     files.update(_py_sources(package_dir))
     return files
 
