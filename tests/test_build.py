@@ -144,9 +144,9 @@ def test_engine_bytecode_is_what_python_imports(dist, tmp_path):
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_text(engine["files"][rel], encoding="utf-8")
     probe = ("import json, sys; sys.path.insert(0, sys.argv[1]); from graders.hosts import pyodide; "
-             "print(json.loads(pyodide.run('def f(x):\\n    return x + 1\\n', json.dumps({'mode': 'check', "
+             "print(pyodide.run('def f(x):\\n    return x + 1\\n', {'mode': 'check', "
              "'cases': [{'id': 'a', 'call': 'f', 'args': ['tuple', [['int', '1']]], 'kwargs': ['dict', []]}], "
-             "'attrs': {}})))['outcomes'][0]['value'])")
+             "'attrs': {}})['outcomes'][0]['value'])")
     out = subprocess.run([python, "-I", "-c", probe, str(root)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "['int', '2']"

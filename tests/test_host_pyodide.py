@@ -29,9 +29,14 @@ def _prepare(bundle_json, checkpoint, seed, lang="en", mode="sample"):
     return json.loads(grader_host.prepare(lesson_id, checkpoint, seed, lang, mode))
 
 
+def _run(source, plan) -> str:
+    """The run JSON of ``source`` under ``plan`` (a dict) through the learner worker's entry point."""
+    return bridge.run_encoded(source, json.dumps(plan).encode("utf-8")).decode("utf-8")
+
+
 def _grade(source, seed=0, lang="en"):
     view = _prepare(_bundle(), "1", seed)
-    run = bridge.run(source, json.dumps(view["plan"]), None)
+    run = _run(source, view["plan"])
     return json.loads(grader_host.judge(view["ref"], run, lang))
 
 
@@ -53,8 +58,8 @@ def test_bridge_verdicts_equal_the_cli_verdicts():
 
 def test_run_mode_streams_output_in_batches():
     seen = []
-    result = json.loads(bridge.run("for i in range(3):\n    print(i)\n", '{"mode": "run"}',
-                                   lambda stream, text: seen.append((stream, text))))
+    result = bridge.run("for i in range(3):\n    print(i)\n", {"mode": "run"},
+                        on_output=lambda stream, text: seen.append((stream, text)))
     assert result["stdout"] == "0\n1\n2\n"
     assert "".join(text for _, text in seen) == "0\n1\n2\n"
 
@@ -73,7 +78,7 @@ def test_run_encoded_is_run_with_utf8_bytes_in_and_out():
         def to_bytes(self):
             return self.data
 
-    plain = json.loads(bridge.run(source, plan))
+    plain = json.loads(json.dumps(bridge.run(source, json.loads(plan))))
     assert plain["outcomes"][0]["value"] == ["str", "äë"]
     for given in (plan.encode(), Buffer(plan.encode())):
         out = bridge.run_encoded(source, given)
@@ -96,7 +101,7 @@ def test_a_broken_bundle_is_an_author_error():
 def test_judge_needs_only_the_ref_and_takes_the_run_as_utf8_bytes():
     reference = load_lesson("micropip-demo").checkpoint("1").solution()
     view = _prepare(_bundle(), "1", 0)
-    run = bridge.run(reference, json.dumps(view["plan"]), None)
+    run = _run(reference, view["plan"])
     verdict = json.loads(grader_host.judge(view["ref"], run, "en"))
     assert verdict["status"] == "pass" and verdict["total"] == len(view["plan"]["cases"])
     assert json.loads(grader_host.judge(view["ref"], run.encode("utf-8"), "en")) == verdict
@@ -160,7 +165,7 @@ def test_the_learner_plan_sends_json_inputs_once_and_runs_as_the_full_plan():
             assert mine == theirs
     assert len(json.dumps(slim)) < 0.7 * len(json.dumps(full))
     source = lesson.checkpoint("1").solution()
-    assert json.loads(bridge.run(source, json.dumps(slim))) == json.loads(bridge.run(source, json.dumps(full)))
+    assert json.loads(_run(source, slim)) == json.loads(_run(source, full))
 
 
 def test_a_run_can_call_the_plot_case_and_get_the_plot_data():
@@ -173,13 +178,13 @@ def test_a_run_can_call_the_plot_case_and_get_the_plot_data():
     case = next(c for c in view["plan"]["cases"] if c["id"] == plot_case)
     source = load_lesson("perplexity-calibration").checkpoint("3").solution() + "\nprint('demo')\n"
     plan = {"mode": "run", "cases": [case], "attrs": view["plan"]["attrs"]}
-    run = bridge.run(source, json.dumps(plan), None)
+    run = _run(source, plan)
     assert json.loads(run)["stdout"] == "demo\n"
     plot = json.loads(grader_host.plot(view["ref"], run))
     assert plot["kind"] == "reliability"
     assert plot["actual"] == plot["expected"] and len(plot["expected"]) == 3  # plain lists: conf, acc, count
     assert all(isinstance(v, (int, float)) for series in plot["expected"] for v in series)
-    broken = json.loads(grader_host.plot(view["ref"], bridge.run("x = 1\n", json.dumps(plan), None)))
+    broken = json.loads(grader_host.plot(view["ref"], _run("x = 1\n", plan)))
     assert broken["actual"] is None and broken["expected"] == plot["expected"]
 
 
@@ -197,7 +202,7 @@ def test_grader_worker_entry_points_give_the_cli_verdicts_for_every_lesson():
         assert all(set(case) <= {"id", "call", "args", "kwargs", "json", "refill"} for case in view["plan"]["cases"])
         assert view["time_limit"] == grader.prepared(view["ref"])["key"]["time_limit"] > 0
         for source in (checkpoint.solution(), checkpoint.starter("en")):
-            run = bridge.run(source, json.dumps(view["plan"]), None)
+            run = _run(source, view["plan"])
             ours = json.loads(grader.judge(view["ref"], run, "en"))
             cli = grade_source(lesson_id, cp, source, seed=3, mode="sample")
             assert (ours["status"], ours["passed"], ours["failed_cases"]) == \
@@ -222,7 +227,7 @@ def test_grader_worker_shrinks_like_the_cli():
     lesson = load_lesson("claims-abstention")
     grader.load_lesson(json.dumps(lesson_grading(lesson, [])))
     view = json.loads(grader.prepare("claims-abstention", "1", 0, "en", "full"))
-    run = bridge.run(ALMOST, json.dumps(view["plan"]), None)
+    run = _run(ALMOST, view["plan"])
     verdict = grader.judge(view["ref"], run, "en")
     state = grader.shrink_start(view["ref"], run.encode("utf-8"), verdict)
     assert state != "null"
@@ -230,7 +235,7 @@ def test_grader_worker_shrinks_like_the_cli():
         round_prepared = grader.shrink_round("claims-abstention", "1", state)
         if round_prepared == "null":
             break
-        round_run = bridge.run(ALMOST, json.dumps(json.loads(round_prepared)["plan"]), None)
+        round_run = _run(ALMOST, json.loads(round_prepared)["plan"])
         picked = json.loads(grader.shrink_pick(round_prepared, round_run.encode("utf-8"), verdict, state, "en"))
         verdict, state = json.dumps(picked["verdict"]), json.dumps(picked["state"])
     ours = json.loads(verdict)["failure"]
@@ -248,7 +253,7 @@ def test_a_failure_that_matches_a_declared_mistake_carries_its_feedback():
     mistake = next(m for m in checkpoint.mistakes() if m.feedback)
     grader.load_lesson(json.dumps(lesson_grading(lesson, [])))
     view = json.loads(grader.prepare(lesson.id, "1", 0, "nl", "sample"))
-    run = bridge.run(mistake.source(), json.dumps(view["plan"]), None)
+    run = _run(mistake.source(), view["plan"])
     ours = json.loads(grader.judge(view["ref"], run, "nl"))["failure"]
     cli = grade_source(lesson.id, "1", mistake.source(), lang="nl")["failure"]
     assert ours["mistake"] == cli["mistake"] == mistake.name

@@ -1,4 +1,6 @@
-"""The learner workers' entry points in the browser (untrusted): run learner code, JSON text in and out.
+"""The learner workers' host in the browser (untrusted): run learner code. :func:`run` is the host interface of
+:mod:`graders.hosts` (a plan in, the run result out, as data); :func:`run_encoded`, the worker's entry point, is the
+same with the plan and the result as UTF-8 JSON bytes.
 
 A learner worker never holds grading data: the plan of a Check carries the inputs of its cases only, and the run
 result goes back to the page as JSON text, which the grader worker (:mod:`graders.hosts.pyodide_grader`, its own
@@ -12,30 +14,30 @@ import json
 from graders.engine import runner
 
 
-def run(source: str, plan_json: str, on_output=None) -> str:
+def run(source: str, plan: dict, *, on_output=None) -> dict:
     """Run learner code under a plan (``{"mode": "run"}`` or a prepared ``plan``) in this interpreter; returns the
-    run JSON. The host interface of :mod:`graders.hosts`, with JSON text in and out for the worker. When the code
-    stopped with an exception, ``python_error`` explains it in the plan's ``lang`` (for Run; a Check's verdict
-    explains it itself)."""
-    plan = json.loads(plan_json)
-    result = runner.run(source, plan, on_output)
+    run result. The host interface of :mod:`graders.hosts`."""
+    return runner.run(source, plan, on_output)
+
+
+def run_encoded(source: str, plan_utf8, on_output=None) -> bytes:
+    """The learner worker's entry point: :func:`run` with the plan and the run result as UTF-8 JSON bytes. The worker
+    hands the plan over as a Uint8Array (a JsProxy here: ``to_bytes()`` is one copy) and decodes the result with
+    TextDecoder: a long ``str`` crosses between JavaScript and Python a character at a time, which costs a fresh
+    worker tens of milliseconds for the few hundred kilobytes of a Check's plan and result. When the code stopped
+    with an exception, ``python_error`` explains it in the plan's ``lang`` (for Run; a Check's verdict explains it
+    itself)."""
+    if hasattr(plan_utf8, "to_bytes"):
+        plan_utf8 = plan_utf8.to_bytes()
+    plan = json.loads(bytes(plan_utf8))
+    result = run(source, plan, on_output=on_output)
     exception = result.get("exception")
     if exception:
         from graders.engine.judge import explain_error
 
         result["python_error"] = explain_error(exception["exc"], exception["builtin_mro"], exception["message"],
                                                result.get("error_line"), str(plan.get("lang", "en")))
-    return json.dumps(result)
-
-
-def run_encoded(source: str, plan_utf8, on_output=None) -> bytes:
-    """:func:`run` with the plan and the run JSON as UTF-8 bytes. The worker hands the plan over as a Uint8Array
-    (a JsProxy here: ``to_bytes()`` is one copy) and decodes the result with TextDecoder: a long ``str`` crosses
-    between JavaScript and Python a character at a time, which costs a fresh worker tens of milliseconds for the
-    few hundred kilobytes of a Check's plan and result."""
-    if hasattr(plan_utf8, "to_bytes"):
-        plan_utf8 = plan_utf8.to_bytes()
-    return run(source, bytes(plan_utf8), on_output).encode("utf-8")
+    return json.dumps(result).encode("utf-8")
 
 
 async def install_requirements(lesson_json: str, base_url: str) -> str:

@@ -13,7 +13,7 @@
 // interrupt buffer) and, if the interrupt is not heard, replace the worker (as the page replaces a stuck worker).
 // Prepare, the learner file and judge use one interpreter: graders/hosts/pyodide_grader.py for prepare and judge
 // (which keeps each prepared Check by ref, as in the grader worker: a replaced worker prepares again), and
-// graders/hosts/pyodide.py run() for the learner file, whose sandbox restores the interpreter after every run.
+// graders/hosts/pyodide.py run_encoded() for the learner file, whose sandbox restores the interpreter after every run.
 
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { readFileSync } from "node:fs";
@@ -165,7 +165,13 @@ async function workerMain(spec) {
         if (!view.author_error) view.expected = JSON.parse(expectedOf(view.ref));
         reply({ prepared: JSON.stringify(view) });
       } else if (msg.type === "run") {
-        reply({ run: host.run(msg.source, msg.plan, null) });
+        // the learner worker's own entry point: the plan and the run result as UTF-8 JSON (web/src/worker.js)
+        const out = host.run_encoded(msg.source, new TextEncoder().encode(msg.plan), null);
+        try {
+          reply({ run: new TextDecoder().decode(out.toJs()) });
+        } finally {
+          out.destroy();
+        }
       } else if (msg.type === "judge") {
         reply({ verdict: grader.judge(msg.ref, msg.run, msg.lang) });
       } else if (msg.type === "author_error") {

@@ -1,0 +1,88 @@
+"""Both hosts offer the one interface of :class:`graders.hosts.interface.Host`: the same signature, and the same run
+result for the same code and plan (graders.hosts.pyodide runs here in CPython, in this process, as in
+tests/test_host_pyodide.py; in the browser it runs in a learner worker)."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import types
+
+import pytest
+
+from graders.hosts import cpython, pyodide
+from graders.hosts.interface import Host
+from werkbank.grading import prepare_checkpoint
+from werkbank.lessons import load_lesson
+
+HOSTS = [cpython, pyodide]
+
+
+def interface_problems(host) -> list[str]:
+    """How ``host`` (a module) differs from :class:`Host`: its ``run`` must take the interface's parameters, in its
+    order, of its kinds and defaults; anything more must be keyword-only with a default."""
+    if not isinstance(host, Host):
+        return ["no run()"]
+    wanted = list(inspect.signature(Host.run).parameters.values())[1:]  # without self
+    got = list(inspect.signature(host.run).parameters.values())
+    problems = []
+    for want, have in zip(wanted, got):
+        if (want.name, want.kind, want.default) != (have.name, have.kind, have.default):
+            problems.append(f"{have} where the interface has {want}")
+    if len(got) < len(wanted):
+        problems.append(f"missing {[p.name for p in wanted[len(got):]]}")
+    for extra in got[len(wanted):]:
+        if extra.kind is not extra.KEYWORD_ONLY or extra.default is extra.empty:
+            problems.append(f"{extra} is not an optional keyword")
+    return problems
+
+
+@pytest.mark.parametrize("host", HOSTS, ids=lambda h: h.__name__)
+def test_each_host_has_the_interfaces_run(host):
+    assert interface_problems(host) == []
+
+
+def test_a_host_that_differs_from_the_interface_is_named():
+    """What the hosts once were: a run taking and returning JSON text, with a positional on_output."""
+    def run(source, plan_json, on_output=None):
+        return plan_json
+
+    def slow(source, plan, *, on_output=None, limit):
+        return {}
+
+    for fn in (run, slow):
+        assert interface_problems(types.SimpleNamespace(run=fn)), fn
+    assert interface_problems(types.SimpleNamespace()) == ["no run()"]
+
+
+def _same(result: dict) -> dict:
+    return json.loads(json.dumps(result))  # both as JSON data: tuples are lists on the wire
+
+
+RUNS = {
+    "output-and-an-exception": ("print('hi')\nimport sys\nprint('e', file=sys.stderr)\nraise ValueError('x')\n",
+                                {"mode": "run"}),
+    "exit": ("import sys\nsys.exit(3)\n", {"mode": "run"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_both_hosts_give_the_same_result_for_a_run(name):
+    source, plan = RUNS[name]
+    assert _same(cpython.run(source, plan)) == _same(pyodide.run(source, plan))
+
+
+def test_both_hosts_give_the_same_result_for_a_check():
+    checkpoint = load_lesson("claims-abstention").checkpoint("1")
+    plan = prepare_checkpoint(checkpoint, seed=0, mode="sample")["plan"]
+    for source in (checkpoint.solution(), checkpoint.starter("en")):
+        ours, theirs = _same(cpython.run(source, plan)), _same(pyodide.run(source, plan))
+        assert ours == theirs and ours["outcomes"]
+
+
+def test_streamed_output_is_the_output():
+    """on_output: the Pyodide host streams what the run prints (the CPython host may not stream at all)."""
+    seen = []
+    result = pyodide.run("print('a')\nprint('b')\n", {"mode": "run"}, on_output=lambda s, t: seen.append((s, t)))
+    assert "".join(t for s, t in seen if s == "stdout") == result["stdout"] == "a\nb\n"
+    assert cpython.run("print('a')\n", {"mode": "run"}, on_output=lambda s, t: None)["stdout"] == "a\n"
