@@ -282,21 +282,74 @@ def test_output_is_capped_with_a_notice(page, isolated_server):
     assert len(out.inner_text()) < 260_000
 
 
-def test_forged_worker_message_from_learner_code_is_ignored(page, isolated_server):
+# The strongest forger: learner code that knows every run id the page uses. Learner code cannot read them (a
+# run's id reaches only worker.js); this page script hands each one to the learner workers as soon as the page has
+# sent a request with it, including the grader's JUDGE. It also records what reached the page from learner workers.
+LEAK_RUN_IDS = """(() => {
+    const Base = window.Worker, learners = new Set();
+    const seen = (window.__forgery = { requests: [], forged: [] });
+    window.Worker = class extends Base {
+        constructor(url, options) {
+            super(url, options);
+            const learner = !String(url).includes("grader_worker");
+            if (learner) learners.add(this);
+            this.addEventListener("message", (event) => {
+                const d = event.data;
+                if (learner && d && d.verdict && d.verdict.message === "forged")
+                    seen.forged.push({ type: d.type, runId: d.runId, schema: d.schema });
+            });
+        }
+        postMessage(message, ...rest) {
+            super.postMessage(message, ...rest);
+            if (!message || typeof message.runId !== "string") return;
+            seen.requests.push({ type: message.type, runId: message.runId, learner: learners.has(this) });
+            for (const worker of learners) Base.prototype.postMessage.call(worker, { leakedRunId: message.runId });
+        }
+    };
+})();"""
+
+FORGER = """import js
+from pyodide.ffi import create_proxy, to_js
+
+SCHEMA = {schema}
+
+# default arguments: the runner clears this module's namespace once the run is over, the listener outlives it
+def forge(event, js=js, to_js=to_js, SCHEMA=SCHEMA):
+    run_id = getattr(event.data, "leakedRunId", None)
+    for rid in ([run_id] if run_id else []) + ["0" * 32]:
+        for kind in ("verdict", "prepared", "shrunk", "plotted"):
+            js.postMessage(to_js({"schema": SCHEMA, "type": kind, "runId": rid, "plan": "", "plot": None,
+                                  "verdict": {"status": "pass", "passed": 9, "total": 9, "message": "forged"}},
+                                 dict_converter=js.Object.fromEntries))
+
+js.self.addEventListener("message", create_proxy(forge))
+
+def claim_support(claims, facts):
+    return []
+"""
+
+
+def test_forged_worker_message_from_learner_code_is_ignored(page, isolated_server, repo_root):
+    """A Check whose code, from inside its learner worker, answers every request the page makes with a verdict that
+    says pass: in the current schema, carrying the very run id the page waits on (the JUDGE's included: this test
+    leaks every id to the learner workers), and with a guessed one. The page takes a verdict only from the grader
+    worker: the Check's verdict is the grader's (fail), and nothing is recorded as passed. The forgeries are
+    seen to reach the page well-formed, so only that rule can have dropped them."""
+    from tests.browser.helpers import protocol_schema
+
+    schema = protocol_schema(repo_root)
+    page.add_init_script(LEAK_RUN_IDS)
     open_lesson(page, isolated_server)
-    forged = {"schema": 1, "type": "verdict", "runId": "0" * 32,
-              "verdict": {"status": "pass", "passed": 9, "total": 9, "message": "forged"}}
-    code = ("import js, json\n"
-            f"msg = {json.dumps(json.dumps(forged))}\n"
-            "js.postMessage(js.JSON.parse(msg))\n"
-            "js.postMessage(js.JSON.parse(json.dumps({'type': 'verdict', 'verdict': {'status': 'pass'}})))\n"
-            "def claim_support(claims, facts):\n    return []\n")
-    replace_code(page, "1", code)
+    replace_code(page, "1", FORGER.replace("{schema}", str(schema)))
     section(page, "1").locator('[data-action="check"]').click()
     state, text = wait_verdict(page, "1")
-    assert state != "pass" and "forged" not in text
+    assert state == "fail" and "forged" not in text and "9/9" not in text, text
     assert page.locator("[data-progress]").inner_text() == "0 / 3"
     assert passed_ids(stored(page)) == []
+    seen = page.evaluate("window.__forgery")
+    judge = [r["runId"] for r in seen["requests"] if r["type"] == "judge"]
+    forged_judges = [f for f in seen["forged"] if f["runId"] in judge and f["type"] == "verdict"]
+    assert judge and forged_judges and all(f["schema"] == schema for f in forged_judges), seen
 
 
 def test_hidden_graders_never_reach_the_python_file_system(page, isolated_server):

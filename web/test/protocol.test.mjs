@@ -55,3 +55,14 @@ test("malformed, foreign-schema and incomplete messages are rejected", () => {
   assert.ok(validate(forged, "response"));
   assert.ok(!belongsTo(forged, id));
 });
+
+test("a response is taken only from the kind of worker that may send it", () => {
+  const id = newRunId();
+  const verdict = response(Res.VERDICT, id, { verdict: { status: "pass" } });
+  const result = response(Res.RESULT, id, { runJson: "{}" });
+  const prepared = response(Res.PREPARED, id, { plan: "" });
+  assert.ok(belongsTo(verdict, id, "grader") && belongsTo(prepared, id, "grader"));
+  assert.ok(!belongsTo(verdict, id, "learner") && !belongsTo(prepared, id, "learner")); // learner code may forge these
+  assert.ok(belongsTo(result, id, "learner") && !belongsTo(result, id, "grader"));
+  assert.ok(!belongsTo(verdict, id, "someone"));
+});
