@@ -25,6 +25,26 @@ Browser fixtures (Playwright's sync API; mark such tests ``@pytest.mark.browser`
                       ``.assert_only(origin)`` fails the test if any did (or if nothing was requested at all).
 - ``page``            a new page in ``context`` (so ``request_log`` sees it), 120 s default timeout; console errors
                       and uncaught page errors are collected in ``page.werkbank_errors``.
+
+Python in test pages: a lesson (or home) page boots three Pythons as it loads (learner, grader, spare worker), about
+four times the CPU of the page itself. Tests that do not run code use a page that does not boot them; tests that
+only drive a page (type, Run, Check, read it) share one booted page per module.
+
+- ``save_data_context``, ``save_data_page``  like ``context`` and ``page``, but the pages take the learner to have
+                      asked to save data (``SAVE_DATA``, an init script: ``navigator.connection.saveData``), so Python
+                      does not boot when they load; if the test runs code, that Run or Check boots it and waits for
+                      it, as for such a learner. A URL whose query contains ``with-python`` boots as usual.
+                      ``open_lesson(page, server, ready="editors")`` waits for such a page. For a context a test makes
+                      itself: ``context.add_init_script(SAVE_DATA)``.
+- ``lesson_pages``    (module scope) ``lesson_pages(lesson=LESSON, lang="en") -> page``: one booted lesson page per
+                      lesson and language on ``isolated_server`` for the whole module, handed out as a fresh visit
+                      would show it: Python ready, every editor back at its starter (and example, carried-over copy),
+                      progress and drafts cleared the way another tab's "reset all" clears them (storage emptied, a
+                      ``storage`` event), solutions hidden, focus back at the top, ``page.werkbank_errors`` emptied
+                      (``tests.browser.learner.reset_lesson_page``). What a test changes beyond that (hints shown,
+                      a verdict still on screen, listeners it added) stays: tests that need a new page, a reload or
+                      init scripts make their own.
+
 """
 
 from __future__ import annotations
@@ -247,8 +267,7 @@ def request_log(context) -> RequestLog:
     return RequestLog().attach(context)
 
 
-@pytest.fixture
-def page(context, request_log):
+def new_page(context):
     """A page in ``context`` with a generous timeout; errors land in ``page.werkbank_errors``."""
     pg = context.new_page()
     pg.set_default_timeout(120_000)
@@ -257,3 +276,55 @@ def page(context, request_log):
     pg.on("console", lambda msg: errors.append(f"console.{msg.type}: {msg.text}") if msg.type == "error" else None)
     pg.werkbank_errors = errors
     return pg
+
+
+@pytest.fixture
+def page(context, request_log):
+    """A page in ``context`` with a generous timeout; errors land in ``page.werkbank_errors``."""
+    return new_page(context)
+
+
+#: Pages of a context with this init script do not boot Python as they load: they take the learner to have asked to
+#: save data (web/src/app.js bootPython, web/src/early.js), unless their URL's query contains "with-python". Running
+#: code still boots it (the Run or Check waits), as for such a learner.
+SAVE_DATA = """Object.defineProperty(Navigator.prototype, "connection", { configurable: true,
+    get: () => ({ saveData: !location.search.includes("with-python") }) });"""
+
+
+@pytest.fixture
+def save_data_context(browser):
+    """A fresh browser context whose pages do not boot Python on load (``SAVE_DATA``)."""
+    ctx = browser.new_context()
+    ctx.add_init_script(SAVE_DATA)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def save_data_page(save_data_context):
+    """A page in ``save_data_context`` (no Python unless the test runs code), set up like ``page``."""
+    return new_page(save_data_context)
+
+
+@pytest.fixture(scope="module")
+def lesson_pages(browser, isolated_server):
+    """``get(lesson=LESSON, lang="en") -> page``: one booted lesson page per lesson and language for the module,
+    reset to a fresh visit's state each time it is handed out (see the module docstring)."""
+    from tests.browser.learner import LESSON, open_lesson, reset_lesson_page
+
+    made = {}
+
+    def get(lesson=LESSON, lang="en"):
+        if (lesson, lang) not in made:
+            ctx = browser.new_context()
+            pg = new_page(ctx)
+            open_lesson(pg, isolated_server, lang=lang, lesson=lesson)
+            made[lesson, lang] = (ctx, pg)
+        pg = made[lesson, lang][1]
+        reset_lesson_page(pg)
+        return pg
+
+    yield get
+    for ctx, _ in made.values():
+        ctx.close()
+

@@ -50,8 +50,12 @@ def _state(page) -> str:
 
 
 def open_lesson(page, server, lang="en", lesson=LESSON, ready=True):
+    """Open a lesson page; ``ready``: wait for Python and the editors (``wait_ready``), "editors": for the editors
+    only (a page that does not boot Python as it loads, see tests/conftest.py SAVE_DATA), False: wait for nothing."""
     page.goto(f"{server.url}lessons/{lesson}/{lang}.html")
-    if ready:
+    if ready == "editors":
+        wait_editors(page)
+    elif ready:
         wait_ready(page)
 
 
@@ -59,6 +63,36 @@ def wait_ready(page):
     """Python ready and every editor built: a page that is ready sooner than its editors (a loaded machine builds
     them later) would otherwise take a click while a section is still growing under the pointer."""
     page.wait_for_selector('body[data-runtime="ready"][data-editors="ready"]', timeout=120_000, state="attached")
+
+
+def wait_editors(page):
+    """Every editor built (all a page that does not boot Python on load will get to by itself)."""
+    page.wait_for_selector('body[data-editors="ready"]', timeout=120_000, state="attached")
+
+
+_RESET = """() => {
+    for (const sel of ['[data-action="example-restore"]', '[data-action="carry-refresh"]', '[data-action="reset"]'])
+        for (const button of document.querySelectorAll(sel)) if (!button.closest("[hidden]")) button.click();
+    for (const box of document.querySelectorAll("[data-solution]")) box.hidden = true;
+    localStorage.clear();  // what another tab's "reset all" does; the page hears it as a storage event
+    window.dispatchEvent(new StorageEvent("storage", { key: null }));
+    const first = document.querySelector("a[href], button");
+    first.focus();
+    first.blur();  // the next Tab starts from the top of the page
+    window.scrollTo(0, 0);
+}"""
+
+
+def reset_lesson_page(page):
+    """Hand a shared lesson page to the next test as a fresh visit would show it (see tests/conftest.py
+    ``lesson_pages``): Python ready, no run going on, every editor at its starter, progress and drafts cleared,
+    solutions hidden, focus at the top, no collected errors."""
+    wait_ready(page)
+    poll(page, """() => [...document.querySelectorAll("[data-checkpoint], [data-playground]")]
+        .every((s) => s.dataset.state !== "running")""")
+    page.evaluate(_RESET)
+    poll(page, "() => document.querySelector('[data-progress]').textContent.trim().startsWith('0 ')")
+    page.werkbank_errors.clear()
 
 
 def selector(cp):
