@@ -1,6 +1,9 @@
 """Issue 14 in real Chromium: finding the way (stepper, next), seeing what the code does (Run with the example, try
 this case, Python errors first, stepped hints, carried-over code, the free editor), focus and announcements, a whole
 lesson by keyboard only, Arabic comments, translated texts, layout and the first visit's language.
+
+Tests that only drive a lesson page share one per lesson and language (``lesson_pages``); tests that run no code
+use pages that boot no Python (``save_data_page``, ``SAVE_DATA``); see tests/conftest.py.
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from tests.browser.learner import (
-    ARABIC_LESSON, LESSON, click, editor, editor_text, example_editor, focused, lines_of, open_lesson, poll,
-    put_solution, replace_code, replace_in, section, seed_progress, stored, wait_draft, wait_ready, wait_verdict,
+    ARABIC_LESSON, KEY, LESSON, click, editor, editor_text, example_editor, focused, lines_of, open_lesson, poll,
+    put_solution, replace_code, replace_in, section, seed_progress, stored, wait_draft, wait_editors, wait_verdict,
 )
+from tests.conftest import SAVE_DATA
 
 pytestmark = pytest.mark.browser
 
@@ -32,8 +36,8 @@ def step(page, cp):
 
 # ---------------------------------------------------------------- getting to the work
 
-def test_stepper_shows_each_state_and_jumps_and_a_pass_offers_next(page, isolated_server):
-    open_lesson(page, isolated_server)
+def test_stepper_shows_each_state_and_jumps_and_a_pass_offers_next(lesson_pages):
+    page = lesson_pages()
     assert [step(page, c).get_attribute("data-state") for c in "123"] == ["new", "new", "new"]
     assert step(page, "1").get_attribute("aria-current") == "step"
     assert "not started" in step(page, "1").text_content()
@@ -64,20 +68,20 @@ def test_stepper_shows_each_state_and_jumps_and_a_pass_offers_next(page, isolate
     doc = stored(page)
     doc["lessons"][LESSON]["checkpoints"]["3"] = {"passedAt": "2026-01-01T00:00:00.000Z", "lastPassingCode": "x",
                                                   "solutionRevealed": False}
-    seed_progress(page, doc)
-    page.reload()
+    seed_progress(page, doc)  # as another tab would: the page hears it as a storage event
+    page.evaluate("key => window.dispatchEvent(new StorageEvent('storage', { key }))", KEY)
     last = section(page, "3").locator("[data-next] a")
-    assert last.is_visible()
+    last.wait_for(state="visible")
     assert last.inner_text().startswith("Next lesson: ") and last.get_attribute("href").endswith(
         f"../{ARABIC_LESSON}/en.html")
 
 
-def test_checkpoints_sit_right_after_the_text_they_need(page, isolated_server):
+def test_checkpoints_sit_right_after_the_text_they_need(lesson_pages):
     """Where the prose has a '```checkpoint N' marker, the checkpoint is placed there, with prose after it."""
     marked = "```checkpoint 1" in (EXERCISES / LESSON / "prose.en.md").read_text(encoding="utf-8")
     if not marked:
         pytest.skip("the lesson text has no checkpoint markers yet (content helper)")
-    open_lesson(page, isolated_server, ready=False)
+    page = lesson_pages()
     order = page.evaluate("""() => Array.from(document.querySelector('.lesson-body').children)
         .map(el => el.dataset.checkpoint ? 'cp' + el.dataset.checkpoint : el.className)""")
     assert order.index("cp1") > 0 and order[order.index("cp1") + 1] == "prose"
@@ -86,8 +90,8 @@ def test_checkpoints_sit_right_after_the_text_they_need(page, isolated_server):
 
 # ---------------------------------------------------------------- seeing what your code does
 
-def test_run_executes_the_example_and_shows_its_value_and_the_example_is_editable(page, isolated_server):
-    open_lesson(page, isolated_server)
+def test_run_executes_the_example_and_shows_its_value_and_the_example_is_editable(lesson_pages):
+    page = lesson_pages()
     block = section(page, "1").locator("[data-example-block]")
     assert block.is_visible(), "checkpoint 1 has an example (example.en.py)"
     # on the starter, Run no longer says "Done. (no output)": the example calls the unfinished function
@@ -110,8 +114,8 @@ def test_run_executes_the_example_and_shows_its_value_and_the_example_is_editabl
     assert "claim_support(" in lines_of(example_editor(page, "1")) and restore.is_hidden()
 
 
-def test_try_this_case_runs_the_complete_failing_call_beside_the_expected_result(page, isolated_server):
-    open_lesson(page, isolated_server)
+def test_try_this_case_runs_the_complete_failing_call_beside_the_expected_result(lesson_pages):
+    page = lesson_pages()
     replace_code(page, "2", "def abstention_metrics(predictions, gold):\n    return {'total': -1}\n")
     click(page, "2", "check")
     assert wait_verdict(page, "2")[0] == "fail"
@@ -128,8 +132,8 @@ def test_try_this_case_runs_the_complete_failing_call_beside_the_expected_result
 
 @pytest.mark.parametrize("lang, title", [("nl", "NameError op regel 4 van je code"),
                                          ("en", "NameError on line 4 of your code")])
-def test_a_python_error_in_the_learners_code_is_explained_first_with_its_line(page, isolated_server, lang, title):
-    open_lesson(page, isolated_server, lang=lang)
+def test_a_python_error_in_the_learners_code_is_explained_first_with_its_line(lesson_pages, lang, title):
+    page = lesson_pages(LESSON, lang)
     replace_code(page, "1", "def claim_support(claims, facts):\n    out = []\n    for claim in claims:\n"
                             "        out.append(claim_statsu)\n    return out\n")
     click(page, "1", "check")
@@ -148,8 +152,9 @@ def test_a_python_error_in_the_learners_code_is_explained_first_with_its_line(pa
     assert line.count() == 1 and "claim_statsu" in line.inner_text()
 
 
-def test_hints_are_revealed_one_at_a_time_and_remembered(page, isolated_server):
-    open_lesson(page, isolated_server)
+def test_hints_are_revealed_one_at_a_time_and_remembered(save_data_page, isolated_server):
+    page = save_data_page
+    open_lesson(page, isolated_server, ready="editors")
     hints = section(page, "1").locator("[data-hint]")
     total = hints.count()
     assert 2 <= total <= 3
@@ -167,7 +172,8 @@ def test_hints_are_revealed_one_at_a_time_and_remembered(page, isolated_server):
     assert all(hints.nth(i).is_visible() for i in range(total))
 
 
-def test_the_code_of_an_earlier_checkpoint_is_carried_over_visibly_and_editably(page, isolated_server):
+def test_the_code_of_an_earlier_checkpoint_is_carried_over_visibly_and_editably(save_data_page, isolated_server):
+    page = save_data_page  # Python boots for the Checks only, not for the two reloads
     cp2 = solution(ARABIC_LESSON, "02")
     cp3 = solution(ARABIC_LESSON, "03")
     own = "from dataclasses import dataclass\n\nimport numpy as np\n\n\n" + cp3[cp3.index("def reliability_diagram"):]
@@ -178,7 +184,7 @@ def test_the_code_of_an_earlier_checkpoint_is_carried_over_visibly_and_editably(
     seed_progress(page, {"version": 1, "lessons": {ARABIC_LESSON: {"checkpoints": {"2": {
         "passedAt": "2026-01-01T00:00:00.000Z", "lastPassingCode": cp2, "solutionRevealed": False}}, "drafts": {}}}})
     page.reload()
-    wait_ready(page)
+    wait_editors(page)
     content = carried.locator(".cm-content")
     assert lines_of(content).strip() == cp2.strip() and carried.locator("[data-carried-note]").is_hidden()
     replace_code(page, "3", own)
@@ -198,8 +204,8 @@ def test_the_code_of_an_earlier_checkpoint_is_carried_over_visibly_and_editably(
     assert lines_of(carried.locator(".cm-content")).strip() == cp2.strip()
 
 
-def test_the_free_editor_shares_names_with_the_checkpoints(page, isolated_server):
-    open_lesson(page, isolated_server)
+def test_the_free_editor_shares_names_with_the_checkpoints(lesson_pages):
+    page = lesson_pages()
     put_solution(page, "1")
     replace_code(page, "try", "print('hello')\nclaim_support([], [])\n")
     click(page, "try", "run")
@@ -210,8 +216,8 @@ def test_the_free_editor_shares_names_with_the_checkpoints(page, isolated_server
 
 # ---------------------------------------------------------------- accessibility
 
-def test_focus_is_never_lost_while_code_runs(page, isolated_server):
-    open_lesson(page, isolated_server)
+def test_focus_is_never_lost_while_code_runs(lesson_pages):
+    page = lesson_pages()
     check = section(page, "1").locator('[data-action="check"]')
     check.focus()
     page.keyboard.press("Enter")
@@ -232,8 +238,8 @@ def test_focus_is_never_lost_while_code_runs(page, isolated_server):
     assert focused(page) == "button[run]"
 
 
-def test_a_run_is_announced_once_with_its_headline(page, isolated_server):
-    open_lesson(page, isolated_server)
+def test_a_run_is_announced_once_with_its_headline(lesson_pages):
+    page = lesson_pages()
     page.evaluate("""() => {
         window.__said = [];
         const live = n => n && n.closest && n.closest(
@@ -251,9 +257,9 @@ def test_a_run_is_announced_once_with_its_headline(page, isolated_server):
     assert said == [headline], said
 
 
-def test_a_keyboard_only_learner_completes_a_whole_lesson(page, isolated_server):
+def test_a_keyboard_only_learner_completes_a_whole_lesson(lesson_pages):
     """No mouse: Tab to the stepper, jump, Tab into the editor, type, Ctrl+Enter, Escape+Tab out, follow 'Next'."""
-    open_lesson(page, isolated_server)
+    page = lesson_pages()
     solutions = {cp: solution(LESSON, f"0{cp}") for cp in "123"}
 
     def tab_to(predicate_js, arg=None, limit=400):
@@ -284,8 +290,9 @@ def test_a_keyboard_only_learner_completes_a_whole_lesson(page, isolated_server)
     assert section(page, "2").locator("[data-example-editor] .cm-content").count() in (0, 1)
 
 
-def test_tab_passes_through_an_editor_until_the_learner_types(page, isolated_server):
-    open_lesson(page, isolated_server)
+def test_tab_passes_through_an_editor_until_the_learner_types(save_data_page, isolated_server):
+    page = save_data_page
+    open_lesson(page, isolated_server, ready="editors")
     starter = editor_text(page, "1")
     target = editor(page, "1")
     for _ in range(300):
@@ -306,6 +313,7 @@ def test_tab_passes_through_an_editor_until_the_learner_types(page, isolated_ser
 def test_arabic_comments_read_in_order_inside_the_ltr_editor(browser, isolated_server):
     for width in (1280, 390):
         context = browser.new_context(viewport={"width": width, "height": 900})
+        context.add_init_script(SAVE_DATA)
         try:
             page = context.new_page()
             page.set_default_timeout(120_000)
@@ -353,15 +361,15 @@ def test_arabic_comments_read_in_order_inside_the_ltr_editor(browser, isolated_s
             context.close()
 
 
-def test_the_verdict_never_shows_a_raw_case_id(page, isolated_server):
-    open_lesson(page, isolated_server, lang="nl")
+def test_the_verdict_never_shows_a_raw_case_id(lesson_pages):
+    page = lesson_pages(LESSON, "nl")
     click(page, "1", "check")
     _, text = wait_verdict(page, "1")
     assert not re.search(r"\b(seed|case|edge|random)-[a-z0-9]+(-[a-z0-9]+)*\b", text), text
 
 
-def test_a_cut_off_value_says_how_many_more_in_the_learners_language(page, isolated_server):
-    open_lesson(page, isolated_server, lang="nl")
+def test_a_cut_off_value_says_how_many_more_in_the_learners_language(lesson_pages):
+    page = lesson_pages(LESSON, "nl")
     replace_code(page, "1", "def claim_support(claims, facts):\n    return list(range(50))\n")
     click(page, "1", "check")
     _, text = wait_verdict(page, "1")
@@ -373,6 +381,7 @@ def test_a_cut_off_value_says_how_many_more_in_the_learners_language(page, isola
 
 def test_layout_gives_code_room_and_the_badge_stays_on_the_title_line(browser, isolated_server):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(SAVE_DATA)
     try:
         page = context.new_page()
         page.set_default_timeout(120_000)
@@ -384,6 +393,7 @@ def test_layout_gives_code_room_and_the_badge_stays_on_the_title_line(browser, i
         page.reload()
         badge = section(page, "1").locator("[data-passed-badge]")
         badge.wait_for(state="visible")
+        wait_editors(page)  # so the check of every editor below has all of them
         title = section(page, "1").locator(".cp-title")
         assert abs(badge.bounding_box()["y"] + badge.bounding_box()["height"]
                    - (title.bounding_box()["y"] + title.bounding_box()["height"])) < 12
@@ -397,6 +407,7 @@ def test_layout_gives_code_room_and_the_badge_stays_on_the_title_line(browser, i
 
 def test_the_mobile_home_header_takes_at_most_two_rows(browser, plain_server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="nl-NL", service_workers="block")
+    context.add_init_script(SAVE_DATA)
     try:
         page = context.new_page()
         page.goto(plain_server.url + "index.html")
@@ -416,6 +427,7 @@ def test_the_mobile_home_header_takes_at_most_two_rows(browser, plain_server):
 @pytest.mark.parametrize("locale, expected", [("en-US", "en"), ("ar-EG", "ar"), ("nl-BE", "nl"), ("fr-FR", "nl")])
 def test_a_first_visit_follows_the_browsers_languages(browser, plain_server, locale, expected):
     context = browser.new_context(locale=locale, service_workers="block")
+    context.add_init_script(SAVE_DATA)
     try:
         page = context.new_page()
         page.goto(plain_server.url)
@@ -427,6 +439,7 @@ def test_a_first_visit_follows_the_browsers_languages(browser, plain_server, loc
 
 def test_the_learners_own_language_choice_is_kept(browser, plain_server):
     context = browser.new_context(locale="en-US", service_workers="block")
+    context.add_init_script(SAVE_DATA)
     try:
         page = context.new_page()
         page.goto(plain_server.url)
