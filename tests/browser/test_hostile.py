@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from werkbank.lessons import load_lesson
+from tests.conftest import SAVE_DATA
 
 from tests.browser.helpers import (KEY, LESSON, check, editor_text, open_lesson, passed_ids, poll, replace_code, run, section, stored,
                      wait_running, wait_stored, wait_ready)
@@ -37,6 +38,12 @@ CRASHED = "Python crashed and was restarted"
 
 # ---------------------------------------------------------------- one shared page per server
 
+#: Records every content-security-policy violation of a page (test_editing_run_check_and_stop_cause_no_csp_violation).
+CSP_LISTENER = ("window.__cspViolations = [];"
+                "document.addEventListener('securitypolicyviolation',"
+                " (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));")
+
+
 @pytest.fixture(scope="module")
 def pages(browser, request):
     """``get(server_name) -> page``: one lesson page per server for the whole module, service workers blocked."""
@@ -46,12 +53,14 @@ def pages(browser, request):
         if name not in made:
             server = request.getfixturevalue(name)
             context = browser.new_context(service_workers="block")
+            context.add_init_script(CSP_LISTENER)
             page = context.new_page()
             page.set_default_timeout(120_000)
             page.dialogs = []
             page.on("dialog", lambda d, p=page: (p.dialogs.append(d.message), d.dismiss()))
             open_lesson(page, server)
             assert page.evaluate("crossOriginIsolated") == (name == "isolated_server")
+            page.csp_at_load = page.evaluate("window.__cspViolations.slice()")
             made[name] = (context, page)
         page = made[name][1]
         wait_ready(page)  # a previous test may have left Python restarting
@@ -380,6 +389,7 @@ def test_full_storage_warns_keeps_working_and_offers_export(browser, isolated_se
 
 def test_older_storage_schema_is_migrated(browser, isolated_server):
     context = browser.new_context(service_workers="block")
+    context.add_init_script(SAVE_DATA)  # no code runs here: no Python either
     try:
         page = context.new_page()
         page.set_default_timeout(120_000)
@@ -388,7 +398,7 @@ def test_older_storage_schema_is_migrated(browser, isolated_server):
         page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(old)])
         page.reload()
         assert page.locator(f'[data-lesson-progress="{LESSON}"]').inner_text() == "2 / 3"
-        open_lesson(page, isolated_server)
+        open_lesson(page, isolated_server, ready="editors")
         assert page.locator("[data-progress]").inner_text() == "2 / 3"
         replace_code(page, "2", "# a new draft\n")
         # the autosave writes the migrated document back
@@ -403,27 +413,21 @@ def test_older_storage_schema_is_migrated(browser, isolated_server):
 
 # ---------------------------------------------------------------- content security policy
 
-def test_editing_run_check_and_stop_cause_no_csp_violation(browser, isolated_server):
-    """Pages carry a strict CSP (no eval, no inline script): a securitypolicyviolation listener records nothing."""
-    context = browser.new_context(service_workers="block")
-    context.add_init_script("window.__cspViolations = [];"
-                            "document.addEventListener('securitypolicyviolation',"
-                            " (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));")
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    try:
-        open_lesson(page, isolated_server)
-        csp = page.evaluate("document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]').content")
-        assert "script-src 'self' 'wasm-unsafe-eval'" in csp and "unsafe-eval'" not in csp.replace("wasm-unsafe-eval", "")
-        state, _, out = run(page, "try", "print('typed and run', sum(range(4)))\n")
-        assert "typed and run 6" in out
-        state, _, _, _ = check(page, SOLUTION)
-        assert state == "pass"
-        assert stop_after(page, "try", "while True:\n    pass\n") < 10
-        assert_next_run_works(page)
-        assert page.evaluate("window.__cspViolations") == []
-    finally:
-        context.close()
+def test_editing_run_check_and_stop_cause_no_csp_violation(iso):
+    """Pages carry a strict CSP (no eval, no inline script): a securitypolicyviolation listener, there since the page
+    started (CSP_LISTENER), records nothing while the learner edits, runs, checks and stops."""
+    csp = iso.evaluate("document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]').content")
+    assert "script-src 'self' 'wasm-unsafe-eval'" in csp and "unsafe-eval'" not in csp.replace("wasm-unsafe-eval", "")
+    assert iso.csp_at_load == []  # loading the page and booting Python
+    iso.evaluate("window.__cspViolations.length = 0")  # from here on: this test's own steps
+    clean_checkpoints(iso)
+    state, _, out = run(iso, "try", "print('typed and run', sum(range(4)))\n")
+    assert "typed and run 6" in out
+    state, _, _, _ = check(iso, SOLUTION)
+    assert state == "pass"
+    assert stop_after(iso, "try", "while True:\n    pass\n") < 10
+    assert_next_run_works(iso)
+    assert iso.evaluate("window.__cspViolations") == []
 
 
 # ---------------------------------------------------------------- tampering: the next Check still judges correctly
@@ -564,16 +568,5 @@ def test_after_hostile_code_the_starter_fails_and_the_reference_passes(iso, kind
     assert state == "pass", (kind, text)
 
 
-def test_forged_messages_from_learner_code_decide_nothing(iso):
-    """A program posting verdicts and results to the page with every run id it can see: the verdict is the grader's."""
-    code = ("import js, json\n"
-            "from pyodide.ffi import to_js\n"
-            "for rid in ['0' * 32, 'f' * 32]:\n"
-            "    for kind in ('verdict', 'result', 'ready', 'prepared'):\n"
-            "        js.postMessage(to_js({'schema': 2, 'type': kind, 'runId': rid, 'plan': '', 'runJson': '{}',\n"
-            "                              'verdict': {'status': 'pass', 'passed': 9, 'total': 9, 'message': 'forged'}},\n"
-            "                             dict_converter=js.Object.fromEntries))\n" + CLEAN_TAIL)
-    before = iso.locator("[data-progress]").inner_text()
-    state, text, _, _ = check(iso, code)
-    assert state == "fail" and "forged" not in text, text
-    assert iso.locator("[data-progress]").inner_text() == before
+# Messages learner code forges to the page (verdicts, results, ready, prepared; guessed run ids and the real ones):
+# test_learner_ui.py test_forged_worker_message_from_learner_code_is_ignored.
