@@ -12,6 +12,7 @@ import pytest
 from tests.browser.learner import (
     ARABIC_LESSON, LESSON, click, open_lesson, put_solution, replace_code, section, wait_verdict,
 )
+from tests.conftest import SAVE_DATA
 
 pytestmark = pytest.mark.browser
 
@@ -51,12 +52,10 @@ def settle(page):
 
 
 #: Pages opened with this query boot Python as usual; the others as for a learner who asked to save data (no Python
-#: until they run code), so checking a dozen pages does not boot three Pythons on each. The runtime's own states
-#: (loading with its progress bar here, then running, verdicts, errors) are checked on the page loaded with it and
-#: in test_no_serious_axe_violation_after_working_on_checkpoints.
+#: until they run code: tests/conftest.py SAVE_DATA), so checking a dozen pages does not boot three Pythons on each.
+#: The runtime's own states (loading with its progress bar here, then running, verdicts, errors) are checked on the
+#: page loaded with it and in test_no_serious_axe_violation_after_working_on_checkpoints.
 WITH_PYTHON = "with-python"
-SAVE_DATA_UNLESS_ASKED = f"""Object.defineProperty(Navigator.prototype, "connection", {{
-    get: () => ({{ saveData: !location.search.includes("{WITH_PYTHON}") }}) }});"""
 
 
 def test_no_serious_axe_violation_on_any_page_in_either_theme(browser, isolated_server, dist):
@@ -64,7 +63,7 @@ def test_no_serious_axe_violation_on_any_page_in_either_theme(browser, isolated_
     follows prefers-color-scheme live while the learner has not picked a theme). The first lesson page is loaded
     twice: saving data, and booting Python (its runtime still loading)."""
     context = browser.new_context(bypass_csp=True, color_scheme="light", service_workers="block")
-    context.add_init_script(SAVE_DATA_UNLESS_ASKED)
+    context.add_init_script(SAVE_DATA)
     try:
         page = context.new_page()
         page.set_default_timeout(120_000)
@@ -89,10 +88,12 @@ def test_no_serious_axe_violation_on_any_page_in_either_theme(browser, isolated_
         context.close()
 
 
-@pytest.mark.parametrize("lang, lesson, theme", [("en", LESSON, "light"), ("nl", LESSON, "dark"),
-                                                 ("ar", ARABIC_LESSON, "dark"), ("ar", ARABIC_LESSON, "light")])
-def test_no_serious_axe_violation_after_working_on_checkpoints(browser, isolated_server, lang, lesson, theme):
-    context = browser.new_context(bypass_csp=True, color_scheme=theme, service_workers="block")
+@pytest.mark.parametrize("lang, lesson, themes", [("en", LESSON, ["light"]), ("nl", LESSON, ["dark"]),
+                                                  ("ar", ARABIC_LESSON, ["dark", "light"])])
+def test_no_serious_axe_violation_after_working_on_checkpoints(browser, isolated_server, lang, lesson, themes):
+    """The page after work, in the theme it loaded in; the Arabic one also after the system turned light (it follows
+    the system theme live)."""
+    context = browser.new_context(bypass_csp=True, color_scheme=themes[0], service_workers="block")
     try:
         page = context.new_page()
         page.set_default_timeout(120_000)
@@ -113,7 +114,10 @@ def test_no_serious_axe_violation_after_working_on_checkpoints(browser, isolated
         click(page, "2", "check")
         wait_verdict(page, "2")
         assert section(page, "2").locator(".verdict-details").count() == 1
-        bad = axe_violations(page)
-        assert bad == [], bad
+        for theme in themes:
+            page.emulate_media(color_scheme=theme)
+            page.wait_for_selector(f"html[data-theme={theme}]", state="attached")
+            bad = axe_violations(page)
+            assert bad == [], (theme, bad)
     finally:
         context.close()
