@@ -1,18 +1,18 @@
 """The lessons' figures and verdict plots in real Chromium, on the built lesson pages (shared fixtures).
 
 - the risk-coverage figure of claims-abstention is keyboard-operable with a live readout;
-- the reliability figure of perplexity-calibration responds to its controls and bins like the reference solution;
+- the reliability figure of perplexity-calibration responds to its controls (its binning: tests/test_figure_logic.py);
 - the verdict plot draws what the engine hands it (plain numbers): the learner's and the reference's diagrams with a
   data table, a note when the learner's result is missing or cannot be drawn, and learner text never as markup.
 
 The verdict plot is drawn through the one figure registry (``web/src/figures/index.js``), bundled for the test and
-loaded into a real lesson page, so it reads the page's own UI strings. The pages come from ``werkbank serve``
-(cross-origin isolated), so the service worker's one isolation reload of a plain host does not interrupt a test.
+loaded into a real lesson page, so it reads the page's own UI strings: one page per language for the module, which
+boots no Python (nothing here runs learner code; ``SAVE_DATA`` in tests/conftest.py). The pages come from ``werkbank serve`` (cross-origin
+isolated), so the service worker's one isolation reload of a plain host does not interrupt a test.
 """
 
 from __future__ import annotations
 
-import random
 import subprocess
 from pathlib import Path
 
@@ -20,6 +20,7 @@ import pytest
 
 from werkbank.grading import grade_source
 from werkbank.lessons import load_lesson
+from tests.conftest import SAVE_DATA
 
 REPO = Path(__file__).resolve().parents[2]
 ESBUILD = REPO / "node_modules" / ".bin" / "esbuild"
@@ -44,14 +45,30 @@ def figures_bundle(tmp_path_factory):
     return bundle
 
 
-@pytest.fixture()
-def script_page(browser):
-    """A page that may run the test's figure bundle next to the site's own scripts (the pages' CSP forbids inline
+@pytest.fixture(scope="module")
+def plot_page(browser, isolated_server, figures_bundle):
+    """``get(lang) -> page``: the perplexity lesson page in ``lang`` with the test's figure bundle loaded, one per
+    language for the module (no Python: SAVE_DATA); ``page.figure_errors`` holds the page errors since it was
+    handed out. The context may run the bundle next to the site's own scripts (the pages' CSP forbids inline
     scripts, which is how Playwright adds one)."""
     context = browser.new_context(bypass_csp=True)
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    yield page
+    context.add_init_script(SAVE_DATA)
+    made = {}
+
+    def get(lang):
+        if lang not in made:
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            page.figure_errors = []
+            page.on("pageerror", lambda error, p=page: p.figure_errors.append(str(error)))
+            page.goto(f"{isolated_server.url}lessons/{PERPLEXITY.id}/{lang}.html")
+            page.add_script_tag(path=str(figures_bundle))
+            page.evaluate("() => Figures.loadStrings()")
+            made[lang] = page
+        made[lang].figure_errors.clear()
+        return made[lang]
+
+    yield get
     context.close()
 
 
@@ -63,17 +80,9 @@ def _settings() -> str:
     return json.dumps(for_web())
 
 
-def _lesson_page(page, server, lesson, lang, bundle):
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{server.url}lessons/{lesson}/{lang}.html")
-    page.add_script_tag(path=str(bundle))
-    page.evaluate("() => Figures.loadStrings()")
-    return errors
-
-
 def _render(page, plot, lang):
     return page.evaluate("""([plot, lang]) => {
+        document.getElementById('plot-under-test')?.remove();
         const box = document.createElement('div');
         box.id = 'plot-under-test';
         document.body.append(box);
@@ -93,73 +102,52 @@ def _plot(source):
     return grade_source(PERPLEXITY.id, "3", source, seed=0, shrink_failures=False)["plot"]
 
 
-def test_the_verdict_plot_draws_the_learners_and_the_references_diagram(script_page, isolated_server, figures_bundle):
-    page = script_page
-    errors = _lesson_page(page, isolated_server, PERPLEXITY.id, "en", figures_bundle)
+def test_the_verdict_plot_draws_the_learners_and_the_references_diagram(plot_page):
+    page = plot_page("en")
     result = _render(page, _plot((DATA / "alt_cp3_loops.py").read_text(encoding="utf-8")), "en")
     assert result["svgs"] == 2
     assert result["circles"] == [8, 8]  # one point per populated bin, none for the two empty bins
     assert result["rows"] == 10 and result["notes"] == []
     assert result["cells"][2][:2] == ["0.20–0.30", "3"]
-    assert errors == []
+    assert page.figure_errors == []
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])
-def test_the_verdict_plot_explains_a_missing_or_unusable_result(script_page, isolated_server, figures_bundle, lang):
-    page = script_page
-    errors = _lesson_page(page, isolated_server, PERPLEXITY.id, lang, figures_bundle)
+def test_the_verdict_plot_explains_a_missing_or_unusable_result(plot_page, lang):
+    page = plot_page(lang)
     plot = _plot(PERPLEXITY.checkpoint("3").solution())
     unusable = _render(page, dict(plot, actual=["x", None, 3]), lang)
     assert unusable["svgs"] == 1 and len(unusable["notes"]) == 1 and unusable["notes"][0]
     missing = _render(page, dict(plot, actual=None), lang)
     assert missing["svgs"] == 1 and len(missing["notes"]) == 1 and missing["notes"] != unusable["notes"]
-    assert errors == []
+    assert page.figure_errors == []
 
 
 @pytest.mark.parametrize("mistake", ["nan_for_empty_bins", "lists_not_arrays", "float_counts",
                                      "list_of_arrays"])
-def test_the_verdict_plot_draws_what_wrong_solutions_returned(script_page, isolated_server, figures_bundle, mistake):
-    page = script_page
-    errors = _lesson_page(page, isolated_server, PERPLEXITY.id, "en", figures_bundle)
+def test_the_verdict_plot_draws_what_wrong_solutions_returned(plot_page, mistake):
+    page = plot_page("en")
     source = PERPLEXITY.checkpoint("3").mistake(mistake).source()
     result = _render(page, _plot(source), "en")
     assert result["svgs"] == 2 and result["notes"] == [] and result["rows"] == 10
-    assert errors == []
+    assert page.figure_errors == []
 
 
-def test_the_verdict_plot_keeps_learner_text_out_of_markup(script_page, isolated_server, figures_bundle):
-    page = script_page
-    errors = _lesson_page(page, isolated_server, PERPLEXITY.id, "en", figures_bundle)
+def test_the_verdict_plot_keeps_learner_text_out_of_markup(plot_page):
+    page = plot_page("en")
     plot = dict(_plot(PERPLEXITY.checkpoint("3").solution()), actual=None, note="<img src=x onerror=alert(1)>")
     _render(page, plot, "en")
     assert page.locator("#plot-under-test img").count() == 0
     assert "<img src=x" in page.locator("#plot-under-test .reliability-note").first.text_content()
-    assert errors == []
+    assert page.figure_errors == []
 
 
-def test_the_reliability_figure_bins_like_the_reference(script_page, isolated_server, figures_bundle):
-    page = script_page
-    errors = _lesson_page(page, isolated_server, PERPLEXITY.id, "en", figures_bundle)
-    namespace: dict = {}
-    exec(PERPLEXITY.checkpoint("3").solution(), namespace)
-    rng = random.Random(11)
-    for bins in (1, 2, 5, 10, 15):
-        conf = [round(rng.random(), 3) for _ in range(60)] + [0.0, 0.1, 0.3, 0.5, 0.6, 0.7, 1.0]
-        right = [1 if rng.random() < p else 0 for p in conf]
-        got = page.evaluate("([c, r, b]) => Figures.summarize(c, r, b)", [conf, right, bins])
-        ece, populated = namespace["expected_calibration_error"](conf, right, bins=bins)
-        mean_conf, accuracy, count = namespace["reliability_diagram"](conf, right, bins=bins)
-        assert got["ece"] == pytest.approx(ece, abs=1e-12)
-        assert got["brier"] == pytest.approx(namespace["brier_score"](conf, right), abs=1e-12)
-        assert got["populated"] == populated
-        assert got["data"]["count"] == count.tolist()
-        assert got["data"]["conf"] == pytest.approx(mean_conf.tolist(), abs=1e-12)
-        assert got["data"]["acc"] == pytest.approx(accuracy.tolist(), abs=1e-12)
-    assert errors == []
+# The reliability figure bins like the reference solution: tests/test_figure_logic.py (in Node, no page needed).
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])
-def test_the_reliability_figure_on_the_lesson_page_responds_to_its_controls(page, isolated_server, lang):
+def test_the_reliability_figure_on_the_lesson_page_responds_to_its_controls(save_data_page, isolated_server, lang):
+    page = save_data_page
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{isolated_server.url}lessons/{PERPLEXITY.id}/{lang}.html")
@@ -180,7 +168,8 @@ def test_the_reliability_figure_on_the_lesson_page_responds_to_its_controls(page
 
 
 @pytest.mark.parametrize("lang", ["nl", "en"])
-def test_the_risk_coverage_figure_is_keyboard_operable_with_a_live_readout(page, isolated_server, lang):
+def test_the_risk_coverage_figure_is_keyboard_operable_with_a_live_readout(save_data_page, isolated_server, lang):
+    page = save_data_page
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{isolated_server.url}lessons/claims-abstention/{lang}.html")
