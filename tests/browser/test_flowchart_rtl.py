@@ -19,6 +19,7 @@ import pytest
 
 from werkbank.flowchart import parse_flowchart
 from werkbank.lessons import load_lesson
+from tests.conftest import SAVE_DATA
 
 LESSON = "perplexity-calibration"
 ARABIC = re.compile(r"[\u0600-\u06FF]")
@@ -54,6 +55,7 @@ MEASURE = """() => [...document.querySelectorAll('article.prose svg.flowchart')]
 @pytest.fixture
 def arabic_page(browser, plain_server):
     context = browser.new_context(service_workers="block")  # no isolation reload while we measure
+    context.add_init_script(SAVE_DATA)  # and no Python: nothing runs here
     page = context.new_page()
     page.set_default_timeout(120_000)
     page.goto(f"{plain_server.url}lessons/{LESSON}/ar.html", wait_until="load")

@@ -24,8 +24,9 @@ def _serve(site: Path, port: int, *extra: str) -> list[str]:
 
 
 @pytest.mark.browser
-def test_watch_rebuilds_reloads_and_never_serves_from_a_service_worker(tmp_path, dist, page, server_factory,
+def test_watch_rebuilds_reloads_and_never_serves_from_a_service_worker(tmp_path, dist, save_data_page, server_factory,
                                                                        monkeypatch):
+    page = save_data_page  # every reload here would boot Python again, and nothing runs code
     exercises = tmp_path / "exercises"
     shutil.copytree(REPO / "exercises" / "_micropip-demo", exercises / "demo")
     site = tmp_path / "dist"
