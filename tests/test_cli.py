@@ -81,11 +81,16 @@ def test_a_broken_reference_is_an_author_error_not_the_learners_failure(tmp_path
     assert "reference" in verdict["detail"]
 
 
-def test_check_proves_reference_starter_and_mistakes():
+def test_check_proves_reference_starter_and_mistakes_and_runs_pyodide_parity_by_default():
+    """One `werkbank check` (its Pyodide parity run is most of a minute): the proofs, the parity line, the help."""
     result = werkbank("check", "micropip-demo")
     assert result.returncode == 0, result.stderr
     assert "reference: pass" in result.stdout
     assert "starter: fail" in result.stdout
+    assert "Pyodide parity: 3/3 files get the same verdict" in result.stdout
+    assert "check: all good" in result.stderr
+    help_text = werkbank("check", "--help").stdout
+    assert "--no-pyodide" in help_text and "--mutants" in help_text
 
 
 def test_check_reports_a_mistake_that_passes(tmp_path):
@@ -100,15 +105,6 @@ def test_check_reports_a_mistake_that_passes(tmp_path):
     assert "FAIL micropip-demo 1 mistake-not_really_wrong" in result.stdout
     problem = next(line for line in result.stderr.splitlines() if "not_really_wrong.py" in line)
     assert "passes every case: add a case that catches it" in problem
-
-
-def test_check_runs_pyodide_parity_by_default_and_says_how_to_skip_it(tmp_path):
-    result = werkbank("check", "micropip-demo")
-    assert result.returncode == 0, result.stderr
-    assert "Pyodide parity: 3/3 files get the same verdict" in result.stdout
-    assert "check: all good" in result.stderr
-    help_text = werkbank("check", "--help").stdout
-    assert "--no-pyodide" in help_text and "--mutants" in help_text
 
 
 def test_a_lesson_id_typo_in_check_is_one_line(tmp_path):
