@@ -45,6 +45,10 @@ only drive a page (type, Run, Check, read it) share one booted page per module.
                       a verdict still on screen, listeners it added) stays: tests that need a new page, a reload or
                       init scripts make their own.
 
+Stamped checks (``tests/derived.py``): the few checks that cost a minute or more and prove a property of files that
+rarely change (mutants, CPython/Pyodide parity, bytecode/stock parity) run again only when the SHA-256 of their inputs
+differs from the one in their committed stamp (``tests/stamps/``); a passing run writes the new stamp, to commit.
+The run's summary names those that passed on their stamp; ``WERKBANK_RERUN_STAMPED=1`` runs them all.
 """
 
 from __future__ import annotations
@@ -328,3 +332,17 @@ def lesson_pages(browser, isolated_server):
     for ctx, _ in made.values():
         ctx.close()
 
+
+def pytest_terminal_summary(terminalreporter):
+    """Say which stamped checks (tests/derived.py) passed on their stamp, without running, because their inputs are
+    the ones the stamp was made from."""
+    items = [value for report in terminalreporter.stats.get("passed", [])
+             for key, value in getattr(report, "user_properties", ()) if key == "stamped"]
+    if items:
+        counts: dict[str, int] = {}
+        for item in items:
+            name = item.split(":")[0]
+            counts[name] = counts.get(name, 0) + 1
+        listed = ", ".join(f"{name} ({count})" for name, count in sorted(counts.items()))
+        terminalreporter.write_line(f"stamped checks passed on their stamps, inputs unchanged: {listed} "
+                                    f"(tests/derived.py; WERKBANK_RERUN_STAMPED=1 runs them)")

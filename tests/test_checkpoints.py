@@ -3,13 +3,17 @@
 The list of files comes from one place, :func:`werkbank.check.items` (references, every language's starter,
 declared mistakes, alternative solutions under tests/data/<lesson>/alt_*.py), so this test and `check` can never
 disagree about what is proven. One test per file, so a failure names the file; then one Pyodide run (Node, the
-vendored Pyodide 0.27.7) that requires the same verdict for every one of them on the browser's sample of cases.
+vendored Pyodide 0.27.7) that requires the same verdict for every one of them on the browser's sample of cases (a
+stamped check: run again when its inputs change, tests/derived.py).
 """
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
+from tests.derived import GRADING_INPUTS, inputs_digest, lesson_inputs, stamped, versions
 from werkbank.check import (LISTED_CHECKPOINT_IDS, MIN_MISTAKES_LISTED, compare_with_pyodide, grade_cpython,
                             items, judge_job, lint_lesson)
 from werkbank.grading import grade_source, prepare_checkpoint
@@ -71,13 +75,30 @@ def test_references_pass_with_other_seeds(seed):
             assert verdict["status"] == "pass", (lesson.id, checkpoint.id, verdict)
 
 
-def test_cpython_and_pyodide_give_the_same_verdict_for_every_file():
+#: Everything the Pyodide parity's answer depends on besides the lessons (tests/derived.py): the engine and both
+#: hosts as the workers load them, the checker and its Node script, the test data's alternative solutions, and the
+#: Pyodide it boots (its npm package and lock, with the wheels the lock pins).
+PARITY_INPUTS = (*GRADING_INPUTS, "graders/hosts/pyodide.py", "graders/hosts/pyodide_grader.py", "werkbank/check.py",
+                 "werkbank/parity.py", "werkbank/build.py", "werkbank/node/*", "werkbank/vendor/*.py", "tests/data/**/*",
+                 "package-lock.json", "node_modules/pyodide/package.json", "node_modules/pyodide/pyodide-lock.json",
+                 "tests/test_checkpoints.py")
+
+
+def test_cpython_and_pyodide_give_the_same_verdict_for_every_file(request):
     """`werkbank check`'s parity step, on the cases a Check in the browser runs ("sample" mode): one Node process
     grades every file in Pyodide; the verdicts must match CPython's on the same sample. `werkbank check` (`make
-    check`) runs it on every generated case ("full"), which takes two minutes more than this suite can spend."""
-    prepared = {(lesson.id, cp.id): prepare_checkpoint(cp, seed=0, mode="sample")
-                for lesson in LESSONS for cp in lesson.checkpoints}
-    cpython = grade_cpython(ITEMS, prepared, jobs=1)
-    problems, line = compare_with_pyodide(LESSONS, ITEMS, cpython, prepared, seed=0, mode="sample")
-    assert problems == []
-    assert line == f"Pyodide parity: {len(ITEMS)}/{len(ITEMS)} files get the same verdict in CPython and Pyodide"
+    check`) runs it on every generated case ("full"), which takes two minutes more than this suite can spend.
+    A stamped check: run again when a lesson, the engine, the hosts, the checker or the Pyodide version changed."""
+    def check():
+        prepared = {(lesson.id, cp.id): prepare_checkpoint(cp, seed=0, mode="sample")
+                    for lesson in LESSONS for cp in lesson.checkpoints}
+        cpython = grade_cpython(ITEMS, prepared, jobs=1)
+        problems, line = compare_with_pyodide(LESSONS, ITEMS, cpython, prepared, seed=0, mode="sample")
+        assert problems == []
+        assert line == f"Pyodide parity: {len(ITEMS)}/{len(ITEMS)} files get the same verdict in CPython and Pyodide"
+        return {"files": len(ITEMS)}
+
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    inputs = [*PARITY_INPUTS, *(path for lesson in LESSONS for path in lesson_inputs(lesson))]
+    stamped("pyodide-parity", "sample, seed 0", inputs_digest(inputs, {**versions(), "node": node}), check,
+            request=request)

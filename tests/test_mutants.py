@@ -1,10 +1,12 @@
 """Mutation testing of the graders (werkbank/mutants.py): every non-equivalent mutant of every reference solution
-is killed by its checkpoint's full case set, and the mutator makes every kind of mutant the issue names."""
+is killed by its checkpoint's full case set (a stamped check: run again when its inputs change, tests/derived.py),
+and the mutator makes every kind of mutant the issue names."""
 
 import textwrap
 
 import pytest
 
+from tests.derived import GRADING_INPUTS, inputs_digest, lesson_inputs, stamped, versions
 from werkbank.lessons import load_all
 from werkbank.mutants import equivalent_marks, killed, mutants, score_checkpoint
 
@@ -45,19 +47,30 @@ def test_killed_tells_a_mutant_that_fails_a_case_from_one_that_passes():
     assert killed("def abstention_metrics(p, t):\n    while True:\n        pass\n", prepared, seconds=0.5)
 
 
+LESSONS = load_all()
+
+
 def _checkpoints():
-    for lesson in load_all():
+    for lesson in LESSONS:
         for checkpoint in lesson.checkpoints:
             yield pytest.param(lesson.id, checkpoint, id=f"{lesson.id}-{checkpoint.id}")
 
 
 @pytest.mark.parametrize("lesson_id,checkpoint", list(_checkpoints()))
-def test_every_non_equivalent_mutant_is_killed(lesson_id, checkpoint):
-    result = score_checkpoint(lesson_id, checkpoint)
-    assert not result.stale, f"mutants.toml marks mutants that no longer exist: {result.stale}"
-    assert not result.survivors, "\n".join(m.diff() + f"   id: {m.id!r}" for m in result.survivors)
-    for mutant, reason in result.equivalent:
-        assert reason.strip(), mutant.id
+def test_every_non_equivalent_mutant_is_killed(lesson_id, checkpoint, request):
+    """Run again only when the lesson, its graders, the engine or the mutator changed (tests/derived.py)."""
+    def check():
+        result = score_checkpoint(lesson_id, checkpoint)
+        assert not result.stale, f"mutants.toml marks mutants that no longer exist: {result.stale}"
+        assert not result.survivors, "\n".join(m.diff() + f"   id: {m.id!r}" for m in result.survivors)
+        for mutant, reason in result.equivalent:
+            assert reason.strip(), mutant.id
+        return {"mutants": result.total, "killed": result.killed, "equivalent": len(result.equivalent)}
+
+    lesson = next(lesson for lesson in LESSONS if lesson.id == lesson_id)
+    digest = inputs_digest([*GRADING_INPUTS, *lesson_inputs(lesson), "werkbank/mutants.py", "tests/test_mutants.py"],
+                           versions())
+    stamped("mutants", f"{lesson_id}/{checkpoint.id}", digest, check, request=request)
 
 
 def test_an_equivalence_mark_needs_a_reason(tmp_path):
