@@ -6,6 +6,9 @@ Fixtures (all documented below, reuse them instead of writing your own):
 - ``dist``            a complete built site (session scope). ``$WERKBANK_DIST`` (``make test`` sets it to the dist/
                       it has just built) is used as is; otherwise the site is built once per session into a
                       temporary folder with ``werkbank.build.build``.
+- ``bytecode_dist``   (session) a site whose Pyodide runtime is compiled to bytecode: ``dist`` itself when it is one
+                      (the default build), else a compiled copy; ``stock_dist``: a copy of ``dist`` with the stock
+                      runtime files. ``python312()``: the compiler's ``(path, version)``, or a skip.
 - ``server_factory``  ``start(cmd, *, cwd=None) -> Server``: runs a server command in a subprocess and waits until it
                       prints the port it listens on (``port N`` or ``http://host:N/``). ``Server.url`` is the
                       origin plus ``/`` (``http://127.0.0.1:N/``), ``Server.origin`` has no trailing slash. Every
@@ -91,6 +94,45 @@ def dist(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("dist")
     build(path)
     return path
+
+
+def python312() -> tuple[str, str]:
+    """``(path, version)`` of the Python 3.12 the bytecode build compiles with; skips the test when there is none."""
+    from werkbank import bytecode
+
+    try:
+        return bytecode.find_python312()
+    except bytecode.BytecodeUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="session")
+def stock_dist(dist, tmp_path_factory) -> Path:
+    """A copy of ``dist`` with Pyodide's stock runtime files (the default build ships them compiled to bytecode)."""
+    from werkbank import offline, vendor
+
+    copy = tmp_path_factory.mktemp("stock-dist")
+    shutil.copytree(dist, copy, dirs_exist_ok=True)
+    vendor.vendor_runtime(copy)  # puts the verified stock archives and lock back
+    (copy / "pyodide" / "bytecode.json").unlink(missing_ok=True)
+    offline.finish(copy)
+    return copy
+
+
+@pytest.fixture(scope="session")
+def bytecode_dist(dist, request, tmp_path_factory) -> Path:
+    """A site whose runtime is compiled to bytecode: ``dist`` itself when it is one (the default build, which records
+    it in ``pyodide/bytecode.json``), else a compiled copy of ``stock_dist`` (skipped without a Python 3.12)."""
+    from werkbank import bytecode, offline
+
+    if (dist / "pyodide" / bytecode.PROVENANCE).is_file():
+        return dist
+    python, _ = python312()
+    copy = tmp_path_factory.mktemp("bytecode-dist")
+    shutil.copytree(request.getfixturevalue("stock_dist"), copy, dirs_exist_ok=True)
+    bytecode.compile_runtime(copy, python=python)
+    offline.finish(copy)
+    return copy
 
 
 @dataclass

@@ -1,205 +1,37 @@
-"""Offline and fast: the service worker, precompressed files, _headers and the optional bytecode build.
+"""Offline and fast in the browser: the service worker, the isolation reload, _headers, the bytecode build.
 
-The browser tests use the built ``dist`` on a plain static host (no COOP/COEP): after the first visit the service
-worker must make the page cross-origin isolated, keep the whole site working offline, and offer a newer build
-without reloading the page by itself. They need the integration described in /work/notes/readme-offline.md
-(``werkbank build`` runs ``werkbank.offline.finish``; app.js calls ``registerServiceWorker``).
+The tests use the built ``dist`` on a plain static host (no COOP/COEP): after the first visit the service worker must
+make the page cross-origin isolated, keep the whole site working offline, and offer a newer build without reloading
+the page by itself (``werkbank build`` runs ``werkbank.offline.finish``; app.js calls ``registerServiceWorker``).
+Tests about the service worker and the reload alone use pages that boot no Python (``SAVE_DATA``). The build's side
+(file list, precompressed copies, _headers, the bytecode step): tests/test_offline_build.py.
 """
 
 from __future__ import annotations
 
-import base64
-import gzip
-import hashlib
-import html
 import json
-import os
 import re
 import shutil
-import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
 
 from tests.browser.learner import put_solution
-from werkbank import bytecode, offline, vendor
+from tests.conftest import SAVE_DATA, python312
+from tests.derived import GRADING_INPUTS, inputs_digest, lesson_inputs, stamped
+from werkbank import offline
 from werkbank.assets import EDITOR_STAGES
 
 LESSON = "claims-abstention"
 WAIT_MS = 180_000
 
 
-# ---------------------------------------------------------------- build steps (no browser)
-
 def _sw_build(dist: Path) -> dict:
-    text = (dist / "sw.js").read_text(encoding="utf-8")
-    match = re.search(r"const BUILD = (\{.*?\});\n", text)
+    match = re.search(r"const BUILD = (\{.*?\});\n", (dist / "sw.js").read_text(encoding="utf-8"))
     assert match, "sw.js has no BUILD literal"
     return json.loads(match.group(1))
 
-
-def _sri(data: bytes) -> str:
-    return "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
-
-
-def test_service_worker_lists_every_file_with_its_hash(tmp_path):
-    """sw.js carries each build file's sha-256; the cache version changes with content and only with content."""
-    (tmp_path / "lessons" / "x").mkdir(parents=True)
-    files = {"index.html": b"<p>home</p>", "lessons/x/en.html": b"<p>lesson</p>", "pyodide/a b.wasm": b"\0asm"}
-    for rel, data in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_bytes(data)
-    (tmp_path / "build.json").write_text("{}")
-    offline.write_headers(tmp_path)
-    (tmp_path / "index.html.gz").write_bytes(gzip.compress(files["index.html"]))
-    first = offline.write_service_worker(tmp_path)
-    build = _sw_build(tmp_path)
-    assert build["version"] == first
-    assert build["files"] == {rel: _sri(data) for rel, data in files.items()}
-    assert offline.write_service_worker(tmp_path) == first  # nothing changed: same version, same bytes
-    (tmp_path / "lessons/x/en.html").write_bytes(b"<p>lesson, revised</p>")
-    second = offline.write_service_worker(tmp_path)
-    assert second != first
-    assert _sw_build(tmp_path)["files"]["lessons/x/en.html"] == _sri(b"<p>lesson, revised</p>")
-
-
-def test_render_service_worker_needs_its_placeholder():
-    """A sw.js source without the BUILD placeholder is refused instead of shipping an empty file list."""
-    with pytest.raises(offline.OfflineError):
-        offline.render_service_worker("const BUILD = {};", {}, "v")
-
-
-def test_precompress_keeps_only_copies_worth_having(tmp_path):
-    """Big compressible files get a .gz that decompresses to them; small or incompressible ones get none."""
-    big = ("def f(x):\n    return x * 2\n" * 2000).encode()
-    noise = os.urandom(40_000)
-    (tmp_path / "assets").mkdir()
-    (tmp_path / "assets" / "app.js").write_bytes(big)
-    (tmp_path / "assets" / "tiny.js").write_bytes(b"let a = 1;\n" * 10)
-    (tmp_path / "x.whl").write_bytes(noise)
-    (tmp_path / "photo.png").write_bytes(big)  # not a compressible type on the list
-    written = offline.precompress(tmp_path)
-    assert written == ["assets/app.js.gz"]
-    assert gzip.decompress((tmp_path / "assets/app.js.gz").read_bytes()) == big
-    # changed source -> new copy; removed source -> stale copy deleted
-    (tmp_path / "assets" / "app.js").write_bytes(big + b"# more\n" * 3000)
-    offline.precompress(tmp_path)
-    assert gzip.decompress((tmp_path / "assets/app.js.gz").read_bytes()).endswith(b"# more\n")
-    (tmp_path / "assets" / "app.js").unlink()
-    assert offline.precompress(tmp_path) == []
-    assert not (tmp_path / "assets/app.js.gz").exists()
-
-
-def _csp_directives(text: str) -> dict[str, str]:
-    return {part.split()[0]: " ".join(part.split()[1:]) for part in text.split(";") if part.strip()}
-
-
-def test_headers_file_isolates_and_matches_the_pages_csp(dist):
-    """dist/_headers sends COOP/COEP and the same CSP as the pages' <meta>, plus frame-ancestors (header-only)."""
-    headers = (dist / "_headers").read_text(encoding="utf-8")
-    assert "Cross-Origin-Opener-Policy: same-origin" in headers
-    assert "Cross-Origin-Embedder-Policy: require-corp" in headers
-    csp = _csp_directives(re.search(r"Content-Security-Policy: (.*)", headers).group(1))
-    assert csp["frame-ancestors"] == "'none'" and csp["object-src"] == "'none'"
-    assert csp["script-src"] == "'self' 'wasm-unsafe-eval'"
-    page = (dist / "lessons" / LESSON / "en.html").read_text(encoding="utf-8")
-    meta = _csp_directives(html.unescape(
-        re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)))
-    assert {k: v for k, v in csp.items() if k != "frame-ancestors"} == meta
-
-
-def test_built_site_ships_the_service_worker_with_every_file(dist):
-    """The build's sw.js lists exactly the files of dist that belong offline, with their current hashes."""
-    assert (dist / "sw.js").is_file(), "dist/sw.js is missing: werkbank build must call werkbank.offline.finish"
-    build = _sw_build(dist)
-    expected = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
-    expected = {rel for rel in expected if offline.precached(rel)}
-    assert set(build["files"]) == expected
-    for rel in ("pyodide/pyodide.asm.wasm", "grading/engine.json", f"lessons/{LESSON}/en.html", "assets/worker.js"):
-        assert build["files"][rel] == _sri((dist / rel).read_bytes())
-    assert (dist / "pyodide" / "pyodide.asm.wasm.gz").is_file()
-
-
-# ---------------------------------------------------------------- bytecode (no browser)
-
-def _python312():
-    try:
-        return bytecode.find_python312()
-    except bytecode.BytecodeUnavailable as exc:
-        pytest.skip(str(exc))
-
-
-@pytest.fixture(scope="module")
-def stock_dist(dist, tmp_path_factory):
-    """A copy of the built site with Pyodide's stock runtime files (the default build ships bytecode)."""
-    copy = tmp_path_factory.mktemp("stock-dist")
-    shutil.copytree(dist, copy, dirs_exist_ok=True)
-    vendor.vendor_runtime(copy)  # puts the verified stock archives and lock back
-    (copy / "pyodide" / "bytecode.json").unlink(missing_ok=True)
-    offline.finish(copy)
-    return copy
-
-
-@pytest.fixture(scope="module")
-def bytecode_dist(stock_dist, tmp_path_factory):
-    """A copy of the stock site with its runtime compiled to bytecode (skipped without a Python 3.12)."""
-    python, _ = _python312()
-    copy = tmp_path_factory.mktemp("bytecode-dist")
-    shutil.copytree(stock_dist, copy, dirs_exist_ok=True)
-    report = bytecode.compile_runtime(copy, python=python)
-    offline.finish(copy)
-    return copy, report
-
-
-def test_bytecode_replaces_sources_and_updates_the_lock(bytecode_dist):
-    """No .py is left in the stdlib zip or the wheels, the lock hashes the new wheels, RECORD matches."""
-    copy, report = bytecode_dist
-    assert report["files"]["python_stdlib.zip"]["compiled"] > 400
-    lock = json.loads((copy / "pyodide" / "pyodide-lock.json").read_text())
-    for name, entry in lock["packages"].items():
-        path = copy / "pyodide" / entry["file_name"]
-        assert hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"], name
-        with zipfile.ZipFile(path) as wheel:
-            names = wheel.namelist()
-            assert not [n for n in names if n.endswith(".py")], name
-            record = next(n for n in names if n.endswith(".dist-info/RECORD"))
-            for line in wheel.read(record).decode().splitlines():
-                file, digest, size = line.rsplit(",", 2)
-                if digest:
-                    data = wheel.read(file)
-                    assert int(size) == len(data) and digest == "sha256=" + base64.urlsafe_b64encode(
-                        hashlib.sha256(data).digest()).rstrip(b"=").decode(), file
-    from werkbank import vendor
-
-    upstream = vendor.load_lock()["packages"]
-    made_from = json.loads((copy / "pyodide" / bytecode.PROVENANCE).read_text())["files"]
-    for name, entry in lock["packages"].items():  # each compiled wheel came from the hash-verified stock wheel
-        assert made_from[entry["file_name"]]["source_sha256"] == upstream[name]["sha256"], name
-    with zipfile.ZipFile(copy / "pyodide" / "python_stdlib.zip") as stdlib:
-        assert not [n for n in stdlib.namelist() if n.endswith(".py")]
-        data = stdlib.read("json/decoder.pyc")
-    assert data[:4] == bytecode.MAGIC_312
-    python, _ = _python312()
-    probe = subprocess.run([python, "-I", "-c", "import marshal, sys; c = marshal.loads(sys.stdin.buffer.read()[16:]); "
-                            "print(c.co_filename)"], input=data, capture_output=True, check=True)
-    assert probe.stdout.decode().strip() == "/lib/python312.zip/json/decoder.py"
-
-
-def test_bytecode_without_python312_keeps_the_stock_files(tmp_path, dist):
-    """With no usable 3.12 the step changes nothing and says so."""
-    (tmp_path / "pyodide").mkdir()
-    shutil.copyfile(dist / "pyodide" / "pyodide-lock.json", tmp_path / "pyodide" / "pyodide-lock.json")
-    before = (tmp_path / "pyodide" / "pyodide-lock.json").read_bytes()
-    if sys.version_info[:2] == (3, 12):
-        pytest.skip("this interpreter is a 3.12")
-    report = bytecode.compile_runtime(tmp_path, python=sys.executable)
-    assert report["python"] is None and "keeping the stock" in report["notice"]
-    assert (tmp_path / "pyodide" / "pyodide-lock.json").read_bytes() == before
-
-
-# ---------------------------------------------------------------- browser
 
 @pytest.fixture
 def sw_context(browser):
@@ -280,7 +112,8 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
 def test_a_first_visit_that_will_reload_loads_no_editor_before_it(sw_context, plain_server):
     """A first visit's page that reloads itself into isolation neither preloads nor imports CodeMirror, even when its
     app.js has run well before the reload (here the service worker's script is held back until then): the reloaded
-    page is the one that builds the editors."""
+    page is the one that builds the editors. (No Python: only the reload and the editors matter here.)"""
+    sw_context.add_init_script(SAVE_DATA)
     page = sw_context.new_page()
     navigations = []
     page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
@@ -355,6 +188,7 @@ def test_a_first_visit_reloads_into_isolation_from_early_js_without_waiting_for_
 def test_saved_runtime_is_stored_isolated_so_the_cache_api_response_is_served_as_is(sw_context, plain_server):
     """The service worker stores each file with the isolation headers already in place and serves CacheStorage's own
     response for it: only then does Chromium reuse the compiled wasm (V8's code cache) on the next visit."""
+    sw_context.add_init_script(SAVE_DATA)  # what the service worker saves does not depend on Python booting
     page = sw_context.new_page()
     _open(page, plain_server)
     _wait_saved(page)
@@ -394,6 +228,7 @@ def _marked(page) -> bool:
 @pytest.mark.browser
 def test_new_build_offers_an_update_and_serves_it_when_applied(sw_context, dist, tmp_path, server_factory):
     """A changed build is announced (the open page is not reloaded) and served after the learner applies it."""
+    sw_context.add_init_script(SAVE_DATA)  # three page loads, none of which needs Python
     site = tmp_path / "site"
     shutil.copytree(dist, site)
     server = server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
@@ -415,51 +250,67 @@ def test_new_build_offers_an_update_and_serves_it_when_applied(sw_context, dist,
     assert not _marked(page)
     with page.expect_navigation():
         page.click('[data-action="apply-update"]')
-    _wait(page, "body[data-runtime=ready]")
+    _wait(page, "body[data-editors=ready]")
     assert _marked(page)
     names = page.evaluate("caches.keys()")
     assert names == [f"werkbank-{new_version}"], names
 
 
+#: What the two builds' agreement depends on (a stamped check, tests/derived.py): the bytecode step and the stock
+#: runtime it starts from, the site's worker code, the engine and the lesson graded, and this test.
+BYTECODE_PARITY_INPUTS = (*GRADING_INPUTS, "werkbank/bytecode.py", "werkbank/offline.py", "werkbank/vendor/*.py",
+                          "werkbank/build.py", "werkbank/assets.py", "graders/hosts/pyodide.py",
+                          "graders/hosts/pyodide_grader.py", "web/src/**/*.js", "package-lock.json",
+                          "node_modules/pyodide/pyodide-lock.json", "tests/browser/test_offline.py")
+
+
 @pytest.mark.browser
-def test_bytecode_build_grades_like_the_stock_build(browser, stock_dist, bytecode_dist, server_factory):
-    """The same submissions get the same verdicts from both builds; a traceback through numpy still names the line."""
+def test_bytecode_build_grades_like_the_stock_build(browser, request, server_factory):
+    """The same submissions get the same verdicts from both builds; a traceback through numpy still names the line.
+    A stamped check: run again when its inputs change."""
     from werkbank.lessons import load_lesson
 
-    copy, _ = bytecode_dist
-    plain_server, bc_server = (
-        server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(d)])
-        for d in (stock_dist, copy))
     lesson = load_lesson(LESSON)
-    # every reference, and the failing path (a starter, a declared mistake: shrinking runs) on the first and last
-    # checkpoint; `werkbank check` proves each file's verdict in Pyodide already, this proves the two builds agree
-    first, *_, last = lesson.checkpoints
-    submissions = [(cp.id, "solution", cp.solution()) for cp in lesson.checkpoints]
-    submissions += [(first.id, "starter", first.starter("en")), (last.id, last.mistakes()[0].name,
-                                                                 last.mistakes()[0].source())]
-    crash = "import numpy as np\n\nnp.linalg.inv(np.ones((2, 3)))\n"
-    results = {}
-    for name, server in (("stock", plain_server), ("bytecode", bc_server)):
-        ctx = browser.new_context(service_workers="block")  # grading parity only: no isolation reload midway
-        page = ctx.new_page()
-        _open(page, server)
-        _wait(page, "body[data-runtime=ready]")
-        verdicts = []
-        for cp, label, source in submissions:
-            _replace_code(page, cp, source)
-            state, text = _check(page, cp)
-            verdicts.append((cp, label, state))  # texts may name a seeded random case: compare states
-        _replace_code(page, "try", crash)
-        page.click('[data-playground] [data-action="run"]')
-        _wait(page, '[data-playground][data-state="idle"] [data-verdict]:not([data-verdict="running"])')
-        output = page.locator("[data-playground] [data-output]").inner_text()
-        results[name] = {"verdicts": verdicts, "output": output}
-        ctx.close()
-    assert results["bytecode"]["verdicts"] == results["stock"]["verdicts"]
-    assert [v[2] for v in results["stock"]["verdicts"] if v[1] == "solution"] == ["pass"] * len(lesson.checkpoints)
-    assert all(v[2] != "pass" for v in results["stock"]["verdicts"] if v[1] != "solution")
-    for name, result in results.items():
-        assert "LinAlgError" in result["output"] and "line 3" in result["output"], (name, result["output"])
+
+    def check():
+        stock, compiled = request.getfixturevalue("stock_dist"), request.getfixturevalue("bytecode_dist")
+        plain_server, bc_server = (
+            server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(d)])
+            for d in (stock, compiled))
+        # every reference, and the failing path (a starter, a declared mistake: shrinking runs) on the first and last
+        # checkpoint; `werkbank check` proves each file's verdict in Pyodide already, this proves the two builds agree
+        first, *_, last = lesson.checkpoints
+        submissions = [(cp.id, "solution", cp.solution()) for cp in lesson.checkpoints]
+        submissions += [(first.id, "starter", first.starter("en")), (last.id, last.mistakes()[0].name,
+                                                                     last.mistakes()[0].source())]
+        crash = "import numpy as np\n\nnp.linalg.inv(np.ones((2, 3)))\n"
+        results = {}
+        for name, server in (("stock", plain_server), ("bytecode", bc_server)):
+            ctx = browser.new_context(service_workers="block")  # grading parity only: no isolation reload midway
+            page = ctx.new_page()
+            _open(page, server)
+            _wait(page, "body[data-runtime=ready]")
+            verdicts = []
+            for cp, label, source in submissions:
+                _replace_code(page, cp, source)
+                state, text = _check(page, cp)
+                verdicts.append((cp, label, state))  # texts may name a seeded random case: compare states
+            _replace_code(page, "try", crash)
+            page.click('[data-playground] [data-action="run"]')
+            _wait(page, '[data-playground][data-state="idle"] [data-verdict]:not([data-verdict="running"])')
+            output = page.locator("[data-playground] [data-output]").inner_text()
+            results[name] = {"verdicts": verdicts, "output": output}
+            ctx.close()
+        assert results["bytecode"]["verdicts"] == results["stock"]["verdicts"]
+        assert [v[2] for v in results["stock"]["verdicts"] if v[1] == "solution"] == ["pass"] * len(lesson.checkpoints)
+        assert all(v[2] != "pass" for v in results["stock"]["verdicts"] if v[1] != "solution")
+        for name, result in results.items():
+            assert "LinAlgError" in result["output"] and "line 3" in result["output"], (name, result["output"])
+        return {"verdicts": [f"{cp} {label}: {state}" for cp, label, state in results["stock"]["verdicts"]]}
+
+    extra = {"python312": python312()[1], "chromium": browser.version}
+    digest = inputs_digest([*BYTECODE_PARITY_INPUTS, *lesson_inputs(lesson)], extra)
+    stamped("bytecode-parity", LESSON, digest, check, request=request)
 
 
 _TRACEBACK_WORKER = r"""
@@ -489,7 +340,7 @@ out.append(str(np.linalg.inv(np.eye(2)).tolist()))
 @pytest.mark.browser
 def test_bytecode_tracebacks_still_name_numpy_and_stdlib_files_and_lines(page, bytecode_dist, server_factory):
     """Frames inside the compiled numpy and stdlib keep their runtime file names and real line numbers."""
-    copy, _ = bytecode_dist
+    copy = bytecode_dist
     server = server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
                              "--directory", str(copy)])
     page.goto(server.url + "build.json")
