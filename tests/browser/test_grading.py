@@ -1,5 +1,10 @@
 """The grading engine inside the site's workers (Pyodide) gives the CLI's verdicts, and the learner worker never holds
-the graders or the expected values."""
+the graders or the expected values.
+
+The site's learner and grader workers are booted once for the module, on one page (``workers``): the grader loads
+each lesson's grading bundle when a Check of it is first prepared, as on a lesson page; the sources run here are
+references, declared mistakes, correct alternatives and a snooping program, none of which changes its worker.
+"""
 
 from __future__ import annotations
 
@@ -31,23 +36,26 @@ print("SNOOP", mods, keys, importable, on_disk, [m for m in sys.modules if m.sta
 """
 
 
-def _boot(page, server, repo_root, lesson_id):
-    """Start the site's learner and grader workers on ``page`` for ``lesson_id`` (a Check needs both booted)."""
-    lesson = {"lessonId": lesson_id}
-    boot_l, boot_g = drive_workers(page, server, repo_root, [
-        {"to": "learner", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
-        {"to": "grader", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
+@pytest.fixture(scope="module")
+def workers(browser, plain_server, repo_root):
+    """A page with the site's learner and grader workers booted (``drive_workers`` keeps them between calls)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    page.goto(plain_server.url + "build.json")
+    boot_l, boot_g = drive_workers(page, plain_server, repo_root, [
+        {"to": "learner", "message": {"type": "init"}, "finals": ["ready", "failure"]},
+        {"to": "grader", "message": {"type": "init"}, "finals": ["ready", "failure"]},
     ])
     assert final(boot_l)["type"] == "ready" and final(boot_g)["type"] == "ready"
+    yield page
+    context.close()
 
 
-def _check(page, server, repo_root, lesson_id, checkpoint, sources, seed, lang, *, boot=True):
-    """Checks the way the page does them, one per source, on workers booted once (``boot``: now; else they are
-    already, for this lesson; the sources here are references, declared mistakes and correct alternatives, not
-    hostile code): the grader prepares, the learner worker runs the plan, the grader judges. Returns the verdicts."""
+def _check(page, server, repo_root, lesson_id, checkpoint, sources, seed, lang):
+    """Checks the way the page does them, one per source, on the module's workers: the grader prepares, the learner
+    worker runs the plan, the grader judges. Returns the verdicts."""
     where = {"lessonId": lesson_id, "checkpoint": checkpoint, "seed": seed, "lang": lang}
-    if boot:
-        _boot(page, server, repo_root, lesson_id)
     prepared, = drive_workers(page, server, repo_root, [
         {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]}])
     plan = final(prepared)["plan"]
@@ -65,12 +73,11 @@ def _check(page, server, repo_root, lesson_id, checkpoint, sources, seed, lang, 
 
 @pytest.mark.parametrize("lesson_id,checkpoint,lang", [("claims-abstention", "1", "nl"),
                                                        ("perplexity-calibration", "3", "ar")])
-def test_worker_verdicts_equal_cli_verdicts(page, plain_server, repo_root, lesson_id, checkpoint, lang):
+def test_worker_verdicts_equal_cli_verdicts(workers, plain_server, repo_root, lesson_id, checkpoint, lang):
     cp = load_lesson(lesson_id).checkpoint(checkpoint)
     mistake = cp.mistakes()[0]
     sources = [cp.solution(), mistake.source()]
-    page.goto(plain_server.url + "build.json")
-    verdicts = _check(page, plain_server, repo_root, lesson_id, checkpoint, sources, 7, lang)
+    verdicts = _check(workers, plain_server, repo_root, lesson_id, checkpoint, sources, 7, lang)
     for source, ours in zip(sources, verdicts):
         cli = grade_source(lesson_id, checkpoint, source, lang=lang, seed=7, mode="sample", shrink_failures=False)
         for key in SAME:
@@ -79,9 +86,8 @@ def test_worker_verdicts_equal_cli_verdicts(page, plain_server, repo_root, lesso
     assert verdicts[1]["status"] == "fail"
 
 
-def test_graders_and_expected_values_are_out_of_reach_during_a_check(page, plain_server, repo_root):
-    page.goto(plain_server.url + "build.json")
-    verdict, = _check(page, plain_server, repo_root, "claims-abstention", "1", [SNOOP], 0, "en")
+def test_graders_and_expected_values_are_out_of_reach_during_a_check(workers, plain_server, repo_root):
+    verdict, = _check(workers, plain_server, repo_root, "claims-abstention", "1", [SNOOP], 0, "en")
     assert verdict["status"] == "fail"  # no claim_support: every case fails
     line = next(line for line in verdict["stdout"].splitlines() if line.startswith("SNOOP"))
     assert line == "SNOOP [] 0 False [] []", line
@@ -90,7 +96,7 @@ def test_graders_and_expected_values_are_out_of_reach_during_a_check(page, plain
 def _alternatives():
     from werkbank.lessons import load_all
 
-    # One style per checkpoint here (a browser Check costs seconds), all of a lesson's on the same two workers; every
+    # One style per checkpoint here (a browser Check costs seconds), all on the module's two workers; every
     # alternative of every checkpoint passes every generated case in Pyodide in the parity run of
     # tests/test_checkpoints.py.
     for lesson in load_all():
@@ -100,12 +106,11 @@ def _alternatives():
 
 
 @pytest.mark.parametrize("lesson_id,alternatives", list(_alternatives()))
-def test_alternative_correct_solutions_pass_in_the_browser(page, plain_server, repo_root, lesson_id, alternatives):
+def test_alternative_correct_solutions_pass_in_the_browser(workers, plain_server, repo_root, lesson_id, alternatives):
     """Correct solutions in other styles pass a browser Check too (every generated case: werkbank check's Pyodide
     parity run)."""
-    page.goto(plain_server.url + "build.json")
     lang = load_lesson(lesson_id).languages[0]
-    for n, (checkpoint, path) in enumerate(alternatives):
-        verdict, = _check(page, plain_server, repo_root, lesson_id, checkpoint, [path.read_text(encoding="utf-8")],
-                          3, lang, boot=n == 0)
+    for checkpoint, path in alternatives:
+        verdict, = _check(workers, plain_server, repo_root, lesson_id, checkpoint, [path.read_text(encoding="utf-8")],
+                          3, lang)
         assert verdict["status"] == "pass", (path.name, verdict["failure"])
