@@ -11,9 +11,18 @@ The fixtures they use live in ``tests/conftest.py`` so any test module can use t
 - ``request_log``      every request URL of ``context`` (pages, workers, service workers);
                        ``request_log.assert_only(origin)`` fails if any request left ``origin``.
 - ``page``             a page in ``context`` with a 120 s timeout; errors collected in ``page.werkbank_errors``.
+- ``save_data_page``   the same, but Python does not boot as the page loads (only if the test runs code): for tests
+                       that run none. ``SAVE_DATA`` is that init script, for contexts a test makes itself.
+- ``lesson_pages``     ``lesson_pages(lesson, lang) -> page``: one booted lesson page per module, reset to a fresh
+                       visit's state for each test that only drives it (type, Run, Check, read).
+
+Every lesson or home page that boots Python costs about four times what the page alone does: prefer
+``lesson_pages`` for a test that only drives a lesson, ``save_data_page`` for one that runs no code, and a page of
+its own only for what loading itself does (see tests/conftest.py).
 
 Shared helpers live in ``helpers.py`` (import them, never another test module): opening a lesson, waiting on state
-(``wait_ready``, ``wait_python``, ``wait_verdict``, ``wait_running``, ``wait_stored``), typing, Run and Check, and
+(``wait_ready``, ``wait_editors``, ``wait_python``, ``wait_verdict``, ``wait_running``, ``wait_stored``), typing, Run
+and Check, and
 ``drive_workers(page, server, repo_root, jobs)``, which sends protocol messages to the site's learner and grader
 workers and returns the replies of each job; ``final(replies)``.
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tests.browser.learner import (ARABIC_LESSON, DONE, KEY, LESSON, click, editor, editor_text, open_lesson,  # noqa: F401
                                    passed_ids, poll, put_solution, replace_code, section, selector, stored,
-                                   wait_idle, wait_ready, wait_verdict)
+                                   wait_editors, wait_idle, wait_ready, wait_verdict)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
