@@ -179,7 +179,9 @@ def test_endless_printing_is_capped_and_stop_works(pages, server_name):
         poll(pg, "() => document.querySelector('[data-playground] [data-output] .output-notice') !== null",
              timeout=30)
 
-    stop_after(page, "try", "while True:\n    print('x')\n", while_running=capped)
+    # lines of 1000 characters: the cap comes after a few hundred prints, well inside the Run's time limit (30 s) even
+    # on a loaded machine, where 100 000 one-character prints could outlast it and end the run before Stop
+    stop_after(page, "try", "while True:\n    print('x' * 999)\n", while_running=capped)
     assert out.locator(".output-notice").count() == 1
     assert ui("output_truncated").split("{")[0] in out.inner_text()
     size = page.evaluate("() => document.querySelector('[data-playground] [data-output]').textContent.length")
