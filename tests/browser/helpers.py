@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tests.browser.learner import (ARABIC_LESSON, DONE, KEY, LESSON, click, editor, editor_text, open_lesson,  # noqa: F401
                                    passed_ids, poll, put_solution, replace_code, section, selector, stored,
-                                   wait_editors, wait_idle, wait_ready, wait_verdict)
+                                   wait_editors, wait_for, wait_idle, wait_ready, wait_verdict)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,8 +39,7 @@ def wait_python(page, timeout=120_000):
 
 def wait_running(page, cp="try"):
     """Wait until learner code of ``cp`` is running (the page shows ``data-runtime="running"``)."""
-    poll(page, "sel => document.querySelector(sel).dataset.state === 'running' && "
-               "document.body.dataset.runtime === 'running'", selector(cp))
+    wait_for(page, f'body[data-runtime="running"] {selector(cp)}[data-state="running"]')
 
 
 def run(page, cp, code):

@@ -1,7 +1,9 @@
 """Helpers for the learner-UI browser tests (test_learner_ui.py, test_learner_flow.py, test_a11y.py).
 
-Every wait is on state (a verdict, ``data-runtime``, storage, a DOM attribute), never a fixed sleep. The pages' CSP
-forbids eval, which Playwright's string predicates (``wait_for_function``) need; :func:`poll` uses page.evaluate.
+Every wait is on state (a verdict, ``data-runtime``, storage, a DOM attribute), never a fixed sleep. A state a CSS
+selector can say is awaited with :func:`wait_for` (Playwright's own wait, inside the page); the pages' CSP forbids
+eval, which Playwright's string predicates (``wait_for_function``) need, so other predicates go through :func:`poll`
+(page.evaluate every 50 ms, a round trip to the browser each time: several times the CPU of a selector wait).
 """
 
 from __future__ import annotations
@@ -13,6 +15,16 @@ LESSON = "claims-abstention"
 ARABIC_LESSON = "perplexity-calibration"
 KEY = "werkbank:progress"
 DONE = ("pass", "fail", "error", "timeout")
+
+
+def wait_for(page, selector, timeout=120.0):
+    """Wait until an element matches the CSS ``selector`` (attached); a timeout fails with what the page shows."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_selector(selector, state="attached", timeout=timeout * 1000)
+    except PlaywrightTimeout:
+        raise AssertionError(f"timed out after {timeout} s waiting for {selector}\npage state: {_state(page)}") from None
 
 
 def poll(page, fn, arg=None, timeout=120.0):
@@ -140,16 +152,13 @@ def replace_code(page, cp, code):
 def wait_verdict(page, cp, states=DONE):
     """Wait until the verdict of `cp` is one of `states` and no run is going on; return (state, text)."""
     sel = selector(cp)
-    poll(page, """([sel, states]) => {
-            const s = document.querySelector(sel);
-            return s.dataset.state !== 'running' && states.includes(s.querySelector('[data-verdict]').dataset.verdict);
-        }""", [sel, list(states)])
-    box = section(page, cp).locator("[data-verdict]")
+    wait_for(page, ", ".join(f'{sel}:not([data-state="running"]) [data-verdict="{state}"]' for state in states))
+    box = section(page, cp).locator("[data-verdict]").first
     return box.get_attribute("data-verdict"), box.inner_text()
 
 
 def wait_idle(page, cp):
-    poll(page, "sel => document.querySelector(sel).dataset.state === 'idle'", selector(cp))
+    wait_for(page, f'{selector(cp)}[data-state="idle"]')
 
 
 def click(page, cp, action):

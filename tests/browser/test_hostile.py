@@ -19,8 +19,8 @@ import pytest
 from werkbank.lessons import load_lesson
 from tests.conftest import SAVE_DATA
 
-from tests.browser.helpers import (KEY, LESSON, check, editor_text, open_lesson, passed_ids, poll, replace_code, run, section, stored,
-                     wait_running, wait_stored, wait_ready)
+from tests.browser.helpers import (KEY, LESSON, check, editor_text, open_lesson, passed_ids, replace_code, run, section, stored,
+                     wait_for, wait_running, wait_stored, wait_ready)
 
 pytestmark = pytest.mark.browser
 
@@ -104,7 +104,7 @@ def stop_after(page, cp, code, *, while_running=None):
     started = time.monotonic()
     stop.click()
     sel = f'[data-checkpoint="{cp}"]' if cp != "try" else "[data-playground]"
-    poll(page, "sel => document.querySelector(sel + ' [data-verdict]').dataset.stopped === 'true'", sel, timeout=15)
+    wait_for(page, f'{sel} [data-verdict][data-stopped="true"]', timeout=15)
     return time.monotonic() - started
 
 
@@ -176,8 +176,7 @@ def test_endless_printing_is_capped_and_stop_works(pages, server_name):
     out = section(page, "try").locator("[data-output]")
 
     def capped(pg):
-        poll(pg, "() => document.querySelector('[data-playground] [data-output] .output-notice') !== null",
-             timeout=30)
+        wait_for(pg, "[data-playground] [data-output] .output-notice", timeout=30)
 
     # lines of 1000 characters: the cap comes after a few hundred prints, well inside the Run's time limit (30 s) even
     # on a loaded machine, where 100 000 one-character prints could outlast it and end the run before Stop
