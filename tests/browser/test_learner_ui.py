@@ -446,11 +446,18 @@ def test_export_then_import_round_trip(save_data_page, isolated_server, tmp_path
     assert stored(page) == doc
 
 
-def test_two_tabs_keep_both_passes(context, isolated_server):
-    first, second = context.new_page(), context.new_page()
-    for pg in (first, second):
-        pg.set_default_timeout(120_000)
-        open_lesson(pg, isolated_server)
+def test_two_tabs_keep_both_passes(lesson_pages, isolated_server):
+    first = lesson_pages()  # the shared page is the first tab; the second opens in its context (same storage)
+    second = first.context.new_page()
+    second.set_default_timeout(120_000)
+    try:
+        _two_tabs(first, second, isolated_server)
+    finally:
+        second.close()
+
+
+def _two_tabs(first, second, isolated_server):
+    open_lesson(second, isolated_server)
     put_solution(first, "1")
     first_check = section(first, "1").locator('[data-action="check"]')
     put_solution(second, "2")
