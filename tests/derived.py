@@ -17,14 +17,15 @@ versions. So each keeps a stamp, ``tests/stamps/<name>.json``, committed with th
 - ``WERKBANK_RERUN_STAMPED=1``: every stamped check runs whatever the stamp says (and stamps are rewritten).
 
 The inputs of a check are every file its answer can depend on, with folders taken whole where in doubt (the whole
-engine, the lesson's folder and grader package), and the versions of what runs them (Python, numpy, Pyodide's lock,
-Node, Chromium). Forgetting an input would let a stale answer stand, so :func:`inputs_digest` takes globs and
+engine, the lesson's folder and grader package), the versions of what runs them (Python, numpy, Pyodide's lock, Node,
+Chromium), and the check's own code. Forgetting an input would let a stale answer stand, so :func:`inputs_digest` takes globs and
 refuses a glob that matches nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 from pathlib import Path
@@ -59,13 +60,17 @@ def _load(path: Path) -> dict:
         return {}
 
 
-def stamped(name: str, item: str, digest: str, check: Callable[[], object], *, request=None,
-            folder: Path = STAMPS) -> bool:
+def stamped(name: str, item: str, digest: str, check: Callable[[], object], *, helpers: Iterable[Callable] = (),
+            request=None, folder: Path = STAMPS) -> bool:
     """Run ``check()`` unless ``tests/stamps/<name>.json`` holds ``digest`` for ``item``; returns whether it ran.
 
     ``check`` raises (an assertion) when the property fails and returns a JSON-able summary of what it found when it
-    holds, which goes into the stamp with the digest. ``request`` (pytest's): a check not run is noted on the test
-    (``user_properties``) for the run's summary."""
+    holds, which goes into the stamp with the digest. The source code of ``check`` and of the ``helpers`` it calls
+    from its test module is part of the digest, so changing what the check does runs it again (other tests of the
+    module may change freely). ``request`` (pytest's): a check not run is noted on the test (``user_properties``)
+    for the run's summary."""
+    code = "".join(inspect.getsource(fn) for fn in (check, *helpers))
+    digest = hashlib.sha256((digest + "\0" + code).encode()).hexdigest()
     path = folder / f"{name}.json"
     stamps = _load(path)
     if not os.environ.get(RERUN) and stamps.get(item, {}).get("inputs") == digest:

@@ -42,13 +42,20 @@ def test_a_check_runs_unless_its_stamp_has_these_inputs(tmp_path, monkeypatch):
         return {"found": len(runs)}
 
     assert derived.stamped("demo", "item", "hash-1", check, folder=tmp_path) is True  # no stamp yet
-    assert json.loads((tmp_path / "demo.json").read_text())["item"] == {"inputs": "hash-1", "found": {"found": 1}}
+    assert json.loads((tmp_path / "demo.json").read_text())["item"]["found"] == {"found": 1}
     assert derived.stamped("demo", "item", "hash-1", check, folder=tmp_path) is False  # same inputs: not again
     assert derived.stamped("demo", "other", "hash-1", check, folder=tmp_path) is True  # another item
     assert derived.stamped("demo", "item", "hash-2", check, folder=tmp_path) is True  # changed inputs
     monkeypatch.setenv(derived.RERUN, "1")
     assert derived.stamped("demo", "item", "hash-2", check, folder=tmp_path) is True  # asked to run them all
     assert len(runs) == 4
+    monkeypatch.delenv(derived.RERUN)
+
+    def changed():  # the same inputs, but the check itself is another one
+        runs.append(2)
+        return {}
+
+    assert derived.stamped("demo", "item", "hash-2", changed, folder=tmp_path) is True
 
 
 def test_a_failing_check_fails_and_writes_no_stamp(tmp_path, monkeypatch):
@@ -60,7 +67,11 @@ def test_a_failing_check_fails_and_writes_no_stamp(tmp_path, monkeypatch):
     with pytest.raises(AssertionError, match="surviving"):
         derived.stamped("demo", "item", "hash-1", failing, folder=tmp_path)
     assert not (tmp_path / "demo.json").exists()
-    derived.stamped("demo", "item", "hash-1", lambda: "ok", folder=tmp_path)
+    def passing():
+        return "ok"
+
+    derived.stamped("demo", "item", "hash-1", passing, folder=tmp_path)
+    stamp = json.loads((tmp_path / "demo.json").read_text())["item"]
     with pytest.raises(AssertionError):  # a stamp for other inputs does not excuse a failure on these
         derived.stamped("demo", "item", "hash-2", failing, folder=tmp_path)
-    assert json.loads((tmp_path / "demo.json").read_text())["item"]["inputs"] == "hash-1"
+    assert json.loads((tmp_path / "demo.json").read_text())["item"] == stamp
