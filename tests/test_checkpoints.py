@@ -3,7 +3,8 @@
 The list of files comes from one place, :func:`werkbank.check.items` (references, every language's starter,
 declared mistakes, alternative solutions under tests/data/<lesson>/alt_*.py), so this test and `check` can never
 disagree about what is proven. One test per file, so a failure names the file; then one Pyodide run (Node, the
-vendored Pyodide 0.27.7) that requires the same verdict for every one of them on the browser's sample of cases.
+vendored Pyodide 0.27.7) that requires the same verdict for every one of them, on every case (the cases a Check in
+the browser runs).
 """
 
 from __future__ import annotations
@@ -72,12 +73,10 @@ def test_references_pass_with_other_seeds(seed):
 
 
 def test_cpython_and_pyodide_give_the_same_verdict_for_every_file():
-    """`werkbank check`'s parity step, on the cases a Check in the browser runs ("sample" mode): one Node process
-    grades every file in Pyodide; the verdicts must match CPython's on the same sample. `werkbank check` (`make
-    check`) runs it on every generated case ("full"), which takes two minutes more than this suite can spend."""
-    prepared = {(lesson.id, cp.id): prepare_checkpoint(cp, seed=0, mode="sample")
-                for lesson in LESSONS for cp in lesson.checkpoints}
+    """`werkbank check`'s parity step: one Node process prepares every checkpoint in Pyodide (the reference must
+    give the same expected outcome for every case there) and grades every file; the verdicts must match CPython's."""
+    prepared = {(lesson.id, cp.id): _prepared(cp) for lesson in LESSONS for cp in lesson.checkpoints}
     cpython = grade_cpython(ITEMS, prepared, jobs=1)
-    problems, line = compare_with_pyodide(LESSONS, ITEMS, cpython, prepared, seed=0, mode="sample")
+    problems, line = compare_with_pyodide(LESSONS, ITEMS, cpython, prepared)
     assert problems == []
     assert line == f"Pyodide parity: {len(ITEMS)}/{len(ITEMS)} files get the same verdict in CPython and Pyodide"

@@ -377,14 +377,5 @@ def _seed_sample_solution() -> str:
 @pytest.mark.parametrize("checkpoint", ["1", "2", "3"])
 def test_the_seeds_sample_solution_passes_every_case(checkpoint):
     """Contracts follow the source: the seed's sample passes every curated and generated case (full set)."""
-    verdict = grade_source(LESSON.id, checkpoint, _seed_sample_solution(), mode="full")
+    verdict = grade_source(LESSON.id, checkpoint, _seed_sample_solution())
     assert verdict["status"] == "pass", verdict.get("failure") or verdict
-
-
-def test_every_browser_sample_catches_a_result_cached_by_the_arguments_identity():
-    """Whatever the seed, a browser Check passes an earlier call's fact list again, refilled with rows that change
-    the answer, so an index cached by id(facts) is caught."""
-    source = LESSON.checkpoint("1").mistake("index_cached_by_id").source()
-    for seed in range(12):
-        verdict = grade_source(LESSON.id, "1", source, seed=seed, mode="sample", shrink_failures=False)
-        assert verdict["status"] == "fail" and verdict["failure"]["case"].startswith("gen/refill/"), seed

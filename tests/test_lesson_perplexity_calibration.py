@@ -366,17 +366,6 @@ def test_lesson_texts_render_with_both_flowcharts():
     assert list(LESSON.languages) == ["ar", "en"]
 
 
-@pytest.mark.parametrize("mistake", ["range_checked_for_lists_only", "arrays_not_validated"])
-def test_every_browser_sample_catches_validation_skipped_for_some_containers(mistake):
-    """A Check in the browser runs a seeded sample, with a new seed each time. Whatever the seed, it must hold a
-    value out of range inside a tuple and inside an array (the sample's smallest conversions are often empty, and
-    an empty array has nothing inside to check), so validation that only lists get is always caught."""
-    source = LESSON.checkpoint("2").mistake(mistake).source()
-    for seed in range(12):
-        verdict = grade_source(LESSON.id, "2", source, seed=seed, mode="sample", shrink_failures=False)
-        assert verdict["status"] == "fail", (seed, verdict["passed"], verdict["total"])
-
-
 # ---- upstream's own program (read at test time from a local copy of the course; never copied into the repository) ----
 
 _UPSTREAM_PATH = "phases/19-capstone-projects/73-perplexity-calibration/code/main.py"
@@ -403,5 +392,5 @@ def _upstream_main() -> str:
 @pytest.mark.parametrize("checkpoint", ["1", "2", "3"])
 def test_upstreams_main_passes_every_case(checkpoint):
     """Contracts follow the source: upstream's program passes every curated and generated case (full set)."""
-    verdict = grade_source(LESSON.id, checkpoint, _upstream_main(), mode="full")
+    verdict = grade_source(LESSON.id, checkpoint, _upstream_main())
     assert verdict["status"] == "pass", verdict.get("failure") or verdict

@@ -5,8 +5,11 @@ Steps, in order:
 1. vendor the Pyodide runtime and its wheels into ``dist/pyodide/`` (see :mod:`werkbank.vendor`) and every lesson's
    pinned extra wheels into ``dist/wheels/``;
 2. the front end: :func:`werkbank.site.build_site` bundles ``web/src`` and renders the HTML pages;
-3. the grading data the Web Workers load: ``dist/grading/engine.json`` (:data:`BROWSER_ENGINE`) and one
-   ``dist/grading/<lesson-id>.json`` per lesson (its hidden graders, reference solutions, checkpoints, wheels);
+3. the grading data the Web Workers load: ``dist/grading/engine.json`` (:data:`BROWSER_ENGINE`), one
+   ``dist/grading/<lesson-id>.json`` per lesson (its hidden graders, reference solutions, checkpoints, wheels) and
+   one ``dist/grading/<lesson-id>.<lang>.checks`` per lesson language: every checkpoint's cases with the reference's
+   expected outcomes, computed here once (:func:`prepared_checks`), so a Check in the browser runs exactly the cases
+   ``werkbank grade`` runs and the grader worker computes none of them;
 4. optionally (``bytecode``) the runtime's Python files precompiled, then the offline step
    (:func:`werkbank.offline.finish`: precompressed copies, ``_headers``, the service worker ``sw.js``);
 5. a last check that no file in ``dist/`` names a CDN, then ``dist/build.json`` with a hash of everything else.
@@ -102,6 +105,70 @@ def lesson_grading(lesson, requirements: list[dict]) -> dict:
     }
 
 
+#: Suffix of a lesson language's prepared Checks: gzip-compressed JSON, which the grader worker inflates itself
+#: (DecompressionStream), so no host has to compress it or set a header (a ``.gz`` name would read as a copy of a
+#: file that is not there: :mod:`werkbank.offline` prunes those).
+CHECKS_SUFFIX = ".checks"
+
+
+def checks_name(lesson_id: str, lang: str) -> str:
+    """The file name of a lesson language's prepared Checks in ``dist/grading/``."""
+    return f"{lesson_id}.{lang}{CHECKS_SUFFIX}"
+
+
+def prepared_checks(lesson, lang: str) -> dict:
+    """Every checkpoint of ``lesson`` prepared in ``lang`` with the build's seed (:data:`CASE_SEED`):
+    ``{"lesson", "lang", "seed", "checks": {checkpoint id: {"plan": JSON text, "key": JSON text, "time_limit",
+    "plot_case"} or {"author_error": text}}}``. The plan (the cases' inputs) goes to the learner's worker; the key
+    (expected outcomes) never leaves the grader worker. An author error is kept, not raised: the page then says
+    that the checkpoint's grader is broken, as ``werkbank grade`` does, and the build goes on."""
+    from graders.engine.case import AuthorError
+    from graders.engine.settings import CASE_SEED
+    from werkbank.grading import prepare_checkpoint
+
+    checks = {}
+    for cp in lesson.checkpoints:
+        try:
+            prepared = prepare_checkpoint(cp, seed=CASE_SEED, lang=lang)
+        except AuthorError as error:
+            checks[cp.id] = {"author_error": str(error)}
+            continue
+        except Exception as error:  # an author's grader failing in an unforeseen way is still the author's
+            checks[cp.id] = {"author_error": f"{type(error).__name__}: {error}"}
+            continue
+        key = prepared["key"]
+        checks[cp.id] = {"plan": json.dumps(prepared["plan"], ensure_ascii=False, separators=(",", ":")),
+                         "key": json.dumps(key, ensure_ascii=False, separators=(",", ":")),
+                         "time_limit": key["time_limit"], "plot_case": key["plot"]["case"] if key.get("plot") else ""}
+    return {"lesson": lesson.id, "lang": lang, "seed": CASE_SEED, "checks": checks}
+
+
+def _checks_bytes(lesson, lang: str) -> bytes:
+    """:func:`prepared_checks` as gzip bytes, kept in the cache under a hash of everything they depend on (the
+    engine, the lesson's graders, references and mistakes, the language, the seed, Python and numpy), so a rebuild
+    that changed none of these computes nothing."""
+    import gzip
+    import sys
+
+    import numpy
+
+    from graders.engine.settings import CASE_SEED
+
+    digest = hashlib.sha256()
+    for part in (engine_files(), lesson_grading(lesson, []), lang, CASE_SEED, sys.version, numpy.__version__):
+        digest.update(json.dumps(part, sort_keys=True).encode("utf-8") + b"\0")
+    cached = vendor.cache_dir() / "checks" / f"{digest.hexdigest()}.gz"
+    if cached.is_file():
+        return cached.read_bytes()
+    data = gzip.compress(json.dumps(prepared_checks(lesson, lang), ensure_ascii=False).encode("utf-8"),
+                         compresslevel=9, mtime=0)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cached.with_suffix(".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(cached)
+    return data
+
+
 def write_grading(dist: Path, lessons: list, requirements: dict[str, list[dict]], *, bytecode: bool = False) -> list[str]:
     """Write engine.json and one json per lesson into ``dist/grading/``; return the file names written.
     ``bytecode``: engine.json also carries the engine compiled ahead of time (:func:`werkbank.bytecode.engine_bytecode`)."""
@@ -122,6 +189,10 @@ def write_grading(dist: Path, lessons: list, requirements: dict[str, list[dict]]
         name = f"{lesson.id}.json"
         vendor.write_if_changed(out / name, _json_bytes(lesson_grading(lesson, requirements.get(lesson.id, []))))
         names.append(name)
+        for lang in lesson.languages:
+            name = checks_name(lesson.id, lang)
+            vendor.write_if_changed(out / name, _checks_bytes(lesson, lang))
+            names.append(name)
     return names
 
 

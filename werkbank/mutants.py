@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders.engine import runner
+from graders.engine.settings import CASE_SEED
 from graders.engine.judge import check_case
 
 _COMPARE_SWAPS = {
@@ -302,11 +303,11 @@ def equivalent_marks(folder: Path) -> dict[str, str]:
     return marks
 
 
-def score_checkpoint(lesson_id: str, checkpoint, *, seed: int = 0) -> Result:
+def score_checkpoint(lesson_id: str, checkpoint, *, seed: int = CASE_SEED) -> Result:
     """Grade every mutant of the checkpoint's reference against its full case set."""
     from werkbank.grading import prepare_checkpoint
 
-    prepared = prepare_checkpoint(checkpoint, seed=seed, mode="full")
+    prepared = prepare_checkpoint(checkpoint, seed=seed)
     marks = equivalent_marks(checkpoint.folder)
     result = Result(lesson_id, checkpoint.id)
     seen_ids = set()

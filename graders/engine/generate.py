@@ -14,10 +14,8 @@
 4. **repeats**: the same calls again after all the others, so results that are shared, cached or that accumulate
    state between calls show (the runner also re-reads every earlier result after the last call).
 
-Ids are stable: ``gen/<family>/<site>/<base>[/<n>]``. In ``"full"`` mode every variant is generated (``werkbank
-check`` and ``werkbank grade``); in ``"sample"`` mode (a Check in the browser) one seeded variant per stratum
-(family group, family, parameter, field), so every kind of variant is tried in every Check while the number of
-calls stays small.
+Ids are stable: ``gen/<family>/<site>/<base>[/<n>]``. The same domain, bases and seed always give the same cases
+in the same order; a Check in the browser, ``werkbank grade`` and ``werkbank check`` all run every one of them.
 """
 
 from __future__ import annotations
@@ -32,7 +30,7 @@ import numpy as np
 
 from .domain import Domain, Record, Seq, Text, Variant, array_of
 
-#: Families grouped for explanations (catalog key ``gen_<group>``) and sampling.
+#: Families grouped for explanations (catalog key ``gen_<group>``) and for the verdict's summary.
 GROUPS = {
     "type": ("type-",), "blank": ("empty", "blank", "invisible"),
     "exact": ("padded", "case", "substring", "superstring", "nfd", "nfc", "nfkc"),
@@ -46,7 +44,7 @@ GROUPS = {
 }
 #: Families whose valid results become bases for deeper variants.
 CONVERSIONS = ("container", "ndarray", "record-reordered", "accented", "size-max")
-#: Most variants of one family in "full" mode (chosen evenly over sites and bases).
+#: Most variants of one family (chosen evenly over sites and bases).
 FULL_PER_FAMILY = 48
 #: Most deeper variants generated from one converted base.
 DEEP_PER_BASE = 60
@@ -469,58 +467,37 @@ def _collision_variants(domain: Domain, base: Base):
 # --------------------------------------------------------------------------------------------------- assembly
 
 
-#: Sample mode: how many generated cases a Check runs (first level), and how many deeper ones.
-SAMPLE_BUDGET = 110
-SAMPLE_DEEP = 24
-#: Sites of one kind varied per mode (those of the smallest bases).
-SITES_PER_KIND = {"sample": 2, "full": 5}
+#: Sites of one kind varied (those of the smallest bases).
+SITES_PER_KIND = 5
 
 
-def _choose(items: list, rng: random.Random, mode: str, budget: int) -> list:
-    """Pick candidates (or built cases): in "full" mode at most FULL_PER_FAMILY per family, spread evenly; in
-    "sample" mode one per stratum, first one stratum for every (group, parameter) (for deeper variants, for every
-    (group, parameter, conversion)), then random further strata up to ``budget``; within a stratum one of its three
-    smallest members."""
+def _choose(items: list) -> list:
+    """At most FULL_PER_FAMILY candidates (or built cases) per family, spread evenly over its strata (family,
+    parameter, field, finer kind), in a fixed order."""
     strata: dict = {}
     for item in items:
         strata.setdefault(item.stratum, []).append(item)
-    if mode == "full":
-        by_family: dict = {}
-        for key in sorted(strata, key=repr):
-            by_family.setdefault(key[1], []).extend(strata[key])
-        chosen = []
-        for _, members in sorted(by_family.items()):
-            step = max(1.0, len(members) / FULL_PER_FAMILY)
-            chosen.extend(members[int(i * step)] for i in range(min(len(members), FULL_PER_FAMILY)))
-        return chosen
-    keys = sorted(strata, key=repr)
-    rng.shuffle(keys)
-    coarse, first, rest = set(), [], []
-    for key in keys:
-        # first one stratum per (group, parameter), and for deeper variants per conversion too: a solution may
-        # validate lists but skip arrays or tuples
-        bucket = (key[0], key[2].split(".", 1)[0].split("[", 1)[0], *key[4:])
-        (rest if bucket in coarse else first).append(key)
-        coarse.add(bucket)
-    picked = first + rest[: max(0, budget - len(first))]
+    by_family: dict = {}
+    for key in sorted(strata, key=repr):
+        by_family.setdefault(key[1], []).extend(strata[key])
     chosen = []
-    for key in sorted(picked, key=repr):
-        members = sorted(strata[key], key=lambda item: item.size)[:3]
-        chosen.append(members[rng.randrange(len(members))])
+    for _, members in sorted(by_family.items()):
+        step = max(1.0, len(members) / FULL_PER_FAMILY)
+        chosen.extend(members[int(i * step)] for i in range(min(len(members), FULL_PER_FAMILY)))
     return chosen
 
 
-def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mode: str = "sample",
-             repeats: int = 6) -> list[tuple[Generated, dict]]:
+def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0,
+             repeats: int = 24) -> list[tuple[Generated, dict]]:
     """The generated cases and their reference outcomes, in the order they should run.
 
     ``reference(case)`` runs the reference solution on deep copies of a :class:`Generated` case's inputs and
-    returns its outcome (a dict with ``kind`` "return" or "raise"). ``mode`` is "sample" or "full"; the sample is
-    seeded by ``seed``.
+    returns its outcome (a dict with ``kind`` "return" or "raise"). ``seed`` seeds the few random choices (which
+    deeper variants, repeats and refills), so the same seed gives the same cases.
     """
     rng = random.Random(f"{seed}:{domain.call}")
     bases = sorted((b for b in bases if b.args or b.kwargs), key=lambda b: b.size)
-    per_kind = SITES_PER_KIND[mode]
+    per_kind = SITES_PER_KIND
     small = bases[: max(per_kind, 3)]
     candidates = list(_site_candidates(domain, bases, per_kind))
     built = []
@@ -528,13 +505,13 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mod
         built.extend(_aligned_variants(domain, base))
         built.extend(_keyword_variants(domain, base))
         built.extend(_collision_variants(domain, base))
-    built.extend(_default_variants(domain, bases if mode == "full" else small))
+    built.extend(_default_variants(domain, bases))
     for b in (_accented(domain, base) for base in small):
         if b is not None:
             built.append(Generated(id=f"gen/accented/-/{b.id}/0", call=domain.call, args=b.args, kwargs=b.kwargs,
                                    family="accented", detail="accents", site="-", base=b.id,
                                    stratum=("transform", "accented", "-", ""), size=b.size))
-    chosen = _choose(candidates + _unique(built), rng, mode, SAMPLE_BUDGET)
+    chosen = _choose(candidates + _unique(built))
     cases = [c if isinstance(c, Generated) else _build(domain, c) for c in chosen]
     out = [(case, reference(case)) for case in _unique([c for c in cases if c is not None])]
     out.extend(_roomy_conversions(domain, bases, out, reference))
@@ -547,20 +524,20 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mod
         under = case.path if case.family != "accented" else None
         for candidate in _site_candidates(domain, [converted], 1, only_under=under):
             deeper.append(_Deep(candidate, case.family))
-    picked = _choose(deeper, rng, mode, SAMPLE_DEEP)
-    if mode == "full" and len(picked) > DEEP_PER_BASE * 4:
+    picked = _choose(deeper)
+    if len(picked) > DEEP_PER_BASE * 4:
         picked = rng.sample(picked, DEEP_PER_BASE * 4)
     deep_cases = [_build(domain, d.candidate) for d in picked]
     out.extend((case, reference(case)) for case in _unique([c for c in deep_cases if c is not None]))
     # Repeats: the same call again, last, for a few valid cases (state kept between calls shows here).
     valid = [(c, o) for c, o in out if o.get("kind") == "return"]
-    count = min(len(valid), repeats if mode == "sample" else 4 * repeats)
+    count = min(len(valid), repeats)
     for case, outcome in rng.sample(valid, count):
         again = Generated(id=f"gen/repeat/-/{case.id}", call=case.call, args=copy.deepcopy(case.args),
                           kwargs=copy.deepcopy(case.kwargs), family="repeat", detail="the same call again",
                           site="-", base=case.id, stratum=("repeat", "repeat", "-", ""), size=case.size)
         out.append((again, outcome))
-    out.extend(_refills(domain, valid, reference, rng, 1 if mode == "sample" else 4))
+    out.extend(_refills(domain, valid, reference, rng, 4))
     return out
 
 
@@ -582,8 +559,8 @@ def _refills(domain: Domain, valid: list, reference, rng: random.Random, per_spo
         groups = _swappable(plain, spot)
         sizes = [len(group) * (len(group) - 1) for group in groups]
         total = sum(sizes)
-        # A random order of the (first, second) pairs, drawn by index: listing and shuffling every pair cost
-        # seconds on the ~1,500 cases of a "full" run, for the few dozen pairs ever tried.
+        # A random order of the (first, second) pairs, drawn by index: listing and shuffling every pair would cost
+        # seconds on ~1,500 cases, for the few dozen pairs ever tried.
         pairs = (_pair(groups, sizes, index) for index in rng.sample(range(total), min(total, 50 * per_spot)))
         found = 0
         for first, second, outcome in pairs:
@@ -642,9 +619,9 @@ def _holds_items(value) -> bool:
 
 
 def _roomy_conversions(domain: Domain, bases: list, out: list, reference) -> list:
-    """For every container or array conversion of a parameter that the chosen cases only show empty (the sample
-    prefers small inputs, and an empty array has nothing inside to vary), the one of the smallest base that holds
-    items, so that deeper variants (a value out of range inside an array) exist for every conversion."""
+    """For every container or array conversion of a parameter that the chosen cases only show empty (an empty
+    array has nothing inside to vary), the one of the smallest base that holds items, so that deeper variants (a
+    value out of range inside an array) exist for every conversion."""
     have = {(case.family, case.site) for case, outcome in out
             if outcome.get("kind") == "return" and case.path is not None
             and _holds_items(_get(case.args, case.kwargs, case.path))}

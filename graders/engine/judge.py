@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from . import values
 from .compare import Mismatch, compare
 from .i18n import pick, text
 from .settings import EXIT_TEXT_LIMIT, FALLBACK_LANGUAGE, LANGUAGES, OUTPUT_LIMIT
@@ -183,8 +184,8 @@ def _bad_run(run) -> str | None:
 
 def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
     """The verdict for ``run`` (from :func:`graders.engine.runner.run`) against a prepared checkpoint (the whole
-    result of :func:`graders.engine.prepare.prepare`, or just its ``key``)."""
-    key = prepared.get("key", prepared)
+    result of :func:`graders.engine.prepare.prepare`: its ``key`` decides, its ``plan`` shows the failing call)."""
+    key = prepared["key"]
     lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
     problem = _bad_run(run)
     if problem is not None:
@@ -223,7 +224,7 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
             continue
         verdict["failed_cases"].append(case_id)
         if first is None:
-            first = failure(key, case_id, actual, problem, lang)
+            first = failure(prepared, case_id, actual, problem, lang)
             if actual and actual.get("kind") == "raise" and actual.get("traceback"):
                 verdict["traceback"] = actual["traceback"]
                 verdict["error_line"] = actual.get("error_line")
@@ -258,9 +259,26 @@ def _module_error(run: dict, lang: str) -> dict | None:
                          run.get("error_line"), lang)
 
 
-def failure(key: dict, case_id: str, actual: dict | None, problem: tuple, lang: str) -> dict:
+def plan_case(prepared: dict, case_id: str) -> dict:
+    """The plan's entry of one case (its call and inputs)."""
+    index = prepared.get("_index")
+    if index is None:
+        index = prepared["_index"] = {case["id"]: case for case in prepared["plan"]["cases"]}
+    return index[case_id]
+
+
+def call_texts(entry: dict) -> tuple[str, str]:
+    """``(bounded call text, complete call source)`` of a plan case: made when a verdict shows the case, not for
+    every case ahead of time (the source of a case with thousands of items is long)."""
+    args, kwargs = values.case_inputs(entry)
+    return values.show_call(entry["call"], args, kwargs), values.call_source(entry["call"], args, kwargs)
+
+
+def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, lang: str) -> dict:
     """The verdict's ``failure`` entry for one failing case: what was called, expected and got, and why."""
+    key = prepared["key"]
     meta = key["cases"][case_id]
+    call, source = call_texts(plan_case(prepared, case_id))
     reason, hint_key = problem
     label, explain, hint = case_texts(meta, lang)
     if hint_key:
@@ -269,8 +287,8 @@ def failure(key: dict, case_id: str, actual: dict | None, problem: tuple, lang: 
     entry = {
         "case": case_id,
         "case_label": label or case_id,
-        "call": meta["call"],
-        "call_source": meta.get("source", meta["call"]),
+        "call": call,
+        "call_source": source,
         "expected": _outcome_text(expected, lang),
         "actual": _outcome_text(actual, lang) if actual else "<no result>",
         "reason": reason,
@@ -304,16 +322,17 @@ def known_mistake(key: dict, case_id: str, actual: dict | None) -> dict | None:
     return None
 
 
-def adopt_shrunk(verdict: dict, key: dict, case_id: str, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
-    """``verdict`` with its failure shown on the smaller input ``case_id`` of a shrink round (``key`` and ``run`` of
-    that round). The failing case keeps its id and label; what was called, expected and got come from the smaller
-    input, which is marked ``shrunk``."""
+def adopt_shrunk(verdict: dict, prepared: dict, case_id: str, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
+    """``verdict`` with its failure shown on the smaller input ``case_id`` of a shrink round (the round's prepared
+    candidates and ``run``). The failing case keeps its id and label; what was called, expected and got come from
+    the smaller input, which is marked ``shrunk``."""
     lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
+    key = prepared["key"]
     actual = next((o for o in run.get("outcomes", []) if o.get("id") == case_id), None)
     problem = check_case(key["expected"][case_id], actual, key["cases"][case_id], lang)
     if problem is None or not verdict.get("failure"):
         return verdict
-    smaller = failure(key, case_id, actual, problem, lang)
+    smaller = failure(prepared, case_id, actual, problem, lang)
     original = verdict["failure"]
     merged = {**smaller, "case": original["case"], "case_label": original["case_label"], "shrunk": True}
     if not key["cases"][case_id].get("generated"):

@@ -6,8 +6,9 @@ code and hands to :func:`graders.engine.judge.judge` afterwards.
 
 The cases are, in order: the grader's curated cases; its random valid cases (``RANDOM_CASES``, from its own
 ``random_cases(rng, count)`` or drawn from its ``DOMAIN``); then, when the grader declares a ``DOMAIN``, the generated
-adversarial cases (:mod:`graders.engine.generate`), in ``"sample"`` mode (a seeded stratified sample: a Check in the
-browser) or ``"full"`` mode (every variant: ``werkbank grade`` and ``werkbank check``).
+adversarial cases (:mod:`graders.engine.generate`). The same grader, reference, seed and language always give the
+same cases in the same order, on every platform: a Check in the browser, ``werkbank grade`` and ``werkbank check``
+run exactly this set (the build computes it once, :mod:`werkbank.build`).
 Anything wrong with the grader module or the reference solution raises :class:`AuthorError`.
 """
 
@@ -25,9 +26,7 @@ from .case import AuthorError, Case
 from .domain import Domain
 from .generate import Base, generate, random_bases
 from .runner import Refills, resolve  # the same rules as for learners
-from .settings import DEFAULT_TIME_LIMIT, FALLBACK_LANGUAGE, MAX_CASES
-
-MODES = ("sample", "full")
+from .settings import CASE_SEED, DEFAULT_TIME_LIMIT, FALLBACK_LANGUAGE, MAX_CASES
 
 
 def load_reference(source: str, name: str = "reference_solution") -> types.ModuleType:
@@ -190,13 +189,20 @@ def _label(case: Case) -> dict:
     return out
 
 
-def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, checkpoint: str, seed: int,
-            plot: str = "", mode: str = "sample", lang: str = FALLBACK_LANGUAGE, mistakes=()) -> dict:
+def plan_entry(case_id: str, call: str, wire_args: list, wire_kwargs: list) -> dict:
+    """One case of a plan: its inputs as JSON text (``json``) when they hold only JSON types, which the runner reads
+    at C speed, else in the typed wire encoding (``args``, ``kwargs``)."""
+    plain = values.as_json(wire_args, wire_kwargs)
+    if plain is not None:
+        return {"id": case_id, "call": call, "json": plain}
+    return {"id": case_id, "call": call, "args": wire_args, "kwargs": wire_kwargs}
+
+
+def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, checkpoint: str,
+            seed: int = CASE_SEED, plot: str = "", lang: str = FALLBACK_LANGUAGE, mistakes=()) -> dict:
     """Cases, inputs and expected outcomes for one checkpoint; see the module docstring. ``mistakes``: declared
     mistakes with feedback (``{"name", "source", "feedback", "expect_status"}``); the key records where each fails
     and what it gives there, so the judge can tell a learner who makes that mistake what it means."""
-    if mode not in MODES:
-        raise AuthorError(f"unknown mode {mode!r}")
     cases = collect_cases(grader, seed, lang)
     allowed = tuple(getattr(grader, "EXPECTED_EXCEPTIONS", (ValueError,)))
     reference = Reference(reference_source, allowed)
@@ -204,15 +210,10 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
 
     def add(case_id, call, args, kwargs, outcome, meta, refill=None):
         wire_args, wire_kwargs = _encode_inputs(case_id, args, kwargs)
-        entry = {"id": case_id, "call": call, "args": wire_args, "kwargs": wire_kwargs}
+        entry = plan_entry(case_id, call, wire_args, wire_kwargs)
         if refill is not None:
             entry["refill"] = refill
-        plain = values.as_json(wire_args, wire_kwargs)
-        if plain is not None:
-            entry["json"] = plain
         plan_cases.append(entry)
-        meta["call"] = values.show_call(call, wire_args, wire_kwargs)
-        meta["source"] = values.call_source(call, wire_args, wire_kwargs)
         metas[case_id] = meta
         expected[case_id] = outcome
         order.append(case_id)
@@ -234,7 +235,7 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
             def run_reference(generated):
                 return reference.outcome(generated.id, generated.call, generated.args, generated.kwargs)
 
-            for generated, outcome in generate(domain, bases, run_reference, seed=seed, mode=mode):
+            for generated, outcome in generate(domain, bases, run_reference, seed=seed):
                 if generated.id in metas:
                     continue
                 add(generated.id, generated.call, generated.args, generated.kwargs, outcome,
@@ -266,7 +267,7 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
         "plan": {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": time_limit},
         # What the judge gets, and learner code never: expected outcomes and the texts about each case.
         "key": {
-            "lesson": lesson, "checkpoint": checkpoint, "seed": seed, "mode": mode, "time_limit": time_limit,
+            "lesson": lesson, "checkpoint": checkpoint, "seed": seed, "time_limit": time_limit,
             "order": order, "expected": expected, "cases": metas,
             "plot": {"kind": plot, "case": plot_case} if plot and plot_case else None,
             "mistakes": [m for m in known if m["fails"]],
@@ -291,14 +292,15 @@ def _fingerprint(mistake: dict, plan_cases: list, expected: dict) -> dict:
         for case in plan_cases:
             try:
                 target = resolve(module.__dict__, case["call"])
-                args, kwargs = values.decode(case["args"]), values.decode(case["kwargs"])
+                wire_args, wire_kwargs = values.case_inputs(case)
+                args, kwargs = values.decode(wire_args), values.decode(wire_kwargs)
                 args = refills.arguments(case, args)
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     result = target(*args, **kwargs)
                 outcome = {"kind": "return", "value": values.encode(result)}
                 kept.append((case["id"], outcome, result, values.input_ids(args, kwargs)))
-                if values.encode(args) != case["args"] or values.encode(kwargs) != case["kwargs"]:
+                if values.encode(args) != wire_args or values.encode(kwargs) != wire_kwargs:
                     outcome["mutated"] = True
             except Exception as error:  # any exception is this wrong program's outcome
                 outcome = {"kind": "raise", "exc": type(error).__name__}
@@ -340,17 +342,15 @@ def prepare_candidates(grader: types.ModuleType, reference_source: str, plan_cas
     reference = Reference(reference_source, allowed)
     plan_cases, metas, outcomes, order = [], {}, {}, []
     try:
-        for number, (args, kwargs) in enumerate(candidates(plan_case["args"], plan_case["kwargs"],
-                                                           meta.get("aligned", ()))):
+        wire_args, wire_kwargs = values.case_inputs(plan_case)
+        for number, (args, kwargs) in enumerate(candidates(wire_args, wire_kwargs, meta.get("aligned", ()))):
             case_id = f"{plan_case['id']}~{number}"
             try:
                 outcome = reference.outcome(case_id, plan_case["call"], values.decode(args), values.decode(kwargs))
             except AuthorError:
                 continue  # a smaller input the reference does not handle is no candidate
-            plan_cases.append({"id": case_id, "call": plan_case["call"], "args": args, "kwargs": kwargs})
-            metas[case_id] = {**meta, "shrunk": True, "size": size(args) + size(kwargs),
-                              "call": values.show_call(plan_case["call"], args, kwargs),
-                              "source": values.call_source(plan_case["call"], args, kwargs)}
+            plan_cases.append(plan_entry(case_id, plan_case["call"], args, kwargs))
+            metas[case_id] = {**meta, "shrunk": True, "size": size(args) + size(kwargs)}
             outcomes[case_id] = outcome
             order.append(case_id)
     finally:

@@ -67,22 +67,17 @@ _encode = values.encode
 _decode = values.decode
 # JSON inputs are read and written by the C scanner and encoder, created here: the Python layer of the json module
 # looks up builtins such as len and isinstance at call time, and learner code may have replaced those by then.
-try:
-    from _json import encode_basestring as _c_basestring, make_encoder as _c_encoder, make_scanner as _c_scanner
-except ImportError:  # pragma: no cover - CPython and Pyodide both have _json
-    _c_scanner = None
+# (CPython and Pyodide both have _json.)
+from _json import encode_basestring as _c_basestring, make_encoder as _c_encoder, make_scanner as _c_scanner
 
 
 def _no_default(value):
     raise TypeError("not a JSON value")
 
 
-if _c_scanner is not None:
-    _scan = _c_scanner(json.JSONDecoder())
-    _write = _c_encoder(None, _no_default, _c_basestring, None, ":", ",", False, False, False)
-    _join = "".join
-else:  # pragma: no cover
-    _scan = _write = None
+_scan = _c_scanner(json.JSONDecoder())
+_write = _c_encoder(None, _no_default, _c_basestring, None, ":", ",", False, False, False)
+_join = "".join
 
 
 class Output(io.TextIOBase):
@@ -396,7 +391,7 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
         return {"kind": "missing", "name": case["call"]}
     if not callable(target):
         return {"kind": "not_callable", "name": case["call"]}
-    plain = case.get("json") if _scan is not None else None  # JSON-typed inputs: read and compared at C speed
+    plain = case.get("json")  # JSON-typed inputs: read and compared at C speed
     if plain is not None:
         args, kwargs = _scan(plain, 0)[0]
         args = tuple(args)

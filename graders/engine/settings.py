@@ -19,6 +19,9 @@ OUTPUT_LIMIT = 200_000
 DEFAULT_TIME_LIMIT = 5.0
 #: Seconds a free Run may take before it is stopped.
 RUN_TIME_LIMIT = 30.0
+#: The seed of every checkpoint's random and generated cases: a Check in the browser, ``werkbank grade`` and
+#: ``werkbank check`` run the same cases (``werkbank grade --seed`` lets an author try others).
+CASE_SEED = 0
 #: Most cases one checkpoint may have, generated ones included.
 MAX_CASES = 5000
 #: Characters kept of a name learner code chooses (a class, exception or warning name, an attribute, a dtype's

@@ -789,6 +789,15 @@ def as_json(args, kwargs) -> str | None:
     return json.dumps([[decode(a) for a in args[1]], {k[1]: decode(v) for k, v in kwargs[1]}], **JSON_FORM)
 
 
+def case_inputs(entry: dict) -> tuple[list, list]:
+    """A plan case's inputs as wire values ``(args, kwargs)``, whichever form the plan holds them in (the typed
+    ``args``/``kwargs``, or the ``json`` text of :func:`as_json`)."""
+    if "args" in entry:
+        return entry["args"], entry["kwargs"]
+    args, kwargs = json.loads(entry["json"])
+    return encode(tuple(args)), encode(dict(kwargs))
+
+
 def is_ndarray(x) -> bool:
     """True for a numpy array (of any subclass)."""
     return _ndarray is not None and _isinstance(x, _ndarray)

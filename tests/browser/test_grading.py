@@ -41,11 +41,11 @@ def _boot(page, server, repo_root, lesson_id):
     assert final(boot_l)["type"] == "ready" and final(boot_g)["type"] == "ready"
 
 
-def _check(page, server, repo_root, lesson_id, checkpoint, sources, seed, lang, *, boot=True):
+def _check(page, server, repo_root, lesson_id, checkpoint, sources, lang, *, boot=True):
     """Checks the way the page does them, one per source, on workers booted once (``boot``: now; else they are
     already, for this lesson; the sources here are references, declared mistakes and correct alternatives, not
     hostile code): the grader prepares, the learner worker runs the plan, the grader judges. Returns the verdicts."""
-    where = {"lessonId": lesson_id, "checkpoint": checkpoint, "seed": seed, "lang": lang}
+    where = {"lessonId": lesson_id, "checkpoint": checkpoint, "lang": lang}
     if boot:
         _boot(page, server, repo_root, lesson_id)
     prepared, = drive_workers(page, server, repo_root, [
@@ -70,9 +70,9 @@ def test_worker_verdicts_equal_cli_verdicts(page, plain_server, repo_root, lesso
     mistake = cp.mistakes()[0]
     sources = [cp.solution(), mistake.source()]
     page.goto(plain_server.url + "build.json")
-    verdicts = _check(page, plain_server, repo_root, lesson_id, checkpoint, sources, 7, lang)
+    verdicts = _check(page, plain_server, repo_root, lesson_id, checkpoint, sources, lang)
     for source, ours in zip(sources, verdicts):
-        cli = grade_source(lesson_id, checkpoint, source, lang=lang, seed=7, mode="sample", shrink_failures=False)
+        cli = grade_source(lesson_id, checkpoint, source, lang=lang, shrink_failures=False)
         for key in SAME:
             assert ours[key] == cli[key], (key, ours[key], cli[key])
     assert verdicts[0]["status"] == "pass"
@@ -81,7 +81,7 @@ def test_worker_verdicts_equal_cli_verdicts(page, plain_server, repo_root, lesso
 
 def test_graders_and_expected_values_are_out_of_reach_during_a_check(page, plain_server, repo_root):
     page.goto(plain_server.url + "build.json")
-    verdict, = _check(page, plain_server, repo_root, "claims-abstention", "1", [SNOOP], 0, "en")
+    verdict, = _check(page, plain_server, repo_root, "claims-abstention", "1", [SNOOP], "en")
     assert verdict["status"] == "fail"  # no claim_support: every case fails
     line = next(line for line in verdict["stdout"].splitlines() if line.startswith("SNOOP"))
     assert line == "SNOOP [] 0 False [] []", line
@@ -107,5 +107,5 @@ def test_alternative_correct_solutions_pass_in_the_browser(page, plain_server, r
     lang = load_lesson(lesson_id).languages[0]
     for n, (checkpoint, path) in enumerate(alternatives):
         verdict, = _check(page, plain_server, repo_root, lesson_id, checkpoint, [path.read_text(encoding="utf-8")],
-                          3, lang, boot=n == 0)
+                          lang, boot=n == 0)
         assert verdict["status"] == "pass", (path.name, verdict["failure"])

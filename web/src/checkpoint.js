@@ -629,7 +629,6 @@ export class CheckpointView {
       lessonId: this.lesson.id,
       checkpoint: this.data.id,
       lang: this.lang,
-      seed: this.runtime.seedFor(this.lesson.id, this.data.id),
       onOutput: (stream, text, truncated) => this.output.append(stream, text, truncated),
     });
     this._end();

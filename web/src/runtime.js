@@ -1,7 +1,8 @@
 // The page side of Python: one grader worker (trusted) and learner workers (untrusted), behind one state machine.
 //
 // Workers (see protocol.js):
-//   grader   grader_worker.js: prepares each Check (plan + key; the key never leaves it) and judges run results.
+//   grader   grader_worker.js: holds each checkpoint's Check (plan + key, made by the build; the key never leaves it)
+//            and judges run results.
 //   current  the learner worker (worker.js) that serves Runs; it may be dirty (it ran learner code before).
 //   spare    a pristine learner worker booting or ready in the background once the page is ready.
 // Every Check runs on a pristine learner worker (never ran learner code): the current one if still pristine, else
@@ -55,11 +56,6 @@ export function stagedBoot(cores = typeof navigator !== "undefined" ? navigator.
   return !(Number(cores) > 2);
 }
 const STAGED = stagedBoot();
-
-/** A random 32-bit seed for a checkpoint's random cases. */
-function newSeed() {
-  return crypto.getRandomValues(new Uint32Array(1))[0];
-}
 
 /** Map a runner state to the page's `data-runtime` value. */
 export function runtimeAttribute(state) {
@@ -131,8 +127,7 @@ export class Runtime {
     this.early = early;
     this.coldRuntime = coldRuntime;
     this.warmList = null; // {lessonId, checkpoints}
-    this.seeds = new Map(); // "lesson/checkpoint" -> the seed of its next Check
-    this.plans = new Map(); // "lesson/checkpoint/seed" -> Promise of {plan, plotCase, timeLimit}
+    this.plans = new Map(); // "lesson/checkpoint/lang" -> Promise of {plan, plotCase, timeLimit}: the same every Check
     this.state = "off";
     this.onState = onState;
     this.onProgress = onProgress;
@@ -266,7 +261,8 @@ export class Runtime {
     };
     worker.onmessageerror = () => {};
     const lessonId = this.warmList ? this.warmList.lessonId : undefined;
-    const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}) };
+    const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}),
+      ...(role === "grader" ? { lang: String(this.lang) } : {}) };
     if (held) slot.held = payload;
     else this._init(slot, payload);
     return slot;
@@ -491,13 +487,13 @@ export class Runtime {
   }
 
   /**
-   * The prepared plan of a Check: {plan: JSON text ("" for an author error), plotCase, timeLimit (seconds)}; example
-   * data in `lang`.
+   * The plan of a checkpoint's Check: {plan: JSON text ("" for an author error), plotCase, timeLimit (seconds)};
+   * example data in `lang`. The cases are fixed by the build, so every Check of the checkpoint runs this plan.
    */
-  _plan(lessonId, checkpoint, seed, lang = this.lang) {
-    const id = `${lessonId}/${checkpoint}/${seed >>> 0}/${lang}`;
+  _plan(lessonId, checkpoint, lang = this.lang) {
+    const id = `${lessonId}/${checkpoint}/${lang}`;
     if (!this.plans.has(id)) {
-      const payload = { lessonId, checkpoint: String(checkpoint), seed: seed >>> 0, lang: String(lang) };
+      const payload = { lessonId, checkpoint: String(checkpoint), lang: String(lang) };
       const promise = this._ask(Req.PREPARE, payload).then((msg) => ({
         plan: msg.plan,
         plotCase: typeof msg.plotCase === "string" ? msg.plotCase : "",
@@ -505,16 +501,12 @@ export class Runtime {
       }));
       promise.catch(() => this.plans.delete(id));
       this.plans.set(id, promise);
-      // keep the newest few per checkpoint
-      const prefix = `${lessonId}/${checkpoint}/`;
-      const mine = [...this.plans.keys()].filter((k) => k.startsWith(prefix));
-      for (const old of mine.slice(0, Math.max(0, mine.length - 3))) this.plans.delete(old);
     }
     return this.plans.get(id);
   }
 
   /**
-   * Ask for these checkpoints' next Checks to be prepared while the learner reads, so a Check only runs and judges.
+   * Ask for these checkpoints' Checks to be made ready while the learner reads, so a Check only runs and judges.
    * Also tells the workers which lesson the page shows (its wheels load with Python).
    */
   warm(lessonId, checkpoints) {
@@ -525,21 +517,14 @@ export class Runtime {
   _sendWarm() {
     if (!this.warmList) return;
     for (const checkpoint of this.warmList.checkpoints) {
-      this._plan(this.warmList.lessonId, checkpoint, this.seedFor(this.warmList.lessonId, checkpoint)).catch(() => {});
+      this._plan(this.warmList.lessonId, checkpoint).catch(() => {});
     }
-  }
-
-  /** The seed of the next Check of a checkpoint (the one prepared ahead); a new one after every Check. */
-  seedFor(lessonId, checkpoint) {
-    const key = `${lessonId}/${checkpoint}`;
-    if (!this.seeds.has(key)) this.seeds.set(key, newSeed());
-    return this.seeds.get(key);
   }
 
   // ---------------------------------------------------------------- jobs
 
   /**
-   * Queue a job and resolve when it ends. job: {type: "run"|"check", source, lessonId, checkpoint, lang, seed,
+   * Queue a job and resolve when it ends. job: {type: "run"|"check", source, lessonId, checkpoint, lang,
    * after?, onOutput(stream, text, truncated)}. Resolves to {kind: "result"|"verdict"|"stopped"|"timeout"|"crashed"|
    * "failure"|"failed"|"cancelled", ...}; never rejects.
    */
@@ -592,14 +577,12 @@ export class Runtime {
   }
 
   async _check(job) {
-    const seed = job.seed >>> 0;
     const checkpoint = String(job.checkpoint);
     mark("werkbank:check:start");
     const lang = String(job.lang || this.lang);
-    const { plan, timeLimit } = await this._plan(job.lessonId, checkpoint, seed, lang);
+    const { plan, timeLimit } = await this._plan(job.lessonId, checkpoint, lang);
     if (this.job !== job) return;
-    const judge = (runJson) =>
-      this._ask(Req.JUDGE, { lessonId: job.lessonId, checkpoint, seed, runJson, lang });
+    const judge = (runJson) => this._ask(Req.JUDGE, { lessonId: job.lessonId, checkpoint, runJson, lang });
     if (!plan) {
       const msg = await judge("{}"); // an author error: the grader says so in the learner's language
       if (this.job === job) this._finish({ kind: "verdict", verdict: msg.verdict });
@@ -613,11 +596,9 @@ export class Runtime {
     const msg = await judge(runJson);
     if (this.job !== job) return;
     mark("werkbank:check:verdict");
-    const verdict = await this._shrink(job, { lessonId: job.lessonId, checkpoint, seed, lang }, runJson, msg.verdict);
+    const verdict = await this._shrink(job, { lessonId: job.lessonId, checkpoint, lang }, runJson, msg.verdict);
     if (this.job !== job) return;
-    this.seeds.set(`${job.lessonId}/${checkpoint}`, newSeed()); // random cases change with every Check
     this._finish({ kind: "verdict", verdict });
-    this._plan(job.lessonId, checkpoint, this.seedFor(job.lessonId, checkpoint), lang).catch(() => {});
   }
 
   /**
@@ -658,13 +639,12 @@ export class Runtime {
     const checkpoint = typeof job.checkpoint === "string" ? job.checkpoint : null;
     if (checkpoint && typeof job.lessonId === "string" && this.grader) {
       // a checkpoint with a plot: after the module ran, call the plot's case too, so Run draws the learner's result
-      const seed = this.seedFor(job.lessonId, checkpoint);
-      const prepared = this.grader.phase === "ready" ? await this._plan(job.lessonId, checkpoint, seed).catch(() => null) : null;
+      const prepared = this.grader.phase === "ready" ? await this._plan(job.lessonId, checkpoint).catch(() => null) : null;
       if (this.job !== job) return;
       if (prepared && prepared.plan && prepared.plotCase) {
         const full = JSON.parse(prepared.plan);
         plan = { mode: "run", cases: full.cases.filter((c) => c.id === prepared.plotCase), attrs: full.attrs };
-        plot = { seed, checkpoint };
+        plot = { checkpoint };
       }
     }
     if (typeof job.after === "string") plan.after = job.after; // the example or case snippet (graders/engine/runner.py)
@@ -680,7 +660,7 @@ export class Runtime {
     }
     let plotData = null;
     if (plot) {
-      const payload = { lessonId: job.lessonId, checkpoint: plot.checkpoint, seed: plot.seed, lang: this.lang, runJson };
+      const payload = { lessonId: job.lessonId, checkpoint: plot.checkpoint, lang: this.lang, runJson };
       const msg = await this._ask(Req.PLOT, payload).catch(() => null);
       if (this.job !== job) return;
       plotData = msg && msg.plot ? msg.plot : null;

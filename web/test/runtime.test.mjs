@@ -101,11 +101,11 @@ test("a Check runs the plan in a learner worker and takes the verdict from the g
   const { runtime, workers } = makeRuntime(scripted());
   runtime.warm("l", ["1"]);
   runtime.boot();
-  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: runtime.seedFor("l", "1") });
+  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   assert.equal(result.kind, "verdict");
   assert.equal(result.verdict.status, "pass");
   const grader = workers.find((w) => w.role === "grader");
-  assert.deepEqual(grader.sent.map((m) => m.type).filter((t) => t !== "init"), ["prepare", "judge", "prepare"]);
+  assert.deepEqual(grader.sent.map((m) => m.type).filter((t) => t !== "init"), ["prepare", "judge"]);
   const run = workers.find((w) => w.role === "learner").sent.find((m) => m.type === Req.RUN);
   assert.equal(run.plan, PLAN);
   assert.equal(run.timeLimit, 7); // said by the grader beside the plan, which the page does not parse
@@ -123,7 +123,7 @@ test("a verdict forged by the learner worker is ignored", async () => {
     }),
   );
   runtime.warm("l", ["1"]);
-  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 1 });
+  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   assert.equal(result.verdict.status, "fail");
 });
 
@@ -134,7 +134,7 @@ test("every Check runs on a pristine worker: after a Run or a Check the spare ta
   await until(() => runtime.state === "idle" && learners().length === 2);
   await runtime.execute({ type: "run", source: "x = 1" });
   const first = learners()[0];
-  const check = () => runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 1 });
+  const check = () => runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   await check();
   assert.ok(first.terminated, "the worker that ran learner code is gone");
   assert.equal(learners()[1].sent.filter((m) => m.type === Req.RUN).length, 1);
@@ -142,6 +142,26 @@ test("every Check runs on a pristine worker: after a Run or a Check the spare ta
   await check();
   const runsPerWorker = learners().map((w) => w.sent.filter((m) => m.type === Req.RUN).length);
   assert.deepEqual(runsPerWorker.slice(0, 3), [1, 1, 1]);
+});
+
+test("every Check of a checkpoint runs the one plan the grader holds for it: prepared once, the same cases each time", async () => {
+  const { runtime, workers, learners } = makeRuntime(scripted());
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  const check = (lang) => runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang });
+  for (let i = 0; i < 3; i++) {
+    await until(() => runtime.state === "idle");
+    assert.equal((await check("en")).verdict.status, "pass");
+  }
+  const grader = workers.find((w) => w.role === "grader");
+  const prepares = grader.sent.filter((m) => m.type === Req.PREPARE);
+  assert.equal(prepares.length, 1, "prepared once, not once per Check");
+  assert.ok(!("seed" in prepares[0]), "no seed: the cases are the build's");
+  const plans = learners().flatMap((w) => w.sent.filter((m) => m.type === Req.RUN).map((m) => m.plan));
+  assert.deepEqual(plans, [PLAN, PLAN, PLAN]);
+  await until(() => runtime.state === "idle");
+  await check("nl"); // another language's example data: its own plan
+  assert.equal(grader.sent.filter((m) => m.type === Req.PREPARE).length, 2);
 });
 
 test("the dirty worker a Check replaces is ignored at once and terminated after the verdict, or after RETIRE_MS", async () => {
@@ -162,7 +182,7 @@ test("the dirty worker a Check replaces is ignored at once and terminated after 
   await until(() => runtime.state === "idle" && learners().length === 2);
   await runtime.execute({ type: "run", source: "x = 1" });
   const [first, second] = learners();
-  const check = runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 1 });
+  const check = runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   await until(() => second.sent.some((m) => m.type === Req.RUN));
   assert.equal(first.terminated, false, "terminating it now would take a core from the Check's run");
   // whatever it still says is not heard: a boot failure it forges does not replace the worker running the Check
@@ -177,7 +197,7 @@ test("the dirty worker a Check replaces is ignored at once and terminated after 
   assert.ok(!notices.includes("runtime_crashed"));
   // a Check that takes longer than RETIRE_MS: the worker it replaced goes after RETIRE_MS, before the verdict
   await until(() => runtime.state === "idle" && learners().length === 3 && runtime.spare && runtime.spare.phase === "ready");
-  const slow = runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 2 });
+  const slow = runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   await until(() => learners()[2].sent.some((m) => m.type === Req.RUN));
   assert.equal(second.terminated, false);
   await sleep(RETIRE_MS + 50);
@@ -331,7 +351,7 @@ test("a failing generated case is shrunk: the grader proposes and picks, the Che
     }
   });
   runtime.warm("l", ["1"]);
-  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 1,
+  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en",
     onOutput: (s, t) => outputs.push(t) });
   assert.equal(result.verdict.failure.shrunk, true);
   const learner = workers.find((w) => w.role === "learner" && w.sent.some((m) => m.type === Req.RUN));
@@ -374,7 +394,7 @@ test("the learner worker early.js started is adopted, with the messages it sent 
   assert.equal(runtime.current.worker, early.worker);
   await until(() => runtime.state === "idle");
   assert.deepEqual(workers.map((w) => w.role).slice(0, 1), ["grader"]); // no second learner worker for the first boot
-  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: runtime.seedFor("l", "1") });
+  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   assert.equal(result.verdict.status, "pass");
   assert.ok(early.worker.sent.some((m) => m.type === Req.RUN));
 });
@@ -498,7 +518,7 @@ test("the runtime the first learner worker compiled goes to the grader and every
   assert.equal(init(learners()[0]).runtime, undefined, "the first compiles its own");
   assert.equal(init(workers.find((w) => w.role === "grader")).runtime, compiled, "the held grader gets it at INIT");
   assert.equal(init(learners()[1]).runtime, compiled, "so does the spare");
-  const check = () => runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", seed: 1 });
+  const check = () => runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   await check();
   await check(); // on the spare: a new spare boots
   await until(() => learners().length === 3);
