@@ -38,39 +38,63 @@ def _where(path: str, lang: str) -> str:
     return text("where", lang, path=path) if path else ""
 
 
-def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tuple[str, str | None] | None:
-    """``None`` when the learner's outcome matches; else ``(reason text, hint key)``."""
+#: How a failing case failed, coarsely, in the order a verdict's summary lists them (see :func:`summary`).
+FAILURE_KINDS = ("invalid_input", "error", "wrong_type", "wrong_value", "changed_arguments", "repeated_calls",
+                 "warning", "missing")
+#: Mismatch reasons (compare.py) that say the type is wrong rather than the value.
+_TYPE_REASONS = frozenset(("type", "dtype", "shape"))
+#: Generated families that only fail across calls (the same call again, an earlier call's arguments refilled).
+_ACROSS_CALLS = frozenset(("repeat", "refill"))
+
+
+def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tuple[str, str | None, str] | None:
+    """``None`` when the learner's outcome matches; else ``(reason text, hint key, kind)``, ``kind`` one of
+    :data:`FAILURE_KINDS`."""
     if actual is None:
-        return text("reason_not_reached", lang), None
+        return text("reason_not_reached", lang), None, "missing"
     kind = actual.get("kind")
     if kind == "missing":
-        return text("reason_missing", lang, name=actual.get("name")), None
+        return text("reason_missing", lang, name=actual.get("name")), None, "missing"
     if kind == "not_callable":
-        return text("reason_not_callable", lang, name=actual.get("name")), None
+        return text("reason_not_callable", lang, name=actual.get("name")), None, "missing"
+    across = (meta.get("generated") or {}).get("family") in _ACROSS_CALLS
     if expected["kind"] == "raise":
         exc = expected["exc"]
         if kind == "return":
-            return text("reason_expected_raise", lang, exc=exc), None
+            return text("reason_expected_raise", lang, exc=exc), None, "invalid_input"
         if exc not in actual.get("builtin_mro", []):
-            return text("reason_wrong_raise", lang, exc=exc, actual=actual.get("exc")), None
+            return text("reason_wrong_raise", lang, exc=exc, actual=actual.get("exc")), None, "invalid_input"
         pattern = meta.get("message")
         if pattern and not re.search(pattern, actual.get("message", "")):
-            return text("reason_message", lang, exc=exc), None
+            return text("reason_message", lang, exc=exc), None, "invalid_input"
     else:
         if kind == "raise":
-            return text("reason_unexpected_raise", lang, actual=actual.get("exc")), None
+            return text("reason_unexpected_raise", lang, actual=actual.get("exc")), None, \
+                "repeated_calls" if across else "error"
         found = compare(expected["value"], actual["value"])
         if found:
-            return _reason(found, lang), found.hint
+            return _reason(found, lang), found.hint, "repeated_calls" if across else \
+                "wrong_type" if found.reason in _TYPE_REASONS else "wrong_value"
         if "later" in actual and compare(expected["value"], actual["later"]):
-            return text("reason_changed_later", lang), "hint_changed_later"
+            return text("reason_changed_later", lang), "hint_changed_later", "repeated_calls"
         if actual.get("shared") is True:
-            return text("reason_shared_result", lang), "hint_changed_later"
+            return text("reason_shared_result", lang), "hint_changed_later", "repeated_calls"
     if actual.get("mutated"):
-        return text("reason_mutated", lang), "hint_mutated"
+        return text("reason_mutated", lang), "hint_mutated", "changed_arguments"
     if meta.get("forbid_warnings") and actual.get("warnings"):
-        return text("reason_warning", lang, warning=", ".join(actual["warnings"])), None
+        return text("reason_warning", lang, warning=", ".join(actual["warnings"])), None, "warning"
     return None
+
+
+def summary(counts: dict, lang: str) -> tuple[list, str]:
+    """The failing cases by kind: ``([{"kind", "count", "text"}], one sentence)``, most frequent kind first (ties
+    in :data:`FAILURE_KINDS` order), so a learner whose core logic is right but whose input checks are missing sees
+    that at once."""
+    order = sorted((kind for kind in FAILURE_KINDS if counts.get(kind)),
+                   key=lambda kind: (-counts[kind], FAILURE_KINDS.index(kind)))
+    parts = [{"kind": kind, "count": counts[kind], "text": text(f"kind_{kind}", lang, n=counts[kind])}
+             for kind in order]
+    return parts, text("summary", lang, kinds=text("list_separator", lang).join(p["text"] for p in parts))
 
 
 def _reason(found: Mismatch, lang: str) -> str:
@@ -215,6 +239,7 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
     outcomes = {o.get("id"): o for o in run.get("outcomes", [])}
     passed = 0
     first = None
+    counts: dict = {}
     for case_id in key["order"]:
         meta = key["cases"][case_id]
         actual = outcomes.get(case_id)
@@ -222,6 +247,7 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
         if problem is None:
             passed += 1
             continue
+        counts[problem[2]] = counts.get(problem[2], 0) + 1
         verdict["failed_cases"].append(case_id)
         if first is None:
             first = failure(prepared, case_id, actual, problem, lang)
@@ -230,6 +256,8 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
                 verdict["error_line"] = actual.get("error_line")
     verdict["passed"] = passed
     verdict["failure"] = first
+    if counts:
+        verdict["summary"], verdict["summary_text"] = summary(counts, lang)
     if status in ("exit", "interrupted", "error"):
         # The run stopped part-way: never a pass.
         verdict["status"] = "error"
@@ -279,7 +307,7 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
     key = prepared["key"]
     meta = key["cases"][case_id]
     call, source = call_texts(plan_case(prepared, case_id))
-    reason, hint_key = problem
+    reason, hint_key, kind = problem
     label, explain, hint = case_texts(meta, lang)
     if hint_key:
         hint = (text(hint_key, lang) + (" " + hint if hint else "")).strip()
@@ -294,6 +322,7 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
         "reason": reason,
         "explanation": explain,
         "hint": hint,
+        "kind": kind,
         "generated": bool(meta.get("generated")),
         "shrunk": bool(meta.get("shrunk")),
         "python_error": python_error(expected, actual, lang),
@@ -373,5 +402,5 @@ def author_error(detail: str, lang: str = "en", **extra) -> dict:
     return verdict
 
 
-__all__ = ["judge", "author_error", "adopt_shrunk", "check_case", "case_texts", "explain_error", "failure",
-           "plot_data", "python_error"]
+__all__ = ["judge", "author_error", "adopt_shrunk", "check_case", "case_texts", "explain_error", "failure", "summary",
+           "FAILURE_KINDS", "plot_data", "python_error"]

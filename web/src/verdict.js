@@ -1,7 +1,7 @@
 // The verdict area of a checkpoint: what the grader (or a Run) said, in the learner's language, as text nodes only.
 //
-// Order of a failing verdict: the headline; a Python error raised in the learner's own code, explained, first;
-// then where it happened (the case's label, the complete call with "Try this case", expected, got, why, hint);
+// Order of a failing verdict: the headline; how many cases failed, by kind; a Python error raised in the learner's
+// own code, explained; then where it happened (the case's label, the complete call with "Try this case", expected, got, why, hint);
 // the traceback; notes; the plot. The headline is what the page announces (once per run).
 
 import { renderPlot } from "./figures/index.js";
@@ -132,6 +132,12 @@ export function renderVerdict(area, verdict, {
   // label say it better. Other statuses' messages (syntax error on line N, exit code, ...) are shown.
   if (verdict.status !== "fail" && verdict.message && verdict.message !== headline) {
     area.append(el("p", "verdict-message", verdict.message));
+  }
+  if (verdict.status === "fail" && typeof verdict.summary_text === "string" && verdict.summary_text) {
+    // every failing case counted by kind (graders/engine/judge.py summary), before the first one is shown
+    const summary = el("p", "verdict-summary", verdict.summary_text);
+    summary.dataset.summary = "";
+    area.append(summary);
   }
   const error = status === "pass" ? null : pythonError(verdict);
   if (error) area.append(pythonErrorBox(error, Number.isInteger(error.line) ? where(error.line) : null));
