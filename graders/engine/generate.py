@@ -10,8 +10,13 @@
    the texts with accents), the places inside it are varied again, so "validation skipped for numpy arrays" and
    "a float32 array gives a float32 result" are found too;
 3. **domain variants**: aligned sequences of unequal length or of length 1 (broadcasting), records whose key fields
-   collide when glued together, keyword arguments and left-out defaults;
-4. **repeats**: the same calls again after all the others, so results that are shared, cached or that accumulate
+   collide when glued together;
+4. **calling styles**: every argument passed by its documented name, trailing ones by name, each default left out
+   and each default passed explicitly; and every combination of the containers the task allows across the
+   arguments (both lists, both arrays, mixed), with values that break a rule placed inside each combination;
+5. **sizes**: large valid inputs (:func:`_scale_variants`): sequences grown to their limit, or to thousands of items
+   where the task states none, with sizes such as ``bins`` or ``k`` far above typical values;
+6. **repeats**: the same calls again after all the others, so results that are shared, cached or that accumulate
    state between calls show (the runner also re-reads every earlier result after the last call).
 
 Ids are stable: ``gen/<family>/<site>/<base>[/<n>]``. The same domain, bases and seed always give the same cases
@@ -22,13 +27,14 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import random
 import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .domain import Domain, Record, Seq, Text, Variant, array_of
+from .domain import Domain, Flag, Integer, Maybe, Real, Record, Seq, Text, Variant, array_of
 
 #: Families grouped for explanations (catalog key ``gen_<group>``) and for the verdict's summary.
 GROUPS = {
@@ -40,7 +46,8 @@ GROUPS = {
                     "numeric-str", "zero", "neg", "large"),
     "edge": ("edge-",), "label": ("label-",), "container": ("container",), "array": ("ndarray",),
     "size": ("size-",), "record": ("record-",), "align": ("align-",), "collision": ("collision",),
-    "transform": ("accented",), "keyword": ("keyword", "default"), "repeat": ("repeat",), "refill": ("refill",),
+    "transform": ("accented",), "keyword": ("keyword", "default"), "combo": ("combo",), "scale": ("scale",),
+    "repeat": ("repeat",), "refill": ("refill",),
 }
 #: Families whose valid results become bases for deeper variants.
 CONVERSIONS = ("container", "ndarray", "record-reordered", "accented", "size-max")
@@ -366,21 +373,31 @@ def _aligned_sizes(domain: Domain, base: Base, names: list):
 
 
 def _keyword_variants(domain: Domain, base: Base):
-    """The base with its trailing keyword-capable parameters passed by name (``bins=5`` instead of ``5``)."""
+    """The base called by the documented parameter names: every argument by name (in reverse order, so nothing can
+    rely on the order), and the trailing keyword-capable ones by name (``bins=5`` instead of ``5``). A function whose
+    parameters are named otherwise, or swapped, fails here although it passes every positional call."""
+    if domain.skips("keyword"):
+        return
+    given = len(base.args)
+    if given and all(p.keyword for p in domain.params[:given]):
+        named = {domain.params[i].name: base.args[i] for i in reversed(range(given))}
+        yield _make(domain, base, Variant("keyword-all", ", ".join(f"{k}=…" for k in named), None), "-", "-",
+                    ((), {**named, **base.kwargs}), 0)
     for index, param in enumerate(domain.params):
-        if index >= len(base.args) or not param.keyword or domain.skips("keyword"):
+        if index >= given or not param.keyword or index == 0:
             continue
-        if not all(p.keyword for p in domain.params[index:len(base.args)]):
+        if not all(p.keyword for p in domain.params[index:given]):
             continue
-        moved = {p.name: base.args[i] for i, p in enumerate(domain.params) if index <= i < len(base.args)}
+        moved = {p.name: base.args[i] for i, p in enumerate(domain.params) if index <= i < given}
         yield _make(domain, base, Variant("keyword", ", ".join(f"{k}=…" for k in moved), None), param.name,
                     param.name, (base.args[:index], {**base.kwargs, **moved}), 0)
         return
 
 
-def _default_variants(domain: Domain, bases: list[Base]):
-    """Calls that leave out a parameter that has a default (the last positional one, or a keyword one); the
-    reference decides the result, so a wrong default shows."""
+def _default_variants(domain: Domain, bases: list[Base], defaults: dict):
+    """Calls that leave out a parameter that has a default (the last positional one, or a keyword one), and calls
+    that pass a default the base leaves out explicitly, with the value of the reference's signature (``defaults``);
+    the reference decides the result, so a wrong default, or a default that is not used, shows."""
     if domain.skips("default"):
         return
     for base in bases:
@@ -394,6 +411,231 @@ def _default_variants(domain: Domain, bases: list[Base]):
             elif index == len(base.args) - 1 and not base.kwargs:
                 yield _make(domain, base, Variant("default", f"without {param.name}", None), param.name,
                             param.name, (base.args[:index], {}), 0)
+            elif index >= len(base.args) and param.name in defaults and param.keyword \
+                    and not domain.skips("default-explicit"):
+                yield _make(domain, base, Variant("default-explicit", f"{param.name}={defaults[param.name]!r}", None),
+                            param.name, param.name, (base.args, {**base.kwargs, param.name: defaults[param.name]}), 0)
+
+
+# --------------------------------------------------------------------------------------------------- combinations
+
+
+#: What each container name of ``Seq.containers`` turns a list of items into.
+def _as_container(kind: str, items: list, like=None):
+    if kind == "tuple":
+        return tuple(items)
+    if kind == "ndarray":
+        if isinstance(like, np.ndarray) and like.dtype.kind != "O":
+            try:
+                return np.asarray(items, dtype=like.dtype)
+            except (TypeError, ValueError, OverflowError):
+                pass
+        try:
+            array = array_of(items)
+        except ValueError:
+            return None
+        return array if array.ndim == 1 and array.dtype.kind != "O" else None
+    return list(items)
+
+
+def _combo_variants(domain: Domain, base: Base):
+    """The base with its sequence arguments in every combination of the containers the task allows for them (a
+    ``Seq`` with more than one of ``containers``): both lists, both arrays, a tuple and an array, ... Each is a valid
+    input of its own, and a value that breaks a rule is then placed inside it (:func:`_combo_rule_breakers`), so
+    checks that only run for some combinations show."""
+    if domain.skips("combo"):
+        return
+    spots = []
+    for index, param in enumerate(domain.params):
+        spec = param.spec
+        if index < len(base.args) and isinstance(spec, Seq) and len(spec.containers) > 1:
+            items = _items_of(base.args[index])
+            if items:
+                spots.append((index, spec, items))
+    if len(spots) < 2:
+        return
+    for number, kinds in enumerate(itertools.product(*(spec.containers for _, spec, _ in spots))):
+        args = list(base.args)
+        for (index, _, items), kind in zip(spots, kinds):
+            converted = _as_container(kind, items, base.args[index])
+            if converted is None:
+                break
+            args[index] = converted
+        else:
+            shown = "/".join(kinds)
+            yield _make(domain, base, Variant("combo", shown, None), shown, f"combo:{shown}",
+                        (tuple(args), base.kwargs), number)
+
+
+def _items_of(value):
+    if isinstance(value, np.ndarray):
+        return value.tolist() if value.ndim == 1 else None
+    return list(value) if isinstance(value, (list, tuple)) else None
+
+
+#: Groups of families whose variants break a rule, placed inside every container combination.
+COMBO_GROUPS = ("edge", "special-number", "label", "type", "number-type")
+#: Most rule-breaking variants placed inside one combination.
+COMBO_PER_BASE = 4
+
+
+def _combo_rule_breakers(domain: Domain, combos: list, reference) -> list:
+    """For every valid container combination: values that break a rule (the reference raises) at the first item of
+    each sequence, at most COMBO_PER_BASE per combination, spread over families."""
+    out = []
+    for case, outcome in combos:
+        if outcome.get("kind") != "return":
+            continue
+        converted = Base(f"{case.base}+combo.{case.id.rsplit('/', 1)[-1]}", case.args, case.kwargs)
+        found = []
+        for candidate in _site_candidates(domain, [converted], 1):
+            if len(candidate.path) != 2 or candidate.path[1] != ("item", 0) \
+                    or group_of(candidate.variant.family) not in COMBO_GROUPS:
+                continue
+            built = _build(domain, candidate)
+            if built is None:
+                continue
+            built.id = f"gen/combo-{candidate.variant.family}/{candidate.shown}/{converted.id}/{candidate.number}"
+            built.family = "combo"
+            built.detail = f"{case.detail}: {candidate.variant.detail}"
+            found.append(built)
+        by_family: dict = {}
+        for built in found:
+            by_family.setdefault(built.id.split("/")[1], []).append(built)
+        picked = 0
+        for members in itertools.zip_longest(*(by_family[k] for k in sorted(by_family))):
+            for built in members:
+                if built is None or picked >= COMBO_PER_BASE:
+                    continue
+                result = reference(built)
+                if result.get("kind") == "raise":
+                    out.append((built, result))
+                    picked += 1
+            if picked >= COMBO_PER_BASE:
+                break
+    return out
+
+
+# --------------------------------------------------------------------------------------------------- sizes
+
+
+#: Length of the large valid inputs (family "scale") of a sequence whose task states no limit; a sequence with a
+#: limit is grown to exactly that limit.
+SCALE_LEN = 2000
+#: How many of the smallest valid bases each give large inputs.
+SCALE_BASES = 2
+
+
+def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
+    """Large valid inputs: each of a few valid bases with every sequence argument grown to its limit (or to
+    SCALE_LEN items where the task states none) with copies of its own items; a sequence of sequences (a list of
+    rankings) keeps its length and each inner one grows (long rankings), to SCALE_LEN items in all. In each copy the
+    texts are renamed consistently (``"d3"`` becomes ``"d3~2"`` in every argument, so ids stay distinct and still
+    match across arguments) and the numbers are drawn anew within their spec; then the items are shuffled (aligned
+    sequences by one permutation). Integer arguments (sizes and counts such as ``bins`` or ``k``) are set far above
+    typical values: at their upper bound or past the grown length, and at a random value in between. A solution
+    that recurses per item, stops after the first thousand items or at place 10, or caps a size, fails here."""
+    if domain.skips("scale"):
+        return
+    names = [p.name for p in domain.params]
+    for base in [b for b in bases if any(_items_of(a) for a in b.args)][:SCALE_BASES]:
+        for number in range(2):
+            args = list(base.args)
+            longest = 0
+            done: set = set()
+            for group in list(domain.aligned) + [(p.name,) for p in domain.params]:
+                members = [i for i in (names.index(n) for n in group) if i < len(args) and i not in done
+                           and isinstance(domain.params[i].spec, Seq) and _items_of(args[i])]
+                if not members or len({len(_items_of(args[i])) for i in members}) != 1:
+                    continue
+                done.update(members)
+                specs = [domain.params[i].spec for i in members]
+                if all(isinstance(spec.item, Seq) for spec in specs):
+                    for i, spec in zip(members, specs):  # long inner sequences, as many of them
+                        outer = _items_of(args[i])
+                        inner = [_grow(spec.item, v, max(1, SCALE_LEN // len(outer)), rng) for v in outer]
+                        args[i] = _as_container(_kind_of(args[i]), inner, None)
+                        longest = max(longest, max((len(_items_of(v) or ()) for v in inner), default=0))
+                    continue
+                target = min(s.max_len if s.max_len is not None else SCALE_LEN for s in specs)
+                if target <= len(_items_of(args[members[0]])):
+                    continue
+                order = list(range(target))
+                rng.shuffle(order)
+                for i, spec in zip(members, specs):
+                    grown = _grow(spec, args[i], target, rng, order)
+                    if grown is not None:
+                        args[i] = grown
+                longest = max(longest, target)
+            if not longest:
+                continue
+            kwargs = dict(base.kwargs)
+            for i, param in enumerate(domain.params):
+                if not isinstance(param.spec, Integer):
+                    continue
+                if i < len(args) and type(args[i]) is int:
+                    args[i] = _large_int(param.spec, longest, rng, number)
+                elif type(kwargs.get(param.name)) is int:
+                    kwargs[param.name] = _large_int(param.spec, longest, rng, number)
+            yield _make(domain, base, Variant("scale", f"{longest} items", None), "-", "scale",
+                        (tuple(args), kwargs), number)
+
+
+def _grow(spec: Seq, value, target: int, rng: random.Random, order: list | None = None):
+    """The sequence ``value`` grown to ``target`` items with refreshed copies of its own (:func:`_refresh`), shuffled
+    by ``order`` (or a permutation of its own), in its own container; ``value`` itself when it has no items or is
+    long enough already; None when its container cannot hold the new items."""
+    items = _items_of(value)
+    if not items or len(items) >= target:
+        return value
+    size = len(items)
+    grown = [items[n] if n < size else _refresh(spec.item, items[n % size], n // size, rng) for n in range(target)]
+    if order is None:
+        order = list(range(target))
+        rng.shuffle(order)
+    return _as_container(_kind_of(value), [grown[n] for n in order], value)
+
+
+def _kind_of(value) -> str:
+    return "ndarray" if isinstance(value, np.ndarray) else "tuple" if isinstance(value, tuple) else "list"
+
+
+def _large_int(spec: "Integer", length: int, rng: random.Random, number: int) -> int:
+    """A size far above typical values: the upper bound (or twice ``length``), or a random value between a dozen
+    and that."""
+    lo = spec.lo if spec.lo is not None else 0
+    top = spec.hi if spec.hi is not None else 2 * length
+    if number == 0:
+        return top
+    return rng.randint(max(lo, min(12, top)), max(lo, top))
+
+
+def _refresh(spec, item, copy: int, rng: random.Random):
+    """Another valid item like ``item`` for copy number ``copy`` of a grown sequence: texts renamed for the copy,
+    numbers drawn anew within the spec, the same types and the same shape (None stays None)."""
+    if item is None:
+        return None
+    if isinstance(spec, Maybe):
+        return _refresh(spec.spec, item, copy, rng)
+    if isinstance(spec, Text) and isinstance(item, str):
+        suffix = f"~{copy}"
+        if spec.max_len is not None and len(item) + len(suffix) > spec.max_len:
+            item = item[: max(1, spec.max_len - len(suffix))]
+        return item + suffix
+    if isinstance(spec, Real) and type(item) is float:
+        lo = spec.lo if spec.lo is not None else 0.0
+        hi = spec.hi if spec.hi is not None else max(1.0, 2 * abs(item))
+        return rng.choice([lo, hi, rng.uniform(lo, hi), round(rng.uniform(lo, hi), 2)])
+    if isinstance(spec, Integer) and type(item) is int:
+        lo = spec.lo if spec.lo is not None else 0
+        return rng.randint(lo, spec.hi if spec.hi is not None else lo + 60)
+    if isinstance(spec, Flag) and type(item) is bool:
+        return rng.random() < 0.5
+    if isinstance(spec, Record) and isinstance(item, dict):
+        return {k: _refresh(spec.fields[k], v, copy, rng) if k in spec.fields else v for k, v in item.items()}
+    if isinstance(spec, Seq) and isinstance(item, (list, tuple)):
+        return type(item)(_refresh(spec.item, v, copy, rng) for v in item)
+    return item
 
 
 def _accented(domain: Domain, base: Base) -> Base | None:
@@ -487,13 +729,14 @@ def _choose(items: list) -> list:
     return chosen
 
 
-def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0,
-             repeats: int = 24) -> list[tuple[Generated, dict]]:
+def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, repeats: int = 24,
+             defaults: dict | None = None) -> list[tuple[Generated, dict]]:
     """The generated cases and their reference outcomes, in the order they should run.
 
     ``reference(case)`` runs the reference solution on deep copies of a :class:`Generated` case's inputs and
-    returns its outcome (a dict with ``kind`` "return" or "raise"). ``seed`` seeds the few random choices (which
-    deeper variants, repeats and refills), so the same seed gives the same cases.
+    returns its outcome (a dict with ``kind`` "return" or "raise"). ``seed`` seeds the random choices (which
+    deeper variants, repeats and refills; the large inputs' values), so the same seed gives the same cases.
+    ``defaults``: the reference's default values by parameter name, passed explicitly in some calls.
     """
     rng = random.Random(f"{seed}:{domain.call}")
     bases = sorted((b for b in bases if b.args or b.kwargs), key=lambda b: b.size)
@@ -501,11 +744,14 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0,
     small = bases[: max(per_kind, 3)]
     candidates = list(_site_candidates(domain, bases, per_kind))
     built = []
+    combos = []
     for base in small:
         built.extend(_aligned_variants(domain, base))
         built.extend(_keyword_variants(domain, base))
         built.extend(_collision_variants(domain, base))
-    built.extend(_default_variants(domain, bases))
+    for base in small[:1]:
+        combos.extend(_combo_variants(domain, base))
+    built.extend(_default_variants(domain, bases, defaults or {}))
     for b in (_accented(domain, base) for base in small):
         if b is not None:
             built.append(Generated(id=f"gen/accented/-/{b.id}/0", call=domain.call, args=b.args, kwargs=b.kwargs,
@@ -514,6 +760,11 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0,
     chosen = _choose(candidates + _unique(built))
     cases = [c if isinstance(c, Generated) else _build(domain, c) for c in chosen]
     out = [(case, reference(case)) for case in _unique([c for c in cases if c is not None])]
+    combo_out = [(case, reference(case)) for case in _unique(combos)]
+    out.extend(combo_out)
+    out.extend(_combo_rule_breakers(domain, combo_out, reference))
+    scaled = [(case, reference(case)) for case in _scale_variants(domain, bases, random.Random(f"{seed}:{domain.call}:scale"))]
+    out.extend((case, outcome) for case, outcome in scaled if outcome.get("kind") == "return")
     out.extend(_roomy_conversions(domain, bases, out, reference))
     # Deeper: vary the places inside a valid conversion (a tuple, an array of another dtype, accented texts).
     deeper = []
