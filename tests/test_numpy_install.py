@@ -8,12 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from werkbank import vendor
+
 REPO = Path(__file__).resolve().parent.parent
 
 SCRIPT = r"""
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-const [dist, pyboot] = process.argv.slice(2);
+const [dist, pyboot, version] = process.argv.slice(2);
+globalThis.PYODIDE_VERSION = version; // what the build compiles into the workers
 const { fetchWheel, installWheel } = await import(pyboot);
 const { loadPyodide } = await import(dist + "/pyodide/pyodide.mjs");
 
@@ -64,7 +67,8 @@ import numpy, numpy.linalg, numpy.random, importlib.metadata
 def test_the_workers_numpy_install_equals_pyodides_load_package(dist, tmp_path):
     script = tmp_path / "install.mjs"
     script.write_text(SCRIPT, encoding="utf-8")
-    done = subprocess.run(["node", str(script), str(dist), (REPO / "web/src/pyboot.js").as_uri()],
+    args = [str(dist), (REPO / "web/src/pyboot.js").as_uri(), vendor.PYODIDE_VERSION]
+    done = subprocess.run(["node", str(script), *args],
                           capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-3000:]
     got = json.loads(done.stdout.strip().splitlines()[-1])

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from graders.engine import settings
 from werkbank.errors import WerkbankError
+from werkbank.vendor.files import PYODIDE_VERSION
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 WEB = REPO_ROOT / "web"
@@ -48,9 +49,10 @@ class SiteError(WerkbankError):
 
 
 def defines() -> list[str]:
-    """The esbuild ``--define`` flags every bundle gets."""
+    """The esbuild ``--define`` flags every bundle gets: the shared settings, and the Pyodide version the site vendors
+    (``PYODIDE_VERSION``, which ``web/src/pyodide_private.js`` checks before it touches Pyodide's internals)."""
     data = json.dumps(settings.for_web(), separators=(",", ":"), sort_keys=True)
-    return [f"--define:SETTINGS={data}"]
+    return [f"--define:SETTINGS={data}", f"--define:PYODIDE_VERSION={json.dumps(PYODIDE_VERSION)}"]
 
 
 def bundle(dist: Path) -> dict[str, str]:
