@@ -14,11 +14,12 @@ from graders.engine import shrink
 from graders.engine.case import AuthorError
 from graders.engine.judge import adopt_shrunk, author_error, judge
 from graders.engine.prepare import prepare, prepare_candidates
+from graders.engine.settings import FALLBACK_LANGUAGE
 from graders.hosts import cpython
 from werkbank.lessons import LessonError, load_lesson
 
 
-def prepare_checkpoint(checkpoint, *, seed: int = 0, mode: str = "full", lang: str = "en") -> dict:
+def prepare_checkpoint(checkpoint, *, seed: int = 0, mode: str = "full", lang: str = FALLBACK_LANGUAGE) -> dict:
     """The prepared checkpoint (plan and key) of a :class:`werkbank.lessons.Checkpoint`; raises AuthorError.
     ``mode``: "full" (every generated case) or "sample" (what a Check in the browser runs)."""
     try:
@@ -29,7 +30,7 @@ def prepare_checkpoint(checkpoint, *, seed: int = 0, mode: str = "full", lang: s
                    plot=checkpoint.plot, mode=mode, lang=lang, mistakes=checkpoint.mistake_feedback())
 
 
-def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str = "en", seed: int = 0,
+def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str = FALLBACK_LANGUAGE, seed: int = 0,
                  mode: str = "full", shrink_failures: bool = True) -> dict:
     """Grade ``source`` against a checkpoint; returns the verdict dict (``author_error`` for grader bugs).
     ``mode`` "full" runs every generated case; "sample" the stratified sample a browser Check runs. With

@@ -26,7 +26,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from graders.engine.settings import LANGUAGES, RTL_LANGUAGES
+from graders.engine.settings import FALLBACK_LANGUAGE, LANGUAGES, RTL_LANGUAGES
 from werkbank.assets import EDITOR_STAGES, SiteError, bundle, editor_modules  # bundling lives in werkbank.assets
 from werkbank.catalog import for_page, ui
 from werkbank.markdown import render, render_inline
@@ -122,7 +122,7 @@ def _page(template: str, *, lang: str, root: str, title: str, page: str, version
 
 def _lesson_lang(lesson, lang: str) -> str:
     """The lesson language to link from a page in ``lang``: the same, else the fallback, else the original."""
-    for choice in (lang, "en"):
+    for choice in (lang, FALLBACK_LANGUAGE):
         if choice in lesson.languages:
             return choice
     return lesson.languages[0]

@@ -17,6 +17,7 @@ import sys
 from graders.engine.case import AuthorError
 from graders.engine.judge import author_error, judge as _judge, plot_data
 from graders.engine.prepare import prepare as _prepare
+from graders.engine.settings import FALLBACK_LANGUAGE
 
 #: Loaded lessons: id -> the bundle (``files``, ``solutions``, ``checkpoints``, ``requirements``).
 _LESSONS: dict[str, dict] = {}
@@ -82,7 +83,7 @@ def load_lesson(lesson_json: str) -> str:
     return json.dumps({"lesson": lesson_id, "checkpoints": sorted(bundle.get("checkpoints", {}))})
 
 
-def prepare(lesson_id: str, checkpoint: str, seed: int, lang: str = "en", mode: str = "sample") -> str:
+def prepare(lesson_id: str, checkpoint: str, seed: int, lang: str = FALLBACK_LANGUAGE, mode: str = "sample") -> str:
     """Prepare one Check and keep it here under a ref; returns what the page may see, as JSON:
     ``{"ref", "plan", "plot_case", "time_limit"}`` (``plan`` goes to the learner worker), or ``{"ref",
     "author_error"}``. The key (expected outcomes, texts) never leaves this interpreter: :func:`judge`, :func:`plot`

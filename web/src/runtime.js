@@ -155,7 +155,7 @@ export class Runtime {
     this.timers = new Set();
     this.pending = new Map(); // grader request id -> {resolve, reject}
     // the language of the page: a Check's example data are in it (a job's own `lang` wins)
-    this.lang = (typeof document !== "undefined" && document.documentElement && document.documentElement.lang) || "en";
+    this.lang = (typeof document !== "undefined" && document.documentElement && document.documentElement.lang) || SETTINGS.fallbackLanguage;
   }
 
   // ---------------------------------------------------------------- state
