@@ -21,10 +21,7 @@ REQUIRED = [
     "pyodide/pyodide.asm.wasm",
     "pyodide/python_stdlib.zip",
     "pyodide/pyodide-lock.json",
-    "pyodide/numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl",
-    "pyodide/micropip-0.9.0-py3-none-any.whl",
-    "pyodide/packaging-24.2-py3-none-any.whl",
-]
+]  # the wheels, named by the lock: test_shipped_wheels_match_the_upstream_lock
 
 
 def sha256(path: Path) -> str:
