@@ -17,8 +17,8 @@ export const WHEELS_URL = new URL("../wheels/", HERE).href;
  * wrap.
  *
  * The bytes are counted on a clone; the caller gets the response itself. A Response made anew (to count its bytes
- * on the way through) has no URL and no cache entry, so Chromium could never keep the compiled WebAssembly for it
- * (V8's code cache is tied to the URL of a cached response): every visit compiled pyodide.asm.wasm again.
+ * on the way through) would have no URL and no cache entry, so Chromium could not keep the compiled WebAssembly for
+ * it (V8's code cache is tied to the URL of a cached response), and every visit would compile pyodide.asm.wasm.
  */
 export function meteredFetch(post, runId, stage, from, to, expected, base) {
   let loaded = 0;
@@ -201,7 +201,7 @@ export function zipEntries(bytes) {
 
 /**
  * Inflate one entry with the browser's own zlib (DecompressionStream), checking its size. Written and read by hand:
- * a Blob's stream piped into a Response costs ~1 ms an entry more in Chromium (numpy has 338 entries).
+ * a Blob's stream piped into a Response is slower per entry in Chromium, and numpy's wheel has hundreds of entries.
  */
 async function inflate(entry) {
   if (entry.method === 0) return entry.data.slice();
@@ -236,8 +236,8 @@ async function inflate(entry) {
  * fetch's `integrity`), as Pyodide's own loadPackage does.
  *
  * Why not pyodide.loadPackage: it unpacks in Python inside WebAssembly (a temporary file, zipfile, zlib compiled
- * to wasm, then the archive read twice more), ~115-160 ms for numpy in a fresh interpreter, and then imports
- * importlib.metadata; DecompressionStream inflates natively (60-90 ms in the page).
+ * to wasm, then the archive read twice more) and then imports importlib.metadata; DecompressionStream inflates
+ * natively, in a fraction of that time.
  */
 export async function fetchWheel(name, fetchFn) {
   const lockRes = await fetchFn(new URL("pyodide-lock.json", PYODIDE_URL).href);
@@ -279,7 +279,7 @@ export async function installWheel(pyodide, wheel) {
     if (SHAREDLIB.test(path)) libs.push(full);
   }
   // The import system may have listed site-packages before these files existed; refresh only that folder's finder
-  // (importlib.invalidate_caches(), which loadPackage calls, also imports importlib.metadata: ~60 ms).
+  // (importlib.invalidate_caches(), which loadPackage calls, also imports importlib.metadata, a slow import).
   pyodide.runPython(`import sys\n_f = sys.path_importer_cache.get(${JSON.stringify(site)})\nif _f is not None: _f.invalidate_caches()\ndel _f`);
   await loadSharedLibraries(pyodide, wheel.fileName, libs);
   const distInfo = [...new Set(wheel.files.map((f) => f.path.split("/")[0]))].find((d) => d.endsWith(".dist-info"));
