@@ -78,12 +78,13 @@ def load_lesson(lesson_json: str) -> str:
         sys.modules.pop(name, None)  # imported from the bundle this one replaces
     if _IMPORTER not in sys.meta_path:
         sys.meta_path.insert(0, _IMPORTER)
-    # No importlib.invalidate_caches(): the importer keeps no cache, and PathFinder's would import importlib.metadata
-    # (about 60 ms of the grader worker's boot).
+    # No importlib.invalidate_caches(): the importer keeps no cache, and PathFinder's would import importlib.metadata,
+    # a slow import during the grader worker's boot.
     return json.dumps({"lesson": lesson_id, "checkpoints": sorted(bundle.get("checkpoints", {}))})
 
 
-def prepare(lesson_id: str, checkpoint: str, seed: int, lang: str = FALLBACK_LANGUAGE, mode: str = "sample") -> str:
+def prepare(lesson_id: str, checkpoint: str, seed: int, lang: str = FALLBACK_LANGUAGE,
+            mode: str = "sample") -> str:
     """Prepare one Check and keep it here under a ref; returns what the page may see, as JSON:
     ``{"ref", "plan", "plot_case", "time_limit"}`` (``plan`` goes to the learner worker), or ``{"ref",
     "author_error"}``. The key (expected outcomes, texts) never leaves this interpreter: :func:`judge`, :func:`plot`
