@@ -1,6 +1,6 @@
 """Authoring tools: `werkbank new`, the lesson linter inside `check`, patch mistakes with feedback, Pyodide parity.
 
-Every deliberate authoring mistake of issue 13 gets one line that names the file and says what to do. The lessons
+Every authoring mistake tried here gets one line that names the file and says what to do. The lessons
 here are scaffolded into a temporary exercises folder; their graders go to graders/<package>/ (importable) and are
 removed afterwards.
 """

@@ -265,7 +265,7 @@ def test_warm_rebuild_is_fast_and_offline(tmp_path, monkeypatch):
 
 
 def test_every_build_error_is_one_class_the_cli_prints_without_a_traceback(tmp_path, monkeypatch, capsys):
-    """Issue 15: vendoring, bundling, bytecode and offline errors share WerkbankError; `werkbank build` prints it."""
+    """Vendoring, bundling, bytecode and offline errors share WerkbankError; `werkbank build` prints it."""
     from werkbank import assets, build as build_mod, bytecode, cli, offline
     from werkbank.errors import WerkbankError
 
