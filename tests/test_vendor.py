@@ -112,6 +112,16 @@ def test_cpython_grades_with_the_numpy_the_browser_runs():
     assert importlib.metadata.version("numpy") == vendor.load_lock()["packages"]["numpy"]["version"]
 
 
+def test_the_build_compiles_bytecode_for_the_python_of_pyodides_lock():
+    """werkbank/bytecode.py compiles the runtime's and the engine's .py files for one Python version (its paths and
+    magic number): the version of Pyodide's lock, which the workers run, so an upgrade to another fails here."""
+    from werkbank import bytecode
+
+    version = ".".join(vendor.load_lock()["info"]["python"].split(".")[:2])
+    assert bytecode.SITE_PREFIX == f"/lib/python{version}/site-packages/"
+    assert bytecode.STDLIB_PREFIX == f"/lib/python{version.replace('.', '')}.zip/"
+
+
 # ------------------------------------------------------------------------------------------------ source order
 
 
