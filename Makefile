@@ -8,6 +8,8 @@ VPY := $(VENV)/bin/python
 SETUP_STAMP := $(VENV)/.werkbank-setup
 NPM_STAMP := node_modules/.werkbank-npm
 CHROMIUM ?= /usr/bin/chromium
+# The oldest Node.js werkbank runs on: package.json's "engines" (">=N"), stated once there.
+NODE_MIN := $(shell sed -n 's/^ *"node": *">=\([0-9][0-9]*\)".*/\1/p' package.json)
 
 .DEFAULT_GOAL := help
 .PHONY: help tools setup chromium build serve test check bench clean distclean
@@ -19,14 +21,16 @@ help:
 	@echo "make serve     build, serve dist/ on http://127.0.0.1:8000/ (PORT=...), rebuild + reload pages on change"
 	@echo "make test      setup + chromium + build + the whole pytest suite"
 	@echo "make check     lint every lesson and prove it in CPython and Pyodide (werkbank check)"
-	@echo "make bench     run the benchmark (tests/bench/run.py) when it exists"
+	@echo "make bench     measure boot and Check times in Chromium against stock Pyodide (tests/bench/run.py)"
 	@echo "make clean     remove dist/ and test output; make distclean also removes .venv and node_modules"
 
 # Which tools are missing, and exactly what to install.
 tools:
 	@missing=0; \
 	if ! command -v node >/dev/null 2>&1; then \
-	  echo "missing: node (Node.js 18 or newer). Debian/Ubuntu: apt-get install -y nodejs npm; else https://nodejs.org/"; missing=1; fi; \
+	  echo "missing: node (Node.js $(NODE_MIN) or newer): apt-get install -y nodejs npm where the release has it, else https://nodejs.org/"; missing=1; \
+	elif [ "$$(node -p 'process.versions.node.split(".")[0]')" -lt "$(NODE_MIN)" ]; then \
+	  echo "too old: node is $$(node --version); werkbank needs Node.js $(NODE_MIN) or newer (package.json engines)"; missing=1; fi; \
 	if ! command -v npm >/dev/null 2>&1; then \
 	  echo "missing: npm. Debian/Ubuntu: apt-get install -y npm"; missing=1; fi; \
 	if ! command -v $(PYTHON) >/dev/null 2>&1; then \
@@ -71,8 +75,7 @@ check: setup
 	$(VENV)/bin/werkbank check
 
 bench: setup chromium
-	@if [ -f tests/bench/run.py ]; then $(VPY) tests/bench/run.py; \
-	else echo "bench: tests/bench/run.py is not built yet"; fi
+	$(VPY) tests/bench/run.py
 
 clean:
 	rm -rf dist test-results .pytest_cache

@@ -1,6 +1,6 @@
 """Authoring tools: `werkbank new`, the lesson linter inside `check`, patch mistakes with feedback, Pyodide parity.
 
-Every deliberate authoring mistake of issue 13 gets one line that names the file and says what to do. The lessons
+Every authoring mistake tried here gets one line that names the file and says what to do. The lessons
 here are scaffolded into a temporary exercises folder; their graders go to graders/<package>/ (importable) and are
 removed afterwards.
 """
@@ -229,7 +229,7 @@ def test_every_languages_starter_is_checked(new_lesson):
 def test_misspelled_grader_settings_and_silent_random_cases(new_lesson):
     folder = new_lesson()
     grader = REPO / "graders" / folder.name.replace("-", "_") / "variance.py"
-    grader.write_text(grader.read_text(encoding="utf-8").replace("TIME_LIMIT =", "TIME_LIMT =")
+    grader.write_text(grader.read_text(encoding="utf-8") + "\nTIME_LIMT = 10.0\n"
                       + "\n\ndef random_cases(rng, count):\n    return []\n", encoding="utf-8")
     problems = lint(folder)
     one_line_naming(problems, "variance.py", "TIME_LIMT is not a grader setting", "did you mean 'TIME_LIMIT'")

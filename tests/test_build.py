@@ -21,10 +21,7 @@ REQUIRED = [
     "pyodide/pyodide.asm.wasm",
     "pyodide/python_stdlib.zip",
     "pyodide/pyodide-lock.json",
-    "pyodide/numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl",
-    "pyodide/micropip-0.9.0-py3-none-any.whl",
-    "pyodide/packaging-24.2-py3-none-any.whl",
-]
+]  # the wheels, named by the lock: test_shipped_wheels_match_the_upstream_lock
 
 
 def sha256(path: Path) -> str:
@@ -268,7 +265,7 @@ def test_warm_rebuild_is_fast_and_offline(tmp_path, monkeypatch):
 
 
 def test_every_build_error_is_one_class_the_cli_prints_without_a_traceback(tmp_path, monkeypatch, capsys):
-    """Issue 15: vendoring, bundling, bytecode and offline errors share WerkbankError; `werkbank build` prints it."""
+    """Vendoring, bundling, bytecode and offline errors share WerkbankError; `werkbank build` prints it."""
     from werkbank import assets, build as build_mod, bytecode, cli, offline
     from werkbank.errors import WerkbankError
 

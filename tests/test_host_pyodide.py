@@ -125,7 +125,7 @@ def test_kept_checks_are_bounded_and_reloading_a_lesson_drops_its_own():
 
 def test_loading_a_bundle_again_replaces_its_modules_without_invalidating_import_caches(monkeypatch):
     """A bundle loaded again (same lesson, changed grader) is what the next prepare imports; and loading never calls
-    importlib.invalidate_caches, whose PathFinder part imports importlib.metadata (~60 ms of the grader's boot)."""
+    importlib.invalidate_caches, whose PathFinder part imports importlib.metadata (a slow import in the grader's boot)."""
     def refuse():
         raise AssertionError("load_lesson must not invalidate the import caches")
 

@@ -14,7 +14,7 @@
 - **Markers and hints.** Every prose has exactly one ``checkpoint N`` marker per checkpoint, in order; every hint file
   holds 2 or 3 hints separated by ``---`` lines that also render as rules.
 - **Words.** English texts show English data, Dutch texts use "zich onthouden" rather than a bare "onthouden", Arabic
-  texts use one word for noise, and the false claims that issue 12 named stay gone.
+  texts use one word for noise, and false claims a review of the texts found stay gone.
 """
 
 from __future__ import annotations

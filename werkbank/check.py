@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from graders.engine.settings import CASE_SEED
+from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
 from werkbank.lessons import (EXERCISES, Checkpoint, Lesson, LessonError, Mistake, did_you_mean, lesson_alternatives,
                               lesson_folders, load_lesson_folder, parse_mistake, read_text, rel)
 
@@ -451,7 +451,8 @@ def _prepare_all(lessons, seed: int, problems: list[str]) -> dict:
     return prepared
 
 
-def grade_cpython(work: list[Item], prepared: dict, *, jobs: int = 2, lang: str = "en") -> dict[str, Graded]:
+def grade_cpython(work: list[Item], prepared: dict, *, jobs: int = 2,
+                  lang: str = FALLBACK_LANGUAGE) -> dict[str, Graded]:
     """Grade every item with the CPython host (a child process each), against its checkpoint's prepared key."""
     from graders.engine.judge import judge
     from graders.hosts import cpython
@@ -475,10 +476,10 @@ def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
     from werkbank.parity import advice, expected_differences, run_pyodide
 
     cps = {(i.lesson.id, i.checkpoint.id) for i in work}
-    prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed, "lang": "en"}
+    prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed, "lang": FALLBACK_LANGUAGE}
                for lid, cid in sorted(cps)]
     jobs = [{"id": item.id, "lesson": item.lesson.id, "checkpoint": item.checkpoint.id, "seed": seed,
-             "source": item.source(), "lang": "en"} for item in work]
+             "source": item.source(), "lang": FALLBACK_LANGUAGE} for item in work]
     prepared_p, results = run_pyodide([lesson for lesson in lessons if any(k[0] == lesson.id for k in cps)],
                                       jobs, prepare)
     broken, common = set(), {}

@@ -38,6 +38,7 @@ from pathlib import Path
 from graders.engine import runner
 from graders.engine.settings import CASE_SEED
 from graders.engine.judge import check_case
+from graders.engine.settings import FALLBACK_LANGUAGE
 
 _COMPARE_SWAPS = {
     ast.Lt: (ast.LtE, ast.GtE), ast.LtE: (ast.Lt, ast.Gt), ast.Gt: (ast.GtE, ast.LtE), ast.GtE: (ast.Gt, ast.Lt),
@@ -277,7 +278,7 @@ def killed(source: str, prepared: dict, *, seconds: float = MUTANT_TIME) -> bool
         for case_id in key["order"]:
             outcome = runner.call_case(namespace, cases[case_id], attrs, kept, refills)
             outcome["id"] = case_id
-            if check_case(key["expected"][case_id], outcome, key["cases"][case_id], "en") is not None:
+            if check_case(key["expected"][case_id], outcome, key["cases"][case_id], FALLBACK_LANGUAGE) is not None:
                 return True
         # a result that reads differently after later calls, or is handed out again
         runner.recheck(kept, attrs, refills.handed_on())

@@ -280,7 +280,7 @@ def _grader(lesson_id: str, cp: dict, languages: list[str]) -> str:
     return f'''"""Hidden grader: {lesson_id}, checkpoint {cp['id']} ({cp['entry']})."""
 from graders.engine.case import Case
 
-TIME_LIMIT = 5.0  # seconds for the learner's whole run
+# TIME_LIMIT = 10.0  # seconds for the learner's whole run, if settings.DEFAULT_TIME_LIMIT is too short
 # RANDOM_CASES = 25  # seeded random valid cases, from random_cases(rng, count) or from DOMAIN
 # DOMAIN = Domain("{entry}", (Param("values", Seq(Real(), min_len=1)),))  # generated adversarial cases: see
 #   AUTHORING.md ("Input domains"); the reference must then raise ValueError for every invalid variant

@@ -7,8 +7,8 @@ in the learner's language (:func:`graders.claims_abstention.common.words`).
 """
 from graders.claims_abstention.common import case_builders, words
 from graders.engine.domain import Domain, Maybe, Param, Seq, Text
+from graders.engine.settings import FALLBACK_LANGUAGE
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 25
 
 DOMAIN = Domain(
@@ -23,7 +23,7 @@ DOMAIN = Domain(
 _case, _invalid = case_builders("abstention_metrics", 2)
 
 
-def curated(lang="en"):
+def curated(lang=FALLBACK_LANGUAGE):
     """Yield the curated cases, in the order a learner should meet them, with labels in ``lang``."""
     w, nl, en = words(lang), words("nl"), words("en")
     invoice, outage, question = w["invoice"], w["outage"], w["question"]

@@ -8,8 +8,8 @@ are non-blank after ``strip()`` and at most 200 characters as given.
 """
 from graders.claims_abstention.common import case_builders, words
 from graders.engine.domain import Domain, Param, Record, Seq, Text
+from graders.engine.settings import FALLBACK_LANGUAGE
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 25
 
 _FIELD = 200
@@ -32,7 +32,7 @@ _case, _invalid = case_builders(
                   "ar": "تحقّق من كل الإدخال قبل أي حساب، وارفع ValueError."})
 
 
-def curated(lang="en"):
+def curated(lang=FALLBACK_LANGUAGE):
     """Yield the curated cases, in the order a learner should meet them, with example data in ``lang``."""
     w = words(lang)
     lamp, colour, blue, red, weight = w["lamp"], w["colour"], w["blue"], w["red"], w["weight"]

@@ -206,7 +206,7 @@ def _bad_run(run) -> str | None:
     return None
 
 
-def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
+def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
     """The verdict for ``run`` (from :func:`graders.engine.runner.run`) against a prepared checkpoint (the whole
     result of :func:`graders.engine.prepare.prepare`: its ``key`` decides, its ``plan`` shows the failing call)."""
     key = prepared["key"]
@@ -392,7 +392,7 @@ def plot_data(prepared: dict, run: dict) -> dict | None:
     }
 
 
-def author_error(detail: str, lang: str = "en", **extra) -> dict:
+def author_error(detail: str, lang: str = FALLBACK_LANGUAGE, **extra) -> dict:
     """The verdict for a broken grader or reference solution."""
     lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
     verdict = {"status": "author_error", "passed": 0, "total": 0, "lang": lang, "failure": None,

@@ -8,7 +8,7 @@ nothing one run does can reach the next. The parent validates the answer as untr
 Starting Python and importing numpy and the runner costs a child ~0.15 s of CPU, more than many runs. So each
 calling thread keeps one *zygote*: a process that has imported them once and forks a fresh child per run (the
 child applies the limits, gets /dev/null for stdin and stdout, reseeds ``random`` and numpy, runs, exits). Where
-``os.fork`` is missing, or a zygote cannot start, every run starts its own interpreter as before.
+``os.fork`` is missing, or a zygote cannot start, every run starts its own interpreter.
 
 On the command line the learner's file runs as a child of a checkout the user owns: its code can read that checkout,
 graders and reference solutions included. That is out of scope here (see the README); the browser is where it holds.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from graders.engine import runner
+from graders.engine.settings import FALLBACK_LANGUAGE
 
 
 def run(source: str, plan_json: str, on_output=None) -> str:
@@ -24,7 +25,7 @@ def run(source: str, plan_json: str, on_output=None) -> str:
         from graders.engine.judge import explain_error
 
         result["python_error"] = explain_error(exception["exc"], exception["builtin_mro"], exception["message"],
-                                               result.get("error_line"), str(plan.get("lang", "en")))
+                                               result.get("error_line"), str(plan.get("lang", FALLBACK_LANGUAGE)))
     return json.dumps(result)
 
 

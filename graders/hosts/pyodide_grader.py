@@ -17,7 +17,7 @@ import sys
 from graders.engine.case import AuthorError
 from graders.engine.judge import author_error, judge as _judge, plot_data
 from graders.engine.prepare import prepare as _prepare
-from graders.engine.settings import CASE_SEED
+from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
 
 #: Loaded lessons: id -> the bundle (``files``, ``solutions``, ``checkpoints``, ``requirements``).
 _LESSONS: dict[str, dict] = {}
@@ -78,8 +78,8 @@ def load_lesson(lesson_json: str) -> str:
         sys.modules.pop(name, None)  # imported from the bundle this one replaces
     if _IMPORTER not in sys.meta_path:
         sys.meta_path.insert(0, _IMPORTER)
-    # No importlib.invalidate_caches(): the importer keeps no cache, and PathFinder's would import importlib.metadata
-    # (about 60 ms of the grader worker's boot).
+    # No importlib.invalidate_caches(): the importer keeps no cache, and PathFinder's would import importlib.metadata,
+    # a slow import during the grader worker's boot.
     return json.dumps({"lesson": lesson_id, "checkpoints": sorted(bundle.get("checkpoints", {}))})
 
 
@@ -106,7 +106,7 @@ def _text_json(data):
     return json.loads(data)
 
 
-def prepare(lesson_id: str, checkpoint: str, lang: str = "en", seed: int = CASE_SEED) -> str:
+def prepare(lesson_id: str, checkpoint: str, lang: str = FALLBACK_LANGUAGE, seed: int = CASE_SEED) -> str:
     """Prepare one Check here (the reference solution runs on every case) and keep it under its ref; returns what
     the page may see, as JSON: ``{"ref", "plan", "plot_case", "time_limit"}`` (``plan`` goes to the learner worker),
     or ``{"ref", "author_error"}``. The site's grader worker loads the Checks its build prepared instead

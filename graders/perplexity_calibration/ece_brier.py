@@ -12,7 +12,6 @@ DOMAINS = [Domain("expected_calibration_error", prediction_params(True), aligned
            Domain("brier_score", prediction_params(False), aligned=(("confidences", "correct"),),
                   skip=OPEN_FAMILIES)]
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 24
 
 BIN_CHOICES = (1, 2, 3, 5, 10, 10, 15, 20)

@@ -8,7 +8,6 @@ from graders.engine.case import Case
 from graders.engine.domain import Domain, Integer, Param, Real, Seq
 from graders.perplexity_calibration.common import OPEN_FAMILIES, t
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 20
 
 _PARAMS = (Param("neg_log_probs", Seq(Real(0.0, None), containers=("list", "tuple", "ndarray"))),

@@ -10,7 +10,6 @@ from graders.perplexity_calibration.common import (OPEN_FAMILIES, THREE_CONFIDEN
 DOMAINS = [Domain(call, prediction_params(True), aligned=(("confidences", "correct"),), skip=OPEN_FAMILIES)
            for call in ("reliability_diagram", "CalibrationReport.from_predictions")]
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 16
 
 #: The case whose expected and actual results the site draws as reliability diagrams.

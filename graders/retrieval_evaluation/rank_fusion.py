@@ -2,7 +2,6 @@
 from graders.engine.domain import Domain, Integer, Param, Seq
 from graders.retrieval_evaluation.common import DOC, builders
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 25
 DOMAIN = Domain("reciprocal_rank_fusion", (Param("rankings", Seq(Seq(DOC))),
                                            Param("k", Integer(lo=0), has_default=True)))

@@ -2,7 +2,6 @@
 from graders.engine.domain import Domain, Integer, Param, Seq
 from graders.retrieval_evaluation.common import DOC, builders
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 25
 DOMAIN = Domain("recall_at_k", (Param("ranking", Seq(DOC)), Param("relevant", Seq(DOC, min_len=1)),
                                 Param("k", Integer(lo=1))))

@@ -2,7 +2,6 @@
 from graders.engine.domain import Domain, Param, Seq
 from graders.retrieval_evaluation.common import DOC, builders
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 25
 DOMAIN = Domain("mean_reciprocal_rank", (Param("rankings", Seq(Seq(DOC), min_len=1)),
                                          Param("relevant", Seq(Seq(DOC, min_len=1), min_len=1))))

@@ -27,7 +27,7 @@ Measured with ``--n`` rounds (default 5), alternating floor and site in every ro
 - bytes on the first visit (body bytes the server sent) until ready and until the offline copy is complete;
 - main-thread long tasks (PerformanceObserver "longtask") from load to ready, cold and warm.
 
-Prints every figure beside its goal (issue 16) and writes tests/bench/report.json (git-ignored).
+Prints every figure beside its goal (``GOALS``) and writes tests/bench/report.json (git-ignored).
 """
 
 from __future__ import annotations
@@ -444,7 +444,7 @@ def machine() -> dict:
     return info
 
 
-GOALS = {  # issue 16: ratios to the floor measured in the same run
+GOALS = {  # the goals set as ratios to the floor measured in the same run
     "warm_ready": ("warm boot -> ready", "warm", 0.5),
     "cold_ready": ("cold boot -> ready", "cold", 0.75),
     "warm_python": ("Python usable (warm)", "warm", 0.35),
@@ -555,7 +555,7 @@ def _ratio(value, floor):
 
 
 def print_summary(report: dict) -> None:
-    """Every figure of issue 16 beside its goal."""
+    """Every figure beside its goal."""
     f, s = report["floor"], report["site"]
     fw, fc = f["warm"].get("p50") or 0.0, f["cold"].get("p50") or 0.0
     m = report["machine"]

@@ -428,7 +428,7 @@ def test_editing_run_check_and_stop_cause_no_csp_violation(browser, isolated_ser
 
 # ---------------------------------------------------------------- tampering: the next Check still judges correctly
 #
-# Issue 11: whatever learner code does, the next Check in the same tab must judge correctly. Each hostile program
+# Whatever learner code does, the next Check in the same tab must judge correctly. Each hostile program
 # below is Run and Checked through the page, like a learner would; then, in the same tab, the starter must fail and
 # the reference must pass. The hostile programs also report, in their output, what they managed to reach.
 
@@ -545,7 +545,7 @@ HOSTILE = {
 
 @pytest.mark.parametrize("kind", sorted(HOSTILE))
 def test_after_hostile_code_the_starter_fails_and_the_reference_passes(iso, kind):
-    """Issue 11 'Tampering': run the hostile program (Run, then Check), then Check the starter and the reference."""
+    """Tampering: run the hostile program (Run, then Check), then Check the starter and the reference."""
     code = HOSTILE[kind]
     _, _, out = run(iso, "1", code)
     assert "REACHED" not in out and "FOUND" not in out, out

@@ -105,7 +105,7 @@ def test_check_pressed_while_python_loads_is_queued(page, isolated_server):
 
 
 def test_editors_are_built_in_slices_and_at_once_when_a_section_is_used(page, isolated_server):
-    # The editors are built in short slices after the page's script ran (issue 16: no long main-thread task), once
+    # The editors are built in short slices after the page's script ran (no long main-thread task), once
     # the editor module (CodeMirror, assets/editor.js, loaded on its own) is there. A learner's action on a section
     # that comes before the module waits for it, then builds every section up to it at once, out of turn: here the
     # module is held back until checkpoint 3's Reset was pressed.

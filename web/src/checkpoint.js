@@ -29,7 +29,7 @@ import {
  * The editor: `web/src/editor.js` (werkbank's editor on CodeMirror), bundled in stages (`EDITOR_STAGES`, set by the
  * build: CodeMirror's state and view, its language layer, the Python mode, then `editor.js`). A lesson page starts
  * loading them with its start-up (`loadEditor`) and evaluates each in a main-thread task of its own, after the one
- * before: on a first visit, with nothing compiled yet, all of CodeMirror in one task took 40-75 ms. A page without
+ * before: on a first visit, with nothing compiled yet, all of CodeMirror in one task is a long task. A page without
  * editors never loads them. A learner's action on a section that comes before they are there waits for them
  * (`whenEditor`).
  */

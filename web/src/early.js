@@ -5,10 +5,9 @@
 //
 // It starts no worker when the page may still reload itself once into cross-origin isolation (a plain host's first
 // visit: service workers supported, the page neither controlled by one nor isolated; see offline.js), nor when the
-// learner asked to save data. Then runtime.js boots as before, after the page's load. On such a first visit it
-// registers the service worker instead and reloads the page as soon as that worker is active (offline.js): the
-// reload's navigation starts 200-300 ms after the first one, against 490-580 ms when app.js, fetched and run after
-// the head, registered the worker a second time (~0.2 s) and reloaded after that.
+// learner asked to save data. Then runtime.js boots Python itself, after the page's load. On such a first visit it
+// registers the service worker instead and reloads the page as soon as that worker is active (offline.js), well
+// before app.js, fetched and run after the head, could have registered it.
 //
 // On lesson pages it also preloads the editor's modules (preloadEditor), under the same rule: not on a page that may
 // still reload itself.

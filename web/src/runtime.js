@@ -36,21 +36,18 @@ const PREPARE_LIMIT_MS = 60_000;
 /**
  * How long a dirty learner worker that a Check's switch to the spare took out of use may stay alive, at most (ms).
  * Terminating a worker tears down its isolate and its WebAssembly memory on a thread of its own, which on two cores
- * took the core the Check's run needed. Settled clicks on the reference solutions, A/B, four rounds of 36: RUN ->
- * RESULT 45-75 ms (medians of checkpoints 1-3) with the termination at the switch, 32-61 ms with it after the
- * verdict; clicks over 100 ms 15 of 144 -> 1 of 144. The page stops listening to it at once; only the termination
- * waits, for the verdict or this long, whichever comes first (so its own leftover timers cannot busy a core for
- * longer).
+ * takes the core the Check's run needs and slows that Check. So the page stops listening to it at once, and only
+ * the termination waits: for the verdict or this long, whichever comes first (so its own leftover timers cannot
+ * busy a core for longer).
  */
 export const RETIRE_MS = 250;
 /**
  * Whether the grader worker's boot waits for the learner worker's (staged) rather than starting beside it. On two
- * cores it waits for the runtime the learner worker compiles (RUNTIME), which it starts from; on a visit that
- * compiles that runtime from scratch (`coldRuntime`, a first visit) it waits until the learner's Python is usable.
- * Measured on two cores (A/B, n = 5, visits after 3 s): from RUNTIME, warm "ready" came 0.14-0.19 s sooner and
- * "Python usable" 0.05-0.09 s later than from PYTHON; on a first visit both Pythons then start on code not yet
- * optimised, beside V8's background compiles, and "ready" came 0.14 s later, with longer main-thread tasks. With
- * more cores each boot has its own.
+ * cores it waits for the runtime the learner worker compiles (RUNTIME), which it starts from: the page is ready
+ * sooner than when the grader waits for the learner's Python, for a slightly later "Python usable". On a visit that
+ * compiles that runtime from scratch (`coldRuntime`, a first visit) it waits until the learner's Python is usable:
+ * two Pythons starting at once on code not yet optimised, beside V8's background compiles, are ready later, with
+ * longer main-thread tasks. With more cores each boot has its own.
  */
 export function stagedBoot(cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency : 0) {
   return !(Number(cores) > 2);
@@ -150,7 +147,7 @@ export class Runtime {
     this.timers = new Set();
     this.pending = new Map(); // grader request id -> {resolve, reject}
     // the language of the page: a Check's example data are in it (a job's own `lang` wins)
-    this.lang = (typeof document !== "undefined" && document.documentElement && document.documentElement.lang) || "en";
+    this.lang = (typeof document !== "undefined" && document.documentElement && document.documentElement.lang) || SETTINGS.fallbackLanguage;
   }
 
   // ---------------------------------------------------------------- state

@@ -221,7 +221,7 @@ self.addEventListener("activate", (event) => {
       await self.clients.claim();
       // A first install starts saving the build now (the runtime's files first) rather than when the reloaded page
       // asks for it: that page's first requests then join downloads already under way instead of waiting for each
-      // to be fetched, checked and stored (~0.35 s for pyodide.asm.wasm). Not awaited: the reload must not wait.
+      // to be fetched, checked and stored in turn. Not awaited: the reload must not wait.
       // The page still asks for the full copy with {type: "precache"}, which waits for all of it.
       if (firstInstall) complete().catch(() => {});
     })(),

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-globalThis.SETTINGS = { runTimeLimit: 30, defaultTimeLimit: 5, outputLimit: 200000 }; // esbuild defines it in the site
+globalThis.SETTINGS = { runTimeLimit: 30, defaultTimeLimit: 5, outputLimit: 200000, fallbackLanguage: "en" }; // esbuild defines it in the site
 const { Req, Res, response } = await import("../src/protocol.js");
 const { GRACE_MS, RETIRE_MS, Runtime, runtimeAttribute } = await import("../src/runtime.js");
 

@@ -161,7 +161,7 @@ async function workerMain(spec) {
         reply({ ok: true });
       } else if (msg.type === "prepare") {
         // what the page gets (the plan) and, for the comparison with CPython, the expected outcomes kept by ref
-        const view = JSON.parse(grader.prepare(msg.lesson, String(msg.checkpoint), msg.lang || "en", msg.seed));
+        const view = JSON.parse(grader.prepare(msg.lesson, String(msg.checkpoint), msg.lang, msg.seed));
         if (!view.author_error) view.expected = JSON.parse(expectedOf(view.ref));
         reply({ prepared: JSON.stringify(view) });
       } else if (msg.type === "run") {
