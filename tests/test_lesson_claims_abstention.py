@@ -20,6 +20,7 @@ import random
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -282,6 +283,31 @@ def test_there_are_alternatives_in_three_styles_for_every_checkpoint():
 def test_alternative_correct_solution_passes(checkpoint_id, path, seed):
     verdict = grade_source(LESSON_ID, checkpoint_id, path.read_text(encoding="utf-8"), seed=seed)
     assert verdict["status"] == "pass", verdict
+
+
+def _grade_on_the_cli(path: Path) -> dict:
+    """`werkbank grade claims-abstention 3 FILE --json`: every curated and generated case, as a learner's file."""
+    done = subprocess.run([sys.executable, "-m", "werkbank.cli", "grade", LESSON_ID, "3", str(path), "--json"],
+                          capture_output=True, text=True, cwd=REPO, timeout=300)
+    return json.loads(done.stdout)
+
+
+def test_a_solution_written_from_the_task_and_hints_passes_every_case(tmp_path):
+    """alt_03_from_task.py follows checkpoint 3's task and hints step by step: numpy reads the numbers with
+    np.asarray(..., dtype=float), and complex input is turned away first, because that conversion lets a complex
+    array through with only a warning. The same program without that one check, which is where the hint used to
+    lead, fails on the generated complex arrays: the texts have to say it."""
+    written = ALTERNATIVES / "alt_03_from_task.py"
+    assert _grade_on_the_cli(written)["status"] == "pass"
+    lines = written.read_text(encoding="utf-8").splitlines(keepends=True)
+    check = next(i for i, line in enumerate(lines) if "np.iscomplexobj" in line)
+    without = tmp_path / "without_complex_check.py"
+    without.write_text("".join(lines[:check] + lines[check + 2:]), encoding="utf-8")
+    verdict = _grade_on_the_cli(without)
+    assert verdict["status"] == "fail" and "complex" in verdict["failure"]["case"], verdict["failure"]
+    for lang in LESSON.languages:
+        checkpoint = LESSON.checkpoint("3")
+        assert "np.iscomplexobj" in checkpoint.task(lang) and "np.iscomplexobj" in checkpoint.hint(lang)
 
 
 # --- prose and task examples print what they claim ------------------------------------------------------------------
