@@ -6,8 +6,9 @@
 - alternative correct solutions in other styles (Counter, nested dicts, numpy, pure Python, numpy.float64 rates)
   pass the engine;
 - every ``python`` block in the prose and task texts prints what its comments say;
-- the figure computes 4 answered / 100 % / 25 % at threshold 0, 2 / 50 % at .5 and "no risk defined" when nothing
-  is answered, and is driven by the keyboard in a real browser.
+- the figure computes what the lesson's table says (5 answered / 100 % / 20 % at threshold 0, 4 / 80 % / 25 % at .5,
+  2 / 40 % / 0 % at .7) and "no risk defined" when nothing is answered, and is driven by the keyboard in a real
+  browser.
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ def outcome(checkpoint_id: str, case_id: str):
 # --- the lesson's worked examples -------------------------------------------------------------------------------
 
 LAMP = {"entity": "lamp", "attribute": "kleur", "value": "blauw"}
+FIVE_SCORES, FIVE_CORRECT = [0.3, 0.5, 0.6, 0.8, 0.9], [True, True, False, True, True]  # the prose's threshold table
 
 
 def test_claim_support_seed_examples():
@@ -364,15 +366,22 @@ def test_figure_source_builds_dom_without_inner_html():
 def test_figure_numbers_in_node():
     script = (
         f"import {{ summarize, CASES, formatPercent }} from {json.dumps(FIGURE.as_uri())};\n"
-        "const out = [0, 0.4, 0.5, 0.7, 0.9, 0.95, 1].map((t) => summarize(CASES, t));\n"
+        "const out = [0, 0.4, 0.5, 0.55, 0.6, 0.7, 0.9, 0.95, 1].map((t) => summarize(CASES, t));\n"
         "out.push([formatPercent(1, 'en'), formatPercent(0.25, 'nl'), formatPercent(1 / 3, 'nl')]);\n"
+        "out.push(CASES);\n"
         "console.log(JSON.stringify(out));\n"
     )
     done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60,
                           check=True)
-    *points, percents = json.loads(done.stdout)
+    *points, percents, cases = json.loads(done.stdout)
+    assert cases == [{"score": s, "correct": ok} for s, ok in zip(FIVE_SCORES, FIVE_CORRECT)]
     assert [(p["answered"], p["coverage"], p["risk"]) for p in points] == [
-        (4, 1, 0.25), (3, 0.75, 1 / 3), (2, 0.5, 0.5), (2, 0.5, 0.5), (1, 0.25, 0), (0, 0, None), (0, 0, None)]
+        (5, 1, 0.2), (4, 0.8, 0.25), (4, 0.8, 0.25), (3, 0.6, 1 / 3), (3, 0.6, 1 / 3), (2, 0.4, 0), (1, 0.2, 0),
+        (0, 0, None), (0, 0, None)]
+    curve = reference("3")([case["score"] for case in cases], [case["correct"] for case in cases],
+                           [0, 0.4, 0.5, 0.55, 0.6, 0.7, 0.9, 0.95, 1])
+    assert [(r["answered"], r["coverage"], r["risk"]) for r in curve] == [
+        (p["answered"], p["coverage"], p["risk"]) for p in points]  # the figure counts like the reference
     assert percents == ["100 %", "25 %", "33,3 %"]
 
 

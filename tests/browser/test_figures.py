@@ -193,16 +193,20 @@ def test_the_risk_coverage_figure_is_keyboard_operable_with_a_live_readout(page,
     slider.focus()
     page.keyboard.press("Home")
     text = readout.text_content()
-    assert "4" in text and "100 %" in text and "25 %" in text, text
-    assert figure.locator("li[data-state=answered]").count() == 4
-    for _ in range(50):
+    assert "5" in text and "100 %" in text and "20 %" in text, text
+    assert figure.locator("li[data-state=answered]").count() == 5
+    for _ in range(50):  # .50: the case with score .5 sits exactly on the threshold and is answered
         page.keyboard.press("ArrowRight")
     assert slider.input_value() == "0.5"
-    assert figure.locator("li[data-state=answered]").count() == 2
-    assert figure.locator("li[data-state=abstained]").count() == 2
-    for _ in range(20):  # .70: the case with score .7 sits exactly on the threshold and is answered
+    text = readout.text_content()
+    assert "80 %" in text and "25 %" in text, text
+    assert figure.locator("li[data-state=answered]").count() == 4
+    assert figure.locator("li[data-state=abstained]").count() == 1
+    for _ in range(20):  # .70: past the wrong answer (.6), so the risk drops to 0 %
         page.keyboard.press("ArrowRight")
     assert slider.input_value() == "0.7" and figure.locator("li[data-state=answered]").count() == 2
+    text = readout.text_content()
+    assert "40 %" in text and text.count("0 %") == 2, text  # coverage 40 %, risk 0 %
     page.keyboard.press("End")  # threshold 1, above every score (.9): nothing is answered
     text = readout.text_content()
     assert no_risk in text and text.count("0 %") == 1, text
