@@ -99,7 +99,7 @@ def curated(lang="en"):
         "voor de tellingen.",
         "The same data as numpy arrays (float, bool, float): the same result, with plain Python ints for the "
         "counts.",
-        "البيانات نفسها كمصفوفات numpy (float وbool وfloat): النتيجة نفسها، مع int عادي من Python للأعداد.",
+        "البيانات نفسها في صورة مصفوفات numpy (float وbool وfloat): النتيجة نفسها، والأعداد من نوع int العادي في بايثون.",
         hint={"nl": "np.sum geeft een numpy-geheel getal; zet tellingen om met int(...).",
               "en": "np.sum returns a numpy integer; convert counts with int(...).",
               "ar": "np.sum يعيد عددًا صحيحًا من numpy؛ حوّل الأعداد بـ int(...)."})

@@ -367,7 +367,7 @@ def curated():
         t(
             "Booleans als labels betekenen hetzelfde als 1 en 0: opnieuw ECE 0.0.",
             "Booleans as labels mean the same as 1 and 0: again ECE 0.0.",
-            "القيم المنطقية كتسميات تعني 1 و0 نفسيهما: ECE يساوي 0.0 مجددًا.",
+            "القيم المنطقية بوصفها تسميات تعني 1 و0 نفسيهما: ECE يساوي 0.0 مجددًا.",
         ),
     )
     yield _ece(
@@ -377,7 +377,7 @@ def curated():
         t(
             "Dezelfde voorspellingen als numpy-arrays geven hetzelfde resultaat, nog steeds (float, int).",
             "The same predictions as numpy arrays give the same result, still (float, int).",
-            "التنبؤات نفسها كمصفوفات numpy تعطي النتيجة نفسها، وتبقى (float, int).",
+            "التنبؤات نفسها في صورة مصفوفات numpy تعطي النتيجة نفسها، وتبقى (float, int).",
         ),
         hint=_TYPE_HINT,
     )
@@ -388,7 +388,7 @@ def curated():
         t(
             "Een numpy-array met dtype bool als labels, 5 bakken.",
             "A numpy array of dtype bool as labels, 5 bins.",
-            "مصفوفة numpy من النوع bool كتسميات، مع 5 حاويات.",
+            "مصفوفة numpy من النوع bool للتسميات، مع 5 حاويات.",
         ),
     )
     yield _brier(

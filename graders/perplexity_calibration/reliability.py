@@ -94,7 +94,7 @@ def curated():
             "40 predictions of a slightly overconfident model in 10 bins; bins 0 and 1 stay empty. This case is drawn "
             "as the reliability diagram.",
             "‏40 تنبؤًا من نموذج مفرط الثقة قليلًا في 10 حاويات؛ الحاويتان 0 و1 تبقيان فارغتين. هذه الحالة تُرسم "
-            "كمخطط الموثوقية.",
+            "في مخطط الموثوقية.",
         ),
     )
     yield _rel(
@@ -279,7 +279,7 @@ def curated():
             "In the report too the computed edge counts: 0.3 shares bin 2 with 0.25, so ece 0.225 and 1 populated "
             "bin (with 0.3 * 10 in bin 3 it would be 0.525 and 2). The checkpoint 2 functions must get this right.",
             "في التقرير أيضًا يُعتمد الحد المحسوب: تقع 0.3 مع 0.25 في الحاوية 2، فـ ece يساوي 0.225 وحاوية واحدة غير فارغة "
-            "واحدة (ولو وُضعت 0.3 * 10 في الحاوية 3 لكانا 0.525 و2). يجب أن تصيب دوال المحطة 2 هذا أصلًا.",
+            "(ولو وُضعت 0.3 * 10 في الحاوية 3 لكانا 0.525 و2). ودوال نقطة التحقق 2 يجب أن تصيب في ذلك أصلًا.",
         ),
         hint=_EDGE_HINT,
     )
@@ -290,7 +290,7 @@ def curated():
         t(
             "Het rapport van de 40 voorspellingen als numpy-arrays, met de standaard 10 bakken.",
             "The report of the 40 predictions as numpy arrays, with the default 10 bins.",
-            "تقرير التنبؤات الأربعين كمصفوفات numpy، مع الحاويات العشر الافتراضية.",
+            "تقرير التنبؤات الأربعين في صورة مصفوفات numpy، مع الحاويات العشر الافتراضية.",
         ),
     )
     yield _report(
@@ -324,7 +324,7 @@ def curated():
         t(
             "Booleans als labels, 5 bakken.",
             "Booleans as labels, 5 bins.",
-            "قيم منطقية كتسميات، مع 5 حاويات.",
+            "قيم منطقية للتسميات، مع 5 حاويات.",
         ),
     )
     yield _report(
