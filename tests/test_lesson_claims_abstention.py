@@ -307,8 +307,8 @@ def test_a_solution_written_from_the_task_and_hints_passes_every_case(tmp_path):
     without.write_text("".join(lines[:check] + lines[check + 2:]), encoding="utf-8")
     verdict = _grade_on_the_cli(without)
     assert verdict["status"] == "fail" and "complex" in verdict["failure"]["case"], verdict["failure"]
+    checkpoint = LESSON.checkpoint("3")
     for lang in LESSON.languages:
-        checkpoint = LESSON.checkpoint("3")
         assert "np.iscomplexobj" in checkpoint.task(lang) and "np.iscomplexobj" in checkpoint.hint(lang)
 
 

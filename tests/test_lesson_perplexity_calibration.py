@@ -377,7 +377,7 @@ def test_every_browser_sample_catches_validation_skipped_for_some_containers(mis
         assert verdict["status"] == "fail", (seed, verdict["passed"], verdict["total"])
 
 
-# ---- upstream's own program (read at test time from ../shared beside the checkout; never copied into the repository) ----
+# ---- upstream's own program (read at test time from ../shared; never copied into the repository) ----
 
 _SHARED_MAIN = ROOT.parent / "shared" / "upstream" / "73-perplexity-calibration" / "code" / "main.py"
 

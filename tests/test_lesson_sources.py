@@ -2,9 +2,9 @@
 
 The sources live beside the repository, in ``../shared`` (CI has them too): the two seed lessons
 (``seeds/*.txt``: the Dutch claims lesson, the machine-translated Arabic perplexity lesson) and the course lesson the
-Arabic one was translated from (``upstream/<lesson>/``: its text in ``docs/``, and the questions, answers and explanations of its quiz; the
-READMEs there describe the folder and are not lesson text).
-Facts, numbers and function contracts carry over; sentences do not. So every text a learner reads (every
+Arabic one was translated from (``upstream/<lesson>/``: its text in ``docs/``, and the questions, answers and
+explanations of its quiz; the READMEs there describe the folder and are not lesson text). Facts, numbers and
+function contracts carry over; sentences do not. So every text a learner reads (every
 ``prose``, ``task`` and ``hint`` file in every language, the ``lesson.toml`` texts, the graders' case texts and the
 mistakes' feedback) is compared with every source in runs of :data:`RUN` words, and none may be shared.
 
@@ -32,7 +32,7 @@ from werkbank.lessons import load_all
 RUN = 7
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
-LESSONS = [lesson for lesson in load_all() if not lesson.id.startswith("micropip")]
+LESSONS = load_all()
 
 # What ends a run: a fenced block, an inline code span, $…$ or $$…$$ mathematics, and the target of a link.
 _SET_ASIDE = re.compile(r"^(```|~~~).*?^\1[ \t]*$|`+[^`]*`+|\$\$.*?\$\$|\$[^$\n]+\$|\]\([^)\s]*\)", re.S | re.M)
