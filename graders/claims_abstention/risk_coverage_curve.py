@@ -47,8 +47,8 @@ def curated(lang="en"):
         "و1 و0، وrisk = 0.25 و0.5 و0.0 وNone. تعود العتبتان 0 و1 بصيغة float: 0.0 و1.0.",
         hint={"nl": "Reken één rij na: bij drempel 0,5 worden 0,7 en 0,9 beantwoord, één fout: answered 2, correct 1, "
                     "coverage 0.5, risk 0.5. Bij drempel 1 is risk None. Drempels als float, tellingen als int.",
-              "en": "Check one row by hand: at threshold 0.5 the cases 0.7 and 0.9 are answered, one wrong: answered 2, "
-                    "correct 1, coverage 0.5, risk 0.5. At threshold 1 risk is None. Thresholds as float, counts "
+              "en": "Check one row by hand: at threshold 0.5 the cases 0.7 and 0.9 are answered, one wrong: answered "
+                    "2, correct 1, coverage 0.5, risk 0.5. At threshold 1 risk is None. Thresholds as float, counts "
                     "as int.",
               "ar": "تحقّق من صف واحد يدويًا: عند العتبة 0.5 يُجاب عن 0.7 و0.9 وواحدة خاطئة: answered = 2 "
                     "وcorrect = 1 وcoverage = 0.5 وrisk = 0.5. وعند العتبة 1 تكون risk = None. العتبات float "
@@ -99,7 +99,8 @@ def curated(lang="en"):
         "voor de tellingen.",
         "The same data as numpy arrays (float, bool, float): the same result, with plain Python ints for the "
         "counts.",
-        "البيانات نفسها في صورة مصفوفات numpy (float وbool وfloat): النتيجة نفسها، والأعداد من نوع int العادي في بايثون.",
+        "البيانات نفسها في صورة مصفوفات numpy (float وbool وfloat): النتيجة نفسها، والأعداد من نوع int العادي في "
+        "بايثون.",
         hint={"nl": "np.sum geeft een numpy-geheel getal; zet tellingen om met int(...).",
               "en": "np.sum returns a numpy integer; convert counts with int(...).",
               "ar": "np.sum يعيد عددًا صحيحًا من numpy؛ حوّل الأعداد بـ int(...)."})

@@ -27,11 +27,14 @@ _WEIGHT_HINT = t(
 )
 _EDGE_HINT = t(
     "Bakindex = np.searchsorted(randen, p, side=\"right\") − 1, begrensd tot [0, bins − 1], met "
-    "randen = np.linspace(0, 1, bins + 1). Een waarde op een binnenrand hoort bij de bak die daar begint; 1.0 bij de laatste.",
+    "randen = np.linspace(0, 1, bins + 1). Een waarde op een binnenrand hoort bij de bak die daar begint; 1.0 bij de "
+    "laatste.",
     "Bin index = np.searchsorted(edges, p, side=\"right\") − 1, clipped to [0, bins − 1], with "
-    "edges = np.linspace(0, 1, bins + 1). A value on an inner edge belongs to the bin that starts there; 1.0 to the last bin.",
+    "edges = np.linspace(0, 1, bins + 1). A value on an inner edge belongs to the bin that starts there; 1.0 to the "
+    "last bin.",
     "رقم الحاوية = np.searchsorted(edges, p, side=\"right\") − 1، ثم يُحصر الناتج في المجال [0, bins − 1]، حيث "
-    "edges = np.linspace(0, 1, bins + 1). القيمة الواقعة على حدّ داخلي تنتمي إلى الحاوية التي تبدأ عنده، و1.0 إلى الأخيرة.",
+    "edges = np.linspace(0, 1, bins + 1). القيمة الواقعة على حدّ داخلي تنتمي إلى الحاوية التي تبدأ عنده، و1.0 إلى "
+    "الأخيرة.",
 )
 _TYPE_HINT = t(
     "Geef een tuple (float, int) terug: zet het aantal gevulde bakken om met int(...), niet numpy.int64.",
@@ -428,8 +431,8 @@ def curated():
         t(
             "Zekerheid 0,6 en 3 van 5 goed: perfect gekalibreerd, dus ECE 0. Brier = (3·0,16 + 2·0,36)/5 = 0.24 meet "
             "ook dat de zekerheid goede en foute antwoorden niet scheidt.",
-            "Confidence 0.6 and 3 of 5 right: perfectly calibrated, so the ECE is 0. Brier = (3·0.16 + 2·0.36)/5 = 0.24 "
-            "also measures that the confidence does not separate right answers from wrong ones.",
+            "Confidence 0.6 and 3 of 5 right: perfectly calibrated, so the ECE is 0. Brier = (3·0.16 + 2·0.36)/5 = "
+            "0.24 also measures that the confidence does not separate right answers from wrong ones.",
             "ثقة 0.6 و3 من 5 صحيحة: معايرة تامة، فـ ECE يساوي 0. أما Brier = (3·0.16 + 2·0.36)/5 = 0.24 فيقيس أيضًا "
             "أن الثقة لا تميّز الإجابات الصحيحة من الخاطئة.",
         ),

@@ -101,7 +101,8 @@ def curated():
             "van een model dat niets geleerd heeft.",
             "A uniform model over 50,000 tokens has perplexity 50,000: the vocabulary size is what a model that "
             "learnt nothing scores.",
-            "النموذج الذي يوزّع احتماله بالتساوي على 50000 رمز حيرته 50000: حجم المفردات هو ما يسجله نموذج لم يتعلم شيئًا.",
+            "النموذج الذي يوزّع احتماله بالتساوي على 50000 رمز حيرته 50000: حجم المفردات هو ما يسجله نموذج لم يتعلم "
+            "شيئًا.",
         ),
     )
     yield Case(
@@ -243,8 +244,8 @@ def curated():
             "geen numpy.int64.",
             "The same three sequences as numpy arrays. total_tokens must still be a Python int (use int(...)), not "
             "numpy.int64.",
-            "التسلسلات الثلاثة نفسها في صورة مصفوفات numpy. يجب أن يبقى total_tokens عددًا صحيحًا من بايثون (استخدم int(...))، "
-            "لا numpy.int64.",
+            "التسلسلات الثلاثة نفسها في صورة مصفوفات numpy. يجب أن يبقى total_tokens عددًا صحيحًا من بايثون (استخدم "
+            "int(...))، لا numpy.int64.",
         ),
         hint=t(
             "sum() of np.sum() over een numpy-array geeft een numpy-getal; zet het om met int(...) en float(...).",

@@ -60,8 +60,8 @@ _EDGE_HINT = t(
     "Gebruik dezelfde bakindeling als in checkpoint 2: searchsorted(randen, p, side=\"right\") − 1, begrensd tot "
     "[0, bins − 1].",
     "Use the same binning as in checkpoint 2: searchsorted(edges, p, side=\"right\") − 1, clipped to [0, bins − 1].",
-    "استخدم تقسيم الحاويات نفسه كما في نقطة التحقق 2: searchsorted(edges, p, side=\"right\") − 1، ثم يُحصر الناتج في المجال "
-    "[0, bins − 1].",
+    "استخدم تقسيم الحاويات نفسه كما في نقطة التحقق 2: searchsorted(edges, p, side=\"right\") − 1، ثم يُحصر الناتج في "
+    "المجال [0, bins − 1].",
 )
 _CHECK_HINT = t(
     "Controleer de invoer (vorm, bereik, labels, bins) zoals in checkpoint 2 en gooi ValueError.",
@@ -278,8 +278,8 @@ def curated():
             "(met 0.3 * 10 in bak 3 zou het 0.525 en 2 zijn). De functies uit checkpoint 2 moeten dit al goed doen.",
             "In the report too the computed edge counts: 0.3 shares bin 2 with 0.25, so ece 0.225 and 1 populated "
             "bin (with 0.3 * 10 in bin 3 it would be 0.525 and 2). The checkpoint 2 functions must get this right.",
-            "في التقرير أيضًا يُعتمد الحد المحسوب: تقع 0.3 مع 0.25 في الحاوية 2، فـ ece يساوي 0.225 وحاوية واحدة غير فارغة "
-            "(ولو وُضعت 0.3 * 10 في الحاوية 3 لكانا 0.525 و2). ودوال نقطة التحقق 2 يجب أن تصيب في ذلك أصلًا.",
+            "في التقرير أيضًا يُعتمد الحد المحسوب: تقع 0.3 مع 0.25 في الحاوية 2، فـ ece يساوي 0.225 وحاوية واحدة غير "
+            "فارغة (ولو وُضعت 0.3 * 10 في الحاوية 3 لكانا 0.525 و2). ودوال نقطة التحقق 2 يجب أن تصيب في ذلك أصلًا.",
         ),
         hint=_EDGE_HINT,
     )

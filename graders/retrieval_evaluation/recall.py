@@ -19,8 +19,10 @@ def curated():
                hint={"en": "Divide by the number of relevant documents, not by k.",
                      "nl": "Deel door het aantal relevante documenten, niet door k."})
     yield case("k-five", (RANKING, RELEVANT, 5),
-               "With the cutoff k = 5, d1 and d2 are found: 2 of the 3 relevant documents, so 2/3 (not 2/5: that is precision).",
-               "Met grens k = 5 worden d1 en d2 gevonden: 2 van de 3 relevante documenten, dus 2/3 (niet 2/5: dat is precisie).")
+               "With the cutoff k = 5, d1 and d2 are found: 2 of the 3 relevant documents, so 2/3 (not 2/5: that is "
+               "precision).",
+               "Met grens k = 5 worden d1 en d2 gevonden: 2 van de 3 relevante documenten, dus 2/3 (niet 2/5: dat is "
+               "precisie).")
     yield case("k-past-the-end", (RANKING, RELEVANT, 10),
                "The cutoff k = 10 is larger than the length of the ranking: all five places count, so 2/3.",
                "De grens k = 10 is groter dan de lengte van de ranking: alle vijf plaatsen tellen, dus 2/3.")
