@@ -30,11 +30,11 @@ def curated(lang=FALLBACK_LANGUAGE):
     SEED_TARGETS = [invoice, outage, question]
     yield _case(
         "seed-worked-example", [invoice, None, invoice], SEED_TARGETS,
-        "Het voorbeeld uit de les: 3 vragen, 2 beantwoord, 1 goed. Coverage 2/3, overall_accuracy 1/3, "
-        "answered_accuracy 1/2 en risk 1/2.",
-        "The lesson's example: 3 questions, 2 answered, 1 right. Coverage 2/3, overall_accuracy 1/3, "
-        "answered_accuracy 1/2 and risk 1/2.",
-        "مثال الدرس: 3 أسئلة، أُجيب عن 2، وواحدة صحيحة. coverage = 2/3 وoverall_accuracy = 1/3 "
+        "Drie vragen, twee beantwoord, één goed: coverage 2/3, overall_accuracy 1/3, answered_accuracy 1/2 en "
+        "risk 1/2.",
+        "Three questions, two answered, one right: coverage 2/3, overall_accuracy 1/3, answered_accuracy 1/2 and "
+        "risk 1/2.",
+        "ثلاثة أسئلة، أُجيب عن اثنين منها، وواحدة صحيحة: coverage = 2/3 وoverall_accuracy = 1/3 "
         "وanswered_accuracy = 1/2 وrisk = 1/2.",
         hint={"nl": "answered telt alles wat niet None is; overall_accuracy deelt door het totaal, "
                     "answered_accuracy door answered, en risk = (answered - correct) / answered. Tellingen zijn int.",
