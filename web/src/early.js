@@ -51,18 +51,15 @@ function start() {
   if (navigator.connection && navigator.connection.saveData) return;
   const url = new URL("./worker.js", script.src);
   if (typeof WORKER_VERSION === "string" && WORKER_VERSION) url.searchParams.set("v", WORKER_VERSION);
-  const isolated = typeof crossOriginIsolated !== "undefined" && crossOriginIsolated && typeof SharedArrayBuffer === "function";
-  const interrupt = isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
   const lessonId = script.dataset.lesson || "";
   const worker = new Worker(url, { type: "module" });
-  const early = { worker, bootId: newRunId(), interrupt, lessonId, messages: [], errors: [] };
+  const early = { worker, bootId: newRunId(), lessonId, messages: [], errors: [] };
   worker.onmessage = (event) => early.messages.push(event.data);
   worker.onerror = (event) => {
     if (event && typeof event.preventDefault === "function") event.preventDefault();
     early.errors.push((event && event.message) || "worker error");
   };
-  const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}) };
-  worker.postMessage(request(Req.INIT, early.bootId, payload));
+  worker.postMessage(request(Req.INIT, early.bootId, lessonId ? { lessonId } : {}));
   if (performance.mark) performance.mark("werkbank:early"); // the benchmark and the tests read it
   Object.defineProperty(window, KEY, { value: early, configurable: true });
 }

@@ -18,8 +18,8 @@ export const SCHEMA = 3;
 /** Request types (page -> worker). */
 export const Req = Object.freeze({
   // both kinds
-  INIT: "init", // learner: {interruptBuffer?: Uint8Array over a SharedArrayBuffer, lessonId?, runtime?:
-  //   WebAssembly.Module, the runtime another learner worker compiled}; grader: {lessonId?, lang?, runtime?}
+  INIT: "init", // learner: {lessonId?, runtime?: WebAssembly.Module, the runtime another learner worker compiled};
+  //   grader: {lessonId?, lang?, runtime?}
   // learner worker
   RUN: "run", // {source, plan: JSON text, timeLimit}: run learner code under a plan ({"mode": "run"} or a Check's)
   // grader worker

@@ -3,42 +3,40 @@
 // Workers (see protocol.js):
 //   grader   grader_worker.js: holds each checkpoint's Check (plan + key, made by the build; the key never leaves it)
 //            and judges run results.
-//   current  the learner worker (worker.js) that serves Runs; it may be dirty (it ran learner code before).
-//   spare    a pristine learner worker booting or ready in the background once the page is ready.
-// Every Check runs on a pristine learner worker (never ran learner code): the current one if still pristine, else
-// the spare, which is then promoted (the dirty one is ignored from then on and terminated with the verdict, see
-// RETIRE_MS; a new spare boots then). Runs reuse the current one.
-// So whatever learner code does to its worker, the next Check is judged by untouched code.
+//   current  the learner worker (worker.js) the next job takes: pristine (it never ran learner code), booting or
+//            ready.
+//   spare    the one after it, pristine too, booted once the page is ready and no job runs.
+// Every job, Run or Check, takes a pristine learner worker: `current` (the spare then becomes current) and gives it
+// back to nobody: when the job ends, the page stops listening to it at once and terminates it (RETIRE_MS), and a new
+// spare boots. So whatever learner code does to its worker (patch Python or JavaScript, leave tasks or timers
+// behind), no later Run or Check of any checkpoint ever runs there.
 //
 // States (`state`, shown as body[data-runtime] by runtimeAttribute):
 //   off        nothing started                                        -> loading
 //   booting    first boot: not everything a Check needs is loaded yet -> loading
 //   idle       a Check would start at once (grader ready, a pristine learner worker ready) -> ready
-//   warming    a Run would start at once, but a Check waits for the spare to finish booting -> loading
-//              (after a Check used up the pristine worker)
-//   running    a job runs; stopping: Stop was asked (isolated: KeyboardInterrupt, GRACE_MS to answer) -> running
-//   restarting after Stop or a crash, while the replacement learner worker is not ready for a Check -> restarting
+//   warming    a Run would start at once, but a Check waits for the next learner worker to finish booting -> loading
+//              (after jobs used up the ready ones)
+//   running    a job runs                                             -> running
+//   restarting after Stop or a crash, while no learner worker is ready for a Check yet -> restarting
 //   failed     the first boot failed                                  -> failed
 // body[data-python] = "ready" as soon as a learner worker can run code that does not import numpy (numpy and the
-// grader may still be loading), "loading" otherwise. body[data-spare] = "ready" while a pristine spare learner
-// worker is ready (Stop and the next Check after a dirty one are then instant), "loading" otherwise. Jobs submitted before they can start wait in a queue (FIFO).
-// Every job ends exactly once.
+// grader may still be loading), "loading" otherwise. body[data-spare] = "ready" while the spare learner worker is
+// ready too (two jobs in a row then start at once), "loading" otherwise. Jobs submitted before they can start wait in
+// a queue (FIFO). Every job ends exactly once.
 
 import { Req, Res, belongsTo, newRunId, request } from "./protocol.js";
 
 /* global SETTINGS, WORKER_VERSION */
 /** Seconds a free Run may take before it is stopped (Check uses the grader's limit). */
 export const RUN_TIME_LIMIT = SETTINGS.runTimeLimit;
-/** How long an interrupted run may take to answer before the worker is replaced. */
-export const GRACE_MS = 1000;
 const SLACK_MS = 300; // message latency on top of a time limit
 const PREPARE_LIMIT_MS = 60_000;
 /**
- * How long a dirty learner worker that a Check's switch to the spare took out of use may stay alive, at most (ms).
- * Terminating a worker tears down its isolate and its WebAssembly memory on a thread of its own, which on two cores
- * takes the core the Check's run needs and slows that Check. So the page stops listening to it at once, and only
- * the termination waits: for the verdict or this long, whichever comes first (so its own leftover timers cannot
- * busy a core for longer).
+ * How long a learner worker whose job has ended may stay alive before it is terminated (ms). Terminating a worker
+ * tears down its isolate and its WebAssembly memory on a thread of its own, which on two cores takes the core a
+ * running job needs. So the page stops listening to it at once; the termination waits this long, or until the job
+ * running then ends (so its own leftover timers cannot busy a core for longer, and no job shares its core with it).
  */
 export const RETIRE_MS = 250;
 /**
@@ -63,7 +61,6 @@ export function runtimeAttribute(state) {
       warming: "loading",
       idle: "ready",
       running: "running",
-      stopping: "running",
       restarting: "restarting",
       failed: "failed",
     }[state] || "loading"
@@ -99,10 +96,9 @@ export function takeEarlyWorker(win = typeof window !== "undefined" ? window : n
 
 /** A learner or grader worker and where its boot is: booting -> python (learner only) -> ready; dead. */
 class Slot {
-  constructor(role, worker, interrupt) {
+  constructor(role, worker) {
     this.role = role;
     this.worker = worker;
-    this.interrupt = interrupt;
     this.bootId = newRunId();
     this.phase = "booting";
     this.dirty = false;
@@ -114,8 +110,8 @@ class Slot {
  * Runs learner code in learner workers and grades it in the grader worker. Callbacks: onState(state),
  * onProgress(percent, stage), onNotice(key) for events the learner should hear about ("runtime_crashed").
  * createWorker(role) makes a Worker for "learner" or "grader" (tests pass a fake). `early`: a learner worker that is
- * booting already ({worker, bootId, interrupt, lessonId, messages, errors}, see takeEarlyWorker): the first learner
- * worker the runtime needs is that one, when it was started for the same lesson and isolation. `coldRuntime`: this
+ * booting already ({worker, bootId, lessonId, messages, errors}, see takeEarlyWorker): the first learner worker the
+ * runtime needs is that one, when it was started for the same lesson. `coldRuntime`: this
  * page compiles Python's runtime from scratch (a first visit), so the grader waits longer (see stagedBoot).
  */
 export class Runtime {
@@ -132,8 +128,8 @@ export class Runtime {
     this.createWorker = createWorker || ((role) => new Worker(workerUrl(role), { type: "module" }));
     this.current = null;
     this.spare = null;
-    /** A dirty learner worker out of use, terminated after the running Check (see RETIRE_MS). */
-    this.retired = null;
+    /** Learner workers whose job ended, terminated after RETIRE_MS or when the running job ends. */
+    this.retired = [];
     this.retireTimer = 0;
     /** The runtime (WebAssembly.Module) the first learner worker compiled; each later learner worker instantiates it. */
     this.runtimeModule = null;
@@ -143,7 +139,6 @@ export class Runtime {
     this.job = null;
     this.queue = [];
     this.failure = null;
-    this.isolated = typeof crossOriginIsolated !== "undefined" && crossOriginIsolated && typeof SharedArrayBuffer === "function";
     this.timers = new Set();
     this.pending = new Map(); // grader request id -> {resolve, reject}
     // the language of the page: a Check's example data are in it (a job's own `lang` wins)
@@ -176,11 +171,11 @@ export class Runtime {
   _refresh() {
     let state;
     if (this.failure) state = "failed";
-    else if (this.job) state = this.job.stopping ? "stopping" : "running";
+    else if (this.job) state = "running";
     else if (!this.started) state = "off";
     else if (this._checkReady()) state = "idle";
     else if (!this.everReady) state = "booting";
-    else state = this.replacing || !this._usable(this.current) ? "restarting" : "warming";
+    else state = this.replacing || !(this._usable(this.current) || this._usable(this.spare)) ? "restarting" : "warming";
     if (state === "idle") this.replacing = false;
     if (state === "idle" && !this.everReady) {
       this.everReady = true;
@@ -235,7 +230,7 @@ export class Runtime {
       const early = this.early;
       this.early = null;
       const lessonId = this.warmList ? this.warmList.lessonId : "";
-      if (early.lessonId === lessonId && Boolean(early.interrupt) === Boolean(this.isolated)) return this._adopt(early);
+      if (early.lessonId === lessonId) return this._adopt(early);
       try {
         early.worker.terminate();
       } catch {
@@ -249,8 +244,7 @@ export class Runtime {
       queueMicrotask(() => this._bootFailed(String(error && error.message ? error.message : error)));
       return null;
     }
-    const interrupt = role === "learner" && this.isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-    const slot = new Slot(role, worker, interrupt);
+    const slot = new Slot(role, worker);
     worker.onmessage = (event) => this._receive(slot, event.data);
     worker.onerror = (event) => {
       if (event && typeof event.preventDefault === "function") event.preventDefault();
@@ -258,8 +252,7 @@ export class Runtime {
     };
     worker.onmessageerror = () => {};
     const lessonId = this.warmList ? this.warmList.lessonId : undefined;
-    const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}),
-      ...(role === "grader" ? { lang: String(this.lang) } : {}) };
+    const payload = { ...(lessonId ? { lessonId } : {}), ...(role === "grader" ? { lang: String(this.lang) } : {}) };
     if (held) slot.held = payload;
     else this._init(slot, payload);
     return slot;
@@ -281,7 +274,7 @@ export class Runtime {
 
   /** Take over the early learner worker: its boot id, its handlers, and the messages it sent before this ran. */
   _adopt(early) {
-    const slot = new Slot("learner", early.worker, early.interrupt);
+    const slot = new Slot("learner", early.worker);
     slot.bootId = early.bootId;
     early.worker.onmessage = (event) => this._receive(slot, event.data);
     early.worker.onerror = (event) => {
@@ -307,27 +300,27 @@ export class Runtime {
     }
   }
 
-  /** Take a dirty learner worker out of use now (the page ignores it from here) and terminate it later. */
+  /** Take a learner worker whose job ended out of use now (the page ignores it from here); terminate it later. */
   _retire(slot) {
-    if (!slot) return;
+    if (!slot || slot.phase === "dead") return;
     slot.phase = "dead";
-    this._dropRetired();
-    this.retired = slot;
-    this.retireTimer = setTimeout(() => this._dropRetired(), RETIRE_MS);
+    this.retired.push(slot);
+    clearTimeout(this.retireTimer);
+    this.retireTimer = setTimeout(() => {
+      if (!this.job) this._dropRetired(); // else when that job ends
+    }, RETIRE_MS);
   }
 
-  /** Terminate the retired learner worker, if there is one. */
+  /** Terminate the retired learner workers. */
   _dropRetired() {
     clearTimeout(this.retireTimer);
-    const slot = this.retired;
-    this.retired = null;
-    this._kill(slot);
+    for (const slot of this.retired.splice(0)) this._kill(slot);
   }
 
   _bootFailed(message) {
     this.failure = message;
     this._dropRetired();
-    for (const slot of [this.current, this.spare, this.grader]) this._kill(slot);
+    for (const slot of [this.current, this.spare, this.grader, this.job && this.job.slot]) this._kill(slot);
     this.current = this.spare = this.grader = null;
     this.started = false;
     if (this.job) {
@@ -406,38 +399,43 @@ export class Runtime {
     this.onProgress(Math.round(percent), stage);
   }
 
-  /** Boot a pristine spare learner worker once everything else is ready. */
+  /**
+   * Keep two pristine learner workers, current and spare, booting or ready. Boots wait while a job runs (a boot
+   * beside it would take the core it needs; jobs run one at a time, so the next one cannot start before this one
+   * ends anyway), and only one boots at a time: the spare once current is ready and the page has been ready once.
+   */
   _ensureSpare() {
-    if (this.spare || !this.everReady || this.failure || !this.current) return;
-    if (this.current.phase !== "ready") return; // one boot at a time
+    if (this.failure || !this.started || this.job) return;
+    if (!this.current) {
+      if (this.spare) {
+        this.current = this.spare;
+        this.spare = null;
+      } else {
+        this.current = this._spawn("learner");
+        return;
+      }
+    }
+    if (this.spare || !this.everReady || this.current.phase !== "ready") return;
     this.spare = this._spawn("learner");
   }
 
-  /** A pristine, ready learner worker for a Check (promoting the spare), or null. */
-  _pristine() {
-    const cur = this.current;
-    if (cur && cur.phase === "ready" && !cur.dirty) return cur;
-    const spare = this.spare;
-    if (spare && spare.phase === "ready") {
-      this._retire(cur); // terminated once this Check has its verdict (RETIRE_MS)
-      this.current = spare;
-      this.spare = null;
-      return spare;
-    }
-    return null;
+  /** The pristine learner worker a job of `type` could take now, or null: ready for a Check, usable for a Run. */
+  _free(type) {
+    const fits = (slot) => Boolean(slot) && (type === "check" ? slot.phase === "ready" : this._usable(slot));
+    if (fits(this.current)) return this.current;
+    return fits(this.spare) ? this.spare : null;
   }
 
-  /** Replace the current learner worker (after Stop or a crash): the spare takes over, or a new one boots. Until a
-   * Check could run again the state is "restarting". */
-  _replaceCurrent() {
-    this.replacing = true;
-    this._kill(this.current);
-    if (this.spare) {
+  /** Hand `slot` to a job: it leaves the pool for good (current's place goes to the spare). */
+  _take(slot) {
+    if (slot === this.current) {
       this.current = this.spare;
       this.spare = null;
-    } else {
-      this.current = this._spawn("learner");
+    } else if (slot === this.spare) {
+      this.spare = null;
     }
+    slot.dirty = true; // from now on learner code may run in it
+    return slot;
   }
 
   _crashed(slot, message) {
@@ -454,11 +452,11 @@ export class Runtime {
       this.plans.clear();
       for (const waiter of this.pending.values()) waiter.reject(new Error(message));
       this.pending.clear();
-    } else if (slot === this.spare) {
-      this._kill(slot);
-      this.spare = null;
     } else {
-      this._replaceCurrent();
+      this._kill(slot);
+      if (slot === this.current) this.current = null;
+      if (slot === this.spare) this.spare = null;
+      if (hit) this.replacing = true;
     }
     if (hit) this._finish({ kind: "crashed", message });
     this.onNotice("runtime_crashed");
@@ -549,24 +547,16 @@ export class Runtime {
   _next() {
     if (this.job || !this.queue.length || this.failure) return;
     const head = this.queue[0];
-    let slot;
-    if (head.type === "check") {
-      if (!this.grader || this.grader.phase !== "ready") return;
-      slot = this._pristine();
-    } else {
-      slot = this._usable(this.current) ? this.current : null;
-    }
+    if (head.type === "check" && (!this.grader || this.grader.phase !== "ready")) return;
+    const slot = this._free(head.type);
     if (!slot) return;
     this.queue.shift();
     const job = head;
     job.runId = newRunId();
-    job.slot = slot;
-    job.stopping = false;
+    job.slot = this._take(slot);
     job.stopReason = null;
-    slot.dirty = true; // from now on learner code may have run in it
     this.job = job;
     this._refresh();
-    if (slot.interrupt) slot.interrupt[0] = 0;
     job.prepareTimer = this._timer(() => this._interrupt(job, "timeout"), PREPARE_LIMIT_MS);
     (job.type === "check" ? this._check(job) : this._run(job)).catch((error) => {
       if (this.job === job) this._finish(error && error.fatal ? { kind: "crashed", message: error.message } : { kind: "failure", message: String((error && error.message) || error) });
@@ -619,9 +609,8 @@ export class Runtime {
       clearTimeout(timer);
       if (this.job !== job) return verdict;
       if (roundRun === null) {
-        // the learner's code is stuck on a candidate: replace that worker, keep the verdict so far
-        if (job.slot === this.current) this._replaceCurrent();
-        else this._kill(job.slot);
+        // the learner's code is stuck on a candidate: that worker goes now, the verdict so far stands
+        this._kill(job.slot);
         return verdict;
       }
       msg = await this._ask(Req.SHRINK, { ...where, phase: "pick", runJson: roundRun, verdict, shrinkId }).catch(() => null);
@@ -676,7 +665,7 @@ export class Runtime {
   _jobMessage(job, msg) {
     switch (msg.type) {
       case Res.STARTED:
-        if (!job.stopping && !job.limitTimer && !job.shrinking) {
+        if (!job.stopReason && !job.limitTimer && !job.shrinking) {
           clearTimeout(job.prepareTimer);
           job.limitTimer = this._timer(() => this._interrupt(job, "timeout"), job.timeLimit * 1000 + SLACK_MS);
         }
@@ -686,16 +675,11 @@ export class Runtime {
         break;
       case Res.RESULT:
         clearTimeout(job.limitTimer);
-        if (job.stopReason) this._finish({ kind: job.stopReason, timeLimit: job.timeLimit });
-        else if (job.onResult) job.onResult(msg.runJson);
+        if (job.onResult) job.onResult(msg.runJson);
         break;
       case Res.FAILURE:
-        if (msg.fatal) {
-          this._finish({ kind: "crashed", message: msg.message });
-          this._crashed(job.slot, msg.message);
-        } else {
-          this._finish(job.stopReason ? { kind: job.stopReason, timeLimit: job.timeLimit } : { kind: "failure", message: msg.message });
-        }
+        if (msg.fatal) this._crashed(job.slot, msg.message); // ends the job as "crashed"
+        else this._finish({ kind: "failure", message: msg.message });
         break;
       default:
         break;
@@ -708,7 +692,8 @@ export class Runtime {
     this.job = null;
     this._clearTimers();
     job.resolve(result);
-    this._dropRetired();
+    this._dropRetired(); // the workers of earlier jobs
+    this._retire(job.slot); // this job's, after RETIRE_MS (or with the next job's end)
     this._refresh();
     this._ensureSpare();
     queueMicrotask(() => this._next());
@@ -720,29 +705,17 @@ export class Runtime {
     if (this.job && (owner === undefined || this.job.owner === owner)) this._interrupt(this.job, "stopped");
   }
 
+  /**
+   * End a job now (Stop, or its time limit): its learner worker is terminated, and the next job takes a pristine one.
+   * No job ever goes on in a worker learner code ran in, so nothing has to be interrupted and kept: every engine
+   * stops the same way, with or without SharedArrayBuffer.
+   */
   _interrupt(job, reason) {
-    if (this.job !== job || job.stopping) return;
+    if (this.job !== job || job.stopReason) return;
     job.stopReason = reason;
     this._clearTimers();
-    const slot = job.slot;
-    const spareReady = this.spare && this.spare.phase === "ready";
-    if (!spareReady && slot.interrupt && slot === this.current && slot.phase !== "dead") {
-      // isolated, and no spare to switch to: KeyboardInterrupt at the next bytecode, then a grace period
-      job.stopping = true;
-      this._refresh();
-      slot.interrupt[0] = 2;
-      this._timer(() => {
-        if (this.job === job) this._hardStop(job, reason);
-      }, GRACE_MS);
-      return;
-    }
-    this._hardStop(job, reason);
-  }
-
-  /** End the job now: terminate its learner worker and carry on with the spare (or a new worker). */
-  _hardStop(job, reason) {
-    if (job.slot === this.current) this._replaceCurrent();
-    else this._kill(job.slot);
+    this.replacing = true;
+    this._kill(job.slot);
     this._finish({ kind: reason, timeLimit: job.timeLimit });
   }
 }

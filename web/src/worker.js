@@ -3,8 +3,8 @@
 // It never loads grading data: the plan of a Check holds the inputs of its cases only, and the page sends the run
 // result (JSON text, untrusted) to the grader worker (grader_worker.js) to be judged. Before the first learner code
 // it removes network and code-loading APIs from its own scope (lockdown.js). Python becomes usable (PYTHON) before
-// numpy has loaded; READY follows when numpy and the lesson's wheels are in. Once learner code has run here, the
-// page treats this worker as dirty: it may still serve Runs, never another Check.
+// numpy has loaded; READY follows when numpy and the lesson's wheels are in. A worker serves one job, Run or Check:
+// once learner code has run here, the page ignores it and terminates it (runtime.js).
 
 import { Req, Res, response, validate } from "./protocol.js";
 import { fetchEngine, fetchWheel, isFatal, loadNumpy, meteredFetch, PYODIDE_URL, startPyodide, WHEELS_URL, writeEngine } from "./pyboot.js";
@@ -91,7 +91,7 @@ function onOutput(stream, text) {
 
 // ------------------------------------------------------------------ boot
 
-async function boot(runId, interruptBuffer, lessonId, runtime) {
+async function boot(runId, lessonId, runtime) {
   const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
   progress("runtime", 1);
   // fetched and decoded beside the runtime (whenever loadPyodide leaves this thread a moment)
@@ -101,7 +101,6 @@ async function boot(runId, interruptBuffer, lessonId, runtime) {
   const onCompiled = (module) => post(response(Res.RUNTIME, runId, { module }));
   const started = await startPyodide({ post, runId, emit, fetchFn: realFetch, runtime, onCompiled });
   pyodide = started.pyodide;
-  if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   const engine = await engineReady;
   writeEngine(pyodide, engine.files);
   bridge = pyodide.pyimport("graders.hosts.pyodide");
@@ -188,8 +187,7 @@ self.addEventListener("message", (event) => {
   if (msg.type === Req.INIT) {
     // not queued behind anything: INIT comes first
     if (!booting) {
-      const buffer = msg.interruptBuffer instanceof Uint8Array ? msg.interruptBuffer : null;
-      booting = boot(msg.runId, buffer, typeof msg.lessonId === "string" ? msg.lessonId : "", msg.runtime);
+      booting = boot(msg.runId, typeof msg.lessonId === "string" ? msg.lessonId : "", msg.runtime);
       booting.catch((error) => fail(msg, error, true));
     }
     return;
