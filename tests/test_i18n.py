@@ -43,3 +43,16 @@ def test_one_fallback_rule_for_catalogs_and_per_case_tables():
     assert pick({"en": "E", "nl": ""}, "nl") == "E"
     assert pick({"en": "E"}, "ar") == "E"
     assert pick({}, "ar") == ""
+
+
+def test_every_generated_group_and_failure_kind_has_its_texts():
+    """A failing generated case is explained by its family group (gen_<group>, gen_name_<group>, gen_hint_<group>),
+    and a failing verdict names each kind of failure (kind_<kind>): a group or kind without them would end a Check in
+    a KeyError instead of a verdict."""
+    from graders.engine.generate import GROUPS
+    from graders.engine.judge import FAILURE_KINDS
+
+    keys = [f"{prefix}{group}" for group in list(GROUPS) + ["other"] for prefix in ("gen_", "gen_name_", "gen_hint_")]
+    keys += [f"kind_{kind}" for kind in FAILURE_KINDS] + ["summary", "list_separator"]
+    for lang in LANGUAGES:
+        assert [key for key in keys if not CATALOGS[lang].get(key)] == [], lang

@@ -136,7 +136,10 @@ def case_texts(meta: dict, lang: str) -> tuple[str, str, str]:
     if generated:
         params = {"site": generated["site"], "detail": generated["detail"]}
         group = generated["group"]
-        return (text("gen_label", lang, what=text(f"gen_name_{group}", lang), **params),
+        # the label names the kind of input and where it is ("-": the whole call); "gen_label" is the label group's
+        # explanation
+        where = "gen_case_label_whole" if generated["site"] == "-" else "gen_case_label"
+        return (text(where, lang, what=text(f"gen_name_{group}", lang), **params),
                 text(f"gen_{group}", lang, **params), text(f"gen_hint_{group}", lang))
     return pick(meta.get("label", {}), lang), pick(meta["explain"], lang), pick(meta["hint"], lang)
 
