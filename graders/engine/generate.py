@@ -467,6 +467,11 @@ def _combo_variants(domain: Domain, base: Base):
                         (tuple(args), base.kwargs), number)
 
 
+def _all_filled(domain: Domain, base: Base) -> bool:
+    """Whether every sequence argument of ``base`` holds items (an empty one has nowhere to put a value)."""
+    return all(_items_of(value) for param, value in zip(domain.params, base.args) if isinstance(param.spec, Seq))
+
+
 def _items_of(value):
     if isinstance(value, np.ndarray):
         return value.tolist() if value.ndim == 1 else None
@@ -538,7 +543,12 @@ def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
     if domain.skips("scale"):
         return
     names = [p.name for p in domain.params]
-    for base in [b for b in bases if any(_items_of(a) for a in b.args)][:SCALE_BASES]:
+    filled = [b for b in bases if _all_filled(domain, b) and any(_items_of(a) for a in b.args)]
+    # Bases whose arguments name the same texts (documents both ranked and judged relevant) first, then the larger
+    # ones: grown, they keep those links in every copy, where a degenerate base (nothing relevant retrieved) would
+    # give the same result at every size.
+    filled.sort(key=lambda b: (-_shared_texts(b.args), -b.size))
+    for base in filled[:SCALE_BASES]:
         for number in range(2):
             args = list(base.args)
             longest = 0
@@ -594,6 +604,15 @@ def _grow(spec: Seq, value, target: int, rng: random.Random, order: list | None 
         order = list(range(target))
         rng.shuffle(order)
     return _as_container(_kind_of(value), [grown[n] for n in order], value)
+
+
+def _shared_texts(args: tuple) -> int:
+    """How many distinct texts appear in more than one argument."""
+    seen: dict = {}
+    for index, value in enumerate(args):
+        for text in set(_texts(value)):
+            seen.setdefault(text, set()).add(index)
+    return sum(1 for where in seen.values() if len(where) > 1)
 
 
 def _kind_of(value) -> str:
@@ -749,7 +768,7 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, rep
         built.extend(_aligned_variants(domain, base))
         built.extend(_keyword_variants(domain, base))
         built.extend(_collision_variants(domain, base))
-    for base in small[:1]:
+    for base in [b for b in small if _all_filled(domain, b)][:1]:  # the smallest base with items in every sequence
         combos.extend(_combo_variants(domain, base))
     built.extend(_default_variants(domain, bases, defaults or {}))
     for b in (_accented(domain, base) for base in small):
