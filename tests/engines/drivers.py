@@ -291,6 +291,8 @@ class FirefoxDriver(Driver):
             raise EngineError(f"firefox driver: no answer to {op} in {timeout:.0f} s; "
                               f"{''.join(self._stderr)[-2000:]}")
         reply = json.loads(result[0])
+        if reply.get("id") != request["id"]:  # a reply left over from a request that timed out
+            raise EngineError(f"firefox driver: reply {reply.get('id')} to request {request['id']} ({op})")
         if not reply.get("ok"):
             raise EngineError(f"firefox {op}: {reply.get('error')}")
         return reply.get("value")
