@@ -240,6 +240,37 @@ test("isolated without a spare: Stop interrupts, and a worker that ignores it is
   assert.ok(first.terminated);
 });
 
+test("isolated without SharedArrayBuffer (WebKit): no interrupt buffer, and Stop without a spare ends the worker", async () => {
+  const sab = globalThis.SharedArrayBuffer;
+  let made;
+  globalThis.crossOriginIsolated = true;
+  delete globalThis.SharedArrayBuffer;
+  try {
+    made = makeRuntime(scripted({ run: (msg, worker) => worker.reply(response(Res.STARTED, msg.runId, {})) }));
+  } finally {
+    globalThis.SharedArrayBuffer = sab;
+    delete globalThis.crossOriginIsolated;
+  }
+  const { runtime, learners } = made;
+  assert.equal(runtime.isolated, false, "isolation without SharedArrayBuffer cannot interrupt");
+  runtime.boot();
+  await until(() => runtime.state === "idle");
+  const first = learners()[0];
+  assert.equal(first.sent[0].interruptBuffer, undefined);
+  runtime._ensureSpare = () => {}; // no spare
+  if (runtime.spare) {
+    runtime._kill(runtime.spare);
+    runtime.spare = null;
+  }
+  const pending = runtime.execute({ type: "run", source: "while True: pass", owner: "me" });
+  await until(() => runtime.state === "running");
+  runtime.stop("me");
+  assert.equal((await pending).kind, "stopped", "ended at once, no grace period to wait for");
+  assert.ok(first.terminated);
+  assert.ok(learners().length >= 2 && !learners().at(-1).terminated, "a new learner worker boots");
+  await until(() => runtime.state === "idle");
+});
+
 test("a worker crash ends the job as crashed, says so, and the next job runs", async () => {
   let crash = true;
   const { runtime, notices } = makeRuntime(
