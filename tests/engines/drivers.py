@@ -312,6 +312,13 @@ class FirefoxDriver(Driver):
     def press(self, selector: str, key: str = "Enter") -> None:
         self._call("press", selector=selector, key=key)
 
+    def press_button(self, selector: str) -> None:
+        """A real mouse click: headless Firefox's window never has the focus (``document.hasFocus()`` is false), and
+        key presses sent over BiDi to an element focused by script did not reach its handlers."""
+        self.wait("(sel) => { const b = document.querySelector(sel); return Boolean(b) && b.offsetParent !== null; }",
+                  selector, timeout=30, what=f"{selector} visible")
+        self.click(selector)
+
     def close(self) -> None:
         proc = self._proc
         if proc.poll() is None:
