@@ -257,3 +257,15 @@ def page(context, request_log):
     pg.on("console", lambda msg: errors.append(f"console.{msg.type}: {msg.text}") if msg.type == "error" else None)
     pg.werkbank_errors = errors
     return pg
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The engine walks' step times (tests/engines/, ``walk_log``), from the tests' reports: this runs where xdist
+    gathers them, which never collects tests/engines/conftest.py."""
+    lines = [value for reports in terminalreporter.stats.values() for report in reports
+             if getattr(report, "when", None) == "call"
+             for key, value in getattr(report, "user_properties", ()) if key == "engine walk"]
+    if lines:
+        terminalreporter.section("engine walks (wall time per step, s)")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -150,12 +150,13 @@ def test_first_learner_worker_starts_from_the_head_and_is_adopted(browser, isola
         ctx.close()
 
 
-def test_with_more_than_two_cores_the_grader_boots_beside_the_learner_worker(browser, isolated_server):
-    """Two cores stage the boots: the grader's worker starts with the page (it fetches and unpacks what needs no
-    Python), but its Python starts from the runtime the learner worker compiled, once that is there, and so before
-    the learner's Python is usable (after a first visit's isolation reload it waits for that: test_offline.py).
-    With more cores both boot at once. Either way the page gets to ready."""
-    for cores, beside in ((2, False), (8, True)):
+def test_whatever_the_core_count_the_grader_starts_from_the_runtime_the_learner_compiled(browser, isolated_server):
+    """The grader's worker starts with the page (it fetches and unpacks what needs no Python), but its Python starts
+    from the runtime the learner worker compiled, once that is there, and so before the learner's Python is usable
+    (on two cores, after a first visit's isolation reload, it waits for that: test_offline.py). With more cores
+    too: compiling the runtime twice side by side gains nothing, and WebKit reports 4 cores on a two-core machine.
+    Either way the page gets to ready."""
+    for cores in (2, 8):
         ctx = browser.new_context()
         ctx.add_init_script(f"Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', {{ get: () => {cores} }})")
         page = ctx.new_page()
@@ -168,9 +169,8 @@ def test_with_more_than_two_cores_the_grader_boots_beside_the_learner_worker(bro
         python, compiled, init = (marks["werkbank:learner:python"], marks["werkbank:learner:runtime"],
                                   marks["werkbank:grader:init"])
         assert worker_start < python, (cores, worker_start, python)
-        assert init < python, (cores, marks)
-        assert (init < compiled) == beside, (cores, marks)
-        assert ("werkbank:grader:shared-runtime" in marks) != beside, (cores, marks)
+        assert compiled <= init < python, (cores, marks)
+        assert "werkbank:grader:shared-runtime" in marks, (cores, marks)
         ctx.close()
 
 

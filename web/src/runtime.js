@@ -40,12 +40,15 @@ const PREPARE_LIMIT_MS = 60_000;
  */
 export const RETIRE_MS = 250;
 /**
- * Whether the grader worker's boot waits for the learner worker's (staged) rather than starting beside it. On two
- * cores it waits for the runtime the learner worker compiles (RUNTIME), which it starts from: the page is ready
- * sooner than when the grader waits for the learner's Python, for a slightly later "Python usable". On a visit that
- * compiles that runtime from scratch (`coldRuntime`, a first visit) it waits until the learner's Python is usable:
- * two Pythons starting at once on code not yet optimised, beside V8's background compiles, are ready later, with
- * longer main-thread tasks. With more cores each boot has its own.
+ * The grader worker's boot always waits for the runtime the learner worker compiles (RUNTIME) and starts from it:
+ * compiling the same 10 MB twice, side by side, gains nothing on any machine (the grader's own compile takes as long
+ * as the wait) and on two cores halves the learner's share. It cannot depend on `hardwareConcurrency`: WebKit
+ * reports a bucket, not the core count (4 on a two-core machine).
+ *
+ * stagedBoot(): whether, on top of that, a visit that compiles the runtime from scratch (`coldRuntime`, a first
+ * visit) holds the grader until the learner's Python is usable: two Pythons starting at once on code not yet
+ * optimised, beside V8's background compiles, are ready later, with longer main-thread tasks. With more cores each
+ * boot has its own.
  */
 export function stagedBoot(cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency : 0) {
   return !(Number(cores) > 2);
@@ -116,9 +119,10 @@ class Slot {
  */
 export class Runtime {
   constructor({ onState = () => {}, onProgress = () => {}, onNotice = () => {}, createWorker = null, early = null,
-    coldRuntime = false } = {}) {
+    coldRuntime = false, staged = STAGED } = {}) {
     this.early = early;
     this.coldRuntime = coldRuntime;
+    this.staged = staged; // see stagedBoot
     this.warmList = null; // {lessonId, checkpoints}
     this.plans = new Map(); // "lesson/checkpoint/lang" -> Promise of {plan, plotCase, timeLimit}: the same every Check
     this.state = "off";
@@ -217,10 +221,10 @@ export class Runtime {
     this.started = true;
     this.failure = null;
     if (!this.current) this.current = this._spawn("learner");
-    // On two cores the grader boots once the learner worker has compiled the runtime, or on a cold visit once its
+    // The grader boots once the learner worker has compiled the runtime, or, on two cores and a cold visit, once its
     // Python is usable (see stagedBoot and _bootMessage). Its worker starts now all the same, held (no INIT yet):
     // what needs no Python, numpy's wheel fetched and unpacked, is done by then (grader_worker.js).
-    if (this._needsGrader() && !this.grader) this.grader = this._spawn("grader", { held: STAGED });
+    if (this._needsGrader() && !this.grader) this.grader = this._spawn("grader", { held: true });
     this._refresh();
   }
 
@@ -368,7 +372,8 @@ export class Runtime {
         this.runtimeModule = module;
         mark("werkbank:learner:runtime");
         // the held grader starts from it now, its Python beside the learner's (see stagedBoot)
-        if (slot === this.current && this.grader && !this.coldRuntime && this._needsGrader()) this._release(this.grader);
+        const waitForPython = this.coldRuntime && this.staged;
+        if (slot === this.current && this.grader && !waitForPython && this._needsGrader()) this._release(this.grader);
       }
     } else if (msg.type === Res.PYTHON) {
       if (slot.phase === "booting") slot.phase = "python";

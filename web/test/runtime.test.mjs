@@ -431,7 +431,7 @@ test("an early learner worker started for another lesson is terminated, not used
   await until(() => runtime.state === "idle");
 });
 
-test("the grader boots beside the learner worker only where there are more than two cores", async () => {
+test("a first visit holds the grader until the learner's Python is usable only where there are two cores or fewer", async () => {
   const { stagedBoot } = await import("../src/runtime.js");
   assert.equal(stagedBoot(2), true);
   assert.equal(stagedBoot(1), true);
@@ -497,6 +497,51 @@ test("staged: the grader gets INIT with the runtime the learner compiled, or on 
     await until(() => runtime.state === "idle");
     assert.equal(inits().length, 1, "one INIT either way");
     assert.equal(inits()[0].runtime, compiled);
+  }
+});
+
+test("more than two cores: the grader still gets INIT only with the runtime the learner compiled, cold or warm", async () => {
+  // compiling the runtime twice side by side gains nothing (and WebKit's hardwareConcurrency is not a core count):
+  // a separate instance of runtime.js, loaded where the browser reports four cores, as WebKit does on two
+  const had = Object.getOwnPropertyDescriptor(globalThis, "navigator");
+  Object.defineProperty(globalThis, "navigator", { value: { hardwareConcurrency: 4 }, configurable: true, writable: true });
+  let FourCores;
+  try {
+    FourCores = (await import("../src/runtime.js?cores=4")).Runtime;
+  } finally {
+    if (had) Object.defineProperty(globalThis, "navigator", had);
+    else delete globalThis.navigator;
+  }
+  const compiled = new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+  for (const coldRuntime of [false, true]) {
+    let releaseRuntime = null;
+    const script = scripted({
+      boot: (msg, worker) => {
+        if (worker.role !== "learner") return true;
+        releaseRuntime = () => {
+          worker.reply(response(Res.RUNTIME, msg.runId, { module: compiled }));
+          worker.reply(response(Res.PYTHON, msg.runId, {}));
+          worker.reply(response(Res.READY, msg.runId, {}));
+        };
+        return false; // the learner's runtime comes when the test says so
+      },
+    });
+    const workers = [];
+    const runtime = new FourCores({ coldRuntime, createWorker: (role) => {
+      const w = new FakeWorker(role, script);
+      workers.push(w);
+      return w;
+    } });
+    runtime.warm("lesson-x", ["1"]);
+    runtime.boot();
+    await sleep(10);
+    const grader = workers.find((w) => w.role === "grader");
+    const inits = () => grader.sent.filter((m) => m.type === Req.INIT);
+    assert.deepEqual(inits(), [], "no INIT before the learner's runtime is compiled");
+    releaseRuntime();
+    await until(() => runtime.state === "idle");
+    assert.equal(inits().length, 1);
+    assert.equal(inits()[0].runtime, compiled, "the grader instantiates the learner's runtime, compiling nothing");
   }
 });
 
