@@ -37,8 +37,9 @@ export const Res = Object.freeze({
   RUNTIME: "runtime", // learner, while it boots: {module}: the runtime it compiled (WebAssembly.Module), for the next
   //   learner workers; sent before Python starts, so before any learner code could exist
   PYTHON: "python", // learner: Python is usable (code that does not import numpy can run); numpy still loads
-  READY: "ready", // {version, sharedRuntime}: everything this worker needs is loaded; sharedRuntime: it instantiated
-  //   the runtime its INIT carried instead of compiling its own
+  READY: "ready", // {version, sharedRuntime, speed?}: everything this worker needs is loaded; sharedRuntime: it
+  //   instantiated the runtime its INIT carried instead of compiling its own; speed (learner): milliseconds its Python
+  //   takes for a fixed piece of work, measured before any learner code (graders/hosts/pyodide.py speed)
   STARTED: "started", // learner: learner code starts now
   OUTPUT: "output", // learner: {stream: "stdout"|"stderr", text, truncated}
   RESULT: "result", // learner: {runJson}: the run result, JSON text (untrusted)

@@ -31,6 +31,27 @@ import { Req, Res, belongsTo, newRunId, request } from "./protocol.js";
 /** Seconds a free Run may take before it is stopped (Check uses the grader's limit). */
 export const RUN_TIME_LIMIT = SETTINGS.runTimeLimit;
 const SLACK_MS = 300; // message latency on top of a time limit
+/**
+ * Milliseconds of a learner worker's speed measure (graders/hosts/pyodide.py speed) that its time limits are set for:
+ * Chromium on an unloaded machine of the kind werkbank is built on takes less. A worker that takes longer, in a
+ * slower engine (WebKit runs Python several times slower) or on a busier machine, gets time limits that many times
+ * longer, up to MAX_SLOWNESS: a time limit is there to end endless loops, and code that finishes in time in one
+ * browser must not be stopped in another.
+ */
+export const SPEED_BASE_MS = 20;
+export const MAX_SLOWNESS = 8;
+
+/** A time limit in seconds, `factor` times longer, to a tenth of a second (the learner may read it). */
+function scaled(seconds, factor) {
+  return Math.round(seconds * factor * 10) / 10;
+}
+
+/** How many times longer a job on a worker whose speed measure took `ms` may take (1 to MAX_SLOWNESS). */
+export function slowness(ms) {
+  const value = Number(ms);
+  if (!Number.isFinite(value) || value <= 0) return 1;
+  return Math.min(MAX_SLOWNESS, Math.max(1, value / SPEED_BASE_MS));
+}
 const PREPARE_LIMIT_MS = 60_000;
 /**
  * How long a learner worker whose job has ended may stay alive before it is terminated (ms). Terminating a worker
@@ -383,6 +404,7 @@ export class Runtime {
       }
     } else if (msg.type === Res.READY) {
       slot.phase = "ready";
+      if (slot.role === "learner") slot.slowness = slowness(msg.speed); // said before any learner code ran there
       slot.percent = 100;
       if (slot.role === "grader") this._sendWarm();
       this._progress("ready");
@@ -559,6 +581,7 @@ export class Runtime {
     const job = head;
     job.runId = newRunId();
     job.slot = this._take(slot);
+    job.slowness = slot.slowness || 1;
     job.stopReason = null;
     this.job = job;
     this._refresh();
@@ -580,9 +603,9 @@ export class Runtime {
       if (this.job === job) this._finish({ kind: "verdict", verdict: msg.verdict });
       return;
     }
-    job.timeLimit = timeLimit; // the grader says it beside the plan: a plan is a few hundred kB to parse
+    job.timeLimit = scaled(timeLimit, job.slowness); // the grader says it beside the plan, which the page does not parse
     mark("werkbank:check:run");
-    const runJson = await this._learnerRun(job, plan, timeLimit);
+    const runJson = await this._learnerRun(job, plan, job.timeLimit);
     if (this.job !== job) return;
     mark("werkbank:check:judge");
     const msg = await judge(runJson);
@@ -624,7 +647,7 @@ export class Runtime {
   }
 
   async _run(job) {
-    job.timeLimit = job.timeLimit || RUN_TIME_LIMIT;
+    job.timeLimit = scaled(job.timeLimit || RUN_TIME_LIMIT, job.slowness);
     let plan = { mode: "run" };
     let plot = null;
     const checkpoint = typeof job.checkpoint === "string" ? job.checkpoint : null;

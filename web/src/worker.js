@@ -130,7 +130,8 @@ async function boot(runId, lessonId, runtime) {
     progress("engine", 100);
   })();
   await complete;
-  post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared }));
+  const speed = Number(bridge.speed()); // before any learner code: the page scales time limits by it (runtime.js)
+  post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared, speed }));
 }
 
 // ------------------------------------------------------------------ runs

@@ -4,7 +4,7 @@ import { test } from "node:test";
 
 globalThis.SETTINGS = { runTimeLimit: 30, defaultTimeLimit: 5, outputLimit: 200000, fallbackLanguage: "en" }; // esbuild defines it in the site
 const { Req, Res, response } = await import("../src/protocol.js");
-const { RETIRE_MS, Runtime, runtimeAttribute } = await import("../src/runtime.js");
+const { MAX_SLOWNESS, RETIRE_MS, Runtime, SPEED_BASE_MS, runtimeAttribute, slowness } = await import("../src/runtime.js");
 
 /** A stand-in Worker: records requests; `script(msg, worker)` answers them. */
 class FakeWorker {
@@ -608,4 +608,42 @@ test("a runtime sent by a worker that is past its boot, or by the grader, is not
   await until(() => runtime.state === "idle" && learners().length === 2);
   assert.equal(runtime.runtimeModule, null);
   assert.equal(learners()[1].sent.find((m) => m.type === Req.INIT).runtime, undefined);
+});
+
+test("time limits grow with a slow learner worker's speed measure, within bounds, and never shrink", async () => {
+  assert.equal(slowness(SPEED_BASE_MS / 2), 1);
+  assert.equal(slowness(SPEED_BASE_MS * 3), 3);
+  assert.equal(slowness(SPEED_BASE_MS * 100), MAX_SLOWNESS);
+  for (const junk of [undefined, null, "fast", -1, 0, Infinity, NaN]) assert.equal(slowness(junk), 1);
+  let speed = SPEED_BASE_MS * 4; // a worker four times slower than the measure's base (WebKit, a busy machine)
+  const { runtime, learners } = makeRuntime(
+    scripted({
+      boot(msg, worker) {
+        if (worker.role !== "learner") return true;
+        worker.speed = speed;
+        worker.reply(response(Res.PYTHON, msg.runId, {}));
+        worker.reply(response(Res.READY, msg.runId, { speed }));
+        return false;
+      },
+      run(msg, worker) {
+        worker.reply(response(Res.STARTED, msg.runId, {}));
+        worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
+      },
+    }),
+  );
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle");
+  await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
+  speed = 1; // the workers booted from now on are fast
+  for (let i = 0; i < 3; i++) {
+    await until(() => runtime.state === "idle");
+    await runtime.execute({ type: "run", source: "" });
+  }
+  const limits = learners().flatMap((w) => w.sent.filter((m) => m.type === Req.RUN).map((m) => [w.speed, m]));
+  assert.equal(limits.length, 4);
+  const [[, check], ...runs] = limits;
+  assert.equal(check.timeLimit, 7 * 4, "the grader's 7 s, four times");
+  for (const [workerSpeed, run] of runs) assert.equal(run.timeLimit, 30 * slowness(workerSpeed));
+  assert.ok(runs.some(([workerSpeed]) => workerSpeed === 1), "a fast worker keeps the plain limit");
 });
