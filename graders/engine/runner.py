@@ -451,14 +451,19 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
             if kept is not None:
                 reading = _reading(result) if builtin_only else None
                 kept.append((outcome, result, inputs, reading))
-    outcome["warnings"] = sorted({values.type_name(w.category) for w in caught})
+    # An outcome says only what happened: no "warnings" when there were none, no "mutated" when the arguments were
+    # left as they were (a Check's result holds a thousand outcomes, most of them plain).
+    if caught:
+        outcome["warnings"] = sorted({values.type_name(w.category) for w in caught})
     if plain is not None:
         try:
-            outcome["mutated"] = _join(_write([list(args), kwargs], 0)) != plain
+            mutated = _join(_write([list(args), kwargs], 0)) != plain
         except _BaseException:
-            outcome["mutated"] = True  # something that is no JSON value was put into the arguments
+            mutated = True  # something that is no JSON value was put into the arguments
     else:
-        outcome["mutated"] = values.changed(states, case["args"], case["kwargs"], args, kwargs)
+        mutated = values.changed(states, case["args"], case["kwargs"], args, kwargs)
+    if mutated:
+        outcome["mutated"] = True
     return outcome
 
 
