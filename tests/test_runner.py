@@ -513,3 +513,25 @@ def test_a_zygote_that_cannot_start_falls_back_to_an_interpreter_per_run(monkeyp
     cpython._Zygote.forget()
     assert _printed("print('from a fresh interpreter')") == "from a fresh interpreter"
     assert cpython._Zygote._broken and cpython._Zygote.mine() is None  # not tried again for every run
+
+
+def test_command_line_runs_hash_strings_the_same_way_whatever_process_starts_them():
+    """The child a run happens in has the fixed hash seed, however the parent was started: code that iterates a set
+    of strings gives one result (and one verdict) on every run. An isolated interpreter (-I) would ignore the seed."""
+    import json
+    import os
+    import subprocess
+
+    code = "def order():\n    return list({'d1', 'd2', 'd3', 'd4', 'd5', 'x', 'yy'})\n"
+    plan = {"mode": "check", "attrs": {}, "cases": [{"id": "a", "call": "order", "json": "[[],{}]"}]}
+    probe = ("import json, sys\nfrom graders.hosts import cpython\n"
+             f"print(json.dumps(cpython.run({code!r}, {plan!r})['outcomes'][0]['value']))")
+    seen = set()
+    for seed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
+        seen.add(out.stdout.strip())
+    assert len(seen) == 1, seen
+    zero = subprocess.run([sys.executable, "-c", "print(list({'d1', 'd2', 'd3', 'd4', 'd5', 'x', 'yy'}))"],
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"), check=True)
+    assert values.decode(json.loads(seen.pop())) == eval(zero.stdout)  # noqa: S307 - a list of literals

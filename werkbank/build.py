@@ -145,8 +145,8 @@ def prepared_checks(lesson, lang: str) -> dict:
 
 def _checks_bytes(lesson, lang: str) -> bytes:
     """:func:`prepared_checks` as gzip bytes, kept in the cache under a hash of everything they depend on (the
-    engine, the lesson's graders, references and mistakes, the language, the seed, Python and numpy), so a rebuild
-    that changed none of these computes nothing."""
+    engine, the lesson's graders, references and mistakes, the language, the seed, Python and numpy, and the code
+    that prepares them), so a rebuild that changed none of these computes nothing."""
     import gzip
     import sys
 
@@ -154,8 +154,12 @@ def _checks_bytes(lesson, lang: str) -> bytes:
 
     from graders.engine.settings import CASE_SEED
 
+    from graders.hosts import cpython
+    from werkbank import grading
+
+    how = [Path(module.__file__).read_text(encoding="utf-8") for module in (grading, cpython)]  # how it is prepared
     digest = hashlib.sha256()
-    for part in (engine_files(), lesson_grading(lesson, []), lang, CASE_SEED, sys.version, numpy.__version__):
+    for part in (engine_files(), lesson_grading(lesson, []), lang, CASE_SEED, sys.version, numpy.__version__, how):
         digest.update(json.dumps(part, sort_keys=True).encode("utf-8") + b"\0")
     cached = vendor.cache_dir() / "checks" / f"{digest.hexdigest()}.gz"
     if cached.is_file():

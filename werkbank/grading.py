@@ -26,8 +26,11 @@ def prepare_checkpoint(checkpoint, *, seed: int = CASE_SEED, lang: str = FALLBAC
         grader = importlib.import_module(checkpoint.grader)
     except Exception as error:  # the grader module itself fails to import
         raise AuthorError(f"{checkpoint.grader}: {type(error).__name__}: {error}") from None
+    # declared mistakes run as learners' programs do, in a child process with the fixed hash seed: the record of
+    # where each fails is then the same in every process that prepares the checkpoint (the build, werkbank grade)
     return prepare(grader, checkpoint.solution(), lesson=checkpoint.lesson_id, checkpoint=checkpoint.id, seed=seed,
-                   plot=checkpoint.plot, lang=lang, mistakes=checkpoint.mistake_feedback())
+                   plot=checkpoint.plot, lang=lang, mistakes=checkpoint.mistake_feedback(),
+                   run=lambda source, plan: cpython.run(source, plan))
 
 
 def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str = FALLBACK_LANGUAGE,

@@ -218,10 +218,13 @@ def plan_entry(case_id: str, call: str, wire_args: list, wire_kwargs: list) -> d
 
 
 def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, checkpoint: str,
-            seed: int = CASE_SEED, plot: str = "", lang: str = FALLBACK_LANGUAGE, mistakes=()) -> dict:
+            seed: int = CASE_SEED, plot: str = "", lang: str = FALLBACK_LANGUAGE, mistakes=(), run=None) -> dict:
     """Cases, inputs and expected outcomes for one checkpoint; see the module docstring. ``mistakes``: declared
     mistakes with feedback (``{"name", "source", "feedback", "expect_status"}``); the key records where each fails
-    and what it gives there, so the judge can tell a learner who makes that mistake what it means."""
+    and what it gives there, so the judge can tell a learner who makes that mistake what it means. ``run(source,
+    plan) -> run result`` runs a mistake's program the way a host runs a learner's (default: here, with
+    :func:`graders.engine.runner.run`); a host that fixes the hash seed makes the record the same in every process
+    (a wrong program may iterate a set of strings)."""
     cases = collect_cases(grader, seed, lang)
     allowed = tuple(getattr(grader, "EXPECTED_EXCEPTIONS", (ValueError,)))
     reference = Reference(reference_source, allowed)
@@ -278,7 +281,7 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
             _attrs_of(outcome["value"], attrs)
     time_limit = float(getattr(grader, "TIME_LIMIT", DEFAULT_TIME_LIMIT))
     plan = {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": time_limit}
-    known = [_fingerprint(m, plan, expected, metas) for m in mistakes if m.get("feedback")
+    known = [_fingerprint(m, plan, expected, metas, run) for m in mistakes if m.get("feedback")
              and m.get("expect_status") != "timeout"]
     plot_case = getattr(grader, "PLOT_CASE", None)
     if plot_case is not None and plot_case not in expected:
@@ -301,16 +304,16 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
 FINGERPRINT_CASES = 50
 
 
-def _fingerprint(mistake: dict, plan: dict, expected: dict, metas: dict) -> dict:
+def _fingerprint(mistake: dict, plan: dict, expected: dict, metas: dict, run=None) -> dict:
     """Where a declared mistake fails and what it returns or raises there, so a learner's failure can be matched to
     it as futurecoder's message steps do. The mistake's program (an author's, trusted) runs under the plan exactly
-    as a learner's does (:func:`graders.engine.runner.run`), so what it gives is what a learner with the same code
-    would give."""
+    as a learner's does (``run``, :func:`graders.engine.runner.run` by default), so what it gives is what a learner
+    with the same code would give."""
     from .judge import check_case
-    from .runner import run
+    from .runner import run as run_here
 
     fails: dict = {}
-    result = run(mistake["source"], plan)
+    result = (run or run_here)(mistake["source"], plan)
     for outcome in result.get("outcomes", []):
         case_id = outcome.get("id")
         if case_id not in expected or len(fails) >= FINGERPRINT_CASES:

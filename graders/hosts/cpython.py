@@ -75,6 +75,13 @@ def _drain(fd: int, chunks: list) -> None:
             chunks.append(chunk)
 
 
+#: The child interpreter's flags: isolated as -I would make it (no user site packages, no unsafe path entry), but
+#: reading the environment _child_env gives it, which holds only the settings below: -I would also ignore
+#: PYTHONHASHSEED, and every run must hash strings the same way (the same code, the same verdict: a program may
+#: iterate a set of strings).
+_FLAGS = ("-s", "-P")
+
+
 def _child_env() -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -116,7 +123,7 @@ def _run_fresh(request: bytes, limit: float) -> dict:
     """One run in an interpreter started for it."""
     read_fd, write_fd = os.pipe()
     process = subprocess.Popen(
-        [sys.executable, "-I", "-c", _BOOT.format(root=str(ROOT)), str(write_fd)],
+        [sys.executable, *_FLAGS, "-c", _BOOT.format(root=str(ROOT)), str(write_fd)],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         pass_fds=(write_fd,), cwd=os.path.abspath(os.sep), env=_child_env(),
         preexec_fn=_limits(math.ceil(limit + STARTUP_ALLOWANCE)),
@@ -156,7 +163,7 @@ class _Zygote:
     def __init__(self) -> None:
         self.forks = 0
         self.process = subprocess.Popen(
-            [sys.executable, "-I", "-c", _ZYGOTE_BOOT.format(root=str(ROOT))],
+            [sys.executable, *_FLAGS, "-c", _ZYGOTE_BOOT.format(root=str(ROOT))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             cwd=os.path.abspath(os.sep), env=_child_env(),
         )

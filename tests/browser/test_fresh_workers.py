@@ -75,3 +75,12 @@ def test_a_run_pressed_while_the_grader_still_loads_leaves_the_page_ready_for_a_
         assert section(page, "1").locator("[data-verdict]").get_attribute("data-verdict") == "pass"
     finally:
         context.close()
+
+
+def test_every_learner_worker_hashes_strings_the_same_way(page, isolated_server):
+    """Each job gets a new worker, and every worker starts Python with the same hash seed: code that iterates a set
+    of strings prints, returns and is graded the same way on every Run and Check."""
+    open_lesson(page, isolated_server)
+    code = "print(list({'d1', 'd2', 'd3', 'd4', 'd5', 'x', 'yy'}), hash('abc'))"
+    outputs = {run(page, "try", code)[2].strip() for _ in range(3)}
+    assert len(outputs) == 1, outputs

@@ -125,6 +125,13 @@ export function writeEngine(pyodide, files) {
   pyodide.runPython(`import sys\nif ${JSON.stringify(LIB)} not in sys.path: sys.path.insert(0, ${JSON.stringify(LIB)})`);
 }
 
+/**
+ * Python's hash seed in every worker: a set or dict of strings is iterated in one order on every Check, so code that
+ * depends on that order still gets one verdict (the command line's child processes use the same seed; 64-bit CPython
+ * and 32-bit Pyodide hash differently all the same).
+ */
+export const HASH_SEED = "0";
+
 /** Pyodide's runtime, the WebAssembly module every worker instantiates. */
 export const RUNTIME_WASM_URL = new URL("pyodide.asm.wasm", PYODIDE_URL).href;
 
@@ -148,6 +155,7 @@ export async function startPyodide({ post, runId, emit, fetchFn, runtime: given 
     indexURL: PYODIDE_URL,
     stdout: (line) => emit("stdout", line + "\n"),
     stderr: (line) => emit("stderr", line + "\n"),
+    env: { PYTHONHASHSEED: HASH_SEED }, // the same string hashes on every Check, as in the command line's runs
   };
   return loadPyodideSharing(mjs, options, { wasmUrl: RUNTIME_WASM_URL, fetchFn: metered, runtime, onCompiled });
 }

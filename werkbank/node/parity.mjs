@@ -183,7 +183,9 @@ async function workerMain(spec) {
 
 async function boot(spec) {
   const { loadPyodide } = await import(new URL("pyodide.mjs", spec.indexURL).href);
-  const pyodide = await loadPyodide({ indexURL: fileURLToPath(spec.indexURL), stdout: () => {}, stderr: () => {} });
+  // the hash seed of the site's workers (web/src/pyboot.js HASH_SEED) and of the command line's child processes
+  const pyodide = await loadPyodide({ indexURL: fileURLToPath(spec.indexURL), stdout: () => {}, stderr: () => {},
+    env: { PYTHONHASHSEED: "0" } });
   for (const wheel of spec.wheels) {
     await pyodide.loadPackage(wheel, { messageCallback: () => {}, errorCallback: () => {} });
   }
