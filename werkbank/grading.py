@@ -48,7 +48,8 @@ def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str =
         return author_error(str(error), lang)
     run = cpython.run(source, prepared["plan"])
     verdict = judge(prepared, run, lang)
-    if shrink_failures and verdict["status"] == "fail" and shrink.shrinkable(prepared["key"], verdict):
+    if shrink_failures and verdict["status"] == "fail" and shrink.shrinkable(
+            prepared["key"], verdict, next(c for c in prepared["plan"]["cases"] if c["id"] == verdict["failure"]["case"])):
         try:
             verdict = shrink_verdict(checkpoint, prepared, run, verdict, source, lang)
         except Exception:  # noqa: BLE001 - as in the browser: shrinking only improves a verdict, never loses it

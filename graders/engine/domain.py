@@ -362,6 +362,8 @@ class Seq(Spec):
         out.append(Variant("size-empty", "len = 0", []))
         if items:
             out.append(Variant("size-one", "len = 1", items[:1]))
+            # the first item again at the end: a rule that items are distinct (document ids, labels) shows
+            out.append(Variant("dup-item", "first item twice", items + items[:1]))
         if self.min_len > 0:
             out.append(Variant("size-under", f"len = {self.min_len - 1}", items[: self.min_len - 1]))
         if self.max_len is not None and items:

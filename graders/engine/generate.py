@@ -45,7 +45,7 @@ GROUPS = {
     "number-type": ("bool", "npbool", "npfloat", "float32", "int-form", "npint", "float-int", "float-frac",
                     "numeric-str", "zero", "neg", "large"),
     "edge": ("edge-",), "label": ("label-",), "container": ("container",), "array": ("ndarray",),
-    "size": ("size-",), "record": ("record-",), "align": ("align-",), "collision": ("collision",),
+    "size": ("size-",), "duplicate": ("dup-",), "record": ("record-",), "align": ("align-",), "collision": ("collision",),
     "transform": ("accented",), "keyword": ("keyword", "default"), "combo": ("combo",), "scale": ("scale",),
     "repeat": ("repeat",), "refill": ("refill",),
 }
@@ -533,8 +533,7 @@ SCALE_BASES = 2
 
 def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
     """Large valid inputs: each of a few valid bases with every sequence argument grown to its limit (or to
-    SCALE_LEN items where the task states none) with copies of its own items; a sequence of sequences (a list of
-    rankings) keeps its length and each inner one grows (long rankings), to SCALE_LEN items in all. In each copy the
+    SCALE_LEN items where the task states none) with copies of its own items. In each copy the
     texts are renamed consistently (``"d3"`` becomes ``"d3~2"`` in every argument, so ids stay distinct and still
     match across arguments) and the numbers are drawn anew within their spec; then the items are shuffled (aligned
     sequences by one permutation). Integer arguments (sizes and counts such as ``bins`` or ``k``) are set far above
@@ -560,7 +559,7 @@ def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
                     continue
                 done.update(members)
                 specs = [domain.params[i].spec for i in members]
-                if all(isinstance(spec.item, Seq) for spec in specs):
+                if number == 0 and all(isinstance(spec.item, Seq) for spec in specs):
                     for i, spec in zip(members, specs):  # long inner sequences, as many of them
                         outer = _items_of(args[i])
                         inner = [_grow(spec.item, v, max(1, SCALE_LEN // len(outer)), rng) for v in outer]

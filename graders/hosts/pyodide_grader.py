@@ -208,13 +208,13 @@ def shrink_start(ref: str, run_utf8, verdict_json: str) -> str:
         return "null"
     key, plan, verdict = check["key"], check["plan"], json.loads(verdict_json)
     run = _run_of(run_utf8)
-    if verdict.get("status") != "fail" or not shrink.shrinkable(key, verdict) or run is None:
+    if verdict.get("status") != "fail" or run is None:
         return "null"
-    case_id = verdict["failure"]["case"]
+    case_id = (verdict.get("failure") or {}).get("case")
     plan_case = next((c for c in plan["cases"] if c["id"] == case_id), None)
-    actual = next((o for o in run.get("outcomes", []) if isinstance(o, dict) and o.get("id") == case_id), None)
-    if plan_case is None:
+    if plan_case is None or not shrink.shrinkable(key, verdict, plan_case):
         return "null"
+    actual = next((o for o in run.get("outcomes", []) if isinstance(o, dict) and o.get("id") == case_id), None)
     return json.dumps({"case": plan_case, "meta": key["cases"][case_id], "attrs": plan.get("attrs", {}),
                        "wanted": list(shrink.failure_kind(key["expected"][case_id], actual)), "round": 0})
 
