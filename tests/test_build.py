@@ -87,8 +87,11 @@ def test_shipped_lock_names_only_shipped_files(dist):
 def test_engine_json_shape(dist, repo_root):
     engine = json.loads((dist / "grading" / "engine.json").read_text(encoding="utf-8"))
     assert list(engine) in (["files", "requirements"], ["files", "requirements", "bytecode"])  # bytecode: see below
-    # the learner workers learn a lesson's wheels from here: names and files only, nothing of the graders
-    assert engine["requirements"]["micropip-demo"] == [{"name": "mdurl", "file": engine["requirements"]["micropip-demo"][0]["file"]}]
+    # the learner workers learn a lesson's wheels from here: names, files and their sha-256 (checked as they are
+    # fetched), nothing of the graders
+    wheels = json.loads((dist / "wheels" / "index.json").read_text(encoding="utf-8"))["wheels"]
+    mdurl = next(w for w in wheels if w["name"] == "mdurl")
+    assert engine["requirements"]["micropip-demo"] == [{"name": "mdurl", "file": mdurl["file"], "sha256": mdurl["sha256"]}]
     files = engine["files"]
     engine_dir = repo_root / "graders" / "engine"
     expected = {"graders/__init__.py", "graders/hosts/__init__.py", "graders/hosts/pyodide.py", "graders/hosts/pyodide_grader.py"} | {

@@ -257,3 +257,44 @@ def test_a_failure_that_matches_a_declared_mistake_carries_its_feedback():
     # a wrong program that fails differently gets no such feedback
     other = grade_source(lesson.id, "1", "def recall_at_k(*args):\n    return 'no'\n", lang="nl")["failure"]
     assert "feedback" not in other
+
+
+def _run_json(outcomes=(), **fields):
+    run = {"status": "ok", "stdout": "", "stderr": "", "truncated": False, "traceback": None, "error_line": None,
+           "exit_code": None, "outcomes": list(outcomes)}
+    run.update(fields)
+    return json.dumps(run)
+
+
+def test_grader_bounds_what_it_reads_and_keeps_judging():
+    """Run results are learner data. Ones that claim an array of 10**6 dimensions, nest a million deep, carry more
+    output, traceback or message than a runner writes, or are larger than the judge reads, are each an error verdict
+    ("could not be read") at once, and the same grader judges the reference right afterwards. (In Pyodide, JSON
+    nested this deep overflowed the parser's stack and ended the interpreter.)"""
+    from graders.engine.settings import MESSAGE_LIMIT, OUTPUT_LIMIT, RUN_RESULT_LIMIT, TRACEBACK_LIMIT
+
+    view = _prepare(_bundle(), "1", 0)
+    case = view["plan"]["cases"][0]["id"]
+
+    def value(w):
+        return [{"id": case, "kind": "return", "value": w, "warnings": [], "mutated": False}]
+
+    hostile = {
+        "a million dimensions": _run_json(value(["ndarray", "float64", "f", [1] * 10**6, [1.0]])),
+        "65 dimensions, no values": _run_json(value(["ndarray", "float64", "f", [10**18] * 64 + [0], []])),
+        "nested JSON": "[" * 10**6 + "]" * 10**6,
+        "nested inside a run": '{"status": "ok", "stdout": "", "outcomes": ' + "[" * 10**5 + "]" * 10**5 + "}",
+        "output": _run_json(stdout="x" * (OUTPUT_LIMIT + 1)),
+        "traceback": _run_json(status="error", traceback="t" * (TRACEBACK_LIMIT + 1)),
+        "message": _run_json([{"id": case, "kind": "raise", "exc": "ValueError", "builtin_mro": ["ValueError"],
+                               "message": "m" * (MESSAGE_LIMIT + 1), "warnings": [], "mutated": False}]),
+        "too many outcomes": _run_json([{"id": str(i), "kind": "missing", "name": "f"} for i in range(5001)]),
+        "too large": _run_json(stderr="s" * 100, padding="p" * RUN_RESULT_LIMIT),
+    }
+    for name, run in hostile.items():
+        for data in (run, run.encode("utf-8")):
+            verdict = json.loads(grader_host.judge(view["ref"], data, "en"))
+            assert verdict["status"] == "error" and verdict["detail"], (name, verdict.get("detail"))
+            assert len(json.dumps(verdict)) < 10_000, name
+    reference = bridge.run(load_lesson("micropip-demo").checkpoint("1").solution(), json.dumps(view["plan"]), None)
+    assert json.loads(grader_host.judge(view["ref"], reference, "en"))["status"] == "pass"

@@ -178,8 +178,10 @@ def write_grading(dist: Path, lessons: list, requirements: dict[str, list[dict]]
     ``bytecode``: engine.json also carries the engine compiled ahead of time (:func:`werkbank.bytecode.engine_bytecode`)."""
     out = Path(dist) / "grading"
     names = ["engine.json"]
-    # The learner workers read engine.json, never a lesson's file: it also names each lesson's wheels (not secret)
-    wheels = {lesson_id: [{"name": r["name"], "file": r["file"]} for r in reqs] for lesson_id, reqs in requirements.items() if reqs}
+    # The learner workers read engine.json, never a lesson's file: it also names each lesson's wheels (not secret),
+    # with the sha-256 a learner worker checks each against as it fetches and unpacks it itself (pyboot.js)
+    wheels = {lesson_id: [{"name": r["name"], "file": r["file"], "sha256": r["sha256"]} for r in reqs]
+              for lesson_id, reqs in requirements.items() if reqs}
     files = engine_files()
     engine = {"files": files, "requirements": wheels}
     if bytecode:

@@ -12,12 +12,14 @@ result it returned earlier reads differently after the later calls (shared or ca
 
 from __future__ import annotations
 
+import json
 import re
 
 from . import values
 from .compare import Mismatch, compare
 from .i18n import pick, text
-from .settings import EXIT_TEXT_LIMIT, FALLBACK_LANGUAGE, LANGUAGES, OUTPUT_LIMIT
+from .settings import (EXIT_TEXT_LIMIT, FALLBACK_LANGUAGE, LANGUAGES, MAX_CASES, MESSAGE_LIMIT, OUTPUT_LIMIT,
+                       RUN_RESULT_DEPTH, RUN_RESULT_LIMIT, TRACEBACK_LIMIT)
 from .values import WireError, is_name, plain, show, validate
 
 
@@ -156,6 +158,62 @@ def _base(key: dict, run: dict, lang: str) -> dict:
     }
 
 
+# ----------------------------------------------------------------------------------------------- reading a run
+# A run result comes from the learner's interpreter (a worker or a child process learner code can write to), so the
+# judge reads it as hostile data: bounded in bytes and nesting before it is parsed (a JSON text nested a million
+# deep overflows the parser's stack in Pyodide, which ends the whole interpreter), then checked field by field.
+
+#: A JSON string (possessive: no backtracking state kept, however long the string).
+_JSON_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"', re.S)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_OPENERS = frozenset(b"[{")
+
+
+def json_depth(data: bytes) -> int:
+    """How deeply the JSON text ``data`` nests (brackets outside strings), found without recursion."""
+    skeleton = _JSON_STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
+    if not skeleton:
+        return 0
+    np = values._np  # numpy, as the values module holds it
+    if np is not None:
+        marks = np.frombuffer(skeleton, dtype=np.uint8)
+        steps = np.where((marks == 91) | (marks == 123), 1, -1).astype(np.int64)
+        return int(np.cumsum(steps).max())
+    depth = deepest = 0  # pragma: no cover - both hosts ship numpy
+    for byte in skeleton:
+        depth += 1 if byte in _OPENERS else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+#: The status of a run result the judge did not read (never one a runner writes).
+UNREADABLE = "unreadable"
+
+
+def read_run(data) -> dict:
+    """The untrusted run result (UTF-8 JSON as bytes, a buffer with ``to_bytes`` such as a Uint8Array, or text) as a
+    dict; one that could not be read is ``{"status": UNREADABLE, "problem": why}``, which :func:`judge` turns into
+    an error verdict. Nothing longer than :data:`RUN_RESULT_LIMIT` bytes or nested deeper than
+    :data:`RUN_RESULT_DEPTH` is parsed."""
+    if hasattr(data, "to_bytes"):
+        data = data.to_bytes()
+    if type(data) is str:
+        if len(data) > RUN_RESULT_LIMIT:  # UTF-8 takes at least a byte a character: too long whatever it holds
+            return {"status": UNREADABLE, "problem": "too large"}
+        data = data.encode("utf-8", "surrogatepass")
+    if type(data) is not bytes:
+        return {"status": UNREADABLE, "problem": "not JSON text"}
+    if len(data) > RUN_RESULT_LIMIT:
+        return {"status": UNREADABLE, "problem": "too large"}
+    if json_depth(data) > RUN_RESULT_DEPTH:
+        return {"status": UNREADABLE, "problem": "nested too deeply"}
+    try:
+        run = json.loads(data)
+    except (ValueError, TypeError, RecursionError):
+        return {"status": UNREADABLE, "problem": "not JSON"}
+    return run if type(run) is dict else {"status": UNREADABLE, "problem": "not an object"}
+
+
 _RUN_STATUSES = frozenset({"ok", "error", "exit", "interrupted", "timeout"})
 _OUTCOME_KINDS = frozenset({"return", "raise", "missing", "not_callable"})
 _OPTIONAL_TEXT = (str, type(None))
@@ -166,25 +224,36 @@ def _bad_run(run) -> str | None:
     interpreter, so every field is checked before the judge reads it."""
     if type(run) is not dict:
         return "not an object"
+    if run.get("status") == UNREADABLE and type(run.get("problem")) is str:
+        return run["problem"][:200]
     if run.get("status") not in _RUN_STATUSES:
         return "unknown status"
     for name in ("stdout", "stderr"):
         if type(run.get(name, "")) is not str:
             return f"{name} is not text"
-    if not isinstance(run.get("traceback"), _OPTIONAL_TEXT):
-        return "traceback is not text"
+    if len(run.get("stdout", "")) + len(run.get("stderr", "")) > OUTPUT_LIMIT:
+        return "more output than the limit"
+    if not _short_text(run.get("traceback"), TRACEBACK_LIMIT):
+        return "traceback is not a short text"
     if run.get("error_line") is not None and type(run.get("error_line")) is not int:
         return "error_line is not an int"
     code = run.get("exit_code")
     if not (code is None or type(code) in (bool, int) or (type(code) is str and len(code) <= EXIT_TEXT_LIMIT + 1)):
         return "exit_code is not an int or a short text"
+    exception = run.get("exception")
+    if exception is not None and (type(exception) is not dict or not _raised(exception)):
+        return "exception is malformed"
     outcomes = run.get("outcomes", [])
     if type(outcomes) is not list:
         return "outcomes is not a list"
+    if len(outcomes) > MAX_CASES:
+        return "more outcomes than cases"
     seen = set()
     for outcome in outcomes:
         if type(outcome) is not dict or type(outcome.get("id")) is not str or outcome.get("kind") not in _OUTCOME_KINDS:
             return "an outcome is malformed"
+        if not _short_text(outcome.get("traceback"), TRACEBACK_LIMIT):
+            return "an outcome's traceback is not a short text"
         if outcome["id"] in seen:
             return f"outcome {outcome['id'][:40]!r} appears twice"
         seen.add(outcome["id"])
@@ -194,12 +263,9 @@ def _bad_run(run) -> str | None:
                 if "later" in outcome:
                     validate(outcome["later"])
             elif outcome["kind"] == "raise":
-                if not is_name(outcome.get("exc")) or type(outcome.get("message", "")) is not str:
+                if not _raised(outcome):
                     return "an exception outcome is malformed"
-                mro = outcome.get("builtin_mro", [])
-                if type(mro) is not list or not all(is_name(c) for c in mro):
-                    return "an exception outcome is malformed"
-            elif type(outcome.get("name", "")) is not str:
+            elif not is_name(outcome.get("name", "")):
                 return "an outcome is malformed"
         except WireError as error:
             return f"outcome {outcome['id'][:40]!r}: {error}"
@@ -207,6 +273,19 @@ def _bad_run(run) -> str | None:
         if type(warnings) is not list or not all(is_name(w) for w in warnings):
             return "warnings are malformed"
     return None
+
+
+def _short_text(value, limit: int) -> bool:
+    """None, or text of at most ``limit`` characters."""
+    return value is None or (type(value) is str and len(value) <= limit)
+
+
+def _raised(exception: dict) -> bool:
+    """Whether an exception as the runner writes it (``exc``, ``message``, ``builtin_mro``) is well-formed."""
+    mro = exception.get("builtin_mro", [])
+    return (is_name(exception.get("exc")) and type(exception.get("message", "")) is str
+            and len(exception.get("message", "")) <= MESSAGE_LIMIT and type(mro) is list and len(mro) <= 64
+            and all(is_name(c) for c in mro))
 
 
 def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:

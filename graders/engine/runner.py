@@ -35,7 +35,7 @@ import types
 import warnings
 
 from . import values
-from .settings import EXIT_TEXT_LIMIT, OUTPUT_LIMIT
+from .settings import EXIT_TEXT_LIMIT, MESSAGE_LIMIT, OUTPUT_LIMIT, TRACEBACK_LIMIT
 
 #: The file name learner code is compiled under; tracebacks keep only frames from it.
 FILENAME = "main.py"
@@ -336,7 +336,7 @@ def format_error(error: BaseException) -> tuple[str, int | None]:
     """The traceback of ``error`` trimmed to the learner's own lines, and the editor line to highlight."""
     if isinstance(error, SyntaxError) and error.filename in (FILENAME, AFTER_FILENAME):
         text = "".join(traceback.format_exception_only(type(error), error))
-        return text, error.lineno if error.filename == FILENAME else None
+        return _cut(text), error.lineno if error.filename == FILENAME else None
     frames, line = _learner_frames(error.__traceback__)
     lines = ["Traceback (most recent call last):\n"] if frames else []
     lines.extend(frames)
@@ -344,10 +344,15 @@ def format_error(error: BaseException) -> tuple[str, int | None]:
         lines.extend(traceback.format_exception_only(type(error), error))
     except BaseException:  # noqa: B036 - a learner exception whose __str__ fails (even with SystemExit)
         lines.append(f"{values.type_name(type(error))}: <message could not be shown>\n")
-    text = "".join(lines)
-    if len(text) > 20_000:
-        text = text[:8_000] + "\n…\n" + text[-8_000:]
-    return text, line
+    return _cut("".join(lines)), line
+
+
+def _cut(text: str) -> str:
+    """A traceback within :data:`TRACEBACK_LIMIT`: its start and its end (the judge refuses a longer one)."""
+    if len(text) <= TRACEBACK_LIMIT:
+        return text
+    keep = TRACEBACK_LIMIT * 2 // 5
+    return text[:keep] + "\n…\n" + text[-keep:]
 
 
 def resolve(namespace: dict, path: str):
@@ -400,7 +405,7 @@ def _exception_outcome(error: BaseException) -> dict:
         message = BaseException.__str__(error)
     except Exception:
         message = ""
-    return {"kind": "raise", "exc": values.type_name(type(error)), "builtin_mro": mro, "message": message[:2000]}
+    return {"kind": "raise", "exc": values.type_name(type(error)), "builtin_mro": mro, "message": message[:MESSAGE_LIMIT]}
 
 
 def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None,

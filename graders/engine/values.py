@@ -107,6 +107,8 @@ def _dtype_text(dtype) -> str:
 #: Largest array or container the engine encodes; bigger ones become ``["foreign", ...]``.
 MAX_ITEMS = 200_000
 _MAX_DEPTH = 40
+#: Most dimensions an array has (numpy's own limit); the judge refuses a wire array with more.
+MAX_DIMS = 64
 _BASES = (bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset, type(None))
 _bytes = _builtins.bytes
 _complex = _builtins.complex
@@ -485,11 +487,15 @@ def _validate(w, depth: int, budget: list) -> None:
         ok = n == 5 and is_name(w[1]) and type(w[2]) is str and len(w[2]) == 1 and type(w[3]) is list \
             and type(w[4]) is list
         if ok:
-            size = 1
-            for dim in w[3]:
-                if type(dim) is not int or dim < 0:
-                    raise WireError("bad shape")
+            if len(w[3]) > MAX_DIMS:
+                raise WireError("an array with more dimensions than numpy allows")
+            if not all(type(dim) is int and dim >= 0 for dim in w[3]):
+                raise WireError("bad shape")
+            size = 0 if 0 in w[3] else 1
+            for dim in w[3] if size else ():
                 size *= dim
+                if size > len(w[4]):
+                    break  # too many already (and no product of huge dimensions is worked out)
             if size != len(w[4]):
                 raise WireError("an array's value count differs from its shape")
             budget[0] -= size
@@ -831,10 +837,20 @@ def plain(w):
         _, _, kind, shape, items = w
         flat = [plain(["float", v]) if kind == "f" else int(v) if kind in "iu" else plain(v) if kind == "O" else v
                 for v in items]
-        for size in reversed(shape[1:]):
-            flat = [flat[i:i + size] for i in range(0, len(flat), size)]
-        return flat[0] if not shape and flat else flat
+        if not shape:
+            return flat[0] if flat else None
+        return _nested(flat, shape)
     return None
+
+
+def _nested(flat: list, shape) -> list:
+    """The flat values of an array (``shape``: at least one dimension) as nested lists, also where a dimension is 0."""
+    if len(shape) == 1:
+        return flat
+    step = 1
+    for n in shape[1:]:
+        step *= n
+    return [_nested(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
 
 
 #: How :func:`as_json` writes inputs (the runner writes them the same way to see whether a call changed them).

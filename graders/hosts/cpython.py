@@ -29,6 +29,7 @@ import threading
 import time
 from pathlib import Path
 
+from graders.engine.judge import UNREADABLE, read_run
 from graders.engine.settings import DEFAULT_TIME_LIMIT
 
 #: The folder holding the ``graders`` package, put on the child's ``sys.path`` to import the runner.
@@ -106,17 +107,16 @@ def run(source: str, plan: dict, *, on_output=None, time_limit: float | None = N
 
 def _answer(status: int, data: bytes, stderr: bytes) -> dict:
     """The run result from a child's exit status, its result pipe's bytes and its stderr."""
-    text = data.decode("utf-8", "replace")
-    if status in (-signal.SIGXCPU, -signal.SIGKILL) and not text:
+    if status in (-signal.SIGXCPU, -signal.SIGKILL) and not data:
         return _timed_out()
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        # The process died without answering: a crash (memory, os._exit, a fatal error in C).
-        detail = stderr.decode("utf-8", "replace")[-2000:]
-        return {"status": "error", "stdout": "", "stderr": detail, "outcomes": [],
-                "traceback": f"Python stopped abruptly (exit code {status}).\n{detail}".strip() + "\n",
-                "error_line": None}
+    run = read_run(data)  # learner code can write to the result pipe: read as the judge reads any run
+    if run.get("status") != UNREADABLE or run.get("problem") != "not JSON":
+        return run
+    # The process died without answering: a crash (memory, os._exit, a fatal error in C).
+    detail = stderr.decode("utf-8", "replace")[-2000:]
+    return {"status": "error", "stdout": "", "stderr": detail, "outcomes": [],
+            "traceback": f"Python stopped abruptly (exit code {status}).\n{detail}".strip() + "\n",
+            "error_line": None}
 
 
 def _run_fresh(request: bytes, limit: float) -> dict:

@@ -15,7 +15,7 @@ import json
 import sys
 
 from graders.engine.case import AuthorError
-from graders.engine.judge import author_error, judge as _judge, plot_data
+from graders.engine.judge import UNREADABLE, author_error, judge as _judge, plot_data, read_run
 from graders.engine.prepare import prepare as _prepare
 from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
 
@@ -163,14 +163,9 @@ def forget(ref: str) -> None:
 
 def _run_of(run_utf8) -> dict | None:
     """The untrusted run result (UTF-8 JSON as bytes, a buffer with ``to_bytes`` such as a Uint8Array, or text) as a
-    dict, or None when it is not a JSON object."""
-    if hasattr(run_utf8, "to_bytes"):
-        run_utf8 = run_utf8.to_bytes()
-    try:
-        run = json.loads(run_utf8)
-    except (ValueError, TypeError):
-        return None
-    return run if isinstance(run, dict) else None
+    dict, bounded as :func:`graders.engine.judge.read_run` reads it; None when it could not be read."""
+    run = read_run(run_utf8)
+    return None if run.get("status") == UNREADABLE else run
 
 
 def judge(ref: str, run_utf8, lang: str) -> str:
@@ -179,8 +174,7 @@ def judge(ref: str, run_utf8, lang: str) -> str:
     check = prepared(ref)
     if "author_error" in check:
         return json.dumps(author_error(check["author_error"], lang))
-    run = _run_of(run_utf8)
-    return json.dumps(_judge(check, run if run is not None else {"status": "garbled"}, lang))
+    return json.dumps(_judge(check, read_run(run_utf8), lang))
 
 
 def plot(ref: str, run_utf8) -> str:

@@ -566,13 +566,22 @@ def test_after_hostile_code_the_starter_fails_and_the_reference_passes(iso, kind
 
 def test_forged_messages_from_learner_code_decide_nothing(iso):
     """A program posting verdicts and results to the page with every run id it can see: the verdict is the grader's."""
+    # (postMessage is not within learner code's reach: every way to it is tried, and the program goes on)
     code = ("import js, json\n"
             "from pyodide.ffi import to_js\n"
-            "for rid in ['0' * 32, 'f' * 32]:\n"
-            "    for kind in ('verdict', 'result', 'ready', 'prepared'):\n"
-            "        js.postMessage(to_js({'schema': 2, 'type': kind, 'runId': rid, 'plan': '', 'runJson': '{}',\n"
-            "                              'verdict': {'status': 'pass', 'passed': 9, 'total': 9, 'message': 'forged'}},\n"
-            "                             dict_converter=js.Object.fromEntries))\n" + CLEAN_TAIL)
+            "def _posts():\n"
+            "    yield lambda m: js.postMessage(m)\n"
+            "    yield lambda m: js.self.postMessage(m)\n"
+            "    yield lambda m: js.Object.getPrototypeOf(js.self).postMessage.call(js.self, m)\n"
+            "for post in _posts():\n"
+            "    for rid in ['0' * 32, 'f' * 32]:\n"
+            "        for kind in ('verdict', 'result', 'ready', 'prepared'):\n"
+            "            try:\n"
+            "                post(to_js({'schema': 2, 'type': kind, 'runId': rid, 'plan': '', 'runJson': '{}',\n"
+            "                    'verdict': {'status': 'pass', 'passed': 9, 'total': 9, 'message': 'forged'}},\n"
+            "                    dict_converter=js.Object.fromEntries))\n"
+            "            except Exception:\n"
+            "                pass\n" + CLEAN_TAIL)
     before = iso.locator("[data-progress]").inner_text()
     state, text, _, _ = check(iso, code)
     assert state == "fail" and "forged" not in text, text

@@ -19,6 +19,7 @@ import {
   renderRunValue,
   renderVerdict,
   showStatus,
+  showTemplated,
   snippetLine,
   trimTraceback,
 } from "./verdict.js";
@@ -537,8 +538,8 @@ export class CheckpointView {
       } else {
         const value = typeof run.value === "string" ? run.value : null;
         headline = value !== null && value.length <= ANNOUNCED_VALUE_MAX
-          ? t("run_done_value", { value }) : t("run_done");
-        showStatus(this.verdict, "pass", headline);
+          ? showTemplated(this.verdict, "pass", "run_done_value", { value }) // the value in a <bdi>
+          : showStatus(this.verdict, "pass", t("run_done"));
         this.verdict.dataset.verdict = "idle";
         if (value !== null) renderRunValue(this.verdict, value, tryingCase ? this.caseExpected : null);
         else this.output.placeholder(t("no_output"));
@@ -673,7 +674,7 @@ export class CheckpointView {
         text = showStatus(this.verdict, "idle", "");
         break;
       case "failed":
-        text = showStatus(this.verdict, "error", t("runtime_failed", { message: result.message || "" }));
+        text = showTemplated(this.verdict, "error", "runtime_failed", { message: result.message || "" });
         break;
       default:
         text = showStatus(this.verdict, "error", result.message || t("verdict_error"));

@@ -68,9 +68,19 @@ function lesson(lessonId, text = null) {
 }
 
 const encoder = new TextEncoder();
+/* global SETTINGS */
+/** What stands for a run result too long to read (graders/engine/judge.py read_run: the same status and problem). */
+const TOO_LARGE = '{"status": "unreadable", "problem": "too large"}';
 
-/** A run result (untrusted JSON text) as UTF-8 bytes: a Uint8Array crosses into Python as one copy. */
-const utf8 = (text) => encoder.encode(String(text));
+/**
+ * A run result (untrusted JSON text) as UTF-8 bytes: a Uint8Array crosses into Python as one copy. One longer than
+ * the judge reads (SETTINGS.runResultLimit, in bytes; UTF-8 takes at least a byte a character) is not copied at all:
+ * the judge gets TOO_LARGE instead, and says so.
+ */
+const utf8 = (text) => {
+  const value = String(text);
+  return encoder.encode(value.length > SETTINGS.runResultLimit ? TOO_LARGE : value);
+};
 
 /**
  * The build's prepared Checks of a lesson in a language (grading/<lesson>.<lang>.checks, gzip-compressed JSON):

@@ -237,6 +237,33 @@ async function inflate(entry) {
   return data;
 }
 
+/** True when this browser can inflate a wheel itself (DecompressionStream with raw deflate): fetchWheel works. */
+export function canUnpack() {
+  try {
+    new DecompressionStream("deflate-raw");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Fetch the wheel at `url` (checked against the base-16 `sha256`, as the fetch's `integrity`) and unpack it here:
+ * resolves to {name, fileName, files: [{path, data}]} for installWheel. Refuses a wheel with a `.data` folder.
+ */
+export async function fetchArchive(url, sha256, name, fetchFn) {
+  const fileName = new URL(url).pathname.split("/").pop();
+  const integrity = integrityOf(sha256);
+  if (!integrity) throw new Error(`${name}: no sha-256`);
+  const res = await fetchFn(url, { integrity });
+  if (!res.ok) throw new Error(`${fileName}: HTTP ${res.status}`);
+  const entries = zipEntries(new Uint8Array(await res.arrayBuffer()));
+  if (entries.some((e) => e.path.split("/")[0].endsWith(".data"))) throw new Error(`${fileName}: data files`);
+  const files = [];
+  for (const e of entries) files.push({ path: e.path, data: await inflate(e) }); // one at a time: less memory, as fast
+  return { name, fileName, files };
+}
+
 /**
  * Fetch a package of ../pyodide/pyodide-lock.json and unpack it here, with no side effect on any interpreter:
  * resolves to {name, fileName, files: [{path, data}]} for installWheel. It needs no Python, so a worker can do it
@@ -245,7 +272,7 @@ async function inflate(entry) {
  *
  * Why not pyodide.loadPackage: it unpacks in Python inside WebAssembly (a temporary file, zipfile, zlib compiled
  * to wasm, then the archive read twice more) and then imports importlib.metadata; DecompressionStream inflates
- * natively, in a fraction of that time.
+ * natively, in a fraction of that time. And a learner worker needs no global fetch for it (see lockdown.js).
  */
 export async function fetchWheel(name, fetchFn) {
   const lockRes = await fetchFn(new URL("pyodide-lock.json", PYODIDE_URL).href);
@@ -254,24 +281,28 @@ export async function fetchWheel(name, fetchFn) {
   if (!entry || !/^[\w.+-]+\.whl$/.test(entry.file_name) || (entry.depends || []).length || entry.install_dir !== "site") {
     throw new Error(`${name}: not a self-contained wheel in the lock`);
   }
-  const integrity = integrityOf(entry.sha256);
-  if (!integrity) throw new Error(`${name}: no sha-256 in the lock`);
-  const res = await fetchFn(new URL(entry.file_name, PYODIDE_URL).href, { integrity });
-  if (!res.ok) throw new Error(`${entry.file_name}: HTTP ${res.status}`);
-  const entries = zipEntries(new Uint8Array(await res.arrayBuffer()));
-  if (entries.some((e) => e.path.split("/")[0].endsWith(".data"))) throw new Error(`${entry.file_name}: data files`);
-  const files = [];
-  for (const e of entries) files.push({ path: e.path, data: await inflate(e) }); // one at a time: less memory, as fast
-  return { name, fileName: entry.file_name, files };
+  return fetchArchive(new URL(entry.file_name, PYODIDE_URL).href, entry.sha256, name, fetchFn);
+}
+
+/**
+ * A lesson's wheel from ../wheels/ ({name, file, sha256}, as grading/engine.json lists them), unpacked for
+ * installWheel: a learner worker installs the lesson's pure-Python wheels this way, with the fetch it kept, rather
+ * than through micropip (which needs a global fetch and Pyodide's loaders).
+ */
+export function fetchLessonWheel(requirement, fetchFn) {
+  const file = String(requirement && requirement.file);
+  if (!/^[\w.+-]+\.whl$/.test(file)) return Promise.reject(new Error(`${file}: not a wheel file name`));
+  return fetchArchive(new URL(file, WHEELS_URL).href, requirement.sha256, String(requirement.name), fetchFn);
 }
 
 /**
  * Install what fetchWheel unpacked into site-packages, as Pyodide's loadPackage would: the files, the dist-info's
  * INSTALLER and PYODIDE_SOURCE, the package's shared libraries loaded in archive order, and the package marked
- * loaded (a later loadPackage of it does nothing).
+ * loaded (a later loadPackage of it does nothing). `api`: Pyodide's internal API (a learner worker passes the one it
+ * kept: the lockdown takes `_api` off the pyodide object).
  */
-export async function installWheel(pyodide, wheel) {
-  const site = sitePackages(pyodide);
+export async function installWheel(pyodide, wheel, api = pyodide._api) {
+  const site = sitePackages(pyodide, api);
   const unsafe = wheel.files.find(({ path }) => path.startsWith("/") || path.split("/").some((part) => part === ".." || part === ""));
   if (unsafe) throw new Error(`${wheel.fileName}: unsafe path ${unsafe.path}`); // before anything is written
   const made = new Set();
@@ -289,9 +320,9 @@ export async function installWheel(pyodide, wheel) {
   // The import system may have listed site-packages before these files existed; refresh only that folder's finder
   // (importlib.invalidate_caches(), which loadPackage calls, also imports importlib.metadata, a slow import).
   pyodide.runPython(`import sys\n_f = sys.path_importer_cache.get(${JSON.stringify(site)})\nif _f is not None: _f.invalidate_caches()\ndel _f`);
-  await loadSharedLibraries(pyodide, wheel.fileName, libs);
+  await loadSharedLibraries(pyodide, wheel.fileName, libs, api);
   const distInfo = [...new Set(wheel.files.map((f) => f.path.split("/")[0]))].find((d) => d.endsWith(".dist-info"));
-  recordInstalled(pyodide, wheel.name, distInfo || null);
+  recordInstalled(pyodide, wheel.name, distInfo || null, api);
 }
 
 /**

@@ -77,10 +77,23 @@ export async function loadPyodideSharing(mjs, options, { wasmUrl, fetchFn, runti
   }
 }
 
-/** The interpreter's site-packages folder, where Pyodide's own loader installs a wheel (`_api.sitepackages`). */
-export function sitePackages(pyodide) {
+/**
+ * Pyodide's internal API object (`pyodide._api`), for a caller that must keep it before the object loses it (a
+ * learner worker's lockdown takes `_api` off `pyodide`) and pass it to the functions below.
+ */
+export function internals(pyodide) {
+  checkVersion(pyodide.version, "Pyodide's internal API (pyodide._api)");
+  return pyodide._api;
+}
+
+/**
+ * The interpreter's site-packages folder, where Pyodide's own loader installs a wheel (`_api.sitepackages`).
+ * `api`, here and below: Pyodide's internal API object, by default `pyodide._api`; a learner worker passes the one
+ * it kept, since its lockdown takes `_api` off the pyodide object.
+ */
+export function sitePackages(pyodide, api = pyodide._api) {
   checkVersion(pyodide.version, "site-packages (pyodide._api.sitepackages)");
-  return String(pyodide._api.sitepackages);
+  return String(api.sitepackages);
 }
 
 /**
@@ -88,9 +101,9 @@ export function sitePackages(pyodide) {
  * loadPackage does after unpacking it (`_api.loadDynlibsFromPackage`); `fileName` is the wheel's file name, from
  * which Pyodide derives the package's `<name>.libs` folder.
  */
-export async function loadSharedLibraries(pyodide, fileName, paths) {
+export async function loadSharedLibraries(pyodide, fileName, paths, api = pyodide._api) {
   checkVersion(pyodide.version, "loading shared libraries (pyodide._api.loadDynlibsFromPackage)");
-  await pyodide._api.loadDynlibsFromPackage({ file_name: fileName }, paths);
+  await api.loadDynlibsFromPackage({ file_name: fileName }, paths);
 }
 
 /**
@@ -98,10 +111,10 @@ export async function loadSharedLibraries(pyodide, fileName, paths) {
  * INSTALLER and PYODIDE_SOURCE files (`distInfo`: its folder name, or null when the wheel has none) and the package
  * in `pyodide.loadedPackages`, so that a later loadPackage of it installs nothing again.
  */
-export function recordInstalled(pyodide, name, distInfo) {
+export function recordInstalled(pyodide, name, distInfo, api = pyodide._api) {
   checkVersion(pyodide.version, "recording an installed package (pyodide.loadedPackages)");
   if (distInfo) {
-    const site = sitePackages(pyodide);
+    const site = sitePackages(pyodide, api);
     pyodide.FS.writeFile(`${site}/${distInfo}/INSTALLER`, "pyodide.loadPackage");
     pyodide.FS.writeFile(`${site}/${distInfo}/PYODIDE_SOURCE`, "pyodide");
   }
