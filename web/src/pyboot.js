@@ -298,10 +298,10 @@ export function fetchLessonWheel(requirement, fetchFn) {
 /**
  * Install what fetchWheel unpacked into site-packages, as Pyodide's loadPackage would: the files, the dist-info's
  * INSTALLER and PYODIDE_SOURCE, the package's shared libraries loaded in archive order, and the package marked
- * loaded (a later loadPackage of it does nothing). `api`: Pyodide's internal API (a learner worker passes the one it
- * kept: the lockdown takes `_api` off the pyodide object).
+ * loaded (a later loadPackage of it does nothing). `api`: Pyodide's internal API, from pyodide_private.js internals()
+ * (a learner worker passes the one it kept: the lockdown takes `_api` off the pyodide object); null: the object's own.
  */
-export async function installWheel(pyodide, wheel, api = pyodide._api) {
+export async function installWheel(pyodide, wheel, api = null) {
   const site = sitePackages(pyodide, api);
   const unsafe = wheel.files.find(({ path }) => path.startsWith("/") || path.split("/").some((part) => part === ".." || part === ""));
   if (unsafe) throw new Error(`${wheel.fileName}: unsafe path ${unsafe.path}`); // before anything is written

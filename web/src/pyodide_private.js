@@ -88,12 +88,12 @@ export function internals(pyodide) {
 
 /**
  * The interpreter's site-packages folder, where Pyodide's own loader installs a wheel (`_api.sitepackages`).
- * `api`, here and below: Pyodide's internal API object, by default `pyodide._api`; a learner worker passes the one
+ * `api`, here and below: Pyodide's internal API object (null: `pyodide._api`); a learner worker passes the one
  * it kept, since its lockdown takes `_api` off the pyodide object.
  */
-export function sitePackages(pyodide, api = pyodide._api) {
+export function sitePackages(pyodide, api = null) {
   checkVersion(pyodide.version, "site-packages (pyodide._api.sitepackages)");
-  return String(api.sitepackages);
+  return String((api || pyodide._api).sitepackages);
 }
 
 /**
@@ -101,9 +101,9 @@ export function sitePackages(pyodide, api = pyodide._api) {
  * loadPackage does after unpacking it (`_api.loadDynlibsFromPackage`); `fileName` is the wheel's file name, from
  * which Pyodide derives the package's `<name>.libs` folder.
  */
-export async function loadSharedLibraries(pyodide, fileName, paths, api = pyodide._api) {
+export async function loadSharedLibraries(pyodide, fileName, paths, api = null) {
   checkVersion(pyodide.version, "loading shared libraries (pyodide._api.loadDynlibsFromPackage)");
-  await api.loadDynlibsFromPackage({ file_name: fileName }, paths);
+  await (api || pyodide._api).loadDynlibsFromPackage({ file_name: fileName }, paths);
 }
 
 /**
@@ -111,7 +111,7 @@ export async function loadSharedLibraries(pyodide, fileName, paths, api = pyodid
  * INSTALLER and PYODIDE_SOURCE files (`distInfo`: its folder name, or null when the wheel has none) and the package
  * in `pyodide.loadedPackages`, so that a later loadPackage of it installs nothing again.
  */
-export function recordInstalled(pyodide, name, distInfo, api = pyodide._api) {
+export function recordInstalled(pyodide, name, distInfo, api = null) {
   checkVersion(pyodide.version, "recording an installed package (pyodide.loadedPackages)");
   if (distInfo) {
     const site = sitePackages(pyodide, api);

@@ -369,8 +369,12 @@ export class Runtime {
       const waiter = msg && typeof msg.runId === "string" ? this.pending.get(msg.runId) : null;
       if (!waiter || !belongsTo(msg, msg.runId, "grader")) return;
       this.pending.delete(msg.runId);
-      if (msg.type === Res.FAILURE) waiter.reject(Object.assign(new Error(msg.message), { fatal: msg.fatal }));
-      else waiter.resolve(msg);
+      if (msg.type === Res.FAILURE) {
+        waiter.reject(Object.assign(new Error(msg.message), { fatal: msg.fatal }));
+        if (msg.fatal) this._crashed(slot, msg.message); // a broken interpreter judges nothing more: a new grader
+      } else {
+        waiter.resolve(msg);
+      }
       return;
     }
     const job = this.job;
@@ -472,6 +476,15 @@ export class Runtime {
       return;
     }
     const job = this.job;
+    if (job && job.slot === slot && job.resultSeen) {
+      // the learner's run of the Check is in: the verdict goes on without this worker (a shrink round it was
+      // running ends now, and the verdict so far stands)
+      this._kill(slot);
+      if (job.shrinking && job.onResult) job.onResult(null);
+      this._refresh();
+      this._ensureSpare();
+      return;
+    }
     const hit = job && (job.slot === slot || slot.role === "grader");
     if (slot.role === "grader") {
       this._kill(slot);
@@ -668,6 +681,9 @@ export class Runtime {
     if (this.job !== job) return;
     let run;
     try {
+      // not parsed past the size the grader would read either (SETTINGS.runResultLimit, in bytes: UTF-8 takes at
+      // least a byte a character)
+      if (typeof runJson !== "string" || runJson.length > SETTINGS.runResultLimit) throw new Error("too large");
       run = JSON.parse(runJson);
     } catch {
       run = { status: "error", traceback: "the run result was not readable" };
@@ -703,6 +719,7 @@ export class Runtime {
         break;
       case Res.RESULT:
         clearTimeout(job.limitTimer);
+        if (job.type === "check") job.resultSeen = true;
         if (job.onResult) job.onResult(msg.runJson);
         break;
       case Res.FAILURE:

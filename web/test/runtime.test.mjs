@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-globalThis.SETTINGS = { runTimeLimit: 30, defaultTimeLimit: 5, outputLimit: 200000, fallbackLanguage: "en" }; // esbuild defines it in the site
+globalThis.SETTINGS = { runTimeLimit: 30, defaultTimeLimit: 5, outputLimit: 200000, fallbackLanguage: "en", runResultLimit: 1000 }; // esbuild defines it in the site
 const { Req, Res, response } = await import("../src/protocol.js");
 const { MAX_SLOWNESS, RETIRE_MS, Runtime, SPEED_BASE_MS, runtimeAttribute, slowness } = await import("../src/runtime.js");
 
@@ -378,6 +378,63 @@ test("a failing generated case is shrunk: the grader proposes and picks, the Che
   const learner = workers.find((w) => w.role === "learner" && w.sent.some((m) => m.type === Req.RUN));
   assert.equal(learner.sent.filter((m) => m.type === Req.RUN).length, 2, "the Check and one shrink round");
   assert.deepEqual(outputs, ["hi\n"], "a shrink round's output is not shown");
+});
+
+test("a grader whose interpreter failed fatally is replaced: the next Check is judged by a new one", async () => {
+  let judged = 0;
+  const base = scripted();
+  const { runtime, workers, notices } = makeRuntime((msg, worker) => {
+    if (worker.role === "grader" && msg.type === Req.JUDGE && ++judged === 1) {
+      worker.reply(response(Res.FAILURE, msg.runId, { message: "Pyodide has suffered a fatal error", fatal: true }));
+    } else {
+      base(msg, worker);
+    }
+  });
+  runtime.warm("l", ["1"]);
+  const check = { type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" };
+  assert.equal((await runtime.execute(check)).kind, "crashed");
+  assert.ok(notices.includes("runtime_crashed"));
+  const second = await runtime.execute(check);
+  assert.equal(second.verdict.status, "pass");
+  const graders = workers.filter((w) => w.role === "grader");
+  assert.equal(graders.length, 2);
+  assert.ok(graders[0].terminated, "the broken grader was terminated");
+  assert.equal(graders[1].sent.filter((m) => m.type === Req.JUDGE).length, 1, "the new grader judged the second Check");
+});
+
+test("a learner worker that dies after its Check's run is in does not take the verdict with it", async () => {
+  const fail = { status: "fail", failure: { case: "g-1", generated: true } };
+  const base = scripted();
+  const { runtime, notices } = makeRuntime((msg, worker) => {
+    if (worker.role === "grader" && msg.type === Req.JUDGE) {
+      worker.reply(response(Res.VERDICT, msg.runId, { verdict: fail }));
+    } else if (worker.role === "grader" && msg.type === Req.SHRINK) {
+      worker.reply(response(Res.SHRUNK, msg.runId, { verdict: msg.verdict, plan: '{"mode": "check", "cases": []}', shrinkId: "1" }));
+    } else if (worker.role === "learner" && msg.type === Req.RUN && msg.plan.includes('"cases": []')) {
+      worker.onerror({ message: "out of memory in a shrink round", preventDefault() {} }); // the round's run
+    } else {
+      base(msg, worker);
+    }
+  });
+  runtime.warm("l", ["1"]);
+  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
+  assert.equal(result.kind, "verdict");
+  assert.deepEqual(result.verdict, fail);
+  assert.deepEqual(notices, []);
+  assert.equal((await runtime.execute({ type: "run", source: "" })).kind, "result");
+});
+
+test("a Run's result longer than the grader would read is not parsed: it is an unreadable result", async () => {
+  const { runtime } = makeRuntime(scripted({
+    run(msg, worker) {
+      worker.reply(response(Res.STARTED, msg.runId, {}));
+      worker.reply(response(Res.RESULT, msg.runId, { runJson: JSON.stringify({ status: "ok", pad: "x".repeat(2000) }) }));
+    },
+  }));
+  const result = await runtime.execute({ type: "run", source: "" });
+  assert.equal(result.kind, "result");
+  assert.equal(result.run.status, "error");
+  assert.match(result.run.traceback, /not readable/);
 });
 
 /** An early learner worker as web/src/early.js leaves it: booting, its replies so far buffered. */
