@@ -143,7 +143,7 @@ def test_bundles_are_written_minified_and_keep_pyodide_external(site):
     assert len(app) > 50_000  # the page's own code (CodeMirror is assets/editor.js, see the next test)
     assert app.count("\n") < 50 and worker.count("\n") < 50  # minified
     assert '"../pyodide/pyodide.mjs"' in worker  # left as a runtime import, not bundled
-    assert "loadPyodide" in worker and "setInterruptBuffer" in worker
+    assert "loadPyodide" in worker and "is not available to learner code" in worker  # the lockdown is bundled in
     assert not (site / "assets" / "app.js.map").exists()
     assert (site / "static" / "site.css").is_file()
 

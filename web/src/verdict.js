@@ -253,14 +253,15 @@ export function renderVerdict(area, verdict, {
   if (verdict.status !== "fail" && verdict.message && verdict.message !== headline) {
     area.append(sentence("p", "verdict-message", verdict.message));
   }
+  // an error Python raised in the learner's code comes first: its line is the most direct thing to fix
+  const error = status === "pass" ? null : pythonError(verdict);
+  if (error) area.append(pythonErrorBox(error, Number.isInteger(error.line) ? where(error.line) : null));
   if (verdict.status === "fail" && typeof verdict.summary_text === "string" && verdict.summary_text) {
     // every failing case counted by kind (graders/engine/judge.py summary), before the first one is shown
     const summary = el("p", "verdict-summary", verdict.summary_text);
     summary.dataset.summary = "";
     area.append(summary);
   }
-  const error = status === "pass" ? null : pythonError(verdict);
-  if (error) area.append(pythonErrorBox(error, Number.isInteger(error.line) ? where(error.line) : null));
   const failure = verdict.failure;
   if (verdict.status === "fail" && failure) {
     const details = el("div", "case-details");
