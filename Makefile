@@ -8,25 +8,31 @@ VPY := $(VENV)/bin/python
 SETUP_STAMP := $(VENV)/.werkbank-setup
 NPM_STAMP := node_modules/.werkbank-npm
 CHROMIUM ?= /usr/bin/chromium
+# The oldest Node.js werkbank runs on: package.json's "engines" (">=N"), stated once there.
+NODE_MIN := $(shell sed -n 's/^ *"node": *">=\([0-9][0-9]*\)".*/\1/p' package.json)
+FIREFOX ?= /usr/bin/firefox-esr
 
 .DEFAULT_GOAL := help
-.PHONY: help tools setup chromium build serve test check bench clean distclean
+.PHONY: help tools setup chromium engines build serve test check bench clean distclean
 
 help:
 	@echo "make setup     tools check, .venv (pip, pinned by requirements.lock), node_modules (npm ci)"
 	@echo "make chromium  install Chromium for the browser tests if it is missing"
+	@echo "make engines   install Firefox ESR, WebKitGTK's WebDriver + MiniBrowser and Xvfb (the engine walks) if missing"
 	@echo "make build     write the static site to dist/"
 	@echo "make serve     build, serve dist/ on http://127.0.0.1:8000/ (PORT=...), rebuild + reload pages on change"
-	@echo "make test      setup + chromium + build + the whole pytest suite"
+	@echo "make test      setup + chromium + engines + build + the whole pytest suite"
 	@echo "make check     lint every lesson and prove it in CPython and Pyodide (werkbank check)"
-	@echo "make bench     run the benchmark (tests/bench/run.py) when it exists"
+	@echo "make bench     measure boot and Check times in Chromium, Firefox and WebKit against stock Pyodide (tests/bench/run.py)"
 	@echo "make clean     remove dist/ and test output; make distclean also removes .venv and node_modules"
 
 # Which tools are missing, and exactly what to install.
 tools:
 	@missing=0; \
 	if ! command -v node >/dev/null 2>&1; then \
-	  echo "missing: node (Node.js 18 or newer). Debian/Ubuntu: apt-get install -y nodejs npm; else https://nodejs.org/"; missing=1; fi; \
+	  echo "missing: node (Node.js $(NODE_MIN) or newer): apt-get install -y nodejs npm where the release has it, else https://nodejs.org/"; missing=1; \
+	elif [ "$$(node -p 'process.versions.node.split(".")[0]')" -lt "$(NODE_MIN)" ]; then \
+	  echo "too old: node is $$(node --version); werkbank needs Node.js $(NODE_MIN) or newer (package.json engines)"; missing=1; fi; \
 	if ! command -v npm >/dev/null 2>&1; then \
 	  echo "missing: npm. Debian/Ubuntu: apt-get install -y npm"; missing=1; fi; \
 	if ! command -v $(PYTHON) >/dev/null 2>&1; then \
@@ -58,21 +64,35 @@ chromium:
 	  echo "(or point CHROMIUM=/path/to/chromium at another build)"; exit 1; \
 	fi
 
+# Firefox (driven by puppeteer-core over WebDriver BiDi) and WebKit (WebKitWebDriver starts MiniBrowser, on an Xvfb
+# display), Debian's builds: tests/engines/ walks a lesson in each, make bench measures them.
+engines:
+	@need=""; \
+	[ -x "$(FIREFOX)" ] || need="$$need firefox-esr"; \
+	[ -x /usr/bin/WebKitWebDriver ] || need="$$need webkit2gtk-driver"; \
+	command -v Xvfb >/dev/null 2>&1 || [ -n "$$DISPLAY" ] || need="$$need xvfb"; \
+	if [ -z "$$need" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "missing:$$need: installing with apt-get"; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$need; \
+	else \
+	  echo "missing:$$need. Install as root: apt-get update && apt-get install -y$$need"; exit 1; \
+	fi
+
 build: setup
 	$(VENV)/bin/werkbank build
 
 serve: build
 	$(VENV)/bin/werkbank serve --watch
 
-test: setup chromium build
-	CHROMIUM=$(CHROMIUM) WERKBANK_DIST=$(CURDIR)/dist $(VPY) -m pytest -q -n auto --dist loadfile --durations=15
+test: setup chromium engines build
+	CHROMIUM=$(CHROMIUM) FIREFOX=$(FIREFOX) WERKBANK_DIST=$(CURDIR)/dist $(VPY) -m pytest -q -n auto --dist loadfile --durations=15
 
 check: setup
 	$(VENV)/bin/werkbank check
 
-bench: setup chromium
-	@if [ -f tests/bench/run.py ]; then $(VPY) tests/bench/run.py; \
-	else echo "bench: tests/bench/run.py is not built yet"; fi
+bench: setup chromium engines
+	$(VPY) tests/bench/run.py
 
 clean:
 	rm -rf dist test-results .pytest_cache

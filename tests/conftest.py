@@ -47,9 +47,12 @@ only drive a page (type, Run, Check, read it) share one booted page per module.
                       (``tests.browser.learner.reset_lesson_page``). What a test changes beyond that (hints shown,
                       a verdict still on screen, listeners it added) stays: tests that need a new page, a reload or
                       init scripts make their own.
+- ``site_workers``    (module scope) a page on ``plain_server`` whose site learner and grader workers
+                      (``tests.browser.helpers.drive_workers``) are booted once for the module: for tests that grade
+                      the authors' own files through the workers, message by message.
 
 Stamped checks (``tests/derived.py``): the few checks that cost a minute or more and prove a property of files that
-rarely change (mutants, CPython/Pyodide parity, bytecode/stock parity) run again only when the SHA-256 of their inputs
+rarely change (mutants, the references' outcomes in Pyodide, other seeds, bytecode/stock parity) run again only when the SHA-256 of their inputs
 differs from the one in their committed stamp (``tests/stamps/``); a passing run writes the new stamp, to commit.
 The run's summary names those that passed on their stamp; ``WERKBANK_RERUN_STAMPED=1`` runs them all.
 """
@@ -375,9 +378,37 @@ def lesson_pages(browser, isolated_server):
         ctx.close()
 
 
+@pytest.fixture(scope="module")
+def site_workers(browser, plain_server, repo_root):
+    """A page on ``plain_server`` with the site's learner and grader workers booted once for the module (no lesson:
+    the grader loads each lesson's grading file when a Check of it is first prepared); ``drive_workers`` keeps them
+    between calls. For tests that grade the authors' own files (references, mistakes, alternatives), never hostile
+    code, which would be another job's worker."""
+    from tests.browser.helpers import drive_workers, final
+
+    ctx = browser.new_context()
+    pg = new_page(ctx)
+    pg.goto(plain_server.url + "build.json")
+    boot_l, boot_g = drive_workers(pg, plain_server, repo_root, [
+        {"to": "learner", "message": {"type": "init"}, "finals": ["ready", "failure"]},
+        {"to": "grader", "message": {"type": "init"}, "finals": ["ready", "failure"]},
+    ])
+    assert final(boot_l)["type"] == "ready" and final(boot_g)["type"] == "ready"
+    yield pg
+    ctx.close()
+
+
 def pytest_terminal_summary(terminalreporter):
-    """Say which stamped checks (tests/derived.py) passed on their stamp, without running, because their inputs are
-    the ones the stamp was made from."""
+    """The engine walks' step times (tests/engines/, ``walk_log``), and which stamped checks (tests/derived.py) passed
+    on their stamp without running because their inputs are the ones the stamp was made from. From the tests'
+    reports: this runs where xdist gathers them, which never collects tests/engines/conftest.py."""
+    lines = [value for reports in terminalreporter.stats.values() for report in reports
+             if getattr(report, "when", None) == "call"
+             for key, value in getattr(report, "user_properties", ()) if key == "engine walk"]
+    if lines:
+        terminalreporter.section("engine walks (wall time per step, s)")
+        for line in lines:
+            terminalreporter.write_line(line)
     items = [value for report in terminalreporter.stats.get("passed", [])
              for key, value in getattr(report, "user_properties", ()) if key == "stamped"]
     if items:

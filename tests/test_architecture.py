@@ -11,8 +11,8 @@ layer                                      may import
 ``graders/hosts/``                         the standard library, ``graders.engine``, ``graders.hosts``; the Pyodide
                                            hosts (``pyodide*.py``) also what only Pyodide has (:data:`PYODIDE_ONLY`)
 ``graders/<lesson>/`` (every other         the standard library, numpy, the author API (:data:`AUTHOR_API`:
-package below ``graders/``, found by       ``graders.engine.case``, ``.domain``, ``.generate``) and its own package;
-listing the folder, never named here)      never another lesson, a host or ``werkbank``
+package below ``graders/``, found by       ``graders.engine.case``, ``.domain``, ``.generate``, ``.settings``) and
+listing the folder, never named here)      its own package; never another lesson, a host or ``werkbank``
 ``werkbank/``                              the standard library, the distributions ``pyproject.toml`` declares, the
                                            optional ones of :data:`OPTIONAL` (imported inside ``try``), the engine,
                                            the CPython host and ``werkbank``; never a lesson's graders (they are
@@ -49,8 +49,9 @@ from werkbank.build import engine_files
 
 REPO = Path(__file__).resolve().parent.parent
 STDLIB = frozenset(sys.stdlib_module_names)
-#: What lesson graders may use of the engine: the Case API, input domains, generated-case helpers (AUTHORING.md).
-AUTHOR_API = ("graders.engine.case", "graders.engine.domain", "graders.engine.generate")
+#: What lesson graders may use of the engine: the Case API, input domains, generated-case helpers, the shared
+#: settings (AUTHORING.md).
+AUTHOR_API = ("graders.engine.case", "graders.engine.domain", "graders.engine.generate", "graders.engine.settings")
 #: Modules only Pyodide has (the learner and grader workers import them, never at import time in CPython).
 PYODIDE_ONLY = ("pyodide", "js", "micropip", "pyodide_js")
 #: Third-party modules werkbank/ may import without declaring them, each only inside ``try: ... except ImportError``.
@@ -291,9 +292,11 @@ JS_ALLOWED = {
     "storage.js": set(),
     "protocol.js": set(),
     # the worker side
-    "worker.js": {"protocol.js", "pyboot.js", "lockdown.js"},
+    "worker.js": {"protocol.js", "pyboot.js", "lockdown.js", "pyodide_private.js:internals"},
     "grader_worker.js": {"protocol.js", "pyboot.js"},
-    "pyboot.js": {"protocol.js", "../pyodide/pyodide.mjs"},
+    "pyboot.js": {"protocol.js", "pyodide_private.js", "../pyodide/pyodide.mjs"},
+    # every use of Pyodide's internals, checked against the vendored version
+    "pyodide_private.js": set(),
     "lockdown.js": set(),
     "sw.js": set(),
     # the editor's stages
@@ -302,8 +305,9 @@ JS_ALLOWED = {
     "editor_language.js": {"@codemirror/*", "@lezer/*"},
     "editor_python.js": {"@codemirror/*"},
     # figures: the registry imports the figures; a figure imports only i18n and the shared drawing helpers
-    "figures/index.js": {"figures/reliability.js", "figures/reliability_plot.js", "figures/risk_coverage.js",
-                         "figures/dom.js"},
+    "figures/index.js": {"figures/fusion_recall.js", "figures/reliability.js", "figures/reliability_plot.js",
+                         "figures/risk_coverage.js", "figures/dom.js"},
+    "figures/fusion_recall.js": {"i18n.js", "figures/dom.js"},
     "figures/reliability.js": {"i18n.js", "figures/dom.js", "figures/reliability_chart.js"},
     "figures/reliability_plot.js": {"i18n.js", "figures/dom.js", "figures/reliability_chart.js"},
     "figures/risk_coverage.js": {"i18n.js", "figures/dom.js"},

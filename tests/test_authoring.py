@@ -1,12 +1,14 @@
 """Authoring tools: `werkbank new`, the lesson linter inside `check`, patch mistakes with feedback, Pyodide parity.
 
-Every deliberate authoring mistake of issue 13 gets one line that names the file and says what to do. The lessons
-here are scaffolded into a temporary exercises folder; their graders go to graders/<package>/ (importable) and are
-removed afterwards.
+Every authoring mistake tried here gets one line that names the file and says what to do. The lessons
+here are scaffolded into a temporary exercises folder, their graders into a temporary graders folder that imports as
+``graders.<package>`` (``werkbank.lessons.add_graders_folder``, ``$WERKBANK_GRADERS``): nothing is written into the
+repository, and a run cut short leaves nothing behind.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import shutil
@@ -25,21 +27,32 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def new_lesson(tmp_path):
-    """``make(langs=("en", "nl")) -> folder``: a freshly scaffolded lesson with a unique id."""
+def new_lesson(tmp_path, monkeypatch):
+    """``make(langs=("en", "nl")) -> folder``: a freshly scaffolded lesson with a unique id, in
+    ``tmp_path/exercises``, its graders in ``tmp_path/graders`` (importable as ``graders.<package>`` for the test)."""
+    import graders
+
     made = []
+    folder = tmp_path / "graders"
+    folder.mkdir()
+    monkeypatch.setattr(graders, "__path__", [*graders.__path__, str(folder)])
 
     def make(langs=("en", "nl")):
         lesson_id = f"t-{uuid.uuid4().hex[:8]}"
-        scaffold(lesson_id, list(langs), exercises=tmp_path / "exercises")
+        scaffold(lesson_id, list(langs), exercises=tmp_path / "exercises", graders=folder)
+        importlib.invalidate_caches()
         made.append(lesson_id.replace("-", "_"))
         return tmp_path / "exercises" / lesson_id
 
     yield make
     for package in made:
-        shutil.rmtree(REPO / "graders" / package, ignore_errors=True)
         for name in [n for n in sys.modules if n.startswith(f"graders.{package}")]:
             del sys.modules[name]
+
+
+def grader_file(folder: Path, name: str) -> Path:
+    """A grader module of the lesson ``new_lesson`` made in ``folder`` (``tmp_path/graders/<package>/<name>``)."""
+    return folder.parent.parent / "graders" / folder.name.replace("-", "_") / name
 
 
 def forget(folder: Path) -> None:
@@ -95,19 +108,19 @@ def test_new_writes_every_language_asked(new_lesson, langs):
 
 def test_werkbank_new_then_check_passes_in_cpython_and_pyodide(tmp_path):
     """From nothing to a checked lesson: the real commands, Pyodide parity included."""
-    env = {**os.environ, "WERKBANK_EXERCISES": str(tmp_path / "exercises")}
+    env = {**os.environ, "WERKBANK_EXERCISES": str(tmp_path / "exercises"),
+           "WERKBANK_GRADERS": str(tmp_path / "graders")}
     lesson_id = f"t-{uuid.uuid4().hex[:8]}"
-    try:
-        new = subprocess.run([sys.executable, "-m", "werkbank.cli", "new", lesson_id, "--lang", "en,nl"],
-                             capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
-        assert new.returncode == 0, new.stderr
-        assert f"werkbank check {lesson_id}" in new.stdout
-        check = subprocess.run([sys.executable, "-m", "werkbank.cli", "check", lesson_id], capture_output=True,
-                               text=True, env=env, cwd=REPO, timeout=300)
-        assert check.returncode == 0, check.stderr
-        assert "Pyodide parity: 9/9 files get the same verdict" in check.stdout
-    finally:
-        shutil.rmtree(REPO / "graders" / lesson_id.replace("-", "_"), ignore_errors=True)
+    new = subprocess.run([sys.executable, "-m", "werkbank.cli", "new", lesson_id, "--lang", "en,nl"],
+                         capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
+    assert new.returncode == 0, new.stderr
+    assert f"werkbank check {lesson_id}" in new.stdout
+    assert (tmp_path / "graders" / lesson_id.replace("-", "_")).is_dir()
+    assert not (REPO / "graders" / lesson_id.replace("-", "_")).exists()
+    check = subprocess.run([sys.executable, "-m", "werkbank.cli", "check", lesson_id], capture_output=True,
+                           text=True, env=env, cwd=REPO, timeout=300)
+    assert check.returncode == 0, check.stderr
+    assert "Pyodide parity: 9/9 files get the same verdict" in check.stdout
 
 
 # --- every deliberate authoring mistake: one line, the file, what to do ---------------------------------------------
@@ -191,7 +204,7 @@ def test_raw_html_in_any_text_is_rejected_with_its_line(new_lesson):
 
 def test_a_case_calling_a_helper_the_task_does_not_ask_for_is_named(new_lesson):
     folder = new_lesson()
-    grader = REPO / "graders" / folder.name.replace("-", "_") / "mean.py"
+    grader = grader_file(folder, "mean.py")
     grader.write_text(grader.read_text(encoding="utf-8").replace('call="mean"', 'call="_total"'), encoding="utf-8")
     line = one_line_naming(lint(folder), "mean.py", "case 'three-values' calls _total")
     assert "which the task does not ask for" in line and "entry" in line
@@ -207,7 +220,7 @@ def test_a_missing_translation_is_named_never_a_fallback(new_lesson):
     cp = load_lesson_folder(folder).checkpoints[2]
     with pytest.raises(LessonError, match=r"hint\.nl\.md: missing"):
         cp.hint("nl")
-    grader = REPO / "graders" / folder.name.replace("-", "_") / "zscores.py"
+    grader = grader_file(folder, "zscores.py")
     grader.write_text(re.sub(r', "nl": "[^"]*"', "", grader.read_text(encoding="utf-8")), encoding="utf-8")
     one_line_naming(lint(folder), "zscores.py", "explain has no nl text")
 
@@ -228,8 +241,8 @@ def test_every_languages_starter_is_checked(new_lesson):
 
 def test_misspelled_grader_settings_and_silent_random_cases(new_lesson):
     folder = new_lesson()
-    grader = REPO / "graders" / folder.name.replace("-", "_") / "variance.py"
-    grader.write_text(grader.read_text(encoding="utf-8").replace("TIME_LIMIT =", "TIME_LIMT =")
+    grader = grader_file(folder, "variance.py")
+    grader.write_text(grader.read_text(encoding="utf-8") + "\nTIME_LIMT = 10.0\n"
                       + "\n\ndef random_cases(rng, count):\n    return []\n", encoding="utf-8")
     problems = lint(folder)
     one_line_naming(problems, "variance.py", "TIME_LIMT is not a grader setting", "did you mean 'TIME_LIMIT'")
@@ -238,7 +251,7 @@ def test_misspelled_grader_settings_and_silent_random_cases(new_lesson):
 
 def test_a_grader_that_fails_to_import_is_one_line_with_its_line_number(new_lesson):
     folder = new_lesson()
-    grader = REPO / "graders" / folder.name.replace("-", "_") / "zscores.py"
+    grader = grader_file(folder, "zscores.py")
     grader.write_text(grader.read_text(encoding="utf-8") + "\nBROKEN = undefined_name\n", encoding="utf-8")
     line = one_line_naming(lint(folder), "zscores.py", "cannot be imported: NameError")
     assert re.search(r"zscores\.py:\d+: ", line)
@@ -321,12 +334,11 @@ def test_parity_names_what_only_pyodide_does(new_lesson):
     """Two differences the issue found: np.bincount on int64 (an author error only in Pyodide) and a mistake that
     only CPython's floating-point warnings catch. Both are named with the file, the case and both results."""
     folder = new_lesson(("en",))
-    package = folder.name.replace("-", "_")
     (folder / "02-variance" / "solution.py").write_text(
         "import numpy as np\n\n\ndef variance(values):\n    if not values:\n        raise ValueError('empty')\n"
         "    x = np.asarray(values, dtype=float)\n    counts = np.bincount(np.arange(len(x), dtype=np.int64))\n"
         "    return float(((x - x.mean()) ** 2 * counts).sum() / counts.sum())\n", encoding="utf-8")
-    grader = REPO / "graders" / package / "zscores.py"
+    grader = grader_file(folder, "zscores.py")
     grader.write_text(grader.read_text(encoding="utf-8").replace("    )\n", "        forbid_warnings=True,\n    )\n")
                       + "\n    yield Case(id='all-equal', call='zscores', args=([3.0, 3.0],), explain={'en': 'x'})\n",
                       encoding="utf-8")

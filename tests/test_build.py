@@ -21,10 +21,7 @@ REQUIRED = [
     "pyodide/pyodide.asm.wasm",
     "pyodide/python_stdlib.zip",
     "pyodide/pyodide-lock.json",
-    "pyodide/numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl",
-    "pyodide/micropip-0.9.0-py3-none-any.whl",
-    "pyodide/packaging-24.2-py3-none-any.whl",
-]
+]  # the wheels, named by the lock: test_shipped_wheels_match_the_upstream_lock
 
 
 def sha256(path: Path) -> str:
@@ -90,8 +87,11 @@ def test_shipped_lock_names_only_shipped_files(dist):
 def test_engine_json_shape(dist, repo_root):
     engine = json.loads((dist / "grading" / "engine.json").read_text(encoding="utf-8"))
     assert list(engine) in (["files", "requirements"], ["files", "requirements", "bytecode"])  # bytecode: see below
-    # the learner workers learn a lesson's wheels from here: names and files only, nothing of the graders
-    assert engine["requirements"]["micropip-demo"] == [{"name": "mdurl", "file": engine["requirements"]["micropip-demo"][0]["file"]}]
+    # the learner workers learn a lesson's wheels from here: names, files and their sha-256 (checked as they are
+    # fetched), nothing of the graders
+    wheels = json.loads((dist / "wheels" / "index.json").read_text(encoding="utf-8"))["wheels"]
+    mdurl = next(w for w in wheels if w["name"] == "mdurl")
+    assert engine["requirements"]["micropip-demo"] == [{"name": "mdurl", "file": mdurl["file"], "sha256": mdurl["sha256"]}]
     files = engine["files"]
     engine_dir = repo_root / "graders" / "engine"
     expected = {"graders/__init__.py", "graders/hosts/__init__.py", "graders/hosts/pyodide.py", "graders/hosts/pyodide_grader.py"} | {
@@ -217,16 +217,29 @@ def test_grader_package_files_take_the_whole_package(repo_root):
 def test_a_grader_file_that_is_not_utf8_is_named_with_its_line(tmp_path, monkeypatch):
     """A lesson's grader package is an author's file too: the build names it, its line and the byte (an editor that
     saved Latin-1), instead of failing with a traceback."""
-    import werkbank.build as build_module
+    import graders
 
     package = tmp_path / "graders" / "some_lesson"
     package.mkdir(parents=True)
-    (tmp_path / "graders" / "__init__.py").write_text("", encoding="utf-8")
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "checks.py").write_bytes(b"X = 1\n# caf\xe9\n")
-    monkeypatch.setattr(build_module, "REPO_ROOT", tmp_path)
+    monkeypatch.setattr(graders, "__path__", [*graders.__path__, str(tmp_path / "graders")])  # $WERKBANK_GRADERS
     with pytest.raises(LessonError, match=r"checks\.py:2: not UTF-8 text \(byte 0xe9"):
         grader_package_files("graders.some_lesson.checks")
+
+
+def test_grader_packages_in_an_added_folder_ship_like_the_repositorys(tmp_path, monkeypatch):
+    """A lesson whose graders live in ``$WERKBANK_GRADERS`` (a draft, a test's temporary lesson) gets the same
+    grading bundle keys as one in the repository's graders/: ``graders/<package>/...``."""
+    import graders
+
+    package = tmp_path / "graders" / "draft_lesson"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "checks.py").write_text("X = 1\n", encoding="utf-8")
+    monkeypatch.setattr(graders, "__path__", [*graders.__path__, str(tmp_path / "graders")])
+    assert grader_package_files("graders.draft_lesson.checks") == {"graders/draft_lesson/__init__.py": "",
+                                                                   "graders/draft_lesson/checks.py": "X = 1\n"}
 
 
 def test_engine_files_include_the_package_init():
@@ -268,7 +281,7 @@ def test_warm_rebuild_is_fast_and_offline(tmp_path, monkeypatch):
 
 
 def test_every_build_error_is_one_class_the_cli_prints_without_a_traceback(tmp_path, monkeypatch, capsys):
-    """Issue 15: vendoring, bundling, bytecode and offline errors share WerkbankError; `werkbank build` prints it."""
+    """Vendoring, bundling, bytecode and offline errors share WerkbankError; `werkbank build` prints it."""
     from werkbank import assets, build as build_mod, bytecode, cli, offline
     from werkbank.errors import WerkbankError
 

@@ -3,7 +3,7 @@
 The list of files comes from one place, :func:`werkbank.check.items` (references, every language's starter,
 declared mistakes, alternative solutions under tests/data/<lesson>/alt_*.py), so this test and `check` can never
 disagree about what is proven. One test per file, so a failure names the file; then one Pyodide run (Node, the
-vendored Pyodide 0.27.7) that requires the same verdict for every one of them on the browser's sample of cases (a
+vendored Pyodide 0.27.7) that requires every reference to give the same expected outcome for every case there (a
 stamped check: run again when its inputs change, tests/derived.py).
 """
 
@@ -14,8 +14,7 @@ import subprocess
 import pytest
 
 from tests.derived import GRADING_INPUTS, inputs_digest, lesson_inputs, stamped, versions
-from werkbank.check import (LISTED_CHECKPOINT_IDS, MIN_MISTAKES_LISTED, compare_with_pyodide, grade_cpython,
-                            items, judge_job, lint_lesson)
+from werkbank.check import LISTED_CHECKPOINT_IDS, MIN_MISTAKES_LISTED, items, judge_job, lint_lesson
 from werkbank.grading import grade_source, prepare_checkpoint
 from werkbank.lessons import load_all
 
@@ -69,7 +68,7 @@ def test_every_listed_lesson_has_three_checkpoints_and_enough_mistakes():
 
 @pytest.mark.parametrize("seed", [1])  # the other tests use seeds 0, 3 and 7
 def test_references_pass_with_other_seeds(seed, request):
-    """Every reference passes every case another seed generates ("full" mode). A stamped check (tests/derived.py):
+    """Every reference passes every case another seed generates. A stamped check (tests/derived.py):
     run again when a lesson, the engine or the check changes."""
     def check():
         totals = {}
@@ -84,29 +83,39 @@ def test_references_pass_with_other_seeds(seed, request):
     stamped("references-other-seeds", f"seed {seed}", inputs_digest(inputs, versions()), check, request=request)
 
 
-#: Everything the Pyodide parity's answer depends on besides the lessons (tests/derived.py): the engine and both
-#: hosts as the workers load them, the checker and its Node script, the test data's alternative solutions, and the
-#: Pyodide it boots (its npm package and lock, with the wheels the lock pins).
-PARITY_INPUTS = (*GRADING_INPUTS, "graders/hosts/pyodide.py", "graders/hosts/pyodide_grader.py", "werkbank/check.py",
-                 "werkbank/parity.py", "werkbank/build.py", "werkbank/node/*", "werkbank/vendor/*.py", "tests/data/**/*",
-                 "package-lock.json", "node_modules/pyodide/package.json", "node_modules/pyodide/pyodide-lock.json")
+#: Everything the Pyodide run's answer depends on besides the lessons (tests/derived.py): the engine and both hosts as
+#: the workers load them, the Node script that runs them and what it loads, and the Pyodide it boots (its npm package
+#: and lock, with the wheels the lock pins).
+PARITY_INPUTS = (*GRADING_INPUTS, "graders/hosts/*.py", "werkbank/check.py", "werkbank/parity.py", "werkbank/build.py",
+                 "werkbank/node/*", "werkbank/vendor/*.py", "package-lock.json", "node_modules/pyodide/package.json",
+                 "node_modules/pyodide/pyodide-lock.json")
 
 
-def test_cpython_and_pyodide_give_the_same_verdict_for_every_file(request):
-    """`werkbank check`'s parity step, on the cases a Check in the browser runs ("sample" mode): one Node process
-    grades every file in Pyodide; the verdicts must match CPython's on the same sample. `werkbank check` (`make
-    check`) runs it on every generated case ("full"), which takes two minutes more than this suite can spend.
+def test_every_reference_gives_the_same_expected_outcomes_in_pyodide(request):
+    """The build prepares every Check in CPython, and the browser judges with those expected outcomes: so in Pyodide
+    (Node, the vendored Pyodide 0.27.7) every reference must generate the same cases and give the same outcome for
+    each. That every file then gets the same verdict in the browser as on the command line is proven through the
+    site's own workers (tests/browser/test_one_verdict.py); `werkbank check` grades every file in Node too.
     A stamped check: run again when a lesson, the engine, the hosts, the checker or the Pyodide version changed."""
     def check():
-        prepared = {(lesson.id, cp.id): prepare_checkpoint(cp, seed=0, mode="sample")
-                    for lesson in LESSONS for cp in lesson.checkpoints}
-        cpython = grade_cpython(ITEMS, prepared, jobs=1)
-        problems, line = compare_with_pyodide(LESSONS, ITEMS, cpython, prepared, seed=0, mode="sample")
+        from werkbank.check import grader_path, rel
+        from werkbank.parity import expected_differences, run_pyodide
+
+        prepare = [{"lesson": lesson.id, "checkpoint": cp.id, "seed": 0, "lang": "en"}
+                   for lesson in LESSONS for cp in lesson.checkpoints]
+        theirs, _ = run_pyodide(LESSONS, [], prepare)
+        problems = []
+        for lesson in LESSONS:
+            for cp in lesson.checkpoints:
+                other = theirs.get((lesson.id, cp.id, 0), {})
+                assert "author_error" not in other, (lesson.id, cp.id, other.get("author_error"))
+                mine = _prepared(cp)["key"]["expected"]
+                assert list(other["expected"]) == list(mine), f"{rel(grader_path(cp.grader))}: other cases in Pyodide"
+                problems += [(lesson.id, cp.id, *found) for found in expected_differences(mine, other["expected"])]
         assert problems == []
-        assert line == f"Pyodide parity: {len(ITEMS)}/{len(ITEMS)} files get the same verdict in CPython and Pyodide"
-        return {"files": len(ITEMS)}
+        return {"checkpoints": len(prepare)}
 
     node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
     inputs = [*PARITY_INPUTS, *(path for lesson in LESSONS for path in lesson_inputs(lesson))]
-    stamped("pyodide-parity", "sample, seed 0", inputs_digest(inputs, {**versions(), "node": node}), check,
-            request=request)
+    stamped("pyodide-parity", "expected outcomes, seed 0", inputs_digest(inputs, {**versions(), "node": node}), check,
+            helpers=[_prepared], request=request)

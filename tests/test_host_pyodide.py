@@ -21,12 +21,12 @@ def _bundle():
     return json.dumps(lesson_grading(load_lesson("micropip-demo"), []))
 
 
-def _prepare(bundle_json, checkpoint, seed, lang="en", mode="sample"):
+def _prepare(bundle_json, checkpoint, seed=0, lang="en"):
     """The grader worker's steps: load the lesson's bundle, prepare a checkpoint (the learner worker only runs).
     Returns what the page gets: ``{"ref", "plan", "plot_case", "time_limit"}`` or ``{"ref", "author_error"}``."""
     lesson_id = json.loads(bundle_json)["lesson"]
     grader_host.load_lesson(bundle_json)
-    return json.loads(grader_host.prepare(lesson_id, checkpoint, seed, lang, mode))
+    return json.loads(grader_host.prepare(lesson_id, checkpoint, lang, seed))
 
 
 def _run(source, plan) -> str:
@@ -111,7 +111,7 @@ def test_judge_needs_only_the_ref_and_takes_the_run_as_utf8_bytes():
 def test_a_forgotten_or_unknown_ref_is_an_error_not_a_verdict():
     view = _prepare(_bundle(), "1", 0)
     grader_host.forget(view["ref"])
-    for ref in (view["ref"], "micropip-demo/1/0/en/no-such-mode"):
+    for ref in (view["ref"], "micropip-demo/1/xx"):
         with pytest.raises(LookupError):
             grader_host.judge(ref, "{}", "en")
 
@@ -121,16 +121,16 @@ def test_kept_checks_are_bounded_and_reloading_a_lesson_drops_its_own():
     assert view["ref"] in grader_host._CHECKS
     _prepare(_bundle(), "1", 1)  # load_lesson again: what was prepared from the old bundle goes
     assert view["ref"] not in grader_host._CHECKS
-    for seed in range(grader_host.MAX_CHECKS + 5):
-        grader_host.prepare("micropip-demo", "1", seed)
+    for seed in range(1, grader_host.MAX_CHECKS + 5):
+        grader_host.prepare("micropip-demo", "1", "en", seed)
     assert len(grader_host._CHECKS) == grader_host.MAX_CHECKS
-    assert "micropip-demo/1/0/en/sample" not in grader_host._CHECKS  # the oldest went first
-    assert f"micropip-demo/1/{grader_host.MAX_CHECKS + 4}/en/sample" in grader_host._CHECKS
+    assert "micropip-demo/1/en/1" not in grader_host._CHECKS  # the oldest went first
+    assert f"micropip-demo/1/en/{grader_host.MAX_CHECKS + 4}" in grader_host._CHECKS
 
 
 def test_loading_a_bundle_again_replaces_its_modules_without_invalidating_import_caches(monkeypatch):
     """A bundle loaded again (same lesson, changed grader) is what the next prepare imports; and loading never calls
-    importlib.invalidate_caches, whose PathFinder part imports importlib.metadata (~60 ms of the grader's boot)."""
+    importlib.invalidate_caches, whose PathFinder part imports importlib.metadata (a slow import in the grader's boot)."""
     def refuse():
         raise AssertionError("load_lesson must not invalidate the import caches")
 
@@ -147,25 +147,26 @@ def test_loading_a_bundle_again_replaces_its_modules_without_invalidating_import
     sys.modules.pop(grader_module, None)
 
 
-def test_the_learner_plan_sends_json_inputs_once_and_runs_as_the_full_plan():
-    """A case with plain JSON inputs goes to the learner worker without its typed copy; the run is the same."""
+def test_a_plan_holds_each_case_once_and_json_inputs_run_as_their_typed_form():
+    """A case whose inputs are plain JSON is in the plan as that JSON text only (the runner reads it at C speed),
+    every other case in the typed encoding; running the JSON form is the same as running the typed form."""
+    from graders.engine import values
     from graders.hosts import pyodide_grader as grader
 
     lesson = load_lesson("claims-abstention")
     grader.load_lesson(json.dumps(lesson_grading(lesson, [])))
-    view = json.loads(grader.prepare("claims-abstention", "1", 5))
-    full = grader.prepared(view["ref"])["plan"]
-    slim = view["plan"]
-    assert [c["id"] for c in slim["cases"]] == [c["id"] for c in full["cases"]]
-    assert any("json" in c for c in full["cases"]) and any("json" not in c for c in full["cases"])
-    for mine, theirs in zip(slim["cases"], full["cases"]):
-        if "json" in theirs:
-            assert "args" not in mine and "kwargs" not in mine and mine["json"] == theirs["json"]
-        else:
-            assert mine == theirs
-    assert len(json.dumps(slim)) < 0.7 * len(json.dumps(full))
+    view = json.loads(grader.prepare("claims-abstention", "1", "en"))
+    cases = view["plan"]["cases"]
+    assert any("json" in c for c in cases) and any("json" not in c for c in cases)
+    for case in cases:
+        assert ("json" in case) != ("args" in case) and ("args" in case) == ("kwargs" in case)
+    typed = []
+    for case in cases:
+        args, kwargs = values.case_inputs(case)
+        typed.append({**{k: v for k, v in case.items() if k != "json"}, "args": args, "kwargs": kwargs})
     source = lesson.checkpoint("1").solution()
-    assert json.loads(_run(source, slim)) == json.loads(_run(source, full))
+    full = {**view["plan"], "cases": typed}
+    assert json.loads(_run(source, view["plan"])) == json.loads(_run(source, full))
 
 
 def test_a_run_can_call_the_plot_case_and_get_the_plot_data():
@@ -197,14 +198,14 @@ def test_grader_worker_entry_points_give_the_cli_verdicts_for_every_lesson():
         loaded = json.loads(grader.load_lesson(json.dumps(lesson_grading(lesson, []))))
         assert loaded["lesson"] == lesson_id and cp in loaded["checkpoints"]
         checkpoint = lesson.checkpoint(cp)
-        view = json.loads(grader.prepare(lesson_id, cp, 3))
+        view = json.loads(grader.prepare(lesson_id, cp, "en", 3))
         assert set(view) == {"ref", "plan", "plot_case", "time_limit"} and "expected" not in view["plan"]
         assert all(set(case) <= {"id", "call", "args", "kwargs", "json", "refill"} for case in view["plan"]["cases"])
         assert view["time_limit"] == grader.prepared(view["ref"])["key"]["time_limit"] > 0
         for source in (checkpoint.solution(), checkpoint.starter("en")):
             run = _run(source, view["plan"])
             ours = json.loads(grader.judge(view["ref"], run, "en"))
-            cli = grade_source(lesson_id, cp, source, seed=3, mode="sample")
+            cli = grade_source(lesson_id, cp, source, seed=3)
             assert (ours["status"], ours["passed"], ours["failed_cases"]) == \
                    (cli["status"], cli["passed"], cli["failed_cases"])
 
@@ -213,8 +214,8 @@ def test_grader_worker_reports_unknown_checkpoints_and_garbled_runs():
     from graders.hosts import pyodide_grader as grader
 
     grader.load_lesson(json.dumps(lesson_grading(load_lesson("micropip-demo"), [])))
-    assert "author_error" in json.loads(grader.prepare("micropip-demo", "9", 0))
-    view = json.loads(grader.prepare("micropip-demo", "1", 0))
+    assert "author_error" in json.loads(grader.prepare("micropip-demo", "9"))
+    view = json.loads(grader.prepare("micropip-demo", "1"))
     verdict = json.loads(grader.judge(view["ref"], "not json", "en"))
     assert verdict["status"] == "error" and verdict["passed"] == 0
 
@@ -226,7 +227,7 @@ def test_grader_worker_shrinks_like_the_cli():
 
     lesson = load_lesson("claims-abstention")
     grader.load_lesson(json.dumps(lesson_grading(lesson, [])))
-    view = json.loads(grader.prepare("claims-abstention", "1", 0, "en", "full"))
+    view = json.loads(grader.prepare("claims-abstention", "1", "en"))
     run = _run(ALMOST, view["plan"])
     verdict = grader.judge(view["ref"], run, "en")
     state = grader.shrink_start(view["ref"], run.encode("utf-8"), verdict)
@@ -252,7 +253,7 @@ def test_a_failure_that_matches_a_declared_mistake_carries_its_feedback():
     checkpoint = lesson.checkpoint("1")
     mistake = next(m for m in checkpoint.mistakes() if m.feedback)
     grader.load_lesson(json.dumps(lesson_grading(lesson, [])))
-    view = json.loads(grader.prepare(lesson.id, "1", 0, "nl", "sample"))
+    view = json.loads(grader.prepare(lesson.id, "1", "nl"))
     run = _run(mistake.source(), view["plan"])
     ours = json.loads(grader.judge(view["ref"], run, "nl"))["failure"]
     cli = grade_source(lesson.id, "1", mistake.source(), lang="nl")["failure"]
@@ -261,3 +262,44 @@ def test_a_failure_that_matches_a_declared_mistake_carries_its_feedback():
     # a wrong program that fails differently gets no such feedback
     other = grade_source(lesson.id, "1", "def recall_at_k(*args):\n    return 'no'\n", lang="nl")["failure"]
     assert "feedback" not in other
+
+
+def _run_json(outcomes=(), **fields):
+    run = {"status": "ok", "stdout": "", "stderr": "", "truncated": False, "traceback": None, "error_line": None,
+           "exit_code": None, "outcomes": list(outcomes)}
+    run.update(fields)
+    return json.dumps(run)
+
+
+def test_grader_bounds_what_it_reads_and_keeps_judging():
+    """Run results are learner data. Ones that claim an array of 10**6 dimensions, nest a million deep, carry more
+    output, traceback or message than a runner writes, or are larger than the judge reads, are each an error verdict
+    ("could not be read") at once, and the same grader judges the reference right afterwards. (In Pyodide, JSON
+    nested this deep overflowed the parser's stack and ended the interpreter.)"""
+    from graders.engine.settings import MESSAGE_LIMIT, OUTPUT_LIMIT, RUN_RESULT_LIMIT, TRACEBACK_LIMIT
+
+    view = _prepare(_bundle(), "1", 0)
+    case = view["plan"]["cases"][0]["id"]
+
+    def value(w):
+        return [{"id": case, "kind": "return", "value": w, "warnings": [], "mutated": False}]
+
+    hostile = {
+        "a million dimensions": _run_json(value(["ndarray", "float64", "f", [1] * 10**6, [1.0]])),
+        "65 dimensions, no values": _run_json(value(["ndarray", "float64", "f", [10**18] * 64 + [0], []])),
+        "nested JSON": "[" * 10**6 + "]" * 10**6,
+        "nested inside a run": '{"status": "ok", "stdout": "", "outcomes": ' + "[" * 10**5 + "]" * 10**5 + "}",
+        "output": _run_json(stdout="x" * (OUTPUT_LIMIT + 1)),
+        "traceback": _run_json(status="error", traceback="t" * (TRACEBACK_LIMIT + 1)),
+        "message": _run_json([{"id": case, "kind": "raise", "exc": "ValueError", "builtin_mro": ["ValueError"],
+                               "message": "m" * (MESSAGE_LIMIT + 1), "warnings": [], "mutated": False}]),
+        "too many outcomes": _run_json([{"id": str(i), "kind": "missing", "name": "f"} for i in range(5001)]),
+        "too large": _run_json(stderr="s" * 100, padding="p" * RUN_RESULT_LIMIT),
+    }
+    for name, run in hostile.items():
+        for data in (run, run.encode("utf-8")):
+            verdict = json.loads(grader_host.judge(view["ref"], data, "en"))
+            assert verdict["status"] == "error" and verdict["detail"], (name, verdict.get("detail"))
+            assert len(json.dumps(verdict)) < 10_000, name
+    reference = _run(load_lesson("micropip-demo").checkpoint("1").solution(), view["plan"])
+    assert json.loads(grader_host.judge(view["ref"], reference, "en"))["status"] == "pass"

@@ -43,3 +43,30 @@ def test_one_fallback_rule_for_catalogs_and_per_case_tables():
     assert pick({"en": "E", "nl": ""}, "nl") == "E"
     assert pick({"en": "E"}, "ar") == "E"
     assert pick({}, "ar") == ""
+
+
+def test_every_generated_group_and_failure_kind_has_its_texts():
+    """A failing generated case is explained by its family group (gen_<group>, gen_name_<group>, gen_hint_<group>),
+    and a failing verdict names each kind of failure (kind_<kind>): a group or kind without them would end a Check in
+    a KeyError instead of a verdict."""
+    from graders.engine.generate import GROUPS
+    from graders.engine.judge import FAILURE_KINDS
+
+    keys = [f"{prefix}{group}" for group in list(GROUPS) + ["other"] for prefix in ("gen_", "gen_name_", "gen_hint_")]
+    keys += [f"kind_{kind}" for kind in FAILURE_KINDS] + ["summary", "list_separator"]
+    for lang in LANGUAGES:
+        assert [key for key in keys if not CATALOGS[lang].get(key)] == [], lang
+
+
+def test_text_filled_into_a_message_cannot_turn_the_message_around():
+    """An exception name or exit code with a direction override (U+202E) or right-to-left letters is isolated
+    (FSI ... PDI, closed even when it tries to close it itself); plain text is filled in as it is."""
+    from graders.engine.i18n import FSI, PDI, isolate, text
+
+    rlo = "\u202e"
+    message = text("fail_python", "en", passed=1, total=3, exc=f"Bad{rlo}Error", line=2)
+    assert message == f"1 of 3 cases pass. Your code raised {FSI}Bad{rlo}Error{PDI} on line 2."
+    assert isolate(f"x{PDI}{rlo}y") == f"{FSI}x{rlo}y{PDI}"  # its own PDI cannot end the isolate early
+    assert isolate("\u05d0") == f"{FSI}\u05d0{PDI}"
+    assert isolate("ValueError") == "ValueError" and isolate("café") == "café"
+    assert text("exit", "en", code=3) == text("exit", "en", code=3).replace(FSI, "")  # numbers: as they are

@@ -14,7 +14,7 @@
 - **Markers and hints.** Every prose has exactly one ``checkpoint N`` marker per checkpoint, in order; every hint file
   holds 2 or 3 hints separated by ``---`` lines that also render as rules.
 - **Words.** English texts show English data, Dutch texts use "zich onthouden" rather than a bare "onthouden", Arabic
-  texts use one word for noise, and the false claims that issue 12 named stay gone.
+  texts use one word for noise, and false claims a review of the texts found stay gone.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import math
 import re
 import sys
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -34,6 +35,7 @@ from werkbank.lessons import load_all, load_lesson
 from werkbank.markdown import checkpoint_markers, render, split_hints
 
 LESSONS = load_all()
+REPO = Path(__file__).resolve().parent.parent
 ARABIC = re.compile(r"[\u0600-\u06FF]")
 
 
@@ -68,7 +70,6 @@ def close(a, b, tol=1e-12):
 WORKED_CONF = [0.1, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9, 1.0]
 WORKED_RIGHT = [0, 0, 1, 1, 0, 1, 1, 1]
 FOUR_CONF, FOUR_RIGHT = [0.05, 0.15, 0.85, 0.95], [0, 0, 1, 1]
-SIXTY_CONF, SIXTY_RIGHT = [0.6] * 5, [1, 1, 1, 0, 0]
 
 
 def bin_by_rule(p: float, bins: int) -> int:
@@ -87,9 +88,11 @@ def bin_of(p: float, bins: int) -> int:
 
 
 def check_intro():
-    assert 600 / 1000 == 0.6
-    mean_conf, accuracy, count = ppl().reliability_diagram([0.9] * 1000, [1] * 600 + [0] * 400)
-    assert count[9] == 1000 and close(mean_conf[9], 0.9) and close(accuracy[9], 0.6)
+    """Models A (0.7 on every answer) and B (0.95) both get 70 of 100 right: ECE 0 for A, 0.25 for B."""
+    right = [1] * 70 + [0] * 30
+    ece_a, _ = ppl().expected_calibration_error([0.7] * 100, right)
+    ece_b, _ = ppl().expected_calibration_error([0.95] * 100, right)
+    assert close(ece_a, 0.0) and close(ece_b, 0.25) and sum(right) / len(right) == 0.7 == 70 / 100
 
 
 def check_nll_zero():
@@ -124,6 +127,25 @@ def check_sign_error():
         ppl("1").PerplexityResult.from_token_nll([-3.0], [2])
 
 
+def check_zero_tokens():
+    """No tokens: perplexity nan (not exp(0) = 1), mean NLL 0.0 and total_tokens 0. That upstream's code reports the
+    same is proven by test_upstreams_main_passes_every_case (the grader's zero-token cases)."""
+    assert math.exp(0) == 1
+    for args in (([], []), ([0.0, 0.0], [0, 0])):
+        result = ppl("1").PerplexityResult.from_token_nll(*args)
+        assert math.isnan(result.perplexity) and result.avg_neg_log_likelihood == 0.0 and result.total_tokens == 0
+    grader = importlib.import_module(load_lesson("perplexity-calibration").checkpoint("1").grader)
+    assert {"zero-tokens", "zero-token-counts"} <= {case.id for case in grader.curated()}
+
+
+def check_checks_before_zero_tokens():
+    """A negative NLL sum or count, or unequal lengths, raise even when the total number of tokens is 0."""
+    for args in (([-1.0], [0]), ([1.0, 1.0], [-1, 1]), ([], [0]), ([0.0], [])):
+        assert sum(args[1]) == 0
+        with pytest.raises(ValueError):
+            ppl("1").PerplexityResult.from_token_nll(*args)
+
+
 def check_outcome_contract():
     ece = ppl().expected_calibration_error
     assert ece([0.0, 1.0], [0, 1]) == (0.0, 2)
@@ -149,6 +171,29 @@ def check_binning_rule():
             searched = int(np.clip(np.searchsorted(np.linspace(0, 1, bins + 1), p, side="right") - 1, 0, bins - 1))
             assert searched == bin_by_rule(float(p), bins)
     assert bin_of(1.0, 10) == 9 and bin_of(0.0, 10) == 0
+
+
+def _ece_closed_right(p, y, bins):
+    """The ECE with bins closed on the right, as Guo et al. and scikit-learn's calibration_curve bin."""
+    p, y = np.asarray(p, dtype=float), np.asarray(y, dtype=float)
+    which = np.searchsorted(np.linspace(0, 1, bins + 1)[1:-1], p)  # calibration_curve's own expression
+    return sum(np.mean(which == b) * abs(p[which == b].mean() - y[which == b].mean())
+               for b in range(bins) if np.any(which == b))
+
+
+def check_cited(*authors_years):
+    """A work the prose cites by author and year is in the lesson's sources, with that year."""
+    sources = " ".join(load_lesson("perplexity-calibration").text["en"].sources)
+    for author, year in authors_years:
+        assert re.search(rf"{author}\b.*\({year}\)|{author}\b.*\b{year}\b", sources), (author, year)
+
+
+def check_conventions_differ():
+    check_cited(("Guo", 2017))
+    p, y = [0.25, 0.5, 0.75], [0, 1, 1]
+    assert close(ppl().expected_calibration_error(p, y, bins=2)[0], 1 / 3)  # 0.5 in the bin above the edge
+    assert close(_ece_closed_right(p, y, 2), 1 / 6)  # 0.5 in the bin below it
+    assert bin_of(0.5, 2) == 1
 
 
 def check_float_edges():
@@ -198,6 +243,14 @@ def check_worked_ece():
     ece, populated = ppl().expected_calibration_error(WORKED_CONF, WORKED_RIGHT, bins=4)
     assert close(ece, sum(g * w for g, w in zip(gaps, weights))) and close(ece, 0.125) and populated == 4
     assert close(ece * 100, 12.5)
+    per_prediction = np.mean(np.abs(np.array(WORKED_CONF) - np.array(WORKED_RIGHT)))
+    assert not close(per_prediction, ece)  # "nothing about single predictions": they are 0.3 off on average
+
+
+def check_empty_bins_add_nothing():
+    mean_conf, accuracy, count = ppl().reliability_diagram([0.95, 0.9], [1, 0], bins=4)
+    assert count.tolist() == [0, 0, 0, 2]
+    assert close(ppl().expected_calibration_error([0.95, 0.9], [1, 0], bins=4)[0], abs(0.925 - 0.5))
 
 
 def check_ece_zero_meaning():
@@ -224,14 +277,42 @@ def check_noise_simulation():
     assert min(runs) > 0.02
 
 
-def check_sixty_model_ece():
-    ece, populated = ppl().expected_calibration_error(SIXTY_CONF, SIXTY_RIGHT)
-    assert close(ece, 0.0) and populated == 1 and sum(SIXTY_RIGHT) == 3
+P_CONF = [0.5] * 10
+Q_CONF = [0.8] * 5 + [0.2] * 5
+R_CONF = [0.95] * 5 + [0.05] * 5
+PQ_RIGHT = [1, 1, 1, 1, 0] + [1, 0, 0, 0, 0]  # five right, five wrong; Q is right on 4 of its 0.8s, 1 of its 0.2s
 
 
-def check_sixty_model_brier():
-    assert close((0.6 - 1) ** 2, 0.16) and close((0.6 - 0) ** 2, 0.36)
-    assert close((3 * 0.16 + 2 * 0.36) / 5, 0.24) and close(ppl().brier_score(SIXTY_CONF, SIXTY_RIGHT), 0.24)
+def check_p_and_q_calibrated():
+    assert sum(PQ_RIGHT) == 5 and sum(PQ_RIGHT[:5]) == 4 and sum(PQ_RIGHT[5:]) == 1
+    for conf in (P_CONF, Q_CONF):
+        assert close(ppl().expected_calibration_error(conf, PQ_RIGHT)[0], 0.0)
+
+
+def check_p_q_brier():
+    assert close(0.5 ** 2, 0.25) and close(ppl().brier_score(P_CONF, PQ_RIGHT), 0.25)
+    leaning_right = sum((p > 0.5) == bool(y) for p, y in zip(Q_CONF, PQ_RIGHT))
+    assert leaning_right == 8 and close(0.2 ** 2, 0.04) and close(0.8 ** 2, 0.64)
+    assert close((8 * 0.04 + 2 * 0.64) / 10, 0.16) and close(ppl().brier_score(Q_CONF, PQ_RIGHT), 0.16)
+
+
+def check_decomposition_p_q():
+    check_cited(("Murphy", 1973))
+    rel, res, unc = _decomposition(P_CONF, PQ_RIGHT, 10)
+    assert close(rel, 0.0) and close(res, 0.0) and close(unc, 0.25) and close(rel - res + unc, 0.25)
+    rel, res, unc = _decomposition(Q_CONF, PQ_RIGHT, 10)
+    assert close(rel, 0.0) and close(res, 0.09) and close(unc, 0.25) and close(rel - res + unc, 0.16)
+    rng = np.random.default_rng(5)  # exact whenever every bin holds a single confidence value
+    p = rng.choice([0.05, 0.25, 0.45, 0.65, 0.85], 200)
+    y = (rng.uniform(0, 1, 200) < p).astype(int)
+    rel, res, unc = _decomposition(p, y, 10)
+    assert close(rel - res + unc, ppl().brier_score(p, y))
+
+
+def check_model_r():
+    ece, _ = ppl().expected_calibration_error(R_CONF, PQ_RIGHT)
+    assert close(ece, 0.15) and close(ppl().brier_score(R_CONF, PQ_RIGHT), 0.1825)
+    assert ppl().brier_score(R_CONF, PQ_RIGHT) < ppl().brier_score(P_CONF, PQ_RIGHT) == 0.25
 
 
 def check_worked_brier():
@@ -266,16 +347,6 @@ def _decomposition(p, y, bins):
     return reliability, resolution, overall * (1 - overall)
 
 
-def check_brier_decomposition():
-    rel, res, unc = _decomposition(SIXTY_CONF, SIXTY_RIGHT, 10)
-    assert close(rel, 0.0) and close(res, 0.0) and close(unc, 0.6 * 0.4) and close(rel - res + unc, 0.24)
-    rng = np.random.default_rng(5)  # exact whenever every bin holds a single confidence value
-    p = rng.choice([0.05, 0.25, 0.45, 0.65, 0.85], 200)
-    y = (rng.uniform(0, 1, 200) < p).astype(int)
-    rel, res, unc = _decomposition(p, y, 10)
-    assert close(rel - res + unc, ppl().brier_score(p, y))
-
-
 def check_confidence_range():
     assert ppl().brier_score([0.0, 1.0], [0, 1]) == 0.0
     with pytest.raises(ValueError):
@@ -301,7 +372,53 @@ def check_empty_input():
     assert ppl().expected_calibration_error([], []) == (0.0, 0) and ppl().brier_score([], []) == 0.0
     triple = ppl().reliability_diagram([], [], bins=7)
     assert all(len(a) == 7 and not a.any() for a in triple)
-    assert math.isnan(ppl("1").perplexity([], []))
+
+
+def check_invalid_wins():
+    with pytest.raises(ValueError):
+        ppl().expected_calibration_error([], [], bins=0)
+    with pytest.raises(ValueError):
+        ppl().reliability_diagram([], [], bins=0)
+    with pytest.raises(ValueError):
+        ppl("1").perplexity([-1.0], [0])
+    check_checkpoint_names("perplexity-calibration", {"1": "perplexity"})
+
+
+def check_report_default_bins():
+    report = ppl().CalibrationReport.from_predictions(WORKED_CONF, WORKED_RIGHT)
+    assert len(report.reliability[0]) == 10
+    assert report.ece == ppl().CalibrationReport.from_predictions(WORKED_CONF, WORKED_RIGHT, bins=10).ece
+
+
+def check_rounded_confidences_differ():
+    """Confidences rounded to one decimal mostly sit on an edge of ten bins and change bins between the two
+    conventions, and the two ECEs can differ (on rounded confidences too)."""
+    rng = np.random.default_rng(9)
+    p = np.round(rng.uniform(0, 1, 200), 1)
+    edges = np.linspace(0, 1, 11)
+    assert np.isin(p, edges).mean() > 0.5
+    here = np.clip(np.searchsorted(edges, p, side="right") - 1, 0, 9)
+    there = np.clip(np.searchsorted(edges, p, side="left") - 1, 0, 9)
+    assert (here != there).mean() > 0.5
+    p, y = [0.2, 0.3, 0.5, 0.6], [0, 1, 1, 1]
+    assert not close(ppl().expected_calibration_error(p, y)[0], _ece_closed_right(p, y, 10))
+
+
+def check_small_samples_in_the_figure():
+    """A calibrated model (the figure's: true probability uniform in [0.15, 0.99]) scored on fewer predictions gets a
+    clearly higher ECE, with 10 bins as with 15, while its Brier score stays about the same (medians over seeds)."""
+    rng = np.random.default_rng(10)
+    for bins in (10, 15):
+        by_size = {}
+        for n in (100, 10000):
+            runs = []
+            for _ in range(40):
+                q = 0.15 + 0.84 * rng.uniform(0, 1, n)
+                y = (rng.uniform(0, 1, n) < q).astype(int)
+                runs.append((ppl().expected_calibration_error(q, y, bins=bins)[0], ppl().brier_score(q, y)))
+            by_size[n] = np.median(np.array(runs), axis=0)
+        assert by_size[100][0] > 3 * by_size[10000][0]
+        assert abs(by_size[100][1] - by_size[10000][1]) < 0.02
 
 
 def check_worked_report():
@@ -322,17 +439,20 @@ def check_checkpoint_names(lesson_id: str, names: dict[str, str]):
 
 # ---------------------------------------------------------------- checks of claims-abstention (prose.en.md)
 
-FOUR_SCORES, FOUR_LABELS = [.1, .4, .7, .9], [True, True, False, True]
+FIVE_SCORES, FIVE_LABELS = [.3, .5, .6, .8, .9], [True, True, False, True, True]
+MAILS = ["delivery", "return", "payment", "return", "delivery"]
+SYSTEM_A = ["delivery", "return", "return", "delivery", "delivery"]
+SYSTEM_B = ["delivery", None, "payment", None, "return"]
 
 
-def _claim(value="blue", **extra):
-    return {"entity": "lamp", "attribute": "colour", "value": value, **extra}
+def _claim(value="closed", **extra):
+    return {"entity": "library", "attribute": "sunday", "value": value, **extra}
 
 
 def check_claim_limits():
     check_checkpoint_names("claims-abstention", {"1": "claim_support"})
     claim_support = claims("1").claim_support
-    fact = _claim(source="s1")
+    fact = _claim(source="website")
     assert len(claim_support([_claim()] * 32, [fact] * 128)) == 32
     for too_many in (([_claim()] * 33, [fact]), ([_claim()], [fact] * 129)):
         with pytest.raises(ValueError):
@@ -340,24 +460,24 @@ def check_claim_limits():
     assert claim_support([_claim("x" * 200)], [])[0]["status"] == "unknown"
     with pytest.raises(ValueError):
         claim_support([_claim("x" * 201)], [])
-    assert claim_support([_claim("Blue")], [fact])[0]["status"] == "contradicted"
+    assert claim_support([_claim("Closed")], [fact])[0]["status"] == "contradicted"
 
 
-def check_three_questions():
-    m = claims("2").abstention_metrics(["invoice", None, "invoice"], ["invoice", "outage", "question"])
-    assert close(m["coverage"], 2 / 3) and close(m["overall_accuracy"], 1 / 3)
-    assert m["answered_accuracy"] == 0.5 and m["risk"] == 0.5
+def check_two_systems():
+    a = claims("2").abstention_metrics(SYSTEM_A, MAILS)
+    b = claims("2").abstention_metrics(SYSTEM_B, MAILS)
+    assert len(MAILS) == 5 and (a["answered"], a["correct"], b["answered"], b["correct"]) == (5, 3, 3, 2)
+    assert close(b["coverage"], 3 / 5) and close(b["risk"], 1 / 3)
+    assert close(a["coverage"], 5 / 5) and close(a["risk"], 2 / 5)
+    assert close(b["answered_accuracy"], 2 / 3) and close(a["answered_accuracy"], 3 / 5)
+    assert b["answered_accuracy"] > a["answered_accuracy"]  # "B wins" among the answers given
+    assert close(a["overall_accuracy"], 3 / 5) and close(b["overall_accuracy"], 2 / 5)
 
 
 def check_all_abstained():
-    m = claims("2").abstention_metrics([None] * 3, ["invoice", "outage", "question"])
+    m = claims("2").abstention_metrics([None] * 5, MAILS)
     assert m["answered"] == 0 and m["coverage"] == 0 and m["overall_accuracy"] == 0
     assert m["answered_accuracy"] is None and m["risk"] is None
-
-
-def check_one_out_of_one():
-    m = claims("2").abstention_metrics(["a"] + [None] * 100, ["a"] * 101)
-    assert m["answered_accuracy"] == 1.0 and close(m["coverage"], 1 / 101)
 
 
 def check_item_limits():
@@ -372,14 +492,46 @@ def check_item_limits():
 
 
 def _curve(thresholds):
-    return {r["threshold"]: r for r in claims("3").risk_coverage_curve(FOUR_SCORES, FOUR_LABELS, thresholds)}
+    return {r["threshold"]: r for r in claims("3").risk_coverage_curve(FIVE_SCORES, FIVE_LABELS, thresholds)}
 
 
-def check_four_cases():
-    rows = _curve([0, .5])
-    assert rows[0.0]["answered"] == 4 and rows[0.0]["answered"] - rows[0.0]["correct"] == 1 and rows[0.0]["risk"] == .25
-    assert rows[0.5]["answered"] == 2 and rows[0.5]["answered"] - rows[0.5]["correct"] == 1 and rows[0.5]["risk"] == .5
-    assert [s for s, ok in zip(FOUR_SCORES, FOUR_LABELS) if not ok] == [.7]
+def check_threshold_table():
+    """The prose's table: per threshold the answered, the wrong, the coverage and the risk (rounded to 0.1 %)."""
+    table = {0: (5, 1, "100 %", "20 %"), 0.4: (4, 1, "80 %", "25 %"), 0.55: (3, 1, "60 %", "33.3 %"),
+             0.7: (2, 0, "40 %", "0 %"), 0.95: (0, 0, "0 %", None)}
+    percent = lambda x: f"{round(x * 100, 1):g} %"  # noqa: E731
+    rows = _curve(list(table))
+    for threshold, (answered, wrong, coverage, risk) in table.items():
+        row = rows[float(threshold)]
+        assert (row["answered"], row["answered"] - row["correct"], percent(row["coverage"])) == (answered, wrong,
+                                                                                                  coverage)
+        assert (percent(row["risk"]) if row["risk"] is not None else None) == risk
+    assert [s for s, ok in zip(FIVE_SCORES, FIVE_LABELS) if not ok] == [.6]
+
+
+def check_risk_steps():
+    rows = _curve([0, .4, .55, .7])
+    assert rows[0.0]["risk"] < rows[0.4]["risk"] < rows[0.55]["risk"] and rows[0.7]["risk"] == 0.0
+    removed = lambda lo, hi: [ok for s, ok in zip(FIVE_SCORES, FIVE_LABELS) if lo <= s < hi]  # noqa: E731
+    assert removed(0, .4) == [True] and removed(.4, .55) == [True] and removed(.55, .7) == [False]
+    assert max(s for s, ok in zip(FIVE_SCORES, FIVE_LABELS) if ok) > .6 > min(FIVE_SCORES)  # wrong one in the middle
+
+
+def check_stricter_threshold_rule():
+    """A stricter threshold lowers the risk exactly when the answers that drop out are wrong more often than those
+    that remain (random score sets, every pair of thresholds that keeps at least one answer)."""
+    rng = np.random.default_rng(8)
+    curve = claims("3").risk_coverage_curve
+    for _ in range(300):
+        n = int(rng.integers(2, 12))
+        scores, right = rng.choice(np.linspace(0, 1, 11), n), rng.uniform(0, 1, n) < 0.6
+        rows = curve(scores, right, np.linspace(0, 1, 11))
+        for low, high in zip(rows, rows[1:]):
+            if high["answered"] == 0 or high["answered"] == low["answered"]:
+                continue
+            dropped = low["answered"] - high["answered"]
+            dropped_wrong_rate = ((low["answered"] - low["correct"]) - (high["answered"] - high["correct"])) / dropped
+            assert (high["risk"] < low["risk"] - 1e-12) == (dropped_wrong_rate > high["risk"] + 1e-12)
 
 
 def check_score_range():
@@ -393,18 +545,22 @@ def check_score_range():
 
 
 def check_figure_caption():
-    rows = _curve([0, .5, .95])
-    assert (rows[0.0]["answered"], rows[0.0]["coverage"], rows[0.0]["risk"]) == (4, 1.0, .25)
-    assert (rows[0.5]["answered"], rows[0.5]["coverage"], rows[0.5]["risk"]) == (2, .5, .5)
-    assert rows[0.95]["answered"] == 0 and rows[0.95]["risk"] is None and max(FOUR_SCORES) == .9
+    rows = _curve([0, .5, .7, .95])
+    assert (rows[0.0]["answered"], rows[0.0]["coverage"], rows[0.0]["risk"]) == (5, 1.0, .2)
+    assert (rows[0.5]["answered"], rows[0.5]["coverage"], rows[0.5]["risk"]) == (4, .8, .25)
+    assert (rows[0.7]["answered"], rows[0.7]["coverage"], rows[0.7]["risk"]) == (2, .4, 0.0)
+    assert rows[0.95]["answered"] == 0 and rows[0.95]["risk"] is None and max(FIVE_SCORES) == .9
 
 
-def check_risk_rises():
-    rows = _curve([0, .5, 1])
-    assert rows[0.0]["risk"] == .25 < rows[0.5]["risk"] == .5
-    wrong = [s for s, ok in zip(FOUR_SCORES, FOUR_LABELS) if not ok][0]
-    assert wrong == .7 and [s for s, ok in zip(FOUR_SCORES, FOUR_LABELS) if ok and s < wrong] == [.1, .4]
+def check_risk_undefined():
+    rows = _curve([1])
     assert rows[1.0]["answered"] == 0 and rows[1.0]["risk"] is None
+
+
+def check_small_counts():
+    """0 errors in 2 answers leaves a far wider range for the true error rate than 0 in 2000 (95 % upper bounds)."""
+    upper = lambda n: 1 - 0.025 ** (1 / n)  # noqa: E731 - Clopper-Pearson, 0 errors in n
+    assert upper(2) > 0.8 and upper(2000) < 0.002
 
 
 def check_section_numbers():
@@ -451,129 +607,235 @@ def check_retrieval_fusion():
     assert close(scores["a"], 1 / 61) and close(scores["d"], 1 / 63)
     both = dict(rrf([["x", "y", "z"], ["y", "z", "x"]]))  # y twice fairly high beats x, first once
     assert both["y"] > both["x"]
+    top = dict(rrf([["x", "y"]], 0))
+    assert top["x"] == 1 and top["y"] == 1 / 2
+    held_by_both = [["x", "w", "y"], ["z", "y"]]  # y at places 3 and 2, x and z first once each
+    assert [doc for doc, _ in rrf(held_by_both, 60)][0] == "y" and [doc for doc, _ in rrf(held_by_both, 0)][0] == "x"
+    assert [doc for doc, _ in rrf([["y", "x"], ["x", "y"]])] == ["x", "y"]  # equal scores: the smaller id first
+
+
+def check_retrieval_default_constant():
+    import inspect
+
+    assert inspect.signature(_retrieval("3", "reciprocal_rank_fusion")).parameters["k"].default == 60
+
+
+def check_retrieval_precision_and_hit_rate():
+    ranking, relevant = ["d3", "d1", "d7", "d2", "d9"], ["d1", "d2", "d4"]
+    assert len(set(ranking[:5]) & set(relevant)) / 5 == 2 / 5  # precision@5
+    hit = lambda k: 1 if set(ranking[:k]) & set(relevant) else 0  # noqa: E731
+    recall = _retrieval("1", "recall_at_k")
+    assert hit(3) == 1 and close(recall(ranking, relevant, 3), 1 / 3) and hit(1) == 0
+    assert recall(ranking, ["d1"], 3) == hit(3)  # they agree for a question with one relevant document
+    assert recall(ranking, relevant, 3) != recall(ranking, relevant, 10)
+
+
+def check_retrieval_fusion_at_a_cutoff():
+    rrf, recall = _retrieval("3", "reciprocal_rank_fusion"), _retrieval("1", "recall_at_k")
+    keyword, embedding, relevant = ["a", "b", "c"], ["b", "c", "d"], ["a", "d"]
+    fused = [doc for doc, _ in rrf([keyword, embedding])]
+    assert recall(keyword, relevant, 1) == 1 / 2 and fused[:2] == ["b", "c"]
+    assert recall(fused, relevant, 2) == 0.0 and recall(fused, relevant, 3) == 1 / 2
+    assert recall(fused, relevant, len(fused)) == 1.0  # over its whole length it holds both
+
+
+@lru_cache(maxsize=1)
+def fusion_figure_data() -> dict:
+    """QUERY and PLOT_QUERY of web/src/figures/fusion_recall.js, read with node."""
+    import json
+    import subprocess
+
+    figure = REPO / "web" / "src" / "figures" / "fusion_recall.js"
+    script = (f"import {{ QUERY, PLOT_QUERY }} from {json.dumps(figure.as_uri())};\n"
+              "console.log(JSON.stringify({ QUERY, PLOT_QUERY }));\n")
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True,
+                          timeout=60, check=True)
+    return json.loads(done.stdout)
+
+
+def check_fusion_figure_caption():
+    """The figure's query, fused by the reference: behind embedding search at cutoffs 2 and 3, level from 4 to 6,
+    all four relevant documents from 7 on (neither ranking alone finds them); with the constant 0 never behind."""
+    rrf, recall = _retrieval("3", "reciprocal_rank_fusion"), _retrieval("1", "recall_at_k")
+    query = fusion_figure_data()["QUERY"]
+    keyword, embedding, relevant = query["keyword"], query["embedding"], query["relevant"]
+    assert len(keyword) == len(embedding) == 8 and len(relevant) == 4
+    assert recall(keyword, relevant, 8) == 2 / 4 and recall(embedding, relevant, 8) == 3 / 4
+    for constant in (60, 0):
+        fused = [doc for doc, _ in rrf([keyword, embedding], constant)]
+        curve = {k: recall(fused, relevant, k) for k in range(1, len(fused) + 1)}
+        best = {k: max(recall(keyword, relevant, k), recall(embedding, relevant, k)) for k in curve}
+        if constant == 60:
+            assert [k for k in curve if curve[k] < best[k]] == [2, 3]
+            assert [k for k in curve if curve[k] < recall(embedding, relevant, k)] == [2, 3]
+            assert all(curve[k] == best[k] for k in (4, 5, 6)) and min(k for k in curve if curve[k] == 1.0) == 7
+        else:
+            assert all(curve[k] >= best[k] for k in curve)
 
 
 # ---------------------------------------------------------------- the passages and their checks
 
 PROSE_CLAIMS = {
     "perplexity-calibration": [
-        ('A model answers 1000 questions. Each time it adds "I am 90% sure", and 600 of its answers turn out right. '
-         'Whether an accuracy of 60% is good enough depends on the job, but the stated confidence is plainly wrong: '
-         '"90%" behaved like "60%".', check_intro),
-        (r"$-\ln p$: 0 when the model put all its probability on the right token", check_nll_zero),
-        ("**1** is the lowest possible value. Every token got probability 1, so every NLL is 0.", check_floor_is_one),
-        ("so its perplexity is exactly $V$: 50000 for a vocabulary of 50000 tokens.", check_uniform_vocabulary),
-        (r"An example: one sequence of 10 tokens with an NLL of $\ln 2$ each, and one of 30 tokens with an NLL of "
-         r"$\ln 4$ each. Pooled, the mean NLL is $(10\ln 2 + 30\ln 4)/40 = 70\ln 2/40 = 1.75\ln 2$, so the perplexity "
-         r"is $2^{1.75} \approx 3.36$. The two sequences on their own have perplexities 2 and 4; their plain average, "
-         r"3, comes out too low", check_pooling),
-        ("A log-probability is never above 0, so the sums turn negative, the mean turns negative, and the exponential "
+        ("Two models take the same quiz of 100 questions, and both get 70 right. Model A attaches a confidence of 0.7 "
+         "to every answer; model B says 0.95 every time. On accuracy they tie. Yet only A's number can be taken at "
+         'face value: of the answers B gives "with 95% confidence", 70% are right. A report that lists accuracy alone '
+         "cannot tell the two apart; calibration, the second topic of this lesson, can (the calibration error you "
+         "build below is 0 for A and 0.25 for B).", check_intro),
+        (r"A token the model was sure of costs $-\ln 1 = 0$", check_nll_zero),
+        ("A model that gives every actual token probability 1 pays nothing anywhere, so its perplexity is **1**, the "
+         "lowest value there is.", check_floor_is_one),
+        ("so its perplexity is exactly $V$: 50000 for a vocabulary of 50000 tokens", check_uniform_vocabulary),
+        (r"Suppose one sequence has 10 tokens at an NLL of $\ln 2$ each and another has 30 tokens at $\ln 4$ each. The "
+         r"pooled mean NLL is $(10\ln 2 + 30\ln 4)/40 = 70\ln 2/40 = 1.75\ln 2$, and the perplexity $2^{1.75} \approx "
+         r"3.36$. On their own the sequences have perplexities 2 and 4. Their plain average, 3, is too low",
+         check_pooling),
+        (r"For a probability $\ln p$ is never above 0, so the sums come out negative, the mean too, and the exponential "
          "of a negative number is below 1", check_sign_error),
-        (r"a confidence $p \in [0, 1]$ and an outcome $y$: 1 when the prediction was right, 0 when it was wrong.",
+        ("The second case is an empty corpus: no sequences, or only sequences of 0 tokens. Nothing was measured, so "
+         "there is no perplexity, and the result says so with `nan`. It must not say 1, because $\\exp(0) = 1$ would "
+         "read as a perfect model. The mean NLL is reported as `0.0` next to `total_tokens = 0`, as in the course "
+         "code this lesson follows: that zero means that nothing was added up, and the token count of 0 beside it",
+         check_zero_tokens),
+        ("A negative NLL sum, a negative count or two inputs of different lengths raise `ValueError` even when the "
+         "total number of tokens is 0", check_checks_before_zero_tokens),
+        (r"a confidence $p \in [0, 1]$ and an outcome $y$: 1 when it was right, 0 when it was wrong.",
          check_outcome_contract),
         ("with a confidence near 0.8, about 80% are right.", check_calibrated_definition),
-        ("With $M$ bins the edges are `edges = np.linspace(0, 1, M + 1)`, and bin $k$ (counting from 0) holds the "
-         "confidences with `edges[k] <= p < edges[k + 1]`. The last bin is closed at the top, so it also holds 1.0. "
-         'In numpy that is `np.searchsorted(edges, p, side="right") - 1`, clipped to `[0, M - 1]`. A confidence of '
+        ('"Near 0.8" needs a definition', check_calibrated_definition),
+        ("Their edges are `edges = np.linspace(0, 1, M + 1)`, and bin $k$ (counting from 0) holds the confidences "
+         "with `edges[k] <= p < edges[k + 1]`: closed on the left, open on the right. The last bin takes 1.0 as well. "
+         'In numpy that is `np.searchsorted(edges, p, side="right") - 1`, clipped to `[0, M - 1]`; a confidence of '
          "0.0 lands in bin 0.", check_binning_rule),
+        ("Guo et al. (2017)", check_conventions_differ),
+        ("Three predictions with confidences 0.25, 0.5 and 0.75 and outcomes 0, 1 and 1, in two bins: with 0.5 in the "
+         "bin above that edge the ECE is $1/3$, with 0.5 in the bin below it $1/6$.", check_conventions_differ),
         ("With 10 bins, `edges[3]` is `0.30000000000000004`, a hair above 0.3, so a confidence of exactly 0.3 lands "
-         "in bin 2, not in bin 3. The same happens to 0.6 and 0.7 (`edges[6]` is `0.6000000000000001`, `edges[7]` is "
-         "`0.7000000000000001`), whereas 0.1, 0.2, 0.4, 0.5, 0.8 and 0.9 are equal to their edges and land in the bin "
-         "that starts there. So do not compute a bin as `int(p * M)`", check_float_edges),
-        ("bin edges from 0 to 1", check_bin_edges_span),
-        ("An empty bin holds 0.0, 0.0 and 0", check_empty_bins),
-        ("eight predictions, four bins of width 0.25. "
+         "in bin 2; 0.6 and 0.7 fare the same way, while 0.1, 0.2, 0.4, 0.5, 0.8 and 0.9 equal their edges. "
+         "Computing a bin as `int(p * M)` would put 0.3 in bin 3", check_float_edges),
+        ("it holds 0.0, 0.0 and 0", check_empty_bins),
+        ("Eight predictions in four bins of width 0.25, used again below: "
          "| bin | interval | confidences | outcomes | mean confidence | accuracy | count | "
          "|---|---|---|---|---|---|---| "
          "| 0 | $[0, 0.25)$ | 0.1 | 0 | 0.1 | 0 | 1 | "
          "| 1 | $[0.25, 0.5)$ | 0.3, 0.4 | 0, 1 | 0.35 | 0.5 | 2 | "
          "| 2 | $[0.5, 0.75)$ | 0.6, 0.7 | 1, 0 | 0.65 | 0.5 | 2 | "
          "| 3 | $[0.75, 1]$ | 0.8, 0.9, 1.0 | 1, 1, 1 | 0.9 | 1 | 3 | "
-         "With four bins the inner edges 0.25, 0.5 and 0.75 are exact binary fractions, so here every confidence "
-         "lands where the table says. Bins 0 and 2 lie below the diagonal (overconfident), bins 1 and 3 above it "
-         "(underconfident).", check_worked_table),
+         "The inner edges 0.25, 0.5 and 0.75 are exact binary fractions, so every confidence lands where the table "
+         "shows it. Bins 0 and 2 lie below the diagonal, bins 1 and 3 above it.", check_worked_table),
         (r"$$\mathrm{ECE} = \sum_{b=1}^{M} \frac{|B_b|}{N}\,\bigl|\,\overline{p}(B_b) - \overline{y}(B_b)\,\bigr|$$",
          check_ece_formula),
-        ("In the worked example the gaps of the four bins are 0.1, 0.15, 0.15 and 0.1, with weights $1/8$, $2/8$, "
-         r"$2/8$ and $3/8$: $$\mathrm{ECE} = \tfrac{1}{8} \cdot 0.1 + \tfrac{2}{8} \cdot 0.15 + \tfrac{2}{8} \cdot "
-         r"0.15 + \tfrac{3}{8} \cdot 0.1 = 0.125$$ So on average the stated confidence of these eight predictions is "
-         "12.5 percentage points off.", check_worked_ece),
-        ("An ECE of 0 means that in every populated bin the accuracy equals the mean confidence.",
+        ("An empty bin has weight 0 and adds nothing.", check_empty_bins_add_nothing),
+        ("In the worked example the four gaps are 0.1, 0.15, 0.15 and 0.1, with weights $1/8$, $2/8$, $2/8$ and "
+         r"$3/8$: $$\mathrm{ECE} = \tfrac{1}{8} \cdot 0.1 + \tfrac{2}{8} \cdot 0.15 + \tfrac{2}{8} \cdot 0.15 + "
+         r"\tfrac{3}{8} \cdot 0.1 = 0.125$$ Read that as an average over bins: weighted by how many predictions each "
+         "holds, a bin's mean confidence lies 12.5 percentage points from its accuracy. It says nothing about single "
+         "predictions", check_worked_ece),
+        ("an ECE of 0 means that in every populated bin the accuracy equals the mean confidence.",
          check_ece_zero_meaning),
-        ("four predictions with confidences 0.05, 0.15, 0.85 and 0.95, of which the first two are wrong and the last "
-         "two right. With ten bins each one lands in a bin of its own (bins 0, 1, 8 and 9), the gaps are 0.05, 0.15, "
-         "0.15 and 0.05, each with weight $1/4$, and the ECE is 0.1.", check_four_predictions),
-        ("A simulated, perfectly calibrated model scored on 100 predictions with 10 bins gets an ECE of about 0.1 "
-         "(the median over many runs), and in none of 4000 runs below 0.02. So on a sample that small, an ECE of 0.02 "
-         "cannot be told apart from noise.", check_noise_simulation),
-        ("A model that says 0.6 every time and is right three times out of five has an ECE of exactly 0",
-         check_sixty_model_ece),
+        ("A smaller case: confidences 0.05, 0.15, 0.85 and 0.95, the first two wrong and the last two right. With ten "
+         "bins they occupy bins 0, 1, 8 and 9, the gaps are 0.05, 0.15, 0.15 and 0.05, each weighs $1/4$, and the "
+         "ECE is 0.1.", check_four_predictions),
+        ("Simulate one and score it on 100 predictions in 10 bins: the ECE is about 0.1 (the median over many runs), "
+         "and in none of 4000 runs below 0.02. On a sample that small, an ECE of 0.02 cannot be told apart from "
+         "noise.", check_noise_simulation),
+        ("model P says 0.5 for every answer; - model Q says 0.8 for five answers, four of which are right, and 0.2 for "
+         "the other five, one of which is right. Both are calibrated, and for both an ECE of 0 is the correct "
+         "verdict.", check_p_and_q_calibrated),
         (r"$$\mathrm{BS} = \frac{1}{N}\sum_{i=1}^{N} (p_i - y_i)^2$$", check_worked_brier),
-        ("For the 0.6 model, each of the three right answers costs $(0.6 - 1)^2 = 0.16$ and each of the two wrong "
-         r"ones $(0.6 - 0)^2 = 0.36$, so $\mathrm{BS} = (3 \cdot 0.16 + 2 \cdot 0.36)/5 = 0.24$.",
-         check_sixty_model_brier),
+        ("For P every term is $0.5^2 = 0.25$, so its Brier score is 0.25. Q's eight answers that lean the right way "
+         "cost $0.2^2 = 0.04$ each and its two that lean the wrong way $0.8^2 = 0.64$ each: $\\mathrm{BS} = (8 "
+         "\\cdot 0.04 + 2 \\cdot 0.64)/10 = 0.16$.", check_p_q_brier),
         ("For the eight predictions of the worked example the squared distances are 0.01, 0.09, 0.36, 0.16, 0.49, "
-         r"0.04, 0.01 and 0, so $\mathrm{BS} = 1.16/8 = 0.145$.", check_worked_brier),
-        (r"For the four-prediction case they are 0.0025, 0.0225, 0.0225 and 0.0025, and $\mathrm{BS} = 0.05/4 = "
+         r"0.04, 0.01 and 0, so $\mathrm{BS} = 1.16/8 = 0.145$", check_worked_brier),
+        (r"for the four-prediction case they are 0.0025, 0.0225, 0.0225 and 0.0025, and $\mathrm{BS} = 0.05/4 = "
          "0.0125$.", check_four_brier),
-        ("A model that says 1.0 when it is right and 0.0 when it is wrong scores 0, the best possible; one that is "
-         "always certain and always wrong scores 1, the worst. Saying 0.5 every time scores exactly 0.25, whatever "
-         "the outcomes. Squaring makes confident mistakes expensive: a wrong answer given with confidence 0.9 costs "
-         "0.81, one given with 0.6 costs 0.36.", check_brier_extremes),
-        (r"$\bar{y}(1 - \bar{y})$). The split is exact when all predictions in a bin share one confidence. For the "
-         r"0.6 model it reads $0 - 0 + 0.6 \cdot 0.4 = 0.24$", check_brier_decomposition),
-        ("Your functions take any number between 0 and 1 as a confidence", check_confidence_range),
-        ("The accuracy of every bin is 0, so the ECE equals the mean confidence and the Brier score is the mean of "
-         "the squared confidences.", check_edge_cases),
-        ("ECE and Brier score are both close to 0; the ECE is exactly 1 minus the mean confidence.", check_edge_cases),
-        ("A model that always says 0.5.** All predictions share one bin, the ECE is $|0.5 - a|$ with $a$ the "
-         "accuracy, and the Brier score is 0.25.", check_edge_cases),
-        ("The ECE is `(0.0, 0)`, the Brier score `0.0`, the reliability data three zero arrays of the requested "
-         "length, and the perplexity `nan`.", check_empty_input),
-        ("For the eight predictions of the worked example with `bins=4`, the report holds an ECE of 0.125, a Brier "
-         "score of 0.145, 4 populated bins and 8 samples.", check_worked_report),
+        ("Saying 1.0 when right and 0.0 when wrong scores 0; being always certain and always wrong scores 1; saying "
+         "0.5 every time scores exactly 0.25, whatever the outcomes. Squaring makes confident mistakes expensive: a "
+         "wrong answer given with 0.9 costs 0.81, one given with 0.6 costs 0.36.", check_brier_extremes),
+        ("Murphy (1973)", check_decomposition_p_q),
+        (r"$\bar{y}(1 - \bar{y})$). The split is exact when all predictions in a bin share one confidence. For P it "
+         r"reads $0 - 0 + 0.25 = 0.25$, for Q $0 - 0.09 + 0.25 = 0.16$", check_decomposition_p_q),
+        ("A model R that says 0.95 and 0.05 where Q says 0.8 and 0.2 is overconfident, with an ECE of 0.15, and "
+         "still beats P on Brier score: 0.1825 against 0.25.", check_model_r),
+        ("`CalibrationReport.from_predictions(confidences, correct, bins=10)`", check_report_default_bins),
+        ("For the eight predictions of the worked example with `bins=4` it holds an ECE of 0.125, a Brier score of "
+         "0.145, 4 populated bins and 8 samples.", check_worked_report),
+        ("your functions accept any number from 0 to 1", check_confidence_range),
+        ("Empty input gives an ECE of `(0.0, 0)`, a Brier score of `0.0` and reliability data of three zero arrays "
+         "of the requested length", check_empty_input),
+        ("Invalid input wins over that rule, so `expected_calibration_error([], [], bins=0)` raises, just as "
+         "`perplexity([-1.0], [0])` does in checkpoint 1.", check_invalid_wins),
+        ("the accuracy of every bin is 0, so the ECE equals the mean confidence and the Brier score the mean of the "
+         "squared confidences", check_edge_cases),
+        ("both are close to 0, and the ECE is exactly 1 minus the mean confidence", check_edge_cases),
+        ("a model that always says 0.5: one bin, an ECE of $|0.5 - a|$ with $a$ the accuracy, and a Brier score of "
+         "0.25.", check_edge_cases),
+        ('`np.searchsorted(edges, p, side="left") - 1`, and run both on confidences rounded to one decimal: most of '
+         "them sit on an edge and change bins, so the two results can differ.", check_rounded_confidences_differ),
+        ("switch between 10 and 15 bins, then lower the number of predictions: watch the ECE of a calibrated model "
+         "rise while its Brier score hardly moves.", check_small_samples_in_the_figure),
     ],
     "retrieval-evaluation": [
         ("Say the retriever returns `d3, d1, d7, d2, d9` and the relevant documents are `d1`, `d2` and `d4`. In the "
          "first three places only `d1` is relevant, so recall@3 is 1/3. With `k = 5`, `d2` is in as well: 2/3. `d4` "
          "was never returned, and it still counts in the denominator", check_retrieval_recall),
-        ("at place 1 the reader sees it at once, at place 9 it is buried. The reciprocal rank of a query is `1 / "
-         "place` of its first relevant document, and 0 when there is none.", check_retrieval_first_hit),
+        ("Above, precision@5 is 2/5.", check_retrieval_precision_and_hit_rate),
+        ("1 if so, 0 if not, averaged over the questions. Above, the hit rate at 3 is 1, while recall@3 is 1/3.",
+         check_retrieval_precision_and_hit_rate),
+        ("recall@3 and recall@10 of the same retriever are different numbers.", check_retrieval_precision_and_hit_rate),
+        ("at place 1 the reader sees it at once, at place 9 it is buried. The **reciprocal rank** of a question is "
+         "`1 / place` of its first relevant document, and 0 when there is none.", check_retrieval_first_hit),
         ("Three questions whose first relevant documents land at places 2, 1 and nowhere give (1/2 + 1 + 0) / 3 = "
          "0.5. The question that found nothing stays in the mean with a 0: leaving it out would report 0.75",
          check_retrieval_mrr),
-        ("Each ranking gives each of its documents `1 / (k + place)`, and a document's fused score is the sum over "
-         "the rankings. The constant `k` (usually 60)", check_retrieval_fusion),
-        ('With `["a", "b", "c"]` and `["b", "c", "d"]` and `k = 60`, `b` scores 1/62 + 1/61, `c` 1/63 + 1/62, `a` '
-         "1/61 and `d` 1/63: the fused ranking is `b, c, a, d`.", check_retrieval_fusion),
+        (r"$$\text{score}(d) = \sum_{\text{rankings holding } d} \frac{1}{c + \text{place}}$$", check_retrieval_fusion),
+        ("call it `k` and chose 60 in a pilot experiment, and `reciprocal_rank_fusion` keeps that name for its "
+         "parameter: `k=60`.", check_retrieval_default_constant),
+        ('With `["a", "b", "c"]` and `["b", "c", "d"]` and the constant at 60, `b` scores 1/62 + 1/61, `c` 1/63 + '
+         "1/62, `a` 1/61 and `d` 1/63: the fused ranking is `b, c, a, d`. With the constant at 60 the first place is "
+         "worth 1/61 and the second 1/62, almost the same, so a document that both rankings hold beats one that a "
+         "single ranking puts first. With the constant at 0 the first place is worth 1 and the second 1/2",
+         check_retrieval_fusion),
+        ("keyword search has `a` at place 1, so its recall@1 is 1/2, while the fused ranking starts with `b` and `c` "
+         "and finds nothing relevant until place 3.", check_retrieval_fusion_at_a_cutoff),
+        ("With the RRF constant at 60 the fusion finds fewer relevant documents than embedding search at cutoffs 2 "
+         "and 3, as many from cutoff 4 to 6, and all four from cutoff 7, which neither ranking alone ever does. With "
+         "the constant at 0 it is never behind either ranking.", check_fusion_figure_caption),
+        ("After a Run or a Check of checkpoint 3", lambda: check_checkpoint_names(
+            "retrieval-evaluation", {"3": "reciprocal_rank_fusion"})),
     ],
     "claims-abstention": [
         ("## 1. ", check_section_numbers),
         ("## 2. ", check_section_numbers),
         ("## 3. ", check_section_numbers),
-        ("In checkpoint 1 you write `claim_support` for up to 32 claims and 128 fact rows, with exactly the fields "
-         "named above, each a non-empty text of at most 200 characters.", check_claim_limits),
-        ("Coverage is $2/3$. Accuracy over all questions is $1/3$, because the skipped question counts as a question "
-         "without a right answer. Accuracy among the answered questions is $1/2$, and so is the risk.",
-         check_three_questions),
-        ("If the system abstains on all three questions, then $A = 0$. Coverage and overall accuracy are simply $0$, "
-         "but accuracy among the answers and risk do not exist: there is nothing to divide by. The function returns "
-         "`None` for them, not `0`.", check_all_abstained),
-        ("declines a hundred others looks flawless: one out of one.", check_one_out_of_one),
-        ("In checkpoint 2 you write `abstention_metrics` for 1 to 1000 aligned items.", check_item_limits),
-        ("Take four cases with scores .1, .4, .7 and .9, where only the answer with score .7 is wrong. At threshold 0 "
-         "all four are answered: one wrong out of four, risk .25. At threshold .5 the cases with .7 and .9 remain: "
-         "still one wrong, now out of two, risk .5.", check_four_cases),
+        ("For checkpoint 1 you write `claim_support`. It receives at most 32 claims and 128 fact rows, with exactly "
+         "the fields above, each a non-empty text of at most 200 characters.", check_claim_limits),
+        ("For B the coverage is $3/5$ and the risk $1/3$, against a coverage of $5/5$ and a risk of $2/5$ for A. "
+         "Looking only at the answers given, B wins: an accuracy of $2/3$ against $3/5$. Over all five emails it is "
+         "the other way round: A gets $3/5$ right and B only $2/5$", check_two_systems),
+        ("If a system abstains on every question, then $A = 0$. Coverage and overall accuracy are then $0$, but the "
+         "risk and the accuracy among the answers do not exist, because you would divide by zero. The function "
+         "returns `None` there, not `0`", check_all_abstained),
+        ("For checkpoint 2 you write `abstention_metrics` for 1 to 1000 items", check_item_limits),
+        ("Take five cases with scores 0.3, 0.5, 0.6, 0.8 and 0.9, of which only the answer with score 0.6 is wrong: "
+         "| threshold | answered | wrong | coverage | risk | |---|---|---|---|---| | 0 | 5 | 1 | 100 % | 20 % | "
+         "| 0.4 | 4 | 1 | 80 % | 25 % | | 0.55 | 3 | 1 | 60 % | 33.3 % | | 0.7 | 2 | 0 | 40 % | 0 % | "
+         "| 0.95 | 0 | 0 | 0 % | undefined |", check_threshold_table),
+        ("The first two steps up each remove a *right* answer (the scores 0.3 and 0.5), while the wrong answer stays: "
+         "the risk rises from 20 % to 25 % and then to 33.3 %. Only the step past 0.6 removes the wrong answer, and "
+         "then the risk drops to 0 %.", check_risk_steps),
+        ("a stricter threshold lowers the risk only when the answers that drop out are wrong more often than the "
+         "answers that remain.", check_stricter_threshold_rule),
         ("Scores and thresholds are real numbers from 0 to 1", check_score_range),
-        ("Four made-up cases with scores 0.1, 0.4, 0.7 and 0.9; only the answer with score 0.7 is wrong. A case is "
-         "answered when its score is at least the threshold, otherwise the system abstains. Threshold 0: all 4 "
-         "answered, coverage 100 %, risk 25 %. Threshold 0.5: 2 answered, coverage 50 %, risk 50 %. Above 0.9 no "
-         "case is answered", check_figure_caption),
-        ("here it rises from 25 % to 50 %.", check_risk_rises),
-        ("the wrong answer (.7) scores higher than two right ones (.1 and .4)", check_risk_rises),
-        ("the risk is *undefined*, not 0 %.", check_risk_rises),
-        ("In checkpoint 3 you write `risk_coverage_curve`", lambda: check_checkpoint_names(
+        ("Five made-up cases with scores 0.3, 0.5, 0.6, 0.8 and 0.9; only the answer with score 0.6 is wrong. A case "
+         "is answered when its score is at least the threshold, otherwise the system abstains. Threshold 0: all 5 "
+         "answered, coverage 100 %, risk 20 %. Threshold 0.5: 4 answered, coverage 80 %, risk 25 %. Threshold 0.7: 2 "
+         "answered, coverage 40 %, risk 0 %. Above 0.9 nothing is answered", check_figure_caption),
+        ("The risk is then *undefined*, and that is not the same as 0 %", check_risk_undefined),
+        ("For checkpoint 3 you write `risk_coverage_curve`", lambda: check_checkpoint_names(
             "claims-abstention", {"3": "risk_coverage_curve"})),
+        ("A risk of 0 % on 2 answers says far less than on 2000", check_small_counts),
     ],
     "micropip-demo": [
         ('`requirements = ["mdurl==0.1.2"]`', lambda: check_pin()),
@@ -794,7 +1056,8 @@ def _texts(lesson, lang):
 
 
 DUTCH_DATA = re.compile(r"""["'](blauw|rood|kleur|gewicht|fiets|merk|factuur|storing|vraag|ja|nee|groen|Gazelle|
-                            Batavus|Blauw)\b""", re.X)
+                            Batavus|Blauw|bibliotheek|zondag|gesloten|zwembad|parkeren|gratis|bezorging|retour|
+                            betaling|folder)\b""", re.X)
 
 
 @pytest.mark.parametrize("lesson", [lesson for lesson in LESSONS if "en" in lesson.languages],
@@ -803,7 +1066,7 @@ def test_english_texts_show_english_data(lesson):
     for name, text in _texts(lesson, "en"):
         assert not DUTCH_DATA.search(text), f"{name}: Dutch data {DUTCH_DATA.search(text).group(0)!r}"
     if lesson.id == "claims-abstention":
-        assert '"blauw"' in lesson.prose("nl")  # the Dutch lesson keeps its own data
+        assert '"gesloten"' in lesson.prose("nl")  # the Dutch lesson keeps its own data
 
 
 def test_dutch_texts_say_zich_onthouden():

@@ -41,7 +41,7 @@ def test_killed_tells_a_mutant_that_fails_a_case_from_one_that_passes():
     from werkbank.lessons import load_lesson
 
     checkpoint = load_lesson("claims-abstention").checkpoint("2")
-    prepared = prepare_checkpoint(checkpoint, mode="sample")
+    prepared = prepare_checkpoint(checkpoint)
     assert not killed(checkpoint.solution(), prepared)
     assert killed(checkpoint.solution().replace("if prediction == target:", "if prediction != target:"), prepared)
     assert killed("def abstention_metrics(p, t):\n    while True:\n        pass\n", prepared, seconds=0.5)

@@ -8,12 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from werkbank import vendor
+
 REPO = Path(__file__).resolve().parent.parent
 
 SCRIPT = r"""
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-const [dist, pyboot] = process.argv.slice(2);
+const [dist, pyboot, version] = process.argv.slice(2);
+globalThis.PYODIDE_VERSION = version; // what the build compiles into the workers
 const { fetchWheel, installWheel } = await import(pyboot);
 const { loadPyodide } = await import(dist + "/pyodide/pyodide.mjs");
 
@@ -64,7 +67,8 @@ import numpy, numpy.linalg, numpy.random, importlib.metadata
 def test_the_workers_numpy_install_equals_pyodides_load_package(dist, tmp_path):
     script = tmp_path / "install.mjs"
     script.write_text(SCRIPT, encoding="utf-8")
-    done = subprocess.run(["node", str(script), str(dist), (REPO / "web/src/pyboot.js").as_uri()],
+    args = [str(dist), (REPO / "web/src/pyboot.js").as_uri(), vendor.PYODIDE_VERSION]
+    done = subprocess.run(["node", str(script), *args],
                           capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-3000:]
     got = json.loads(done.stdout.strip().splitlines()[-1])
@@ -72,5 +76,6 @@ def test_the_workers_numpy_install_equals_pyodides_load_package(dist, tmp_path):
     assert got["ours"] == got["stock"]  # every file, byte for byte, INSTALLER and PYODIDE_SOURCE included
     assert got["ours_libs"] == got["stock_libs"] and len(got["ours_libs"]) > 10
     assert any("already loaded" in m for m in got["again"])  # marked loaded: loadPackage installs nothing again
-    assert got["works"][:3] == [10, 1.0, "2.0.2"]
+    numpy = json.loads((dist / "pyodide" / "pyodide-lock.json").read_text())["packages"]["numpy"]["version"]
+    assert got["works"][:3] == [10, 1.0, numpy]
     assert len(got["works"][3]) == 3

@@ -113,6 +113,25 @@ def test_built_site_ships_the_service_worker_with_every_file(dist):
     assert (dist / "pyodide" / "pyodide.asm.wasm.gz").is_file()
 
 
+def test_workers_are_allowed_exactly_their_files(dist):
+    """sw.js and _headers carry each worker's content security policy: a learner worker may load the runtime, its
+    packages, engine.json and the lessons' wheels, every one a file of the build, and never a lesson's grading file."""
+    build = _sw_build(dist)
+    learner = build["workers"][offline.LEARNER_WORKER]
+    grader = build["workers"][offline.GRADER_WORKER]
+    for allowed in (learner, grader):
+        assert set(allowed["script"]) | set(allowed["connect"]) <= set(build["files"])
+        assert {"pyodide/pyodide.mjs", "pyodide/pyodide.asm.js"} <= set(allowed["script"])
+        assert "pyodide/pyodide.asm.wasm" in allowed["connect"]
+    assert "grading/engine.json" in learner["connect"]
+    assert not [f for f in learner["connect"] if f.startswith("grading/") and f != "grading/engine.json"]
+    assert f"grading/{LESSON}.json" in grader["connect"]
+    headers = (dist / "_headers").read_text(encoding="utf-8")
+    for worker in (offline.LEARNER_WORKER, offline.GRADER_WORKER):
+        rule = headers.split(f"/{worker}\n", 1)[1].split("\n", 1)[0]
+        assert rule.strip().startswith("Content-Security-Policy: default-src 'none';"), rule
+
+
 # ---------------------------------------------------------------- bytecode
 
 def test_bytecode_replaces_sources_and_updates_the_lock(bytecode_dist):

@@ -33,6 +33,9 @@ def site(tmp_path_factory):
         "wheels/demo-1.0-py3-none-any.whl": b"PK\x05\x06" + b"\0" * 18,
         "static/icon.svg": b'<svg xmlns="http://www.w3.org/2000/svg"/>',
         "static/site.css": b"body{}",
+        "assets/worker.js": b"export {};\n",
+        "grading/engine.json": b"{}",
+        "grading/lesson.json": b"{}",
     }
     for rel, data in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -112,3 +115,19 @@ def test_missing_dist_is_a_clear_error(tmp_path):
     """Serving a folder that does not exist says to build first."""
     with pytest.raises(FileNotFoundError, match="build"):
         make_server(tmp_path / "nope", "127.0.0.1", 0)
+
+
+def test_worker_scripts_carry_their_own_policy(served):
+    """A worker's CSP comes with its script (a page's does not reach it): the learner worker's names exactly the files
+    it may load, as full URLs of this host, and no lesson's grading file; other files get none from the server."""
+    server, _ = served
+    _, headers, _ = fetch(server.url + "assets/worker.js?v=1")
+    csp = headers["Content-Security-Policy"]
+    directives = {part.split()[0]: part.split()[1:] for part in csp.split(";")}
+    assert directives["default-src"] == ["'none'"]
+    assert server.url + "assets/worker.js" in directives["script-src"]
+    assert server.url + "pyodide/pyodide.mjs" in directives["script-src"]
+    assert set(directives["connect-src"]) == {server.url + p for p in (
+        "pyodide/pyodide.asm.wasm", "grading/engine.json", "wheels/demo-1.0-py3-none-any.whl")}
+    _, headers, _ = fetch(server.url + "app.js")
+    assert "Content-Security-Policy" not in headers

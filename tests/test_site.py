@@ -8,12 +8,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
 from werkbank.lessons import load_all, load_lesson_folder
 from werkbank.markdown import MarkdownError
 from graders.engine.settings import LANGUAGES as UI_LANGUAGES
 from werkbank.catalog import FOLDER as CATALOG_FOLDER, catalogs, ui
-from werkbank.site import build_site, json_for_script, place_checkpoints
+from werkbank.site import build_site, json_for_script, place_checkpoints, render_pages
 
 NASTY = '</script><script>alert("x")</script> & <!-- -->'
 
@@ -142,7 +143,7 @@ def test_bundles_are_written_minified_and_keep_pyodide_external(site):
     assert len(app) > 50_000  # the page's own code (CodeMirror is assets/editor.js, see the next test)
     assert app.count("\n") < 50 and worker.count("\n") < 50  # minified
     assert '"../pyodide/pyodide.mjs"' in worker  # left as a runtime import, not bundled
-    assert "loadPyodide" in worker and "setInterruptBuffer" in worker
+    assert "loadPyodide" in worker and "is not available to learner code" in worker  # the lockdown is bundled in
     assert not (site / "assets" / "app.js.map").exists()
     assert (site / "static" / "site.css").is_file()
 
@@ -273,7 +274,35 @@ def test_lesson_data_is_escaped_and_round_trips(site):
 def test_starter_is_readable_without_javascript_and_escaped(site):
     text = read(site, "lessons/site-test/en.html")
     assert '<pre class="editor-fallback" dir="ltr"><code class="language-python">def f1(x):' in text
-    assert "&lt;/script&gt;&lt;script&gt;alert(&quot;x&quot;)" in text
+    assert "&lt;/script&gt;&lt;script&gt;alert(&#34;x&#34;)" in text
+
+
+MARKUP = '<i data-injected="1">&amp;</i>'
+
+
+def test_author_text_is_escaped_by_the_templates(tmp_path):
+    """Text an author writes outside markdown (titles, a starter, an example, entry names, the next lesson's title
+    in a UI string) reaches the page as text: the templates escape it, no code of the caller does."""
+    for lesson_id, order in (("first", 1), ("second", 2)):
+        folder = make_lesson(tmp_path, lesson_id=lesson_id)
+        toml = (folder / "lesson.toml").read_text(encoding="utf-8")
+        toml = toml.replace('title = "Test lesson"', f"title = '{MARKUP}'").replace("order = 1", f"order = {order}")
+        toml = toml.replace('en = "Task 1"', f"en = '{MARKUP}'").replace('entry = ["f1"]', f"entry = ['{MARKUP}']")
+        (folder / "lesson.toml").write_text(toml, encoding="utf-8")
+        (folder / "cp1" / "starter.py").write_text(f"# {MARKUP}\n", encoding="utf-8")
+        (folder / "cp1" / "example.en.py").write_text(f"f1('{MARKUP}')\n", encoding="utf-8")
+    lessons = load_all(tmp_path)
+    pages = render_pages(lessons, {"app": "a", "early": "e", "editor": "d", "static": "s"})
+    for rel, text in pages.items():
+        assert "<i data-injected" not in text and not Page(text).find("i"), rel
+    once = str(escape(MARKUP))  # escaped once: &lt;i data-injected=&#34;1&#34;&gt;&amp;amp;&lt;/i&gt;
+    first = pages["lessons/first/en.html"]
+    for place in (f"<title>{once} · ", f"<h1>{once}</h1>", f'title="{ui("en", "checkpoint", n=1)}: {once}"',
+                  f'<span class="cp-title">{once}</span>', f"<code>{once}</code>",
+                  f'<code class="language-python"># {once}', f"<code class=\"language-python\">f1(&#39;{once}&#39;)",
+                  f">{escape(ui('en', 'next_lesson', title=MARKUP))}</a>"):
+        assert place in first, place
+    assert f'data-lesson="first" href="../lessons/first/en.html">{once}</a>' in pages["en/index.html"]
 
 
 def test_raw_html_in_prose_is_shown_as_text(site):

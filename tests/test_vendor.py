@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import http.server
+import importlib.metadata
 import io
 import json
+import re
 import socket
 import threading
 import time
@@ -95,11 +97,29 @@ def test_lock_hashes_reads_file_names_and_hashes():
 
 
 def test_real_lock_pins_the_shipped_wheels():
-    """The lock in node_modules has the three wheels the site ships, with their documented hashes."""
-    hashes = vendor.lock_hashes(vendor.load_lock())
-    assert hashes["numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl"].startswith("ebb61241")
-    assert hashes["micropip-0.9.0-py3-none-any.whl"].startswith("034f2276")
-    assert hashes["packaging-24.2-py3-none-any.whl"].startswith("fbf6a5ac")
+    """The lock in node_modules has a wheel for every package the site ships, named by its version, with a sha-256."""
+    lock = vendor.load_lock()
+    hashes = vendor.lock_hashes(lock)
+    for name in vendor.SHIPPED_PACKAGES:
+        entry = lock["packages"][name]
+        assert entry["file_name"].startswith(f"{name}-{entry['version']}-") and entry["file_name"].endswith(".whl")
+        assert re.fullmatch(r"[0-9a-f]{64}", hashes[entry["file_name"]]), name
+
+
+def test_cpython_grades_with_the_numpy_the_browser_runs():
+    """`werkbank grade` and `check` run numpy in CPython (pinned in pyproject.toml and requirements.lock), learners
+    the numpy of Pyodide's lock: the same version, so both compute the same expected values."""
+    assert importlib.metadata.version("numpy") == vendor.load_lock()["packages"]["numpy"]["version"]
+
+
+def test_the_build_compiles_bytecode_for_the_python_of_pyodides_lock():
+    """werkbank/bytecode.py compiles the runtime's and the engine's .py files for one Python version (its paths and
+    magic number): the version of Pyodide's lock, which the workers run, so an upgrade to another fails here."""
+    from werkbank import bytecode
+
+    version = ".".join(vendor.load_lock()["info"]["python"].split(".")[:2])
+    assert bytecode.SITE_PREFIX == f"/lib/python{version}/site-packages/"
+    assert bytecode.STDLIB_PREFIX == f"/lib/python{version.replace('.', '')}.zip/"
 
 
 # ------------------------------------------------------------------------------------------------ source order

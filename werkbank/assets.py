@@ -19,6 +19,7 @@ from pathlib import Path
 
 from graders.engine import settings
 from werkbank.errors import WerkbankError
+from werkbank.vendor.files import PYODIDE_VERSION
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 WEB = REPO_ROOT / "web"
@@ -29,16 +30,16 @@ WORKERS = ("worker.js", "grader_worker.js")
 #: The editor (CodeMirror and its Python mode): modules of their own that lesson pages load beside their start-up
 #: (``loadEditor`` in checkpoint.js), so pages without editors never load them. A page evaluates ``EDITOR_STAGES`` in
 #: this order, each in a main-thread task of its own: CodeMirror's state and view, its language layer, the Python mode,
-#: then werkbank's editor (``EDITOR``, with CodeMirror's commands and search). On a first visit, all of CodeMirror in
-#: one evaluation was a task of 40-75 ms. esbuild's code splitting puts the code they share into ``chunks/`` (one copy
-#: of each package), under names that carry their content's hash. The hash of them all is compiled into app.js
+#: then werkbank's editor (``EDITOR``, with CodeMirror's commands and search), so that no evaluation is a long task on
+#: a first visit, when nothing of CodeMirror is compiled yet. esbuild's code splitting puts the code they share into
+#: ``chunks/`` (one copy of each package), under names that carry their content's hash. The hash of them all is compiled into app.js
 #: (``EDITOR_VERSION``), beside the list (``EDITOR_STAGES``).
 EDITOR = "editor.js"
 EDITOR_STAGES = ("editor_view.js", "editor_language.js", "editor_python.js", EDITOR)
 EDITOR_CHUNKS = "chunks"
 #: V8's compile hint for the editor's files: compile every function while the page's modulepreload fetches them, on
-#: a background thread, instead of each on its first call on the main thread. On a first visit (no code cache) the
-#: first editor's construction then took 26 ms instead of 38 (median slice, 8 cold visits each).
+#: a background thread, instead of each on its first call on the main thread, which is inside the first editor's
+#: construction on a first visit (no code cache yet).
 COMPILE_HINT = "//# allFunctionsCalledOnLoad"
 #: Every file :func:`bundle` writes directly into ``dist/assets/`` (anything else there is left from an older build;
 #: ``chunks/`` is written anew by every build).
@@ -48,9 +49,10 @@ class SiteError(WerkbankError):
 
 
 def defines() -> list[str]:
-    """The esbuild ``--define`` flags every bundle gets."""
+    """The esbuild ``--define`` flags every bundle gets: the shared settings, and the Pyodide version the site vendors
+    (``PYODIDE_VERSION``, which ``web/src/pyodide_private.js`` checks before it touches Pyodide's internals)."""
     data = json.dumps(settings.for_web(), separators=(",", ":"), sort_keys=True)
-    return [f"--define:SETTINGS={data}"]
+    return [f"--define:SETTINGS={data}", f"--define:PYODIDE_VERSION={json.dumps(PYODIDE_VERSION)}"]
 
 
 def bundle(dist: Path) -> dict[str, str]:

@@ -5,8 +5,11 @@ Steps, in order:
 1. vendor the Pyodide runtime and its wheels into ``dist/pyodide/`` (see :mod:`werkbank.vendor`) and every lesson's
    pinned extra wheels into ``dist/wheels/``;
 2. the front end: :func:`werkbank.site.build_site` bundles ``web/src`` and renders the HTML pages;
-3. the grading data the Web Workers load: ``dist/grading/engine.json`` (:data:`BROWSER_ENGINE`) and one
-   ``dist/grading/<lesson-id>.json`` per lesson (its hidden graders, reference solutions, checkpoints, wheels);
+3. the grading data the Web Workers load: ``dist/grading/engine.json`` (:data:`BROWSER_ENGINE`), one
+   ``dist/grading/<lesson-id>.json`` per lesson (its hidden graders, reference solutions, checkpoints, wheels) and
+   one ``dist/grading/<lesson-id>.<lang>.checks`` per lesson language: every checkpoint's cases with the reference's
+   expected outcomes, computed here once (:func:`prepared_checks`), so a Check in the browser runs exactly the cases
+   ``werkbank grade`` runs and the grader worker computes none of them;
 4. optionally (``bytecode``) the runtime's Python files precompiled, then the offline step
    (:func:`werkbank.offline.finish`: precompressed copies, ``_headers``, the service worker ``sw.js``);
 5. a last check that no file in ``dist/`` names a CDN, then ``dist/build.json`` with a hash of everything else.
@@ -34,14 +37,15 @@ def _json_bytes(data) -> bytes:
     return (json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8")
 
 
-def _py_sources(folder: Path) -> dict[str, str]:
-    """Every ``.py`` file under ``folder`` (recursively), keyed by its path relative to the repository. An author's
-    file that is not UTF-8 is a ``LessonError`` naming it (:func:`werkbank.lessons.read_text`)."""
+def _py_sources(folder: Path, root: Path) -> dict[str, str]:
+    """Every ``.py`` file under ``folder`` (recursively), keyed ``graders/<path relative to root>`` (``root``: the
+    graders folder it lies in). An author's file that is not UTF-8 is a ``LessonError`` naming it
+    (:func:`werkbank.lessons.read_text`)."""
     out = {}
     for path in sorted(folder.rglob("*.py")):
         if "__pycache__" in path.parts:
             continue
-        out[path.relative_to(REPO_ROOT).as_posix()] = read_text(path)
+        out["graders/" + path.relative_to(root).as_posix()] = read_text(path)
     return out
 
 
@@ -68,18 +72,21 @@ def grader_package_files(module: str) -> dict[str, str]:
     ``graders.claims_abstention.claim_support`` -> everything under ``graders/claims_abstention/``.
     ``graders/__init__.py`` itself ships in engine.json.
     """
+    from werkbank.lessons import grader_root
+
     parts = module.split(".")
     if len(parts) < 3 or parts[0] != "graders":
         raise vendor.VendorError(f"grader {module!r} must live in a package under graders/ (graders.<pkg>.<module>)")
-    package_dir = REPO_ROOT.joinpath(*parts[:-1])
+    root = grader_root(module)  # the repository's graders/, or the folder $WERKBANK_GRADERS added
+    package_dir = root.joinpath(*parts[1:-1])
     if not (package_dir / f"{parts[-1]}.py").is_file() and not (package_dir / parts[-1] / "__init__.py").is_file():
         raise vendor.VendorError(f"grader module {module!r} not found under {package_dir}")
     files = {}
     for depth in range(2, len(parts) - 1):  # intermediate packages between graders/ and the grader's package
-        init = REPO_ROOT.joinpath(*parts[:depth], "__init__.py")
+        init = root.joinpath(*parts[1:depth], "__init__.py")
         if init.is_file():
-            files[init.relative_to(REPO_ROOT).as_posix()] = read_text(init)
-    files.update(_py_sources(package_dir))
+            files["graders/" + init.relative_to(root).as_posix()] = read_text(init)
+    files.update(_py_sources(package_dir, root))
     return files
 
 
@@ -102,13 +109,83 @@ def lesson_grading(lesson, requirements: list[dict]) -> dict:
     }
 
 
+#: Suffix of a lesson language's prepared Checks: gzip-compressed JSON, which the grader worker inflates itself
+#: (DecompressionStream), so no host has to compress it or set a header (a ``.gz`` name would read as a copy of a
+#: file that is not there: :mod:`werkbank.offline` prunes those).
+CHECKS_SUFFIX = ".checks"
+
+
+def checks_name(lesson_id: str, lang: str) -> str:
+    """The file name of a lesson language's prepared Checks in ``dist/grading/``."""
+    return f"{lesson_id}.{lang}{CHECKS_SUFFIX}"
+
+
+def prepared_checks(lesson, lang: str) -> dict:
+    """Every checkpoint of ``lesson`` prepared in ``lang`` with the build's seed (:data:`CASE_SEED`):
+    ``{"lesson", "lang", "seed", "checks": {checkpoint id: {"plan": JSON text, "key": JSON text, "time_limit",
+    "plot_case"} or {"author_error": text}}}``. The plan (the cases' inputs) goes to the learner's worker; the key
+    (expected outcomes) never leaves the grader worker. An author error is kept, not raised: the page then says
+    that the checkpoint's grader is broken, as ``werkbank grade`` does, and the build goes on."""
+    from graders.engine.case import AuthorError
+    from graders.engine.settings import CASE_SEED
+    from werkbank.grading import prepare_checkpoint
+
+    checks = {}
+    for cp in lesson.checkpoints:
+        try:
+            prepared = prepare_checkpoint(cp, seed=CASE_SEED, lang=lang)
+        except AuthorError as error:
+            checks[cp.id] = {"author_error": str(error)}
+            continue
+        except Exception as error:  # an author's grader failing in an unforeseen way is still the author's
+            checks[cp.id] = {"author_error": f"{type(error).__name__}: {error}"}
+            continue
+        key = prepared["key"]
+        checks[cp.id] = {"plan": json.dumps(prepared["plan"], ensure_ascii=False, separators=(",", ":")),
+                         "key": json.dumps(key, ensure_ascii=False, separators=(",", ":")),
+                         "time_limit": key["time_limit"], "plot_case": key["plot"]["case"] if key.get("plot") else ""}
+    return {"lesson": lesson.id, "lang": lang, "seed": CASE_SEED, "checks": checks}
+
+
+def _checks_bytes(lesson, lang: str) -> bytes:
+    """:func:`prepared_checks` as gzip bytes, kept in the cache under a hash of everything they depend on (the
+    engine, the lesson's graders, references and mistakes, the language, the seed, Python and numpy, and the code
+    that prepares them), so a rebuild that changed none of these computes nothing."""
+    import gzip
+    import sys
+
+    import numpy
+
+    from graders.engine.settings import CASE_SEED
+
+    from graders.hosts import cpython
+    from werkbank import grading
+
+    how = [Path(module.__file__).read_text(encoding="utf-8") for module in (grading, cpython)]  # how it is prepared
+    digest = hashlib.sha256()
+    for part in (engine_files(), lesson_grading(lesson, []), lang, CASE_SEED, sys.version, numpy.__version__, how):
+        digest.update(json.dumps(part, sort_keys=True).encode("utf-8") + b"\0")
+    cached = vendor.cache_dir() / "checks" / f"{digest.hexdigest()}.gz"
+    if cached.is_file():
+        return cached.read_bytes()
+    data = gzip.compress(json.dumps(prepared_checks(lesson, lang), ensure_ascii=False).encode("utf-8"),
+                         compresslevel=9, mtime=0)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cached.with_suffix(".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(cached)
+    return data
+
+
 def write_grading(dist: Path, lessons: list, requirements: dict[str, list[dict]], *, bytecode: bool = False) -> list[str]:
     """Write engine.json and one json per lesson into ``dist/grading/``; return the file names written.
     ``bytecode``: engine.json also carries the engine compiled ahead of time (:func:`werkbank.bytecode.engine_bytecode`)."""
     out = Path(dist) / "grading"
     names = ["engine.json"]
-    # The learner workers read engine.json, never a lesson's file: it also names each lesson's wheels (not secret)
-    wheels = {lesson_id: [{"name": r["name"], "file": r["file"]} for r in reqs] for lesson_id, reqs in requirements.items() if reqs}
+    # The learner workers read engine.json, never a lesson's file: it also names each lesson's wheels (not secret),
+    # with the sha-256 a learner worker checks each against as it fetches and unpacks it itself (pyboot.js)
+    wheels = {lesson_id: [{"name": r["name"], "file": r["file"], "sha256": r["sha256"]} for r in reqs]
+              for lesson_id, reqs in requirements.items() if reqs}
     files = engine_files()
     engine = {"files": files, "requirements": wheels}
     if bytecode:
@@ -122,6 +199,10 @@ def write_grading(dist: Path, lessons: list, requirements: dict[str, list[dict]]
         name = f"{lesson.id}.json"
         vendor.write_if_changed(out / name, _json_bytes(lesson_grading(lesson, requirements.get(lesson.id, []))))
         names.append(name)
+        for lang in lesson.languages:
+            name = checks_name(lesson.id, lang)
+            vendor.write_if_changed(out / name, _checks_bytes(lesson, lang))
+            names.append(name)
     return names
 
 

@@ -241,9 +241,9 @@ def compile_runtime(dist: Path, *, python: str | None = None, cache: Path | None
 
 def engine_bytecode(files: dict[str, str], *, python: str | None = None, cache: Path | None = None) -> dict | None:
     """The engine's Python files compiled ahead of time for the workers: ``{"tag": "cpython-312", "files": {path:
-    base64 of an unchecked-hash .pyc}}``, so neither worker compiles the engine's source at boot (each did, inside
-    WebAssembly, twice in a learner worker). Cached by the sources' hash and the compiler. None (with a notice) when
-    there is no CPython 3.12: the workers then compile the sources as before. A .pyc Python cannot use (another
+    base64 of an unchecked-hash .pyc}}``, so no worker compiles the engine's source at boot, inside WebAssembly.
+    Cached by the sources' hash and the compiler. None (with a notice) when there is no CPython 3.12: the workers
+    then compile the sources themselves. A .pyc Python cannot use (another
     magic number) is ignored by its import system, which falls back to the source next to it."""
     try:
         python, version = compiler(python)

@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
 from werkbank.lessons import (EXERCISES, Checkpoint, Lesson, LessonError, Mistake, did_you_mean, lesson_alternatives,
                               lesson_folders, load_lesson_folder, parse_mistake, read_text, rel)
 
@@ -159,8 +160,10 @@ def _few(ids, n: int = 4) -> str:
 # --- the linter -----------------------------------------------------------------------------------------------------
 
 def grader_path(module: str) -> Path:
-    """The file of a grader module (``graders.a.b`` -> ``graders/a/b.py``)."""
-    return REPO_ROOT.joinpath(*module.split(".")).with_suffix(".py")
+    """The file of a grader module (``graders.a.b`` -> ``graders/a/b.py``, in the graders folder that has ``a``)."""
+    from werkbank.lessons import grader_root
+
+    return grader_root(module).joinpath(*module.split(".")[1:]).with_suffix(".py")
 
 
 def _html_problems(text: str, where: Path, line_offset: int = 0) -> list[str]:
@@ -224,7 +227,7 @@ def _toml_texts(lesson: Lesson) -> list[tuple[str, str]]:
     return out
 
 
-def lint_lesson(lesson: Lesson, *, seed: int = 0) -> list[str]:
+def lint_lesson(lesson: Lesson, *, seed: int = CASE_SEED) -> list[str]:
     """Every problem of one loaded lesson's files, one line each, each naming the file and what to do."""
     problems: list[str] = []
     toml = lesson.folder / "lesson.toml"
@@ -450,7 +453,8 @@ def _prepare_all(lessons, seed: int, problems: list[str]) -> dict:
     return prepared
 
 
-def grade_cpython(work: list[Item], prepared: dict, *, jobs: int = 2, lang: str = "en") -> dict[str, Graded]:
+def grade_cpython(work: list[Item], prepared: dict, *, jobs: int = 2,
+                  lang: str = FALLBACK_LANGUAGE) -> dict[str, Graded]:
     """Grade every item with the CPython host (a child process each), against its checkpoint's prepared key."""
     from graders.engine.judge import judge
     from graders.hosts import cpython
@@ -467,18 +471,17 @@ def grade_cpython(work: list[Item], prepared: dict, *, jobs: int = 2, lang: str 
 
 
 def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
-                  problems: list[str], mode: str = "full") -> tuple[dict[str, Graded], set]:
+                  problems: list[str]) -> tuple[dict[str, Graded], set]:
     """Grade every item in Pyodide (one Node process); record reference differences in ``problems``. Returns the
     results, the ``(lesson, checkpoint)`` pairs whose reference fails to prepare in Pyodide (one problem each), and
-    per pair the case ids both runtimes generated (the verdicts are compared on those). ``mode`` is the one
-    ``prepared_c`` was prepared in: "full" (every generated case) or "sample" (what a Check in the browser runs)."""
+    per pair the case ids both runtimes generated (the verdicts are compared on those)."""
     from werkbank.parity import advice, expected_differences, run_pyodide
 
     cps = {(i.lesson.id, i.checkpoint.id) for i in work}
-    prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed, "lang": "en", "mode": mode}
+    prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed, "lang": FALLBACK_LANGUAGE}
                for lid, cid in sorted(cps)]
     jobs = [{"id": item.id, "lesson": item.lesson.id, "checkpoint": item.checkpoint.id, "seed": seed,
-             "source": item.source(), "lang": "en"} for item in work]
+             "source": item.source(), "lang": FALLBACK_LANGUAGE} for item in work]
     prepared_p, results = run_pyodide([lesson for lesson in lessons if any(k[0] == lesson.id for k in cps)],
                                       jobs, prepare)
     broken, common = set(), {}
@@ -516,14 +519,14 @@ def _only(verdict: dict, cases) -> dict:
 
 
 def compare_with_pyodide(lessons, work: list[Item], cpython: dict[str, Graded], prepared: dict,
-                         seed: int = 0, mode: str = "full") -> tuple[list[str], str]:
-    """Grade ``work`` in Pyodide and compare with the CPython results, graded against ``prepared`` (made in
-    ``mode``): ``(problems, one report line)``."""
+                         seed: int = CASE_SEED) -> tuple[list[str], str]:
+    """Grade ``work`` in Pyodide and compare with the CPython results, graded against ``prepared``:
+    ``(problems, one report line)``."""
     from werkbank.parity import ParityError, verdict_difference
 
     problems: list[str] = []
     try:
-        theirs, broken, common = grade_pyodide(lessons, work, seed, prepared, problems, mode)
+        theirs, broken, common = grade_pyodide(lessons, work, seed, prepared, problems)
     except ParityError as error:
         return [f"Pyodide parity: {error} (werkbank check --no-pyodide skips it)"], "Pyodide parity: not run"
     same = 0
@@ -575,7 +578,7 @@ def select_lessons(lesson_ids=None, root: Path | None = None) -> tuple[list[Less
     return sorted(lessons, key=lambda lesson: (lesson.order, lesson.id)), problems
 
 
-def check_lessons(lesson_ids=None, *, seed: int = 0, jobs: int = 2, pyodide: bool = True, mutants: bool = False,
+def check_lessons(lesson_ids=None, *, seed: int = CASE_SEED, jobs: int = 2, pyodide: bool = True, mutants: bool = False,
                   progress=None, root: Path | None = None) -> tuple[list[str], list[str]]:
     """Check the given lessons (default: all under ``root``, the exercises folder). Returns ``(problems, report
     lines)``; see the module docstring."""

@@ -13,7 +13,7 @@ import sys
 import tokenize
 from pathlib import Path
 
-from graders.engine.settings import LANGUAGES
+from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE, LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -158,13 +158,15 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("checkpoint", metavar="CHECKPOINT")
     grade.add_argument("file", metavar="FILE")
     grade.add_argument("--json", action="store_true", help="print one JSON object")
-    grade.add_argument("--lang", choices=LANGUAGES, default="en")
-    grade.add_argument("--seed", type=int, default=0, help="seed for the random cases (default 0)")
+    grade.add_argument("--lang", choices=LANGUAGES, default=FALLBACK_LANGUAGE)
+    grade.add_argument("--seed", type=int, default=CASE_SEED,
+                       help=f"seed of the random and generated cases (default {CASE_SEED}: the cases a Check in the "
+                            "browser runs; another seed lets an author try other cases)")
     grade.set_defaults(func=_grade)
     check = sub.add_parser("check", help="lint lessons, then prove every checkpoint in CPython and Pyodide: "
                                          "references and alternatives pass, starters and mistakes fail as declared")
     check.add_argument("lessons", nargs="*", metavar="LESSON_ID")
-    check.add_argument("--seed", type=int, default=0)
+    check.add_argument("--seed", type=int, default=CASE_SEED)
     check.add_argument("--jobs", type=int, default=2)
     check.add_argument("--no-pyodide", action="store_true",
                        help="skip the Pyodide parity run (faster while drafting; make test never skips it)")
@@ -173,7 +175,8 @@ def parser() -> argparse.ArgumentParser:
     check.set_defaults(func=_check)
     new = sub.add_parser("new", help="scaffold a lesson that passes check at once")
     new.add_argument("lesson", metavar="LESSON_ID", help="lowercase words joined by '-', e.g. my-lesson")
-    new.add_argument("--lang", default="en", help="comma-separated languages, the first the original (en,nl)")
+    new.add_argument("--lang", default=FALLBACK_LANGUAGE,
+                     help="comma-separated languages, the first the original (en,nl)")
     new.add_argument("--title", default=None, help="the lesson's title (default: from the id)")
     new.set_defaults(func=_new)
     build = sub.add_parser("build", help="write the static site to dist/")

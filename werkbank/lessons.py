@@ -14,10 +14,40 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import graders.engine  # binds ``graders`` too: its ``__path__`` is where lesson grader packages are found
 from graders.engine.settings import LANGUAGES  # defined once, for the engine, the build and the site
 
 #: The lessons folder: the repository's ``exercises/``, or ``$WERKBANK_EXERCISES`` when set (tests, authors' drafts).
 EXERCISES = Path(os.environ.get("WERKBANK_EXERCISES") or Path(__file__).resolve().parent.parent / "exercises")
+#: A folder of lesson grader packages beside the repository's ``graders/``: ``$WERKBANK_GRADERS`` when set (tests,
+#: authors' drafts; `werkbank new` writes a new lesson's package there). Its packages import as ``graders.<package>``.
+GRADERS_FOLDER = os.environ.get("WERKBANK_GRADERS") or None
+
+
+def add_graders_folder(folder) -> None:
+    """Find lesson grader packages (``graders.<package>``) in ``folder`` too, after the repository's ``graders/``."""
+    folder = str(Path(folder).resolve())
+    if folder not in graders.__path__:
+        graders.__path__.append(folder)
+
+
+def graders_folders() -> list[Path]:
+    """Where ``graders.<package>`` is looked for, in order: the repository's ``graders/``, then any added folder."""
+    return [Path(entry) for entry in graders.__path__]
+
+
+def grader_root(module: str) -> Path:
+    """The folder of :func:`graders_folders` that holds the package of grader module ``module``
+    (``graders.<package>.<module>``); the repository's ``graders/`` when none does."""
+    package = module.split(".")[1] if module.count(".") >= 1 else ""
+    for folder in graders_folders():
+        if package and (folder / package).is_dir():
+            return folder
+    return graders_folders()[0]
+
+
+if GRADERS_FOLDER:
+    add_graders_folder(GRADERS_FOLDER)
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _MODULE = re.compile(r"^graders(?:\.[a-z_][a-z0-9_]*)+$")

@@ -211,7 +211,7 @@ class _Renderer:
         return self.md.renderer.render(tokens, self.md.options, {})
 
 
-def render(text: str, source: str = "<markdown>", lang: str = "en", heading_ids: bool = False,
+def render(text: str, source: str = "<markdown>", lang: str = _settings.FALLBACK_LANGUAGE, heading_ids: bool = False,
            rtl: bool | None = None, checkpoints=None) -> str:
     """Render lesson markdown to HTML; ``source`` names the file in errors, ``lang`` picks UI words for fallbacks.
 
@@ -224,7 +224,7 @@ def render(text: str, source: str = "<markdown>", lang: str = "en", heading_ids:
     return _Renderer(source, lang, heading_ids, rtl).render(text, checkpoints=checkpoints)
 
 
-def render_inline(text: str, source: str = "<markdown>", lang: str = "en") -> str:
+def render_inline(text: str, source: str = "<markdown>", lang: str = _settings.FALLBACK_LANGUAGE) -> str:
     """Render one line of markdown (no paragraph wrapper), with the same safety rules as :func:`render`."""
     return _Renderer(source, lang, False).render(text, inline=True)
 
@@ -235,7 +235,7 @@ def checkpoint_markers(text: str, source: str = "<markdown>", checkpoints=None) 
     Raises :class:`MarkdownError` like :func:`render` does for a malformed, repeated or (with ``checkpoints``)
     unknown marker.
     """
-    renderer = _Renderer(source, "en", False)
+    renderer = _Renderer(source, _settings.FALLBACK_LANGUAGE, False)
     return renderer.markers(renderer.md.parse(text), checkpoints)
 
 

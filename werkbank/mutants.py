@@ -36,7 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders.engine import runner
+from graders.engine.settings import CASE_SEED
 from graders.engine.judge import check_case
+from graders.engine.settings import FALLBACK_LANGUAGE
 
 _COMPARE_SWAPS = {
     ast.Lt: (ast.LtE, ast.GtE), ast.LtE: (ast.Lt, ast.Gt), ast.Gt: (ast.GtE, ast.LtE), ast.GtE: (ast.Gt, ast.Lt),
@@ -276,7 +278,7 @@ def killed(source: str, prepared: dict, *, seconds: float = MUTANT_TIME) -> bool
         for case_id in key["order"]:
             outcome = runner.call_case(namespace, cases[case_id], attrs, kept, refills)
             outcome["id"] = case_id
-            if check_case(key["expected"][case_id], outcome, key["cases"][case_id], "en") is not None:
+            if check_case(key["expected"][case_id], outcome, key["cases"][case_id], FALLBACK_LANGUAGE) is not None:
                 return True
         # a result that reads differently after later calls, or is handed out again
         runner.recheck(kept, attrs, refills.handed_on())
@@ -302,11 +304,11 @@ def equivalent_marks(folder: Path) -> dict[str, str]:
     return marks
 
 
-def score_checkpoint(lesson_id: str, checkpoint, *, seed: int = 0) -> Result:
+def score_checkpoint(lesson_id: str, checkpoint, *, seed: int = CASE_SEED) -> Result:
     """Grade every mutant of the checkpoint's reference against its full case set."""
     from werkbank.grading import prepare_checkpoint
 
-    prepared = prepare_checkpoint(checkpoint, seed=seed, mode="full")
+    prepared = prepare_checkpoint(checkpoint, seed=seed)
     marks = equivalent_marks(checkpoint.folder)
     result = Result(lesson_id, checkpoint.id)
     seen_ids = set()

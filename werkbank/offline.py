@@ -20,6 +20,7 @@ import hashlib
 import json
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 from werkbank.errors import WerkbankError
 from werkbank.vendor import REPO_ROOT, cache_dir, write_if_changed
@@ -38,6 +39,47 @@ HEADERS_NAME = "_headers"
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; object-src 'none'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+#: The two worker scripts. A worker's own content security policy comes with its script's response (a page's CSP
+#: does not reach it), from werkbank serve, from sw.js on any host once it is installed, and from _headers.
+LEARNER_WORKER = "assets/worker.js"
+GRADER_WORKER = "assets/grader_worker.js"
+#: The Pyodide files a worker runs as scripts (the rest of pyodide/ it fetches: the wasm, the standard library, the
+#: lock, the wheels).
+RUNTIME_SCRIPTS = ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.js")
+#: Files of pyodide/ no worker loads (the bytecode step's record of what it compiled).
+RUNTIME_UNUSED = ("pyodide/bytecode.json",)
+
+
+def worker_files(files) -> dict[str, dict[str, list[str]]]:
+    """What each worker may load, from the build's file list (posix paths relative to dist): ``{worker script:
+    {"script": [...], "connect": [...]}}``. A learner worker: its script and the runtime's, the runtime's files,
+    grading/engine.json and the lessons' wheels; never a lesson's grading file. The grader worker: the same runtime,
+    every file of grading/ and the wheels. Exactly these files: no folder, no pattern."""
+    files = sorted(set(files))
+    runtime = [f for f in files if f.startswith("pyodide/") and f not in RUNTIME_SCRIPTS and f not in RUNTIME_UNUSED]
+    wheels = [f for f in files if f.startswith("wheels/") and f.endswith(".whl")]
+    grading = [f for f in files if f.startswith("grading/") and f.endswith(".json")]
+    scripts = [f for f in RUNTIME_SCRIPTS if f in files]
+    return {
+        LEARNER_WORKER: {"script": [LEARNER_WORKER, *scripts],
+                         "connect": [*runtime, *(["grading/engine.json"] if "grading/engine.json" in files else []), *wheels]},
+        GRADER_WORKER: {"script": [GRADER_WORKER, *scripts], "connect": [*runtime, *grading, *wheels]},
+    }
+
+
+def worker_csp(allowed: dict[str, list[str]], base: str | None) -> str:
+    """The content security policy of a worker script: nothing (``default-src 'none'``) but the scripts and files of
+    ``allowed`` (see :func:`worker_files`) as full URLs below ``base`` (the site's root URL, ``http://host:port/``),
+    and WebAssembly compilation. Without a base (a static headers file does not know the host) it is the site's own
+    origin as a whole; sw.js narrows that to the files once it is installed."""
+    def sources(paths):
+        if base is None:
+            return "'self'"
+        return " ".join(base + quote(path, safe="/") for path in paths)
+    return (f"default-src 'none'; script-src {sources(allowed['script'])} 'wasm-unsafe-eval'; "
+            f"connect-src {sources(allowed['connect'])}")
+
 
 #: The headers that make a page cross-origin isolated (SharedArrayBuffer, so Stop can interrupt Python). Defined
 #: here once: ``werkbank serve`` sends them, ``_headers`` lists them, and sw.js adds them (the build writes them into
@@ -108,8 +150,8 @@ _BUILD_LITERAL = re.compile(r"/\* @build \*/.*?/\* @end-build \*/", re.S)
 
 def render_service_worker(source: str, manifest: dict[str, str], version: str) -> str:
     """``source`` (web/src/sw.js) with its placeholder BUILD literal replaced by this build's version and files."""
-    data = json.dumps({"version": version, "files": manifest, "isolation": list(ISOLATION_HEADERS.items())},
-                      separators=(",", ":"), sort_keys=True)
+    data = json.dumps({"version": version, "files": manifest, "isolation": list(ISOLATION_HEADERS.items()),
+                       "workers": worker_files(manifest)}, separators=(",", ":"), sort_keys=True)
     data = data.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     text, count = _BUILD_LITERAL.subn(lambda _m: data, source)
     if count != 1:
@@ -137,6 +179,11 @@ def headers_file() -> str:
              "# isolation headers itself after the first visit.", "/*"]
     lines += [f"  {name}: {value}" for name, value in SITE_HEADERS.items()]
     lines += ["/sw.js", "  Cache-Control: no-cache, no-store"]
+    # the workers' own policy: this file cannot name the host, so it keeps them to the site's origin (sw.js, once
+    # installed, narrows it to the exact files)
+    allowed = worker_files([LEARNER_WORKER, GRADER_WORKER])
+    for worker in (LEARNER_WORKER, GRADER_WORKER):
+        lines += [f"/{worker}", f"  Content-Security-Policy: {worker_csp(allowed[worker], None)}"]
     return "\n".join(lines) + "\n"
 
 

@@ -14,7 +14,8 @@ import re
 from pathlib import Path
 
 from graders.engine.settings import LANGUAGES
-from werkbank.lessons import EXERCISES, LessonError, did_you_mean, lesson_folders, load_lesson_folder, rel
+from werkbank.lessons import (EXERCISES, GRADERS_FOLDER, LessonError, did_you_mean, lesson_folders, load_lesson_folder,
+                              rel)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 _ID = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
@@ -184,7 +185,7 @@ def scaffold(lesson_id: str, languages: list[str], *, title: str | None = None, 
              graders: Path | None = None) -> list[str]:
     """Write the new lesson; returns what to tell the author (files written, next steps)."""
     exercises = Path(exercises or EXERCISES)
-    graders = Path(graders or REPO_ROOT / "graders")
+    graders = Path(graders or GRADERS_FOLDER or REPO_ROOT / "graders")
     if not _ID.match(lesson_id):
         raise ScaffoldError(f"{lesson_id!r} is not a lesson id: use lowercase words joined by '-' (like my-lesson)")
     if not languages:
@@ -280,7 +281,7 @@ def _grader(lesson_id: str, cp: dict, languages: list[str]) -> str:
     return f'''"""Hidden grader: {lesson_id}, checkpoint {cp['id']} ({cp['entry']})."""
 from graders.engine.case import Case
 
-TIME_LIMIT = 5.0  # seconds for the learner's whole run
+# TIME_LIMIT = 10.0  # seconds for the learner's whole run, if settings.DEFAULT_TIME_LIMIT is too short
 # RANDOM_CASES = 25  # seeded random valid cases, from random_cases(rng, count) or from DOMAIN
 # DOMAIN = Domain("{entry}", (Param("values", Seq(Real(), min_len=1)),))  # generated adversarial cases: see
 #   AUTHORING.md ("Input domains"); the reference must then raise ValueError for every invalid variant

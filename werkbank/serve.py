@@ -14,6 +14,7 @@ import os
 import sys
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -38,7 +39,10 @@ MIME_TYPES = {
 }
 
 #: Headers sent with every response (defined once, in werkbank.offline).
-from werkbank.offline import ISOLATION_HEADERS  # noqa: E402
+from werkbank.offline import GRADER_WORKER, ISOLATION_HEADERS, LEARNER_WORKER, worker_csp, worker_files  # noqa: E402
+
+#: The folders whose files a worker may load (see werkbank.offline.worker_files).
+_WORKER_FOLDERS = ("pyodide", "grading", "wheels")
 
 
 class DistHandler(SimpleHTTPRequestHandler):
@@ -50,11 +54,27 @@ class DistHandler(SimpleHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: a lesson page makes dozens of requests
 
     def end_headers(self) -> None:
-        """Add the cross-origin isolation headers and ask browsers to revalidate (dev builds change often)."""
+        """Add the cross-origin isolation headers and ask browsers to revalidate (dev builds change often); a worker
+        script gets its own content security policy (the exact files it may load)."""
         for name, value in ISOLATION_HEADERS.items():
             self.send_header(name, value)
         self.send_header("Cache-Control", "no-cache")
+        csp = self._worker_csp()
+        if csp:
+            self.send_header("Content-Security-Policy", csp)
         super().end_headers()
+
+    def _worker_csp(self) -> str | None:
+        """The policy of the worker script this request asks for, or None for any other path."""
+        path = urlsplit(self.path).path.lstrip("/")
+        if path not in (LEARNER_WORKER, GRADER_WORKER):
+            return None
+        root = Path(self.directory)
+        files = []
+        for folder in _WORKER_FOLDERS:
+            files += [p.relative_to(root).as_posix() for p in (root / folder).rglob("*") if p.is_file()]
+        host = self.headers.get("Host") or f"{self.server.server_address[0]}:{self.server.server_address[1]}"
+        return worker_csp(worker_files(files)[path], f"http://{host}/")
 
     def guess_type(self, path) -> str:
         """The Content-Type for ``path``: our table first, then the standard guess."""

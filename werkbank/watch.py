@@ -1,7 +1,8 @@
 """``werkbank serve --watch`` (and ``make serve``): rebuild when a source changes and reload open pages.
 
 - :mod:`watchfiles` (a maintained, native file watcher) reports changes under ``exercises/``, ``graders/``,
-  ``web/`` and ``werkbank/catalog/``; each batch of changes triggers one :func:`werkbank.build.build`.
+  ``web/``, ``werkbank/catalog/`` and ``werkbank/templates/``; each batch of changes triggers one
+  :func:`werkbank.build.build`.
 - The development server is :class:`werkbank.serve.DistHandler` plus three things:
   every HTML page gets ``<meta name="werkbank-dev">`` and ``/_werkbank/live.js``, a small script that listens on
   ``/_werkbank/events`` (server-sent events) and reloads the page after a successful build, or shows the build's
@@ -26,7 +27,7 @@ from werkbank.serve import DistHandler
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 #: What a rebuild depends on (relative to the repository); the lessons folder is added (``$WERKBANK_EXERCISES``).
-WATCHED = ("graders", "web/src", "web/static", "werkbank/catalog")
+WATCHED = ("graders", "web/src", "web/static", "werkbank/catalog", "werkbank/templates")
 #: Changes to these are not the site's: ignored.
 IGNORED_PARTS = ("__pycache__", ".pytest_cache", "node_modules", ".git")
 PREFIX = "/_werkbank/"

@@ -7,8 +7,8 @@ in the learner's language (:func:`graders.claims_abstention.common.words`).
 """
 from graders.claims_abstention.common import case_builders, words
 from graders.engine.domain import Domain, Maybe, Param, Seq, Text
+from graders.engine.settings import FALLBACK_LANGUAGE
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 25
 
 DOMAIN = Domain(
@@ -23,18 +23,18 @@ DOMAIN = Domain(
 _case, _invalid = case_builders("abstention_metrics", 2)
 
 
-def curated(lang="en"):
+def curated(lang=FALLBACK_LANGUAGE):
     """Yield the curated cases, in the order a learner should meet them, with labels in ``lang``."""
     w, nl, en = words(lang), words("nl"), words("en")
     invoice, outage, question = w["invoice"], w["outage"], w["question"]
     SEED_TARGETS = [invoice, outage, question]
     yield _case(
         "seed-worked-example", [invoice, None, invoice], SEED_TARGETS,
-        "Het voorbeeld uit de les: 3 vragen, 2 beantwoord, 1 goed. Coverage 2/3, overall_accuracy 1/3, "
-        "answered_accuracy 1/2 en risk 1/2.",
-        "The lesson's example: 3 questions, 2 answered, 1 right. Coverage 2/3, overall_accuracy 1/3, "
-        "answered_accuracy 1/2 and risk 1/2.",
-        "مثال الدرس: 3 أسئلة، أُجيب عن 2، وواحدة صحيحة. coverage = 2/3 وoverall_accuracy = 1/3 "
+        "Drie vragen, twee beantwoord, één goed: coverage 2/3, overall_accuracy 1/3, answered_accuracy 1/2 en "
+        "risk 1/2.",
+        "Three questions, two answered, one right: coverage 2/3, overall_accuracy 1/3, answered_accuracy 1/2 and "
+        "risk 1/2.",
+        "ثلاثة أسئلة، أُجيب عن اثنين منها، وواحدة صحيحة: coverage = 2/3 وoverall_accuracy = 1/3 "
         "وanswered_accuracy = 1/2 وrisk = 1/2.",
         hint={"nl": "answered telt alles wat niet None is; overall_accuracy deelt door het totaal, "
                     "answered_accuracy door answered, en risk = (answered - correct) / answered. Tellingen zijn int.",

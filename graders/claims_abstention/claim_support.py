@@ -8,8 +8,8 @@ are non-blank after ``strip()`` and at most 200 characters as given.
 """
 from graders.claims_abstention.common import case_builders, words
 from graders.engine.domain import Domain, Param, Record, Seq, Text
+from graders.engine.settings import FALLBACK_LANGUAGE
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 25
 
 _FIELD = 200
@@ -32,7 +32,7 @@ _case, _invalid = case_builders(
                   "ar": "تحقّق من كل الإدخال قبل أي حساب، وارفع ValueError."})
 
 
-def curated(lang="en"):
+def curated(lang=FALLBACK_LANGUAGE):
     """Yield the curated cases, in the order a learner should meet them, with example data in ``lang``."""
     w = words(lang)
     lamp, colour, blue, red, weight = w["lamp"], w["colour"], w["blue"], w["red"], w["weight"]
@@ -51,12 +51,15 @@ def curated(lang="en"):
 
     yield _case(
         "seed-three-statuses", [blue_claim, red_claim, weight_claim], seed_facts,
-        f"Het voorbeeld uit de les: {nl['blue']} is supported, {nl['red']} is contradicted, {nl['weight']} is unknown "
-        "(geen feit over dat attribuut). Ook een tegengesproken claim noemt de bron s1.",
-        f"The lesson's example: {en['blue']} is supported, {en['red']} is contradicted, {en['weight']} is unknown (no "
-        "fact about that attribute). A contradicted claim lists source s1 as well.",
-        f"مثال الدرس: {en['blue']} مدعوم supported، و{en['red']} متناقض contradicted، و{en['weight']} unknown "
-        "(لا حقيقة عن هذه السمة). والادعاء المتناقض يذكر المصدر s1 أيضًا.",
+        f"Eén feitregel (bron s1: de {nl['lamp']} is {nl['blue']}) en drie claims: {nl['blue']} is supported, "
+        f"{nl['red']} is contradicted, {nl['weight']} is unknown (geen feit over dat attribuut). Ook een "
+        "tegengesproken claim noemt de bron s1.",
+        f"One fact row (source s1: the {en['lamp']} is {en['blue']}) and three claims: {en['blue']} is supported, "
+        f"{en['red']} is contradicted, {en['weight']} is unknown (no fact about that attribute). A contradicted claim "
+        "lists source s1 as well.",
+        f"صف حقيقة واحد (المصدر s1: {en['lamp']} لونه {en['blue']}) وثلاثة ادعاءات: {en['blue']} مدعوم supported، "
+        f"و{en['red']} متناقض contradicted، و{en['weight']} unknown (لا حقيقة عن هذه السمة). والادعاء المتناقض يذكر "
+        "المصدر s1 أيضًا.",
         hint={"nl": "Bewijs zijn alleen feitregels met hetzelfde entity én attribute. Geen bewijs: unknown met []; "
                     "anders noemt sources alle bronnen van die regels, ook bij contradicted.",
               "en": "Evidence is only fact rows with the same entity and attribute. No evidence: unknown with []; "
@@ -65,11 +68,11 @@ def curated(lang="en"):
                     "sources تذكر كل مصادر تلك الصفوف، حتى في contradicted."})
     yield _case(
         "seed-conflict", [blue_claim], seed_facts + [fact("s2", value=red)],
-        f"Het tweede voorbeeld: de {nl['lamp']} is als {nl['blue']} (s1) én {nl['red']} (s2) geregistreerd. Dat is "
+        f"De {nl['lamp']} is als {nl['blue']} (s1) én als {nl['red']} (s2) geregistreerd. Dat is "
         f"conflict, met bronnen ['s1', 's2'], ook al past {nl['blue']}.",
-        f"The second example: the {en['lamp']} is registered as {en['blue']} (s1) and {en['red']} (s2). That is "
+        f"The {en['lamp']} is registered as {en['blue']} (s1) and as {en['red']} (s2). That is "
         f"conflict, with sources ['s1', 's2'], even though {en['blue']} matches.",
-        f"المثال الثاني: {en['lamp']} مسجّل بقيمتين {en['blue']} (s1) و{en['red']} (s2). هذا conflict بالمصادر "
+        f"{en['lamp']} مسجّل بقيمتين: {en['blue']} (s1) و{en['red']} (s2). هذا conflict بالمصادر "
         f"['s1', 's2'] رغم أن {en['blue']} مطابقة.",
         hint={"nl": "Tel verschillende waarden per (entity, attribute), niet of de claimwaarde erbij zit.",
               "en": "Count distinct values per (entity, attribute) first, before looking for the claim's value.",

@@ -6,6 +6,7 @@ so a fix lands in every checkpoint. Not a grader itself: no lesson.toml names th
 """
 
 from graders.engine.case import Case
+from graders.engine.settings import FALLBACK_LANGUAGE
 
 #: The example data of the curated cases, per language of the lesson. The same keys everywhere, so a case has the
 #: same structure (and, since sources are neutral ids and outcomes are statuses and numbers, the same expected
@@ -21,8 +22,8 @@ WORDS = {
 
 
 def words(lang):
-    """The example words for ``lang`` (English for a language the lesson has no words in)."""
-    return WORDS.get(lang, WORDS["en"])
+    """The example words for ``lang`` (the fallback language's for a language the lesson has no words in)."""
+    return WORDS.get(lang, WORDS[FALLBACK_LANGUAGE])
 
 #: The sentence appended to the explanation of every case whose input breaks a rule of the task.
 INVALID_SUFFIX = {

@@ -8,8 +8,8 @@ import numpy as np
 
 from graders.claims_abstention.common import case_builders
 from graders.engine.domain import Domain, Flag, Param, Real, Seq
+from graders.engine.settings import FALLBACK_LANGUAGE
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 25
 
 SEED_SCORES = [0.1, 0.4, 0.7, 0.9]
@@ -34,23 +34,23 @@ DOMAIN = Domain(
 _case, _invalid = case_builders("risk_coverage_curve", 3)
 
 
-def curated(lang="en"):
+def curated(lang=FALLBACK_LANGUAGE):
     """Yield the curated cases, in the order a learner should meet them (numbers only: the same in every
     language)."""
     yield _case(
         "seed-curve", SEED_SCORES, SEED_CORRECT, [0, 0.5, 0.8, 1],
-        "Het voorbeeld uit de les met drempels 0, .5, .8 en 1: answered 4, 2, 1, 0 en risk 0.25, 0.5, 0.0 en "
-        "None. De drempels 0 en 1 komen terug als floats 0.0 en 1.0.",
-        "The lesson's example with thresholds 0, .5, .8 and 1: answered 4, 2, 1, 0 and risk 0.25, 0.5, 0.0 and "
-        "None. The thresholds 0 and 1 come back as floats 0.0 and 1.0.",
-        "مثال الدرس بالعتبات 0 و.5 و.8 و1: answered = 4 و2 و1 و0، وrisk = 0.25 و0.5 و0.0 وNone. "
-        "تعود العتبتان 0 و1 بصيغة float: 0.0 و1.0.",
-        hint={"nl": "Reken één rij na: bij drempel .5 worden .7 en .9 beantwoord, één fout: answered 2, correct 1, "
+        "Vier gevallen met scores 0,1; 0,4; 0,7 en 0,9, alleen 0,7 fout, en drempels 0; 0,5; 0,8 en 1: answered "
+        "4, 2, 1, 0 en risk 0.25, 0.5, 0.0 en None. De drempels 0 en 1 komen terug als floats: 0.0 en 1.0.",
+        "Four cases with scores 0.1, 0.4, 0.7 and 0.9, only 0.7 wrong, and thresholds 0, 0.5, 0.8 and 1: answered "
+        "4, 2, 1, 0 and risk 0.25, 0.5, 0.0 and None. The thresholds 0 and 1 come back as floats: 0.0 and 1.0.",
+        "أربع حالات درجاتها 0.1 و0.4 و0.7 و0.9، والخاطئة منها 0.7 وحدها، والعتبات 0 و0.5 و0.8 و1: answered = 4 و2 "
+        "و1 و0، وrisk = 0.25 و0.5 و0.0 وNone. تعود العتبتان 0 و1 بصيغة float: 0.0 و1.0.",
+        hint={"nl": "Reken één rij na: bij drempel 0,5 worden 0,7 en 0,9 beantwoord, één fout: answered 2, correct 1, "
                     "coverage 0.5, risk 0.5. Bij drempel 1 is risk None. Drempels als float, tellingen als int.",
-              "en": "Check one row by hand: at threshold .5 the cases .7 and .9 are answered, one wrong: answered 2, "
-                    "correct 1, coverage 0.5, risk 0.5. At threshold 1 risk is None. Thresholds as float, counts "
+              "en": "Check one row by hand: at threshold 0.5 the cases 0.7 and 0.9 are answered, one wrong: answered "
+                    "2, correct 1, coverage 0.5, risk 0.5. At threshold 1 risk is None. Thresholds as float, counts "
                     "as int.",
-              "ar": "تحقّق من صف واحد يدويًا: عند العتبة .5 يُجاب عن .7 و.9 وواحدة خاطئة: answered = 2 "
+              "ar": "تحقّق من صف واحد يدويًا: عند العتبة 0.5 يُجاب عن 0.7 و0.9 وواحدة خاطئة: answered = 2 "
                     "وcorrect = 1 وcoverage = 0.5 وrisk = 0.5. وعند العتبة 1 تكون risk = None. العتبات float "
                     "والأعداد int."})
     yield _case(
@@ -60,54 +60,55 @@ def curated(lang="en"):
         "العتبة 0: أُجيب عن الأربعة وواحدة خاطئة: coverage = 1.0 وrisk = 0.25.")
     yield _case(
         "seed-threshold-half", SEED_SCORES, SEED_CORRECT, [0.5],
-        "Drempel .5: twee antwoorden, waarvan één fout: risk 0.5. Een hogere drempel gaf hier méér risico.",
-        "Threshold .5: two answers, one of them wrong: risk 0.5. A higher threshold gave more risk here.",
-        "العتبة .5: إجابتان إحداهما خاطئة: risk = 0.5. العتبة الأعلى أعطت هنا خطرًا أكبر.")
+        "Drempel 0,5: twee antwoorden, waarvan één fout: risk 0.5. Een hogere drempel gaf hier méér risico.",
+        "Threshold 0.5: two answers, one of them wrong: risk 0.5. A higher threshold gave more risk here.",
+        "العتبة 0.5: إجابتان إحداهما خاطئة: risk = 0.5. العتبة الأعلى أعطت هنا خطرًا أكبر.")
     yield _case(
         "threshold-equals-score", SEED_SCORES, SEED_CORRECT, [0.4, 0.7],
-        "Een score gelijk aan de drempel telt als beantwoord (score >= drempel): bij .4 drie antwoorden, bij .7 "
+        "Een score gelijk aan de drempel telt als beantwoord (score >= drempel): bij 0,4 drie antwoorden, bij 0,7 "
         "twee.",
-        "A score equal to the threshold counts as answered (score >= threshold): three answers at .4, two at .7.",
-        "الدرجة المساوية للعتبة تُحتسب مُجابة (score >= threshold): ثلاث إجابات عند .4 واثنتان عند .7.",
+        "A score equal to the threshold counts as answered (score >= threshold): three answers at 0.4, two at 0.7.",
+        "الدرجة المساوية للعتبة تُحتسب مُجابة (score >= threshold): ثلاث إجابات عند 0.4 واثنتان عند 0.7.",
         hint={"nl": "Gebruik >=, niet >.", "en": "Use >=, not >.", "ar": "استخدم >= وليس >."})
     yield _case(
         "threshold-above-every-score", SEED_SCORES, SEED_CORRECT, [0.95],
-        "Drempel .95 ligt boven elke score: niets beantwoord, coverage 0.0, en risk None: er is geen risico "
+        "Drempel 0,95 ligt boven elke score: niets beantwoord, coverage 0.0, en risk None: er is geen risico "
         "gedefinieerd, het is geen 0 %.",
-        "Threshold .95 is above every score: nothing answered, coverage 0.0, and risk None: no risk is defined, "
+        "Threshold 0.95 is above every score: nothing answered, coverage 0.0, and risk None: no risk is defined, "
         "it is not 0 %.",
-        "العتبة .95 أعلى من كل الدرجات: لا إجابات، coverage = 0.0، وrisk = None: الخطر غير معرّف وليس 0 %.",
+        "العتبة 0.95 أعلى من كل الدرجات: لا إجابات، coverage = 0.0، وrisk = None: الخطر غير معرّف وليس 0 %.",
         hint={"nl": "Bereken risk alleen als answered groter dan 0 is; anders None.",
               "en": "Compute risk only when answered is above 0; otherwise None.",
               "ar": "احسب risk فقط إذا كان answered أكبر من 0؛ وإلا فـ None."})
     yield _case(
         "duplicate-thresholds", SEED_SCORES, SEED_CORRECT, [0.5, 0.5, 0, 0.5, 0.0],
-        "Drempels .5, .5, 0, .5 en 0.0 zijn maar twee verschillende waarden: twee rijen (0.0 en 0.5).",
-        "Thresholds .5, .5, 0, .5 and 0.0 are only two distinct values: two rows (0.0 and 0.5).",
-        "العتبات .5 و.5 و0 و.5 و0.0 قيمتان مختلفتان فقط: صفّان (0.0 و0.5).",
+        "De drempels 0,5; 0,5; 0; 0,5 en 0,0 zijn maar twee verschillende waarden: twee rijen (0.0 en 0.5).",
+        "Thresholds 0.5, 0.5, 0, 0.5 and 0.0 are only two distinct values: two rows (0.0 and 0.5).",
+        "العتبات 0.5 و0.5 و0 و0.5 و0.0 قيمتان مختلفتان فقط: صفّان (0.0 و0.5).",
         hint={"nl": "Maak de drempels eerst uniek (bijvoorbeeld sorted(set(...)) of np.unique).",
               "en": "Make the thresholds unique first (for example sorted(set(...)) or np.unique).",
               "ar": "اجعل العتبات فريدة أولًا (مثلًا sorted(set(...)) أو np.unique)."})
     yield _case(
         "unsorted-thresholds", SEED_SCORES, SEED_CORRECT, [1.0, 0.5, 0.0, 0.8],
-        "Drempels in de volgorde 1, .5, 0, .8: de rijen komen oplopend terug (0.0, 0.5, 0.8, 1.0).",
-        "Thresholds given as 1, .5, 0, .8: the rows come back ascending (0.0, 0.5, 0.8, 1.0).",
-        "العتبات بالترتيب 1 و.5 و0 و.8: تعود الصفوف تصاعديًا (0.0 و0.5 و0.8 و1.0).")
+        "Drempels in de volgorde 1; 0,5; 0; 0,8: de rijen komen oplopend terug (0.0, 0.5, 0.8, 1.0).",
+        "Thresholds given as 1, 0.5, 0, 0.8: the rows come back ascending (0.0, 0.5, 0.8, 1.0).",
+        "العتبات بالترتيب 1 و0.5 و0 و0.8: تعود الصفوف تصاعديًا (0.0 و0.5 و0.8 و1.0).")
     yield _case(
         "ndarray-inputs", np.array(SEED_SCORES), np.array(SEED_CORRECT), np.array([0.0, 0.5, 0.8, 1.0]),
         "Dezelfde gegevens als numpy-arrays (float, bool, float): hetzelfde resultaat, met gewone Python-int "
         "voor de tellingen.",
         "The same data as numpy arrays (float, bool, float): the same result, with plain Python ints for the "
         "counts.",
-        "البيانات نفسها كمصفوفات numpy (float وbool وfloat): النتيجة نفسها، مع int عادي من Python للأعداد.",
+        "البيانات نفسها في صورة مصفوفات numpy (float وbool وfloat): النتيجة نفسها، والأعداد من نوع int العادي في "
+        "بايثون.",
         hint={"nl": "np.sum geeft een numpy-geheel getal; zet tellingen om met int(...).",
               "en": "np.sum returns a numpy integer; convert counts with int(...).",
               "ar": "np.sum يعيد عددًا صحيحًا من numpy؛ حوّل الأعداد بـ int(...)."})
     yield _case(
         "mixed-list-and-array", [0.2, 0.2, 0.6], np.array([False, True, True]), np.array([0.2, 0.6, 0.6]),
-        "Scores als lijst, correct en drempels als arrays; twee gelijke scores precies op de drempel .2.",
-        "Scores as a list, correct and thresholds as arrays; two equal scores exactly at threshold .2.",
-        "الدرجات قائمة، وcorrect والعتبات مصفوفات؛ درجتان متساويتان تمامًا عند العتبة .2.")
+        "Scores als lijst, correct en drempels als arrays; twee gelijke scores precies op de drempel 0,2.",
+        "Scores as a list, correct and thresholds as arrays; two equal scores exactly at threshold 0.2.",
+        "الدرجات قائمة، وcorrect والعتبات مصفوفات؛ درجتان متساويتان تمامًا عند العتبة 0.2.")
     yield _case(
         "int-scores", [0, 1, 1, 0], [False, True, False, True], [0.5, 1],
         "Scores mogen gehele getallen zijn (0 en 1 liggen in [0, 1]); alleen correct moet uit echte booleans "
@@ -136,7 +137,7 @@ def curated(lang="en"):
         "الحدّان 0 و1 ينتميان إلى المجال [0, 1]، للدرجات والعتبات.")
     yield _case(
         "thresholds-101", SEED_SCORES, SEED_CORRECT, np.linspace(0.0, 1.0, 101),
-        "Precies 101 drempels (0, 0.01, ..., 1) is toegestaan.",
+        "Precies 101 drempels (0; 0,01; ...; 1) is toegestaan.",
         "Exactly 101 thresholds (0, 0.01, ..., 1) is allowed.",
         "101 عتبة بالضبط (0 و0.01 ... و1) مسموحة.")
     yield _invalid(
@@ -171,11 +172,11 @@ def curated(lang="en"):
         "إحدى تسميات correct هي 0 بدل False.")
     yield _case(
         "bool-scores", [True, False], [True, False], [0.5],
-        "Een bool is in Python een getal (True is 1, False is 0), dus ook een geldige score: bij drempel .5 is "
+        "Een bool is in Python een getal (True is 1, False is 0), dus ook een geldige score: bij drempel 0,5 is "
         "alleen de eerste beantwoord.",
-        "In Python a bool is a number (True is 1, False is 0), so it is a valid score too: at threshold .5 only "
+        "In Python a bool is a number (True is 1, False is 0), so it is a valid score too: at threshold 0.5 only "
         "the first is answered.",
-        "القيمة المنطقية عدد في بايثون (True هي 1 وFalse هي 0)، فهي درجة صالحة أيضًا: عند العتبة .5 يُجاب عن "
+        "القيمة المنطقية عدد في بايثون (True هي 1 وFalse هي 0)، فهي درجة صالحة أيضًا: عند العتبة 0.5 يُجاب عن "
         "الأولى فقط.")
     yield _case(
         "tuple-inputs", tuple(SEED_SCORES), tuple(SEED_CORRECT), (0.5, 0.0),
@@ -195,10 +196,10 @@ def curated(lang="en"):
         "Een score is oneindig.", "A score is infinite.", "إحدى الدرجات لا نهائية.")
     yield _invalid(
         "score-above-one", [0.1, 1.5], [True, False], [0.5],
-        "De score 1.5 ligt buiten [0, 1].", "The score 1.5 lies outside [0, 1].", "الدرجة 1.5 خارج [0, 1].")
+        "De score 1,5 ligt buiten [0, 1].", "The score 1.5 lies outside [0, 1].", "الدرجة 1.5 خارج [0, 1].")
     yield _invalid(
         "negative-score", np.array([-0.1, 0.5]), [True, False], [0.5],
-        "De score -0.1 ligt buiten [0, 1].", "The score -0.1 lies outside [0, 1].", "الدرجة -0.1 خارج [0, 1].")
+        "De score -0,1 ligt buiten [0, 1].", "The score -0.1 lies outside [0, 1].", "الدرجة -0.1 خارج [0, 1].")
     yield _invalid(
         "nan-threshold", SEED_SCORES, SEED_CORRECT, [0.5, float("nan")],
         "Een drempel is NaN.", "A threshold is NaN.", "إحدى العتبات NaN.")
@@ -207,11 +208,11 @@ def curated(lang="en"):
         "Een drempel is min oneindig.", "A threshold is minus infinity.", "إحدى العتبات سالب ما لا نهاية.")
     yield _invalid(
         "threshold-above-one", SEED_SCORES, SEED_CORRECT, [0.5, 1.01],
-        "De drempel 1.01 ligt buiten [0, 1].", "The threshold 1.01 lies outside [0, 1].",
+        "De drempel 1,01 ligt buiten [0, 1].", "The threshold 1.01 lies outside [0, 1].",
         "العتبة 1.01 خارج [0, 1].")
     yield _invalid(
         "negative-threshold", SEED_SCORES, SEED_CORRECT, [-0.5],
-        "De drempel -0.5 ligt buiten [0, 1].", "The threshold -0.5 lies outside [0, 1].",
+        "De drempel -0,5 ligt buiten [0, 1].", "The threshold -0.5 lies outside [0, 1].",
         "العتبة -0.5 خارج [0, 1].")
     yield _invalid(
         "2d-scores", np.array([[0.1, 0.4]]), [True, False], [0.5],
@@ -230,7 +231,7 @@ def curated(lang="en"):
         "1-D array.", "العتبة عدد واحد وليست قائمة أو مصفوفة أحادية البعد.")
     yield _invalid(
         "half-label", SEED_SCORES, [True, 0.5, False, True], [0.5],
-        "Een label 0.5 is geen boolean (ook niet na afronden of int()).",
+        "Een label 0,5 is geen boolean (ook niet na afronden of int()).",
         "A label 0.5 is not a boolean (not after rounding or int() either).",
         "التسمية 0.5 ليست قيمة منطقية (ولا بعد التقريب أو int()).")
     yield _invalid(

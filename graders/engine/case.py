@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .settings import LANGUAGES
+from .settings import FALLBACK_LANGUAGE, LANGUAGES
 
 _CASE_ID = re.compile(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)*$")
 _CALL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -53,8 +53,8 @@ class Case:
             unknown = set(table) - set(LANGUAGES)
             if unknown:
                 raise AuthorError(f"case {self.id}: {name} has unknown languages {sorted(unknown)}")
-        if not self.explain.get("en"):
-            raise AuthorError(f"case {self.id}: explain needs at least an 'en' text")
+        if not self.explain.get(FALLBACK_LANGUAGE):
+            raise AuthorError(f"case {self.id}: explain needs at least an {FALLBACK_LANGUAGE!r} text")
         if self.message is not None:
             try:
                 re.compile(self.message)

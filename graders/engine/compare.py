@@ -189,6 +189,13 @@ def _freeze(w):
 
 
 def _compare_dict(expected, actual):
+    if len(expected[1]) == len(actual[1]) and all(k == k2 for (k, _), (k2, _) in zip(expected[1], actual[1])):
+        # the same keys in the same order (the usual case): compare the values in place
+        for (k, w), (_, got) in zip(expected[1], actual[1]):
+            found = _cmp(w, got)
+            if found:
+                return _within(found, ("key", k))
+        return None
     theirs = {_freeze(k): v for k, v in actual[1]}
     if len(theirs) != len(expected[1]) or any(_freeze(k) not in theirs for k, _ in expected[1]):
         ours = {_freeze(k) for k, _ in expected[1]}
@@ -213,6 +220,8 @@ def _compare_array(expected, actual):
     if _kind_group(e_kind) != _kind_group(a_kind):
         return _fail("dtype", {"expected": e_dtype, "actual": a_dtype},
                      "hint_dtype_int" if e_kind in "iu" else ("hint_dtype_float" if e_kind == "f" else None))
+    if e_kind != "O" and e_values == a_values:
+        return None  # the very same values (the usual case), compared at C speed
     for i, (x, y) in enumerate(zip(e_values, a_values)):
         if e_kind == "f":
             same = x == y or floats_match(x, y)

@@ -223,7 +223,10 @@ class Integer(Spec):
             if self.hi is None or large <= self.hi:
                 out.append(Variant("large", str(large), large))
         if isinstance(value, int) and not isinstance(value, bool):
-            out += [Variant("npint", "numpy.int64", np.int64(value)), Variant("npint", "numpy.int32", np.int32(value))]
+            # No numpy.int64: used as a size or count (np.bincount's minlength, an index bound) it turns index arrays
+            # into int64, which numpy on 32-bit Pyodide refuses where CPython accepts it. Correct code would then
+            # fail in the browser only; int32 and the small types behave alike on both.
+            out.append(Variant("npint", "numpy.int32", np.int32(value)))
             if -128 <= value <= 127:
                 out.append(Variant("npint", "numpy.int8", np.int8(value)))
             if 0 <= value <= 255:
@@ -359,6 +362,8 @@ class Seq(Spec):
         out.append(Variant("size-empty", "len = 0", []))
         if items:
             out.append(Variant("size-one", "len = 1", items[:1]))
+            # the first item again at the end: a rule that items are distinct (document ids, labels) shows
+            out.append(Variant("dup-item", "first item twice", items + items[:1]))
         if self.min_len > 0:
             out.append(Variant("size-under", f"len = {self.min_len - 1}", items[: self.min_len - 1]))
         if self.max_len is not None and items:
@@ -456,11 +461,13 @@ class Record(Spec):
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter: its name, its spec, and whether it may be passed by keyword or left out (``default``)."""
+    """One parameter: its documented name, its spec, whether it may be passed by keyword (``keyword``: as every
+    Python parameter may, unless the task makes it positional-only) and whether it may be left out
+    (``has_default``). Generated calls pass arguments by these names, so they must be the reference's own."""
 
     name: str
     spec: Spec
-    keyword: bool = False
+    keyword: bool = True
     has_default: bool = False
 
 

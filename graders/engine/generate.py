@@ -10,29 +10,33 @@
    the texts with accents), the places inside it are varied again, so "validation skipped for numpy arrays" and
    "a float32 array gives a float32 result" are found too;
 3. **domain variants**: aligned sequences of unequal length or of length 1 (broadcasting), records whose key fields
-   collide when glued together, keyword arguments and left-out defaults;
-4. **repeats**: the same calls again after all the others, so results that are shared, cached or that accumulate
+   collide when glued together;
+4. **calling styles**: every argument passed by its documented name, trailing ones by name, each default left out
+   and each default passed explicitly; and every combination of the containers the task allows across the
+   arguments (both lists, both arrays, mixed), with values that break a rule placed inside each combination;
+5. **sizes**: large valid inputs (:func:`_scale_variants`): sequences grown to their limit, or to thousands of items
+   where the task states none, with sizes such as ``bins`` or ``k`` far above typical values;
+6. **repeats**: the same calls again after all the others, so results that are shared, cached or that accumulate
    state between calls show (the runner also re-reads every earlier result after the last call).
 
-Ids are stable: ``gen/<family>/<site>/<base>[/<n>]``. In ``"full"`` mode every variant is generated (``werkbank
-check`` and ``werkbank grade``); in ``"sample"`` mode (a Check in the browser) one seeded variant per stratum
-(family group, family, parameter, field), so every kind of variant is tried in every Check while the number of
-calls stays small.
+Ids are stable: ``gen/<family>/<site>/<base>[/<n>]``. The same domain, bases and seed always give the same cases
+in the same order; a Check in the browser, ``werkbank grade`` and ``werkbank check`` all run every one of them.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import random
 import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .domain import Domain, Record, Seq, Text, Variant, array_of
+from .domain import Domain, Flag, Integer, Maybe, Real, Record, Seq, Text, Variant, array_of
 
-#: Families grouped for explanations (catalog key ``gen_<group>``) and sampling.
+#: Families grouped for explanations (catalog key ``gen_<group>``) and for the verdict's summary.
 GROUPS = {
     "type": ("type-",), "blank": ("empty", "blank", "invisible"),
     "exact": ("padded", "case", "substring", "superstring", "nfd", "nfc", "nfkc"),
@@ -41,12 +45,13 @@ GROUPS = {
     "number-type": ("bool", "npbool", "npfloat", "float32", "int-form", "npint", "float-int", "float-frac",
                     "numeric-str", "zero", "neg", "large"),
     "edge": ("edge-",), "label": ("label-",), "container": ("container",), "array": ("ndarray",),
-    "size": ("size-",), "record": ("record-",), "align": ("align-",), "collision": ("collision",),
-    "transform": ("accented",), "keyword": ("keyword", "default"), "repeat": ("repeat",), "refill": ("refill",),
+    "size": ("size-",), "duplicate": ("dup-",), "record": ("record-",), "align": ("align-",), "collision": ("collision",),
+    "transform": ("accented",), "keyword": ("keyword", "default"), "combo": ("combo",), "scale": ("scale",),
+    "repeat": ("repeat",), "refill": ("refill",),
 }
 #: Families whose valid results become bases for deeper variants.
 CONVERSIONS = ("container", "ndarray", "record-reordered", "accented", "size-max")
-#: Most variants of one family in "full" mode (chosen evenly over sites and bases).
+#: Most variants of one family (chosen evenly over sites and bases).
 FULL_PER_FAMILY = 48
 #: Most deeper variants generated from one converted base.
 DEEP_PER_BASE = 60
@@ -368,21 +373,31 @@ def _aligned_sizes(domain: Domain, base: Base, names: list):
 
 
 def _keyword_variants(domain: Domain, base: Base):
-    """The base with its trailing keyword-capable parameters passed by name (``bins=5`` instead of ``5``)."""
+    """The base called by the documented parameter names: every argument by name (in reverse order, so nothing can
+    rely on the order), and the trailing keyword-capable ones by name (``bins=5`` instead of ``5``). A function whose
+    parameters are named otherwise, or swapped, fails here although it passes every positional call."""
+    if domain.skips("keyword"):
+        return
+    given = len(base.args)
+    if given and all(p.keyword for p in domain.params[:given]):
+        named = {domain.params[i].name: base.args[i] for i in reversed(range(given))}
+        yield _make(domain, base, Variant("keyword-all", ", ".join(f"{k}=…" for k in named), None), "-", "-",
+                    ((), {**named, **base.kwargs}), 0)
     for index, param in enumerate(domain.params):
-        if index >= len(base.args) or not param.keyword or domain.skips("keyword"):
+        if index >= given or not param.keyword or index == 0:
             continue
-        if not all(p.keyword for p in domain.params[index:len(base.args)]):
+        if not all(p.keyword for p in domain.params[index:given]):
             continue
-        moved = {p.name: base.args[i] for i, p in enumerate(domain.params) if index <= i < len(base.args)}
+        moved = {p.name: base.args[i] for i, p in enumerate(domain.params) if index <= i < given}
         yield _make(domain, base, Variant("keyword", ", ".join(f"{k}=…" for k in moved), None), param.name,
                     param.name, (base.args[:index], {**base.kwargs, **moved}), 0)
         return
 
 
-def _default_variants(domain: Domain, bases: list[Base]):
-    """Calls that leave out a parameter that has a default (the last positional one, or a keyword one); the
-    reference decides the result, so a wrong default shows."""
+def _default_variants(domain: Domain, bases: list[Base], defaults: dict):
+    """Calls that leave out a parameter that has a default (the last positional one, or a keyword one), and calls
+    that pass a default the base leaves out explicitly, with the value of the reference's signature (``defaults``);
+    the reference decides the result, so a wrong default, or a default that is not used, shows."""
     if domain.skips("default"):
         return
     for base in bases:
@@ -396,6 +411,249 @@ def _default_variants(domain: Domain, bases: list[Base]):
             elif index == len(base.args) - 1 and not base.kwargs:
                 yield _make(domain, base, Variant("default", f"without {param.name}", None), param.name,
                             param.name, (base.args[:index], {}), 0)
+            elif index >= len(base.args) and param.name in defaults and param.keyword \
+                    and not domain.skips("default-explicit"):
+                yield _make(domain, base, Variant("default-explicit", f"{param.name}={defaults[param.name]!r}", None),
+                            param.name, param.name, (base.args, {**base.kwargs, param.name: defaults[param.name]}), 0)
+
+
+# --------------------------------------------------------------------------------------------------- combinations
+
+
+#: What each container name of ``Seq.containers`` turns a list of items into.
+def _as_container(kind: str, items: list, like=None):
+    if kind == "tuple":
+        return tuple(items)
+    if kind == "ndarray":
+        if isinstance(like, np.ndarray) and like.dtype.kind != "O":
+            try:
+                return np.asarray(items, dtype=like.dtype)
+            except (TypeError, ValueError, OverflowError):
+                pass
+        try:
+            array = array_of(items)
+        except ValueError:
+            return None
+        return array if array.ndim == 1 and array.dtype.kind != "O" else None
+    return list(items)
+
+
+def _combo_variants(domain: Domain, base: Base):
+    """The base with its sequence arguments in every combination of the containers the task allows for them (a
+    ``Seq`` with more than one of ``containers``): both lists, both arrays, a tuple and an array, ... Each is a valid
+    input of its own, and a value that breaks a rule is then placed inside it (:func:`_combo_rule_breakers`), so
+    checks that only run for some combinations show."""
+    if domain.skips("combo"):
+        return
+    spots = []
+    for index, param in enumerate(domain.params):
+        spec = param.spec
+        if index < len(base.args) and isinstance(spec, Seq) and len(spec.containers) > 1:
+            items = _items_of(base.args[index])
+            if items:
+                spots.append((index, spec, items))
+    if len(spots) < 2:
+        return
+    for number, kinds in enumerate(itertools.product(*(spec.containers for _, spec, _ in spots))):
+        args = list(base.args)
+        for (index, _, items), kind in zip(spots, kinds):
+            converted = _as_container(kind, items, base.args[index])
+            if converted is None:
+                break
+            args[index] = converted
+        else:
+            shown = "/".join(kinds)
+            yield _make(domain, base, Variant("combo", shown, None), shown, f"combo:{shown}",
+                        (tuple(args), base.kwargs), number)
+
+
+def _all_filled(domain: Domain, base: Base) -> bool:
+    """Whether every sequence argument of ``base`` holds items (an empty one has nowhere to put a value)."""
+    return all(_items_of(value) for param, value in zip(domain.params, base.args) if isinstance(param.spec, Seq))
+
+
+def _items_of(value):
+    if isinstance(value, np.ndarray):
+        return value.tolist() if value.ndim == 1 else None
+    return list(value) if isinstance(value, (list, tuple)) else None
+
+
+#: Groups of families whose variants break a rule, placed inside every container combination.
+COMBO_GROUPS = ("edge", "special-number", "label", "type", "number-type")
+#: Most rule-breaking variants placed inside one combination.
+COMBO_PER_BASE = 4
+
+
+def _combo_rule_breakers(domain: Domain, combos: list, reference) -> list:
+    """For every valid container combination: values that break a rule (the reference raises) at the first item of
+    each sequence, at most COMBO_PER_BASE per combination, spread over families."""
+    out = []
+    for case, outcome in combos:
+        if outcome.get("kind") != "return":
+            continue
+        converted = Base(f"{case.base}+combo.{case.id.rsplit('/', 1)[-1]}", case.args, case.kwargs)
+        found = []
+        for candidate in _site_candidates(domain, [converted], 1):
+            if len(candidate.path) != 2 or candidate.path[1] != ("item", 0) \
+                    or group_of(candidate.variant.family) not in COMBO_GROUPS:
+                continue
+            built = _build(domain, candidate)
+            if built is None:
+                continue
+            built.id = f"gen/combo-{candidate.variant.family}/{candidate.shown}/{converted.id}/{candidate.number}"
+            built.family = "combo"
+            built.detail = f"{case.detail}: {candidate.variant.detail}"
+            found.append(built)
+        by_family: dict = {}
+        for built in found:
+            by_family.setdefault(built.id.split("/")[1], []).append(built)
+        picked = 0
+        for members in itertools.zip_longest(*(by_family[k] for k in sorted(by_family))):
+            for built in members:
+                if built is None or picked >= COMBO_PER_BASE:
+                    continue
+                result = reference(built)
+                if result.get("kind") == "raise":
+                    out.append((built, result))
+                    picked += 1
+            if picked >= COMBO_PER_BASE:
+                break
+    return out
+
+
+# --------------------------------------------------------------------------------------------------- sizes
+
+
+#: Length of the large valid inputs (family "scale") of a sequence whose task states no limit; a sequence with a
+#: limit is grown to exactly that limit.
+SCALE_LEN = 2000
+#: How many of the smallest valid bases each give large inputs.
+SCALE_BASES = 2
+
+
+def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
+    """Large valid inputs: each of a few valid bases with every sequence argument grown to its limit (or to
+    SCALE_LEN items where the task states none) with copies of its own items. In each copy the
+    texts are renamed consistently (``"d3"`` becomes ``"d3~2"`` in every argument, so ids stay distinct and still
+    match across arguments) and the numbers are drawn anew within their spec; then the items are shuffled (aligned
+    sequences by one permutation). Integer arguments (sizes and counts such as ``bins`` or ``k``) are set far above
+    typical values: at their upper bound or past the grown length, and at a random value in between. A solution
+    that recurses per item, stops after the first thousand items or at place 10, or caps a size, fails here."""
+    if domain.skips("scale"):
+        return
+    names = [p.name for p in domain.params]
+    filled = [b for b in bases if _all_filled(domain, b) and any(_items_of(a) for a in b.args)]
+    # Bases whose arguments name the same texts (documents both ranked and judged relevant) first, then the larger
+    # ones: grown, they keep those links in every copy, where a degenerate base (nothing relevant retrieved) would
+    # give the same result at every size.
+    filled.sort(key=lambda b: (-_shared_texts(b.args), -b.size))
+    for base in filled[:SCALE_BASES]:
+        for number in range(2):
+            args = list(base.args)
+            longest = 0
+            done: set = set()
+            for group in list(domain.aligned) + [(p.name,) for p in domain.params]:
+                members = [i for i in (names.index(n) for n in group) if i < len(args) and i not in done
+                           and isinstance(domain.params[i].spec, Seq) and _items_of(args[i])]
+                if not members or len({len(_items_of(args[i])) for i in members}) != 1:
+                    continue
+                done.update(members)
+                specs = [domain.params[i].spec for i in members]
+                if number == 0 and all(isinstance(spec.item, Seq) for spec in specs):
+                    for i, spec in zip(members, specs):  # long inner sequences, as many of them
+                        outer = _items_of(args[i])
+                        inner = [_grow(spec.item, v, max(1, SCALE_LEN // len(outer)), rng) for v in outer]
+                        args[i] = _as_container(_kind_of(args[i]), inner, None)
+                        longest = max(longest, max((len(_items_of(v) or ()) for v in inner), default=0))
+                    continue
+                target = min(s.max_len if s.max_len is not None else SCALE_LEN for s in specs)
+                if target <= len(_items_of(args[members[0]])):
+                    continue
+                order = list(range(target))
+                rng.shuffle(order)
+                for i, spec in zip(members, specs):
+                    grown = _grow(spec, args[i], target, rng, order)
+                    if grown is not None:
+                        args[i] = grown
+                longest = max(longest, target)
+            if not longest:
+                continue
+            kwargs = dict(base.kwargs)
+            for i, param in enumerate(domain.params):
+                if not isinstance(param.spec, Integer):
+                    continue
+                if i < len(args) and type(args[i]) is int:
+                    args[i] = _large_int(param.spec, longest, rng, number)
+                elif type(kwargs.get(param.name)) is int:
+                    kwargs[param.name] = _large_int(param.spec, longest, rng, number)
+            yield _make(domain, base, Variant("scale", f"{longest} items", None), "-", "scale",
+                        (tuple(args), kwargs), number)
+
+
+def _grow(spec: Seq, value, target: int, rng: random.Random, order: list | None = None):
+    """The sequence ``value`` grown to ``target`` items with refreshed copies of its own (:func:`_refresh`), shuffled
+    by ``order`` (or a permutation of its own), in its own container; ``value`` itself when it has no items or is
+    long enough already; None when its container cannot hold the new items."""
+    items = _items_of(value)
+    if not items or len(items) >= target:
+        return value
+    size = len(items)
+    grown = [items[n] if n < size else _refresh(spec.item, items[n % size], n // size, rng) for n in range(target)]
+    if order is None:
+        order = list(range(target))
+        rng.shuffle(order)
+    return _as_container(_kind_of(value), [grown[n] for n in order], value)
+
+
+def _shared_texts(args: tuple) -> int:
+    """How many distinct texts appear in more than one argument."""
+    seen: dict = {}
+    for index, value in enumerate(args):
+        for text in set(_texts(value)):
+            seen.setdefault(text, set()).add(index)
+    return sum(1 for where in seen.values() if len(where) > 1)
+
+
+def _kind_of(value) -> str:
+    return "ndarray" if isinstance(value, np.ndarray) else "tuple" if isinstance(value, tuple) else "list"
+
+
+def _large_int(spec: "Integer", length: int, rng: random.Random, number: int) -> int:
+    """A size far above typical values: the upper bound (or twice ``length``), or a random value between a dozen
+    and that."""
+    lo = spec.lo if spec.lo is not None else 0
+    top = spec.hi if spec.hi is not None else 2 * length
+    if number == 0:
+        return top
+    return rng.randint(max(lo, min(12, top)), max(lo, top))
+
+
+def _refresh(spec, item, copy: int, rng: random.Random):
+    """Another valid item like ``item`` for copy number ``copy`` of a grown sequence: texts renamed for the copy,
+    numbers drawn anew within the spec, the same types and the same shape (None stays None)."""
+    if item is None:
+        return None
+    if isinstance(spec, Maybe):
+        return _refresh(spec.spec, item, copy, rng)
+    if isinstance(spec, Text) and isinstance(item, str):
+        suffix = f"~{copy}"
+        if spec.max_len is not None and len(item) + len(suffix) > spec.max_len:
+            item = item[: max(1, spec.max_len - len(suffix))]
+        return item + suffix
+    if isinstance(spec, Real) and type(item) is float:
+        lo = spec.lo if spec.lo is not None else 0.0
+        hi = spec.hi if spec.hi is not None else max(1.0, 2 * abs(item))
+        return rng.choice([lo, hi, rng.uniform(lo, hi), round(rng.uniform(lo, hi), 2)])
+    if isinstance(spec, Integer) and type(item) is int:
+        lo = spec.lo if spec.lo is not None else 0
+        return rng.randint(lo, spec.hi if spec.hi is not None else lo + 60)
+    if isinstance(spec, Flag) and type(item) is bool:
+        return rng.random() < 0.5
+    if isinstance(spec, Record) and isinstance(item, dict):
+        return {k: _refresh(spec.fields[k], v, copy, rng) if k in spec.fields else v for k, v in item.items()}
+    if isinstance(spec, Seq) and isinstance(item, (list, tuple)):
+        return type(item)(_refresh(spec.item, v, copy, rng) for v in item)
+    return item
 
 
 def _accented(domain: Domain, base: Base) -> Base | None:
@@ -469,74 +727,62 @@ def _collision_variants(domain: Domain, base: Base):
 # --------------------------------------------------------------------------------------------------- assembly
 
 
-#: Sample mode: how many generated cases a Check runs (first level), and how many deeper ones.
-SAMPLE_BUDGET = 110
-SAMPLE_DEEP = 24
-#: Sites of one kind varied per mode (those of the smallest bases).
-SITES_PER_KIND = {"sample": 2, "full": 5}
+#: Sites of one kind varied (those of the smallest bases).
+SITES_PER_KIND = 5
 
 
-def _choose(items: list, rng: random.Random, mode: str, budget: int) -> list:
-    """Pick candidates (or built cases): in "full" mode at most FULL_PER_FAMILY per family, spread evenly; in
-    "sample" mode one per stratum, first one stratum for every (group, parameter) (for deeper variants, for every
-    (group, parameter, conversion)), then random further strata up to ``budget``; within a stratum one of its three
-    smallest members."""
+def _choose(items: list) -> list:
+    """At most FULL_PER_FAMILY candidates (or built cases) per family, spread evenly over its strata (family,
+    parameter, field, finer kind), in a fixed order."""
     strata: dict = {}
     for item in items:
         strata.setdefault(item.stratum, []).append(item)
-    if mode == "full":
-        by_family: dict = {}
-        for key in sorted(strata, key=repr):
-            by_family.setdefault(key[1], []).extend(strata[key])
-        chosen = []
-        for _, members in sorted(by_family.items()):
-            step = max(1.0, len(members) / FULL_PER_FAMILY)
-            chosen.extend(members[int(i * step)] for i in range(min(len(members), FULL_PER_FAMILY)))
-        return chosen
-    keys = sorted(strata, key=repr)
-    rng.shuffle(keys)
-    coarse, first, rest = set(), [], []
-    for key in keys:
-        # first one stratum per (group, parameter), and for deeper variants per conversion too: a solution may
-        # validate lists but skip arrays or tuples
-        bucket = (key[0], key[2].split(".", 1)[0].split("[", 1)[0], *key[4:])
-        (rest if bucket in coarse else first).append(key)
-        coarse.add(bucket)
-    picked = first + rest[: max(0, budget - len(first))]
+    by_family: dict = {}
+    for key in sorted(strata, key=repr):
+        by_family.setdefault(key[1], []).extend(strata[key])
     chosen = []
-    for key in sorted(picked, key=repr):
-        members = sorted(strata[key], key=lambda item: item.size)[:3]
-        chosen.append(members[rng.randrange(len(members))])
+    for _, members in sorted(by_family.items()):
+        step = max(1.0, len(members) / FULL_PER_FAMILY)
+        chosen.extend(members[int(i * step)] for i in range(min(len(members), FULL_PER_FAMILY)))
     return chosen
 
 
-def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mode: str = "sample",
-             repeats: int = 6) -> list[tuple[Generated, dict]]:
+def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, repeats: int = 24,
+             defaults: dict | None = None) -> list[tuple[Generated, dict]]:
     """The generated cases and their reference outcomes, in the order they should run.
 
     ``reference(case)`` runs the reference solution on deep copies of a :class:`Generated` case's inputs and
-    returns its outcome (a dict with ``kind`` "return" or "raise"). ``mode`` is "sample" or "full"; the sample is
-    seeded by ``seed``.
+    returns its outcome (a dict with ``kind`` "return" or "raise"). ``seed`` seeds the random choices (which
+    deeper variants, repeats and refills; the large inputs' values), so the same seed gives the same cases.
+    ``defaults``: the reference's default values by parameter name, passed explicitly in some calls.
     """
     rng = random.Random(f"{seed}:{domain.call}")
     bases = sorted((b for b in bases if b.args or b.kwargs), key=lambda b: b.size)
-    per_kind = SITES_PER_KIND[mode]
+    per_kind = SITES_PER_KIND
     small = bases[: max(per_kind, 3)]
     candidates = list(_site_candidates(domain, bases, per_kind))
     built = []
+    combos = []
     for base in small:
         built.extend(_aligned_variants(domain, base))
         built.extend(_keyword_variants(domain, base))
         built.extend(_collision_variants(domain, base))
-    built.extend(_default_variants(domain, bases if mode == "full" else small))
+    for base in [b for b in small if _all_filled(domain, b)][:1]:  # the smallest base with items in every sequence
+        combos.extend(_combo_variants(domain, base))
+    built.extend(_default_variants(domain, bases, defaults or {}))
     for b in (_accented(domain, base) for base in small):
         if b is not None:
             built.append(Generated(id=f"gen/accented/-/{b.id}/0", call=domain.call, args=b.args, kwargs=b.kwargs,
                                    family="accented", detail="accents", site="-", base=b.id,
                                    stratum=("transform", "accented", "-", ""), size=b.size))
-    chosen = _choose(candidates + _unique(built), rng, mode, SAMPLE_BUDGET)
+    chosen = _choose(candidates + _unique(built))
     cases = [c if isinstance(c, Generated) else _build(domain, c) for c in chosen]
     out = [(case, reference(case)) for case in _unique([c for c in cases if c is not None])]
+    combo_out = [(case, reference(case)) for case in _unique(combos)]
+    out.extend(combo_out)
+    out.extend(_combo_rule_breakers(domain, combo_out, reference))
+    scaled = [(case, reference(case)) for case in _scale_variants(domain, bases, random.Random(f"{seed}:{domain.call}:scale"))]
+    out.extend((case, outcome) for case, outcome in scaled if outcome.get("kind") == "return")
     out.extend(_roomy_conversions(domain, bases, out, reference))
     # Deeper: vary the places inside a valid conversion (a tuple, an array of another dtype, accented texts).
     deeper = []
@@ -547,20 +793,20 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, mod
         under = case.path if case.family != "accented" else None
         for candidate in _site_candidates(domain, [converted], 1, only_under=under):
             deeper.append(_Deep(candidate, case.family))
-    picked = _choose(deeper, rng, mode, SAMPLE_DEEP)
-    if mode == "full" and len(picked) > DEEP_PER_BASE * 4:
+    picked = _choose(deeper)
+    if len(picked) > DEEP_PER_BASE * 4:
         picked = rng.sample(picked, DEEP_PER_BASE * 4)
     deep_cases = [_build(domain, d.candidate) for d in picked]
     out.extend((case, reference(case)) for case in _unique([c for c in deep_cases if c is not None]))
     # Repeats: the same call again, last, for a few valid cases (state kept between calls shows here).
     valid = [(c, o) for c, o in out if o.get("kind") == "return"]
-    count = min(len(valid), repeats if mode == "sample" else 4 * repeats)
+    count = min(len(valid), repeats)
     for case, outcome in rng.sample(valid, count):
         again = Generated(id=f"gen/repeat/-/{case.id}", call=case.call, args=copy.deepcopy(case.args),
                           kwargs=copy.deepcopy(case.kwargs), family="repeat", detail="the same call again",
                           site="-", base=case.id, stratum=("repeat", "repeat", "-", ""), size=case.size)
         out.append((again, outcome))
-    out.extend(_refills(domain, valid, reference, rng, 1 if mode == "sample" else 4))
+    out.extend(_refills(domain, valid, reference, rng, 4))
     return out
 
 
@@ -582,8 +828,8 @@ def _refills(domain: Domain, valid: list, reference, rng: random.Random, per_spo
         groups = _swappable(plain, spot)
         sizes = [len(group) * (len(group) - 1) for group in groups]
         total = sum(sizes)
-        # A random order of the (first, second) pairs, drawn by index: listing and shuffling every pair cost
-        # seconds on the ~1,500 cases of a "full" run, for the few dozen pairs ever tried.
+        # A random order of the (first, second) pairs, drawn by index: listing and shuffling every pair would cost
+        # seconds on ~1,500 cases, for the few dozen pairs ever tried.
         pairs = (_pair(groups, sizes, index) for index in rng.sample(range(total), min(total, 50 * per_spot)))
         found = 0
         for first, second, outcome in pairs:
@@ -642,9 +888,9 @@ def _holds_items(value) -> bool:
 
 
 def _roomy_conversions(domain: Domain, bases: list, out: list, reference) -> list:
-    """For every container or array conversion of a parameter that the chosen cases only show empty (the sample
-    prefers small inputs, and an empty array has nothing inside to vary), the one of the smallest base that holds
-    items, so that deeper variants (a value out of range inside an array) exist for every conversion."""
+    """For every container or array conversion of a parameter that the chosen cases only show empty (an empty
+    array has nothing inside to vary), the one of the smallest base that holds items, so that deeper variants (a
+    value out of range inside an array) exist for every conversion."""
     have = {(case.family, case.site) for case, outcome in out
             if outcome.get("kind") == "return" and case.path is not None
             and _holds_items(_get(case.args, case.kwargs, case.path))}

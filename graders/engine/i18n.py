@@ -12,6 +12,7 @@ grader writes per case (``{"nl": ..., "en": ...}``) are looked up by :func:`pick
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 
 from .settings import FALLBACK_LANGUAGE, LANGUAGES
@@ -45,6 +46,37 @@ def lookup(catalogs: dict[str, dict[str, str]], key: str, lang: str, **params) -
 CATALOGS = load_catalogs(_CATALOG_DIR)
 
 
+#: Unicode's isolate controls: LRI, RLI and FSI open an isolate, PDI closes it.
+_OPENS_ISOLATE = frozenset("\u2066\u2067\u2068")
+FSI, PDI = "\u2068", "\u2069"
+#: Bidirectional classes of the characters that can reorder the text around them: right-to-left letters and digits,
+#: and the explicit embeddings, overrides and isolates.
+_DIRECTIONAL = frozenset({"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+
+
+def isolate(value: str) -> str:
+    """``value`` (text filled into a message: an exception name, an exit code, a case's label, ...) such that it
+    cannot change the direction of the message around it. A closing isolate it did not open is dropped and an
+    isolate it opened is closed; then, when it holds a right-to-left letter or a direction control (an override
+    like U+202E, which the closing PDI ends), it is wrapped in FSI ... PDI, Unicode's first-strong isolate. The page
+    shows such a span as a ``<bdi>`` element (web/src/verdict.js). Plain text comes back unchanged."""
+    if value.isascii():
+        return value
+    out, depth = [], 0
+    for ch in value:
+        if ch in _OPENS_ISOLATE:
+            depth += 1
+        elif ch == PDI:
+            if depth == 0:
+                continue
+            depth -= 1
+        out.append(ch)
+    balanced = "".join(out) + PDI * depth
+    if any(unicodedata.bidirectional(ch) in _DIRECTIONAL for ch in balanced):
+        return FSI + balanced + PDI
+    return balanced
+
+
 def text(key: str, lang: str, **params) -> str:
-    """An engine message in the learner's language."""
-    return lookup(CATALOGS, key, lang, **params)
+    """An engine message in the learner's language; every text filled in is :func:`isolate`-d."""
+    return lookup(CATALOGS, key, lang, **{k: isolate(v) if type(v) is str else v for k, v in params.items()})

@@ -12,11 +12,14 @@ result it returned earlier reads differently after the later calls (shared or ca
 
 from __future__ import annotations
 
+import json
 import re
 
+from . import values
 from .compare import Mismatch, compare
 from .i18n import pick, text
-from .settings import EXIT_TEXT_LIMIT, FALLBACK_LANGUAGE, LANGUAGES, OUTPUT_LIMIT
+from .settings import (EXIT_TEXT_LIMIT, FALLBACK_LANGUAGE, LANGUAGES, MAX_CASES, MESSAGE_LIMIT, OUTPUT_LIMIT,
+                       RUN_RESULT_DEPTH, RUN_RESULT_LIMIT, TRACEBACK_LIMIT)
 from .values import WireError, is_name, plain, show, validate
 
 
@@ -37,39 +40,63 @@ def _where(path: str, lang: str) -> str:
     return text("where", lang, path=path) if path else ""
 
 
-def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tuple[str, str | None] | None:
-    """``None`` when the learner's outcome matches; else ``(reason text, hint key)``."""
+#: How a failing case failed, coarsely, in the order a verdict's summary lists them (see :func:`summary`).
+FAILURE_KINDS = ("invalid_input", "error", "wrong_type", "wrong_value", "changed_arguments", "repeated_calls",
+                 "warning", "missing")
+#: Mismatch reasons (compare.py) that say the type is wrong rather than the value.
+_TYPE_REASONS = frozenset(("type", "dtype", "shape"))
+#: Generated families that only fail across calls (the same call again, an earlier call's arguments refilled).
+_ACROSS_CALLS = frozenset(("repeat", "refill"))
+
+
+def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tuple[str, str | None, str] | None:
+    """``None`` when the learner's outcome matches; else ``(reason text, hint key, kind)``, ``kind`` one of
+    :data:`FAILURE_KINDS`."""
     if actual is None:
-        return text("reason_not_reached", lang), None
+        return text("reason_not_reached", lang), None, "missing"
     kind = actual.get("kind")
     if kind == "missing":
-        return text("reason_missing", lang, name=actual.get("name")), None
+        return text("reason_missing", lang, name=actual.get("name")), None, "missing"
     if kind == "not_callable":
-        return text("reason_not_callable", lang, name=actual.get("name")), None
+        return text("reason_not_callable", lang, name=actual.get("name")), None, "missing"
+    across = (meta.get("generated") or {}).get("family") in _ACROSS_CALLS
     if expected["kind"] == "raise":
         exc = expected["exc"]
         if kind == "return":
-            return text("reason_expected_raise", lang, exc=exc), None
+            return text("reason_expected_raise", lang, exc=exc), None, "invalid_input"
         if exc not in actual.get("builtin_mro", []):
-            return text("reason_wrong_raise", lang, exc=exc, actual=actual.get("exc")), None
+            return text("reason_wrong_raise", lang, exc=exc, actual=actual.get("exc")), None, "invalid_input"
         pattern = meta.get("message")
         if pattern and not re.search(pattern, actual.get("message", "")):
-            return text("reason_message", lang, exc=exc), None
+            return text("reason_message", lang, exc=exc), None, "invalid_input"
     else:
         if kind == "raise":
-            return text("reason_unexpected_raise", lang, actual=actual.get("exc")), None
+            return text("reason_unexpected_raise", lang, actual=actual.get("exc")), None, \
+                "repeated_calls" if across else "error"
         found = compare(expected["value"], actual["value"])
         if found:
-            return _reason(found, lang), found.hint
+            return _reason(found, lang), found.hint, "repeated_calls" if across else \
+                "wrong_type" if found.reason in _TYPE_REASONS else "wrong_value"
         if "later" in actual and compare(expected["value"], actual["later"]):
-            return text("reason_changed_later", lang), "hint_changed_later"
+            return text("reason_changed_later", lang), "hint_changed_later", "repeated_calls"
         if actual.get("shared") is True:
-            return text("reason_shared_result", lang), "hint_changed_later"
+            return text("reason_shared_result", lang), "hint_changed_later", "repeated_calls"
     if actual.get("mutated"):
-        return text("reason_mutated", lang), "hint_mutated"
+        return text("reason_mutated", lang), "hint_mutated", "changed_arguments"
     if meta.get("forbid_warnings") and actual.get("warnings"):
-        return text("reason_warning", lang, warning=", ".join(actual["warnings"])), None
+        return text("reason_warning", lang, warning=", ".join(actual["warnings"])), None, "warning"
     return None
+
+
+def summary(counts: dict, lang: str) -> tuple[list, str]:
+    """The failing cases by kind: ``([{"kind", "count", "text"}], one sentence)``, most frequent kind first (ties
+    in :data:`FAILURE_KINDS` order), so a learner whose core logic is right but whose input checks are missing sees
+    that at once."""
+    order = sorted((kind for kind in FAILURE_KINDS if counts.get(kind)),
+                   key=lambda kind: (-counts[kind], FAILURE_KINDS.index(kind)))
+    parts = [{"kind": kind, "count": counts[kind], "text": text(f"kind_{kind}", lang, n=counts[kind])}
+             for kind in order]
+    return parts, text("summary", lang, kinds=text("list_separator", lang).join(p["text"] for p in parts))
 
 
 def _reason(found: Mismatch, lang: str) -> str:
@@ -111,7 +138,10 @@ def case_texts(meta: dict, lang: str) -> tuple[str, str, str]:
     if generated:
         params = {"site": generated["site"], "detail": generated["detail"]}
         group = generated["group"]
-        return (text("gen_label", lang, what=text(f"gen_name_{group}", lang), **params),
+        # the label names the kind of input and where it is ("-": the whole call); "gen_label" is the label group's
+        # explanation
+        where = "gen_case_label_whole" if generated["site"] == "-" else "gen_case_label"
+        return (text(where, lang, what=text(f"gen_name_{group}", lang), **params),
                 text(f"gen_{group}", lang, **params), text(f"gen_hint_{group}", lang))
     return pick(meta.get("label", {}), lang), pick(meta["explain"], lang), pick(meta["hint"], lang)
 
@@ -128,6 +158,62 @@ def _base(key: dict, run: dict, lang: str) -> dict:
     }
 
 
+# ----------------------------------------------------------------------------------------------- reading a run
+# A run result comes from the learner's interpreter (a worker or a child process learner code can write to), so the
+# judge reads it as hostile data: bounded in bytes and nesting before it is parsed (a JSON text nested a million
+# deep overflows the parser's stack in Pyodide, which ends the whole interpreter), then checked field by field.
+
+#: A JSON string (possessive: no backtracking state kept, however long the string).
+_JSON_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"', re.S)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_OPENERS = frozenset(b"[{")
+
+
+def json_depth(data: bytes) -> int:
+    """How deeply the JSON text ``data`` nests (brackets outside strings), found without recursion."""
+    skeleton = _JSON_STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
+    if not skeleton:
+        return 0
+    np = values._np  # numpy, as the values module holds it
+    if np is not None:
+        marks = np.frombuffer(skeleton, dtype=np.uint8)
+        steps = np.where((marks == 91) | (marks == 123), 1, -1).astype(np.int64)
+        return int(np.cumsum(steps).max())
+    depth = deepest = 0  # pragma: no cover - both hosts ship numpy
+    for byte in skeleton:
+        depth += 1 if byte in _OPENERS else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+#: The status of a run result the judge did not read (never one a runner writes).
+UNREADABLE = "unreadable"
+
+
+def read_run(data) -> dict:
+    """The untrusted run result (UTF-8 JSON as bytes, a buffer with ``to_bytes`` such as a Uint8Array, or text) as a
+    dict; one that could not be read is ``{"status": UNREADABLE, "problem": why}``, which :func:`judge` turns into
+    an error verdict. Nothing longer than :data:`RUN_RESULT_LIMIT` bytes or nested deeper than
+    :data:`RUN_RESULT_DEPTH` is parsed."""
+    if hasattr(data, "to_bytes"):
+        data = data.to_bytes()
+    if type(data) is str:
+        if len(data) > RUN_RESULT_LIMIT:  # UTF-8 takes at least a byte a character: too long whatever it holds
+            return {"status": UNREADABLE, "problem": "too large"}
+        data = data.encode("utf-8", "surrogatepass")
+    if type(data) is not bytes:
+        return {"status": UNREADABLE, "problem": "not JSON text"}
+    if len(data) > RUN_RESULT_LIMIT:
+        return {"status": UNREADABLE, "problem": "too large"}
+    if json_depth(data) > RUN_RESULT_DEPTH:
+        return {"status": UNREADABLE, "problem": "nested too deeply"}
+    try:
+        run = json.loads(data)
+    except (ValueError, TypeError, RecursionError):
+        return {"status": UNREADABLE, "problem": "not JSON"}
+    return run if type(run) is dict else {"status": UNREADABLE, "problem": "not an object"}
+
+
 _RUN_STATUSES = frozenset({"ok", "error", "exit", "interrupted", "timeout"})
 _OUTCOME_KINDS = frozenset({"return", "raise", "missing", "not_callable"})
 _OPTIONAL_TEXT = (str, type(None))
@@ -138,25 +224,36 @@ def _bad_run(run) -> str | None:
     interpreter, so every field is checked before the judge reads it."""
     if type(run) is not dict:
         return "not an object"
+    if run.get("status") == UNREADABLE and type(run.get("problem")) is str:
+        return run["problem"][:200]
     if run.get("status") not in _RUN_STATUSES:
         return "unknown status"
     for name in ("stdout", "stderr"):
         if type(run.get(name, "")) is not str:
             return f"{name} is not text"
-    if not isinstance(run.get("traceback"), _OPTIONAL_TEXT):
-        return "traceback is not text"
+    if len(run.get("stdout", "")) + len(run.get("stderr", "")) > OUTPUT_LIMIT:
+        return "more output than the limit"
+    if not _short_text(run.get("traceback"), TRACEBACK_LIMIT):
+        return "traceback is not a short text"
     if run.get("error_line") is not None and type(run.get("error_line")) is not int:
         return "error_line is not an int"
     code = run.get("exit_code")
     if not (code is None or type(code) in (bool, int) or (type(code) is str and len(code) <= EXIT_TEXT_LIMIT + 1)):
         return "exit_code is not an int or a short text"
+    exception = run.get("exception")
+    if exception is not None and (type(exception) is not dict or not _raised(exception)):
+        return "exception is malformed"
     outcomes = run.get("outcomes", [])
     if type(outcomes) is not list:
         return "outcomes is not a list"
+    if len(outcomes) > MAX_CASES:
+        return "more outcomes than cases"
     seen = set()
     for outcome in outcomes:
         if type(outcome) is not dict or type(outcome.get("id")) is not str or outcome.get("kind") not in _OUTCOME_KINDS:
             return "an outcome is malformed"
+        if not _short_text(outcome.get("traceback"), TRACEBACK_LIMIT):
+            return "an outcome's traceback is not a short text"
         if outcome["id"] in seen:
             return f"outcome {outcome['id'][:40]!r} appears twice"
         seen.add(outcome["id"])
@@ -166,12 +263,9 @@ def _bad_run(run) -> str | None:
                 if "later" in outcome:
                     validate(outcome["later"])
             elif outcome["kind"] == "raise":
-                if not is_name(outcome.get("exc")) or type(outcome.get("message", "")) is not str:
+                if not _raised(outcome):
                     return "an exception outcome is malformed"
-                mro = outcome.get("builtin_mro", [])
-                if type(mro) is not list or not all(is_name(c) for c in mro):
-                    return "an exception outcome is malformed"
-            elif type(outcome.get("name", "")) is not str:
+            elif not is_name(outcome.get("name", "")):
                 return "an outcome is malformed"
         except WireError as error:
             return f"outcome {outcome['id'][:40]!r}: {error}"
@@ -181,10 +275,23 @@ def _bad_run(run) -> str | None:
     return None
 
 
-def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
+def _short_text(value, limit: int) -> bool:
+    """None, or text of at most ``limit`` characters."""
+    return value is None or (type(value) is str and len(value) <= limit)
+
+
+def _raised(exception: dict) -> bool:
+    """Whether an exception as the runner writes it (``exc``, ``message``, ``builtin_mro``) is well-formed."""
+    mro = exception.get("builtin_mro", [])
+    return (is_name(exception.get("exc")) and type(exception.get("message", "")) is str
+            and len(exception.get("message", "")) <= MESSAGE_LIMIT and type(mro) is list and len(mro) <= 64
+            and all(is_name(c) for c in mro))
+
+
+def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
     """The verdict for ``run`` (from :func:`graders.engine.runner.run`) against a prepared checkpoint (the whole
-    result of :func:`graders.engine.prepare.prepare`, or just its ``key``)."""
-    key = prepared.get("key", prepared)
+    result of :func:`graders.engine.prepare.prepare`: its ``key`` decides, its ``plan`` shows the failing call)."""
+    key = prepared["key"]
     lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
     problem = _bad_run(run)
     if problem is not None:
@@ -214,6 +321,7 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
     outcomes = {o.get("id"): o for o in run.get("outcomes", [])}
     passed = 0
     first = None
+    counts: dict = {}
     for case_id in key["order"]:
         meta = key["cases"][case_id]
         actual = outcomes.get(case_id)
@@ -221,14 +329,17 @@ def judge(prepared: dict, run: dict, lang: str = "en") -> dict:
         if problem is None:
             passed += 1
             continue
+        counts[problem[2]] = counts.get(problem[2], 0) + 1
         verdict["failed_cases"].append(case_id)
         if first is None:
-            first = failure(key, case_id, actual, problem, lang)
+            first = failure(prepared, case_id, actual, problem, lang)
             if actual and actual.get("kind") == "raise" and actual.get("traceback"):
                 verdict["traceback"] = actual["traceback"]
                 verdict["error_line"] = actual.get("error_line")
     verdict["passed"] = passed
     verdict["failure"] = first
+    if counts:
+        verdict["summary"], verdict["summary_text"] = summary(counts, lang)
     if status in ("exit", "interrupted", "error"):
         # The run stopped part-way: never a pass.
         verdict["status"] = "error"
@@ -258,10 +369,27 @@ def _module_error(run: dict, lang: str) -> dict | None:
                          run.get("error_line"), lang)
 
 
-def failure(key: dict, case_id: str, actual: dict | None, problem: tuple, lang: str) -> dict:
+def plan_case(prepared: dict, case_id: str) -> dict:
+    """The plan's entry of one case (its call and inputs)."""
+    index = prepared.get("_index")
+    if index is None:
+        index = prepared["_index"] = {case["id"]: case for case in prepared["plan"]["cases"]}
+    return index[case_id]
+
+
+def call_texts(entry: dict) -> tuple[str, str]:
+    """``(bounded call text, complete call source)`` of a plan case: made when a verdict shows the case, not for
+    every case ahead of time (the source of a case with thousands of items is long)."""
+    args, kwargs = values.case_inputs(entry)
+    return values.show_call(entry["call"], args, kwargs), values.call_source(entry["call"], args, kwargs)
+
+
+def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, lang: str) -> dict:
     """The verdict's ``failure`` entry for one failing case: what was called, expected and got, and why."""
+    key = prepared["key"]
     meta = key["cases"][case_id]
-    reason, hint_key = problem
+    call, source = call_texts(plan_case(prepared, case_id))
+    reason, hint_key, kind = problem
     label, explain, hint = case_texts(meta, lang)
     if hint_key:
         hint = (text(hint_key, lang) + (" " + hint if hint else "")).strip()
@@ -269,13 +397,14 @@ def failure(key: dict, case_id: str, actual: dict | None, problem: tuple, lang: 
     entry = {
         "case": case_id,
         "case_label": label or case_id,
-        "call": meta["call"],
-        "call_source": meta.get("source", meta["call"]),
+        "call": call,
+        "call_source": source,
         "expected": _outcome_text(expected, lang),
         "actual": _outcome_text(actual, lang) if actual else "<no result>",
         "reason": reason,
         "explanation": explain,
         "hint": hint,
+        "kind": kind,
         "generated": bool(meta.get("generated")),
         "shrunk": bool(meta.get("shrunk")),
         "python_error": python_error(expected, actual, lang),
@@ -304,16 +433,17 @@ def known_mistake(key: dict, case_id: str, actual: dict | None) -> dict | None:
     return None
 
 
-def adopt_shrunk(verdict: dict, key: dict, case_id: str, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
-    """``verdict`` with its failure shown on the smaller input ``case_id`` of a shrink round (``key`` and ``run`` of
-    that round). The failing case keeps its id and label; what was called, expected and got come from the smaller
-    input, which is marked ``shrunk``."""
+def adopt_shrunk(verdict: dict, prepared: dict, case_id: str, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
+    """``verdict`` with its failure shown on the smaller input ``case_id`` of a shrink round (the round's prepared
+    candidates and ``run``). The failing case keeps its id and label; what was called, expected and got come from
+    the smaller input, which is marked ``shrunk``."""
     lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
+    key = prepared["key"]
     actual = next((o for o in run.get("outcomes", []) if o.get("id") == case_id), None)
     problem = check_case(key["expected"][case_id], actual, key["cases"][case_id], lang)
     if problem is None or not verdict.get("failure"):
         return verdict
-    smaller = failure(key, case_id, actual, problem, lang)
+    smaller = failure(prepared, case_id, actual, problem, lang)
     original = verdict["failure"]
     merged = {**smaller, "case": original["case"], "case_label": original["case_label"], "shrunk": True}
     if not key["cases"][case_id].get("generated"):
@@ -344,7 +474,7 @@ def plot_data(prepared: dict, run: dict) -> dict | None:
     }
 
 
-def author_error(detail: str, lang: str = "en", **extra) -> dict:
+def author_error(detail: str, lang: str = FALLBACK_LANGUAGE, **extra) -> dict:
     """The verdict for a broken grader or reference solution."""
     lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
     verdict = {"status": "author_error", "passed": 0, "total": 0, "lang": lang, "failure": None,
@@ -354,5 +484,5 @@ def author_error(detail: str, lang: str = "en", **extra) -> dict:
     return verdict
 
 
-__all__ = ["judge", "author_error", "adopt_shrunk", "check_case", "case_texts", "explain_error", "failure",
-           "plot_data", "python_error"]
+__all__ = ["judge", "author_error", "adopt_shrunk", "check_case", "case_texts", "explain_error", "failure", "summary",
+           "FAILURE_KINDS", "plot_data", "python_error"]

@@ -6,8 +6,9 @@ code and hands to :func:`graders.engine.judge.judge` afterwards.
 
 The cases are, in order: the grader's curated cases; its random valid cases (``RANDOM_CASES``, from its own
 ``random_cases(rng, count)`` or drawn from its ``DOMAIN``); then, when the grader declares a ``DOMAIN``, the generated
-adversarial cases (:mod:`graders.engine.generate`), in ``"sample"`` mode (a seeded stratified sample: a Check in the
-browser) or ``"full"`` mode (every variant: ``werkbank grade`` and ``werkbank check``).
+adversarial cases (:mod:`graders.engine.generate`). The same grader, reference, seed and language always give the
+same cases in the same order, on every platform: a Check in the browser, ``werkbank grade`` and ``werkbank check``
+run exactly this set (the build computes it once, :mod:`werkbank.build`).
 Anything wrong with the grader module or the reference solution raises :class:`AuthorError`.
 """
 
@@ -24,10 +25,8 @@ from . import values
 from .case import AuthorError, Case
 from .domain import Domain
 from .generate import Base, generate, random_bases
-from .runner import Refills, resolve  # the same rules as for learners
-from .settings import DEFAULT_TIME_LIMIT, FALLBACK_LANGUAGE, MAX_CASES
-
-MODES = ("sample", "full")
+from .runner import resolve  # the same rules as for learners
+from .settings import CASE_SEED, DEFAULT_TIME_LIMIT, FALLBACK_LANGUAGE, MAX_CASES
 
 
 def load_reference(source: str, name: str = "reference_solution") -> types.ModuleType:
@@ -138,6 +137,25 @@ class Reference:
     def close(self) -> None:
         sys.modules.pop(self.name, None)
 
+    def defaults(self, domain: Domain) -> dict:
+        """The default values of the reference's ``domain.call`` by parameter name. A domain whose parameter names
+        are not the reference's is an author error: generated calls pass arguments by those names."""
+        try:
+            target = resolve(self.module.__dict__, domain.call)
+            signature = inspect.signature(target)
+        except (LookupError, AttributeError):
+            raise AuthorError(f"DOMAIN {domain.call}: the reference solution has no {domain.call}") from None
+        except (TypeError, ValueError):
+            return {}
+        params = [p for p in signature.parameters.values() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY,
+                                                                          p.POSITIONAL_ONLY)]
+        named = [p.name for p in params]
+        for param in domain.params:
+            if param.name not in named:
+                raise AuthorError(f"DOMAIN {domain.call}: parameter {param.name!r} is not a parameter of the "
+                                  f"reference's {domain.call}{signature}")
+        return {p.name: p.default for p in params if p.default is not p.empty}
+
     def outcome(self, case_id: str, call: str, args, kwargs, *, forbid_warnings: bool = False) -> dict:
         try:
             target = resolve(self.module.__dict__, call)
@@ -190,13 +208,23 @@ def _label(case: Case) -> dict:
     return out
 
 
-def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, checkpoint: str, seed: int,
-            plot: str = "", mode: str = "sample", lang: str = FALLBACK_LANGUAGE, mistakes=()) -> dict:
+def plan_entry(case_id: str, call: str, wire_args: list, wire_kwargs: list) -> dict:
+    """One case of a plan: its inputs as JSON text (``json``) when they hold only JSON types, which the runner reads
+    at C speed, else in the typed wire encoding (``args``, ``kwargs``)."""
+    plain = values.as_json(wire_args, wire_kwargs)
+    if plain is not None:
+        return {"id": case_id, "call": call, "json": plain}
+    return {"id": case_id, "call": call, "args": wire_args, "kwargs": wire_kwargs}
+
+
+def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, checkpoint: str,
+            seed: int = CASE_SEED, plot: str = "", lang: str = FALLBACK_LANGUAGE, mistakes=(), run=None) -> dict:
     """Cases, inputs and expected outcomes for one checkpoint; see the module docstring. ``mistakes``: declared
     mistakes with feedback (``{"name", "source", "feedback", "expect_status"}``); the key records where each fails
-    and what it gives there, so the judge can tell a learner who makes that mistake what it means."""
-    if mode not in MODES:
-        raise AuthorError(f"unknown mode {mode!r}")
+    and what it gives there, so the judge can tell a learner who makes that mistake what it means. ``run(source,
+    plan) -> run result`` runs a mistake's program the way a host runs a learner's (default: here, with
+    :func:`graders.engine.runner.run`); a host that fixes the hash seed makes the record the same in every process
+    (a wrong program may iterate a set of strings)."""
     cases = collect_cases(grader, seed, lang)
     allowed = tuple(getattr(grader, "EXPECTED_EXCEPTIONS", (ValueError,)))
     reference = Reference(reference_source, allowed)
@@ -204,15 +232,10 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
 
     def add(case_id, call, args, kwargs, outcome, meta, refill=None):
         wire_args, wire_kwargs = _encode_inputs(case_id, args, kwargs)
-        entry = {"id": case_id, "call": call, "args": wire_args, "kwargs": wire_kwargs}
+        entry = plan_entry(case_id, call, wire_args, wire_kwargs)
         if refill is not None:
             entry["refill"] = refill
-        plain = values.as_json(wire_args, wire_kwargs)
-        if plain is not None:
-            entry["json"] = plain
         plan_cases.append(entry)
-        meta["call"] = values.show_call(call, wire_args, wire_kwargs)
-        meta["source"] = values.call_source(call, wire_args, wire_kwargs)
         metas[case_id] = meta
         expected[case_id] = outcome
         order.append(case_id)
@@ -234,7 +257,8 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
             def run_reference(generated):
                 return reference.outcome(generated.id, generated.call, generated.args, generated.kwargs)
 
-            for generated, outcome in generate(domain, bases, run_reference, seed=seed, mode=mode):
+            defaults = reference.defaults(domain)
+            for generated, outcome in generate(domain, bases, run_reference, seed=seed, defaults=defaults):
                 if generated.id in metas:
                     continue
                 add(generated.id, generated.call, generated.args, generated.kwargs, outcome,
@@ -249,24 +273,25 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
         raise AuthorError(_explained(str(error))) from None
     finally:
         reference.close()
-    known = [_fingerprint(m, plan_cases, expected) for m in mistakes if m.get("feedback")
-             and m.get("expect_status") != "timeout"]
     if len(order) > MAX_CASES:
         raise AuthorError(f"the checkpoint has {len(order)} cases; at most {MAX_CASES}")
     attrs: dict = {}
     for outcome in expected.values():
         if outcome["kind"] == "return":
             _attrs_of(outcome["value"], attrs)
+    time_limit = float(getattr(grader, "TIME_LIMIT", DEFAULT_TIME_LIMIT))
+    plan = {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": time_limit}
+    known = [_fingerprint(m, plan, expected, metas, run) for m in mistakes if m.get("feedback")
+             and m.get("expect_status") != "timeout"]
     plot_case = getattr(grader, "PLOT_CASE", None)
     if plot_case is not None and plot_case not in expected:
         raise AuthorError(f"PLOT_CASE {plot_case!r} is not a case id")
-    time_limit = float(getattr(grader, "TIME_LIMIT", DEFAULT_TIME_LIMIT))
     return {
         # What the runner gets: calls and inputs only.
-        "plan": {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": time_limit},
+        "plan": plan,
         # What the judge gets, and learner code never: expected outcomes and the texts about each case.
         "key": {
-            "lesson": lesson, "checkpoint": checkpoint, "seed": seed, "mode": mode, "time_limit": time_limit,
+            "lesson": lesson, "checkpoint": checkpoint, "seed": seed, "time_limit": time_limit,
             "order": order, "expected": expected, "cases": metas,
             "plot": {"kind": plot, "case": plot_case} if plot and plot_case else None,
             "mistakes": [m for m in known if m["fails"]],
@@ -274,54 +299,35 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
     }
 
 
-def _fingerprint(mistake: dict, plan_cases: list, expected: dict) -> dict:
-    """Where a declared mistake fails and what it returns or raises there (trusted code: it runs here, like the
-    reference), so a learner's failure can be matched to it as futurecoder's message steps do."""
-    from .compare import compare
+#: How many of a declared mistake's failing cases its fingerprint keeps (a learner's first failing case is what is
+#: matched, and one who makes the mistake fails where it first fails).
+FINGERPRINT_CASES = 50
 
-    name = f"mistake_{abs(hash(mistake['name']))}"
+
+def _fingerprint(mistake: dict, plan: dict, expected: dict, metas: dict, run=None) -> dict:
+    """Where a declared mistake fails and what it returns or raises there, so a learner's failure can be matched to
+    it as futurecoder's message steps do. The mistake's program (an author's, trusted) runs under the plan exactly
+    as a learner's does (``run``, :func:`graders.engine.runner.run` by default), so what it gives is what a learner
+    with the same code would give."""
+    from .judge import check_case
+    from .runner import run as run_here
+
     fails: dict = {}
-    try:
-        module = load_reference(mistake["source"], name)
-    except AuthorError:
-        return {"name": mistake["name"], "feedback": mistake["feedback"], "fails": fails}
-    kept = []  # (case id, outcome, result, input ids): read again after the last call, as the runner does
-    refills = Refills(plan_cases)
-    try:
-        for case in plan_cases:
-            try:
-                target = resolve(module.__dict__, case["call"])
-                args, kwargs = values.decode(case["args"]), values.decode(case["kwargs"])
-                args = refills.arguments(case, args)
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    result = target(*args, **kwargs)
-                outcome = {"kind": "return", "value": values.encode(result)}
-                kept.append((case["id"], outcome, result, values.input_ids(args, kwargs)))
-                if values.encode(args) != case["args"] or values.encode(kwargs) != case["kwargs"]:
-                    outcome["mutated"] = True
-            except Exception as error:  # any exception is this wrong program's outcome
-                outcome = {"kind": "raise", "exc": type(error).__name__}
-            want = expected[case["id"]]
-            same = outcome["kind"] == want["kind"] and not outcome.get("mutated") and (
-                compare(want["value"], outcome["value"]) is None if want["kind"] == "return"
-                else outcome["exc"] == want["exc"])
-            if not same:
-                fails[case["id"]] = outcome
-        owners: dict = {}
-        handed_on = refills.handed_on()  # as the runner: a refilled call's inputs changed, not its result
-        for number, (case_id, outcome, result, inputs) in enumerate(kept):
-            again = values.encode(result)
-            if again != outcome["value"] and compare(expected[case_id]["value"], again) is not None \
-                    and case_id not in handed_on:
-                outcome["later"] = again
-            if any(owners.setdefault(id(part), number) != number for part in values.mutable_parts(result)
-                   if id(part) not in inputs):
-                outcome["shared"] = True
-            if "later" in outcome or "shared" in outcome:
-                fails[case_id] = outcome
-    finally:
-        sys.modules.pop(name, None)
+    result = (run or run_here)(mistake["source"], plan)
+    for outcome in result.get("outcomes", []):
+        case_id = outcome.get("id")
+        if case_id not in expected or len(fails) >= FINGERPRINT_CASES:
+            continue
+        if check_case(expected[case_id], outcome, metas[case_id], FALLBACK_LANGUAGE) is None:
+            continue
+        if outcome["kind"] == "raise":
+            fails[case_id] = {"kind": "raise", "exc": outcome["exc"]}
+        elif outcome["kind"] == "return":
+            kept = {"kind": "return", "value": outcome["value"]}
+            kept.update({flag: outcome[flag] for flag in ("later", "shared", "mutated") if outcome.get(flag)})
+            fails[case_id] = kept
+        else:
+            fails[case_id] = {"kind": outcome["kind"]}
     return {"name": mistake["name"], "feedback": mistake["feedback"], "fails": fails}
 
 def _aligned_indices(domain: Domain) -> list:
@@ -340,17 +346,15 @@ def prepare_candidates(grader: types.ModuleType, reference_source: str, plan_cas
     reference = Reference(reference_source, allowed)
     plan_cases, metas, outcomes, order = [], {}, {}, []
     try:
-        for number, (args, kwargs) in enumerate(candidates(plan_case["args"], plan_case["kwargs"],
-                                                           meta.get("aligned", ()))):
+        wire_args, wire_kwargs = values.case_inputs(plan_case)
+        for number, (args, kwargs) in enumerate(candidates(wire_args, wire_kwargs, meta.get("aligned", ()))):
             case_id = f"{plan_case['id']}~{number}"
             try:
                 outcome = reference.outcome(case_id, plan_case["call"], values.decode(args), values.decode(kwargs))
             except AuthorError:
                 continue  # a smaller input the reference does not handle is no candidate
-            plan_cases.append({"id": case_id, "call": plan_case["call"], "args": args, "kwargs": kwargs})
-            metas[case_id] = {**meta, "shrunk": True, "size": size(args) + size(kwargs),
-                              "call": values.show_call(plan_case["call"], args, kwargs),
-                              "source": values.call_source(plan_case["call"], args, kwargs)}
+            plan_cases.append(plan_entry(case_id, plan_case["call"], args, kwargs))
+            metas[case_id] = {**meta, "shrunk": True, "size": size(args) + size(kwargs)}
             outcomes[case_id] = outcome
             order.append(case_id)
     finally:

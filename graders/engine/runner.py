@@ -35,7 +35,7 @@ import types
 import warnings
 
 from . import values
-from .settings import EXIT_TEXT_LIMIT, OUTPUT_LIMIT
+from .settings import EXIT_TEXT_LIMIT, MESSAGE_LIMIT, OUTPUT_LIMIT, TRACEBACK_LIMIT
 
 #: The file name learner code is compiled under; tracebacks keep only frames from it.
 FILENAME = "main.py"
@@ -67,22 +67,17 @@ _encode = values.encode
 _decode = values.decode
 # JSON inputs are read and written by the C scanner and encoder, created here: the Python layer of the json module
 # looks up builtins such as len and isinstance at call time, and learner code may have replaced those by then.
-try:
-    from _json import encode_basestring as _c_basestring, make_encoder as _c_encoder, make_scanner as _c_scanner
-except ImportError:  # pragma: no cover - CPython and Pyodide both have _json
-    _c_scanner = None
+# (CPython and Pyodide both have _json.)
+from _json import encode_basestring as _c_basestring, make_encoder as _c_encoder, make_scanner as _c_scanner
 
 
 def _no_default(value):
     raise TypeError("not a JSON value")
 
 
-if _c_scanner is not None:
-    _scan = _c_scanner(json.JSONDecoder())
-    _write = _c_encoder(None, _no_default, _c_basestring, None, ":", ",", False, False, False)
-    _join = "".join
-else:  # pragma: no cover
-    _scan = _write = None
+_scan = _c_scanner(json.JSONDecoder())
+_write = _c_encoder(None, _no_default, _c_basestring, None, ":", ",", False, False, False)
+_join = "".join
 
 
 class Output(io.TextIOBase):
@@ -233,8 +228,12 @@ class Sandbox:
             current = getattr(sys, name)
             current[:] = items
         sys.setrecursionlimit(self.recursion_limit)
-        sys.settrace(self.trace)
-        sys.setprofile(self.profile)
+        # Put back a trace or profile function learner code changed. A C profiler (cProfile) is no callable that
+        # setprofile takes: it is left as it is when nothing changed it.
+        if sys.gettrace() is not self.trace:
+            sys.settrace(self.trace if callable(self.trace) else None)
+        if sys.getprofile() is not self.profile:
+            sys.setprofile(self.profile if callable(self.profile) else None)
         modules = sys.modules
         for name in list(modules):
             if name in self.modules:
@@ -308,6 +307,13 @@ def _learner_frames(tb) -> tuple[list[str], int | None]:
     if not runs:
         return [], None
     shown = runs if len(runs) <= _MAX_RUNS else runs[:_MAX_RUNS // 2] + [None] + runs[-(_MAX_RUNS // 2):]
+    in_main = [run for run in runs if run[0].co_filename == FILENAME]
+    line = in_main[-1][1] if in_main else None
+    # The same stack formats to the same lines: a Check's invalid inputs mostly raise at one place.
+    key = tuple((id(entry[0]), entry[1], entry[3]) if entry else None for entry in shown)
+    cached = _FRAMES.get(key)
+    if cached is not None and cached[0] == [entry[0] if entry else None for entry in shown]:
+        return list(cached[1]), line
     lines: list[str] = []
     for entry in shown:
         if entry is None:
@@ -317,15 +323,20 @@ def _learner_frames(tb) -> tuple[list[str], int | None]:
         lines.extend(traceback.StackSummary.extract([(frame, lineno)] * min(count, 3)).format())
         if count > 3:
             lines.append(f"  [Previous line repeated {count - 3} more times]\n")
-    in_main = [run for run in runs if run[0].co_filename == FILENAME]
-    return lines, in_main[-1][1] if in_main else None
+    if len(_FRAMES) < 64:
+        _FRAMES[key] = ([entry[0] if entry else None for entry in shown], lines)
+    return list(lines), line
+
+
+#: Formatted learner frames by stack, within one run (run() clears it: the code objects belong to that run).
+_FRAMES: dict = {}
 
 
 def format_error(error: BaseException) -> tuple[str, int | None]:
     """The traceback of ``error`` trimmed to the learner's own lines, and the editor line to highlight."""
     if isinstance(error, SyntaxError) and error.filename in (FILENAME, AFTER_FILENAME):
         text = "".join(traceback.format_exception_only(type(error), error))
-        return text, error.lineno if error.filename == FILENAME else None
+        return _cut(text), error.lineno if error.filename == FILENAME else None
     frames, line = _learner_frames(error.__traceback__)
     lines = ["Traceback (most recent call last):\n"] if frames else []
     lines.extend(frames)
@@ -333,10 +344,15 @@ def format_error(error: BaseException) -> tuple[str, int | None]:
         lines.extend(traceback.format_exception_only(type(error), error))
     except BaseException:  # noqa: B036 - a learner exception whose __str__ fails (even with SystemExit)
         lines.append(f"{values.type_name(type(error))}: <message could not be shown>\n")
-    text = "".join(lines)
-    if len(text) > 20_000:
-        text = text[:8_000] + "\n…\n" + text[-8_000:]
-    return text, line
+    return _cut("".join(lines)), line
+
+
+def _cut(text: str) -> str:
+    """A traceback within :data:`TRACEBACK_LIMIT`: its start and its end (the judge refuses a longer one)."""
+    if len(text) <= TRACEBACK_LIMIT:
+        return text
+    keep = TRACEBACK_LIMIT * 2 // 5
+    return text[:keep] + "\n…\n" + text[-keep:]
 
 
 def resolve(namespace: dict, path: str):
@@ -373,13 +389,23 @@ def _exit_code(code):
     return text if len(text) <= EXIT_TEXT_LIMIT else text[:EXIT_TEXT_LIMIT] + "…"
 
 
+#: The built-in part of a built-in exception class's MRO, by class (most raised exceptions are ValueError and kin).
+_BUILTIN_MRO: dict = {}
+
+
 def _exception_outcome(error: BaseException) -> dict:
-    mro = [values.type_name(c) for c in type(error).__mro__ if c.__module__ == "builtins"]
+    tp = type(error)
+    mro = _BUILTIN_MRO.get(tp) if tp.__module__ == "builtins" else None
+    if mro is None:
+        mro = [values.type_name(c) for c in tp.__mro__ if c.__module__ == "builtins"]
+        if tp.__module__ == "builtins" and len(_BUILTIN_MRO) < 64:
+            _BUILTIN_MRO[tp] = mro
+    mro = list(mro)
     try:
         message = BaseException.__str__(error)
     except Exception:
         message = ""
-    return {"kind": "raise", "exc": values.type_name(type(error)), "builtin_mro": mro, "message": message[:2000]}
+    return {"kind": "raise", "exc": values.type_name(type(error)), "builtin_mro": mro, "message": message[:MESSAGE_LIMIT]}
 
 
 def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None,
@@ -396,7 +422,7 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
         return {"kind": "missing", "name": case["call"]}
     if not callable(target):
         return {"kind": "not_callable", "name": case["call"]}
-    plain = case.get("json") if _scan is not None else None  # JSON-typed inputs: read and compared at C speed
+    plain = case.get("json")  # JSON-typed inputs: read and compared at C speed
     if plain is not None:
         args, kwargs = _scan(plain, 0)[0]
         args = tuple(args)
@@ -405,6 +431,16 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
         kwargs = _decode(case["kwargs"])
     if refills is not None:
         args = refills.arguments(case, args)
+    # A result may keep its own call's arguments (a report that holds its inputs); only a call that gets an earlier
+    # call's objects again (``refill``) could then hand out what an earlier result holds, so only there are the
+    # arguments' ids needed: every other call's arguments are fresh objects no other call has seen.
+    refill = _type(case.get("refill")) is str
+    if plain is not None:  # a change shows in the JSON text written again after the call
+        inputs, states = values.input_ids(args, kwargs) if refill else _NO_IDS, None
+    else:
+        inputs, states = values.snapshot(args, kwargs)
+        if not refill:
+            inputs = _NO_IDS
     with _catch_warnings(record=True) as caught:
         _simplefilter("always")
         try:
@@ -419,16 +455,24 @@ def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None
             outcome = {"kind": "return", "value": value}
             if kept is not None:
                 reading = _reading(result) if builtin_only else None
-                kept.append((outcome, result, values.input_ids(args, kwargs), reading))
-    outcome["warnings"] = sorted({values.type_name(w.category) for w in caught})
+                kept.append((outcome, result, inputs, reading))
+    # An outcome says only what happened: no "warnings" when there were none, no "mutated" when the arguments were
+    # left as they were (a Check's result holds a thousand outcomes, most of them plain).
+    if caught:
+        outcome["warnings"] = sorted({values.type_name(w.category) for w in caught})
     if plain is not None:
         try:
-            outcome["mutated"] = _join(_write([list(args), kwargs], 0)) != plain
+            mutated = _join(_write([list(args), kwargs], 0)) != plain
         except _BaseException:
-            outcome["mutated"] = True  # something that is no JSON value was put into the arguments
+            mutated = True  # something that is no JSON value was put into the arguments
     else:
-        outcome["mutated"] = _encode(args) != case["args"] or _encode(kwargs) != case["kwargs"]
+        mutated = values.changed(states, case["args"], case["kwargs"], args, kwargs)
+    if mutated:
+        outcome["mutated"] = True
     return outcome
+
+
+_NO_IDS = frozenset()
 
 
 class Refills:
@@ -602,6 +646,7 @@ def run(source: str, plan: dict, on_output=None) -> dict:
             except _KeyboardInterrupt:  # an interrupt that arrives late must not leave the interpreter patched
                 continue
         # Formatting happens here, with the interpreter restored, so learner patches cannot disturb it.
+        _FRAMES.clear()
         if failure is not None:
             result["traceback"], result["error_line"] = format_error(failure)
             if result["status"] == "error":
@@ -611,6 +656,7 @@ def run(source: str, plan: dict, on_output=None) -> dict:
             error = outcome.pop("error", None)
             if error is not None:
                 outcome["traceback"], outcome["error_line"] = format_error(error)
+        _FRAMES.clear()
         linecache.cache.pop(FILENAME, None)  # kept until here, so tracebacks show the learner's lines
         linecache.cache.pop(AFTER_FILENAME, None)
         namespace.clear()

@@ -19,6 +19,9 @@ OUTPUT_LIMIT = 200_000
 DEFAULT_TIME_LIMIT = 5.0
 #: Seconds a free Run may take before it is stopped.
 RUN_TIME_LIMIT = 30.0
+#: The seed of every checkpoint's random and generated cases: a Check in the browser, ``werkbank grade`` and
+#: ``werkbank check`` run the same cases (``werkbank grade --seed`` lets an author try others).
+CASE_SEED = 0
 #: Most cases one checkpoint may have, generated ones included.
 MAX_CASES = 5000
 #: Characters kept of a name learner code chooses (a class, exception or warning name, an attribute, a dtype's
@@ -26,6 +29,15 @@ MAX_CASES = 5000
 NAME_LIMIT = 200
 #: Characters kept of an exit code given as text (``sys.exit("message")``): the runner cuts it, the judge refuses more.
 EXIT_TEXT_LIMIT = 2000
+#: Characters kept of an exception's message: the runner cuts it, the judge refuses more.
+MESSAGE_LIMIT = 2000
+#: Characters kept of a traceback (its start and its end): the runner cuts it, the judge refuses more.
+TRACEBACK_LIMIT = 20_000
+#: Bytes of a run result (its JSON text) the judge reads at most; a longer one is not read at all, and the page does not
+#: hand it on. A correct solution's run of every case of a checkpoint is under 1 MB.
+RUN_RESULT_LIMIT = 32 * 2**20
+#: How deeply a run result's JSON may nest (a well-formed one: under 150, see values._MAX_DEPTH); deeper is not read.
+RUN_RESULT_DEPTH = 200
 
 
 def for_web() -> dict:
@@ -37,4 +49,7 @@ def for_web() -> dict:
         "outputLimit": OUTPUT_LIMIT,
         "defaultTimeLimit": DEFAULT_TIME_LIMIT,
         "runTimeLimit": RUN_TIME_LIMIT,
+        "runResultLimit": RUN_RESULT_LIMIT,
+        "messageLimit": MESSAGE_LIMIT,
+        "tracebackLimit": TRACEBACK_LIMIT,
     }

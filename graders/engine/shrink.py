@@ -94,6 +94,11 @@ def _replace(w, path, new):
     return [w[0], items]
 
 
+#: Most candidates made before the smallest PER_ROUND are picked: the outer sequences come first (they shrink an
+#: input most), and a large input (thousands of inner lists) would otherwise make a copy of itself per inner list.
+MADE_PER_ROUND = 4 * PER_ROUND
+
+
 def candidates(args, kwargs, aligned=(), limit: int = PER_ROUND) -> list:
     """Smaller ``(args, kwargs)`` wire pairs. ``aligned``: groups of positional indices whose sequences must keep
     equal lengths (their items are removed together)."""
@@ -115,7 +120,11 @@ def candidates(args, kwargs, aligned=(), limit: int = PER_ROUND) -> list:
                         new[i] = _without(params[i], drop)
                 out.append((["tuple", new], kwargs))
     for index, param in enumerate(params):
+        if len(out) >= MADE_PER_ROUND:
+            break
         for path, w in _inner(param):
+            if len(out) >= MADE_PER_ROUND:
+                break
             if not path and index in grouped:
                 continue  # aligned sequences shrink together, above
             if w[0] == "str":
@@ -143,14 +152,29 @@ def candidates(args, kwargs, aligned=(), limit: int = PER_ROUND) -> list:
 CONTEXT_FAMILIES = ("repeat", "refill")
 
 
-def shrinkable(key: dict, verdict: dict) -> bool:
+#: The largest input (values, items and characters: :func:`size`) a failing case may have to be shrunk. Shrinking a
+#: large one (the thousands of items of a "scale" case) would run the learner's code and the reference on many large
+#: candidates, round after round, for seconds before the verdict shows; such a case is shown as it is.
+SHRINK_MAX_SIZE = 2000
+
+
+def shrinkable(key: dict, verdict: dict, plan_case: dict | None = None) -> bool:
     """Is the verdict's failing case one to shrink? Generated and random cases are (their texts describe a kind
-    of input, not particular values); curated cases are shown as written."""
+    of input, not particular values), unless ``plan_case`` (its inputs) is larger than SHRINK_MAX_SIZE; curated cases
+    are shown as written."""
     failure = verdict.get("failure") or {}
     meta = key["cases"].get(failure.get("case"), {})
     if (meta.get("generated") or {}).get("family") in CONTEXT_FAMILIES:
         return False
-    return bool(meta.get("generated")) or str(failure.get("case", "")).startswith("random-")
+    if not (meta.get("generated") or str(failure.get("case", "")).startswith("random-")):
+        return False
+    if plan_case is not None:
+        from .values import case_inputs
+
+        args, kwargs = case_inputs(plan_case)
+        if size(args) + size(kwargs) > SHRINK_MAX_SIZE:
+            return False
+    return True
 
 
 

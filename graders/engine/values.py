@@ -28,6 +28,8 @@ import dataclasses as _dataclasses
 import itertools as _itertools
 import json
 import math as _math
+import operator as _operator
+import re as _re
 from types import ModuleType as _ModuleType
 
 from .settings import NAME_LIMIT
@@ -63,11 +65,15 @@ _object_getattribute = _builtins.object.__getattribute__
 _isnan = _math.isnan
 _isinf = _math.isinf
 _isfinite = _math.isfinite
+_all = _builtins.all
+_map = _builtins.map
 _is_dataclass = _dataclasses.is_dataclass
 _fields = _dataclasses.fields
 _ndarray = _np.ndarray if _np is not None else None
 _np_generic = _np.generic if _np is not None else None
 _np_float64 = _np.float64 if _np is not None else None
+
+
 
 
 def bind_numpy() -> bool:
@@ -82,9 +88,27 @@ def bind_numpy() -> bool:
     _np, _ndarray, _np_generic, _np_float64 = numpy, numpy.ndarray, numpy.generic, numpy.float64
     return True
 
+
+#: dtype -> its text (``str(dtype)`` runs numpy's Python code: thousands of numpy values in one Check add up).
+_DTYPE_TEXT: dict = {}
+
+
+def _dtype_text(dtype) -> str:
+    """``short_name(str(dtype))``, remembered per dtype object (numpy's built-in dtypes are one object each, so this
+    is an id lookup; the dtype is kept with its text, so its id cannot be reused)."""
+    found = _DTYPE_TEXT.get(_id(dtype))
+    if found is not None and found[0] is dtype:
+        return found[1]
+    text = short_name(_str(dtype))
+    if _len(_DTYPE_TEXT) < 256:
+        _DTYPE_TEXT[_id(dtype)] = (dtype, text)
+    return text
+
 #: Largest array or container the engine encodes; bigger ones become ``["foreign", ...]``.
 MAX_ITEMS = 200_000
 _MAX_DEPTH = 40
+#: Most dimensions an array has (numpy's own limit); the judge refuses a wire array with more.
+MAX_DIMS = 64
 _BASES = (bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset, type(None))
 _bytes = _builtins.bytes
 _complex = _builtins.complex
@@ -132,11 +156,14 @@ def _array(x, attrs, depth) -> list:
     _spend(x.size)
     flat = x.reshape(-1).tolist() if kind != "O" else _list(x.reshape(-1))
     if kind == "f":
-        values = [_float_value(_float(v)) for v in flat]
+        if dtype.itemsize <= 8 and _all(_map(_isfinite, flat)):
+            values = flat  # tolist() gave Python floats, none of them NaN or infinite
+        else:  # NaN or an infinity in it, or a long double (whose tolist() keeps numpy scalars)
+            values = [_float_value(_float(v)) for v in flat]
     elif kind in "iu":
-        values = [_str(_int(v)) for v in flat]
+        values = _list(_map(_str, flat))
     elif kind == "b":
-        values = [_bool(v) for v in flat]
+        values = flat
     elif kind in "US":
         values = [_str(v) for v in flat]
     elif kind == "c":
@@ -145,7 +172,7 @@ def _array(x, attrs, depth) -> list:
         values = [_encode_at(v, attrs, depth + 1) for v in flat]
     else:
         values = [_str(v) for v in flat]
-    return ["ndarray", short_name(_str(dtype)), kind, [_int(n) for n in x.shape], values]
+    return ["ndarray", _dtype_text(dtype), kind, [_int(n) for n in x.shape], values]
 
 
 def _npscalar(x) -> list:
@@ -158,7 +185,7 @@ def _npscalar(x) -> list:
         value = _bool(x)
     else:
         value = _str(x)
-    return ["npscalar", short_name(_str(x.dtype)), kind, value]
+    return ["npscalar", _dtype_text(x.dtype), kind, value]
 
 
 def _object(x, tp, attrs, depth) -> list:
@@ -362,6 +389,8 @@ class WireError(ValueError):
 
 
 _NUMBER_KINDS = frozenset("fiub")
+#: An int as the wire writes it: an optional minus and at most 5000 ASCII digits.
+_INT_TEXT = _re.compile(r"-?[0-9]{1,5000}")
 
 
 def _check_float(v) -> None:
@@ -378,8 +407,24 @@ def is_name(v) -> bool:
 
 
 def _check_int_text(v) -> None:
-    if type(v) is not str or not v or len(v) > 5000 or not (v.lstrip("-").isdigit() and v.lstrip("-").isascii()):
+    if type(v) is not str or not _INT_TEXT.fullmatch(v):
         raise WireError("bad int")
+
+
+_FLOAT_TYPES = frozenset((float, int))
+
+
+def _fast_array_ok(kind: str, items: list) -> bool:
+    """True when an array's values are all well-formed by a check at C speed (the usual case: finite floats, int
+    texts, bools); False means "check them one by one"."""
+    kinds = set(map(type, items))
+    if kind == "f":
+        return kinds <= _FLOAT_TYPES
+    if kind in "iu":
+        return kinds <= {str} and all(map(_INT_TEXT.fullmatch, items))
+    if kind == "b":
+        return kinds <= {bool}
+    return False
 
 
 def validate(w, *, limit: int = 2_000_000) -> None:
@@ -422,7 +467,14 @@ def _validate(w, depth: int, budget: list) -> None:
         ok = n == 2 and type(w[1]) is list
         if ok:
             for item in w[1]:
+                # plain floats and texts, the items most results are made of, checked in line
+                if type(item) is list and len(item) == 2 and ((item[0] == "float" and type(item[1]) is float)
+                                                               or (item[0] == "str" and type(item[1]) is str)):
+                    budget[0] -= 1
+                    continue
                 _validate(item, depth + 1, budget)
+            if budget[0] < 0:
+                raise WireError("too large or too deep")
     elif tag == "dict":
         ok = n == 2 and type(w[1]) is list
         if ok:
@@ -435,18 +487,25 @@ def _validate(w, depth: int, budget: list) -> None:
         ok = n == 5 and is_name(w[1]) and type(w[2]) is str and len(w[2]) == 1 and type(w[3]) is list \
             and type(w[4]) is list
         if ok:
-            size = 1
-            for dim in w[3]:
-                if type(dim) is not int or dim < 0:
-                    raise WireError("bad shape")
+            if len(w[3]) > MAX_DIMS:
+                raise WireError("an array with more dimensions than numpy allows")
+            if not all(type(dim) is int and dim >= 0 for dim in w[3]):
+                raise WireError("bad shape")
+            size = 0 if 0 in w[3] else 1
+            for dim in w[3] if size else ():
                 size *= dim
+                if size > len(w[4]):
+                    break  # too many already (and no product of huge dimensions is worked out)
             if size != len(w[4]):
                 raise WireError("an array's value count differs from its shape")
             budget[0] -= size
             if budget[0] < 0:
                 raise WireError("too large")
             kind = w[2]
-            for v in w[4]:
+            items = w[4]
+            if _fast_array_ok(kind, items):
+                return
+            for v in items:
                 if kind == "f":
                     _check_float(v)
                 elif kind in "iu":
@@ -491,6 +550,29 @@ def _validate(w, depth: int, budget: list) -> None:
         raise WireError(f"malformed {tag[:20]!r} value")
 
 
+#: Wire tags whose value is its second item as it is (decoded in line by :func:`_decode_items`).
+_AS_IS = frozenset(("bool", "str"))
+
+
+def _decode_items(items: list) -> list:
+    """``[decode(v) for v in items]``, with the scalars most inputs are made of decoded in line."""
+    out = []
+    append = out.append
+    for v in items:
+        tag = v[0]
+        if tag == "float":
+            append(_float(v[1]))
+        elif tag in _AS_IS:
+            append(v[1])
+        elif tag == "int":
+            append(_int(v[1]))
+        elif tag == "none":
+            append(None)
+        else:
+            append(decode(v))
+    return out
+
+
 def decode(w):
     """Build a fresh Python value from a wire value (used for call arguments)."""
     tag = w[0]
@@ -507,9 +589,9 @@ def decode(w):
     if tag == "float":
         return float(w[1])  # "nan", "inf" and "-inf" parse too
     if tag == "list":
-        return [decode(v) for v in w[1]]
+        return _decode_items(w[1])
     if tag == "tuple":
-        return tuple(decode(v) for v in w[1])
+        return _tuple(_decode_items(w[1]))
     if tag == "dict":
         return {decode(k): decode(v) for k, v in w[1]}
     if tag == "set":
@@ -755,10 +837,20 @@ def plain(w):
         _, _, kind, shape, items = w
         flat = [plain(["float", v]) if kind == "f" else int(v) if kind in "iu" else plain(v) if kind == "O" else v
                 for v in items]
-        for size in reversed(shape[1:]):
-            flat = [flat[i:i + size] for i in range(0, len(flat), size)]
-        return flat[0] if not shape and flat else flat
+        if not shape:
+            return flat[0] if flat else None
+        return _nested(flat, shape)
     return None
+
+
+def _nested(flat: list, shape) -> list:
+    """The flat values of an array (``shape``: at least one dimension) as nested lists, also where a dimension is 0."""
+    if len(shape) == 1:
+        return flat
+    step = 1
+    for n in shape[1:]:
+        step *= n
+    return [_nested(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
 
 
 #: How :func:`as_json` writes inputs (the runner writes them the same way to see whether a call changed them).
@@ -789,6 +881,15 @@ def as_json(args, kwargs) -> str | None:
     return json.dumps([[decode(a) for a in args[1]], {k[1]: decode(v) for k, v in kwargs[1]}], **JSON_FORM)
 
 
+def case_inputs(entry: dict) -> tuple[list, list]:
+    """A plan case's inputs as wire values ``(args, kwargs)``, whichever form the plan holds them in (the typed
+    ``args``/``kwargs``, or the ``json`` text of :func:`as_json`)."""
+    if "args" in entry:
+        return entry["args"], entry["kwargs"]
+    args, kwargs = json.loads(entry["json"])
+    return encode(tuple(args)), encode(dict(kwargs))
+
+
 def is_ndarray(x) -> bool:
     """True for a numpy array (of any subclass)."""
     return _ndarray is not None and _isinstance(x, _ndarray)
@@ -800,8 +901,6 @@ def is_numpy_scalar(x) -> bool:
 
 
 _IMMUTABLE_LEAVES = (int, float, complex, str, bytes, bool, type(None), frozenset)
-_all = _builtins.all
-_map = _builtins.map
 _repeat = _itertools.repeat
 #: What a result may hold that its caller can change in place; these must be new objects on every call.
 _CONTAINERS = (list, dict, set, bytearray)
@@ -815,10 +914,11 @@ def mutable_parts(result) -> list:
     at any depth, the lists, dicts, sets, bytearrays and arrays inside it, reached through tuples, lists, dict
     values and objects' attributes. A new call must not hand out any of them again."""
     is_array = is_ndarray
+    leaves = _IMMUTABLE_LEAVES + ((_np_generic,) if _np_generic is not None else ())
     parts, seen, todo = [], set(), [(result, True)]
     while todo and len(seen) < _WALK_LIMIT:
         item, top = todo.pop()
-        if _id(item) in seen or _isinstance(item, _IMMUTABLE_LEAVES) or is_numpy_scalar(item):
+        if _id(item) in seen or _isinstance(item, leaves):
             continue
         seen.add(_id(item))
         if _isinstance(item, _CONTAINERS) or is_array(item):
@@ -828,10 +928,14 @@ def mutable_parts(result) -> list:
         try:  # a learner's container or class may run code here; what it hides or breaks is not walked
             if _type(item) is tuple or _isinstance(item, (list, set)):
                 # most inputs and results are flat lists of numbers or strings: checked at C speed, nothing to walk
-                if not _all(_map(_isinstance, item, _repeat(_IMMUTABLE_LEAVES))):
-                    todo.extend((x, top and _type(item) is tuple) for x in item)
+                if not _all(_map(_isinstance, item, _repeat(leaves))):
+                    inner = top and _type(item) is tuple
+                    for x in item:
+                        # a tuple of plain values (a (doc, score) pair) holds nothing to change: not walked
+                        if not (_type(x) is tuple and _all(_map(_isinstance, x, _repeat(leaves)))):
+                            todo.append((x, inner))
             elif _isinstance(item, dict):
-                if not _all(_map(_isinstance, item.values(), _repeat(_IMMUTABLE_LEAVES))):
+                if not _all(_map(_isinstance, item.values(), _repeat(leaves))):
                     todo.extend((x, False) for x in item.values())
             elif not is_array(item) and not _isinstance(item, (type, _ModuleType)):
                 # an object's own state; not a class's or a module's (namespaces, not values: numpy's alone leads to
@@ -848,3 +952,58 @@ def input_ids(args, kwargs) -> frozenset:
     """The ids of a call's own arguments and everything mutable inside them: a result that keeps one of these
     holds the caller's object, which is shared with another result only when the caller passed it twice."""
     return frozenset(_id(part) for part in mutable_parts((args, kwargs)))
+
+
+_is = _operator.is_
+_bytearray = _builtins.bytearray
+
+
+def snapshot(args, kwargs) -> tuple[frozenset, list]:
+    """What a call's inputs hold before the call: ``(input ids, states)``, where the ids are :func:`input_ids`'s
+    and each state records one mutable part cheaply (a list's items, a dict's items, an array's bytes). With
+    :func:`changed` after the call it tells whether the call changed its arguments, without writing them out
+    again. The inputs are the engine's own fresh objects; reading them runs no learner code."""
+    parts = mutable_parts((args, kwargs))
+    states = []
+    for part in parts:
+        tp = _type(part)
+        if tp is _list:
+            states.append((part, _list.copy(part)))
+        elif tp is _dict:
+            states.append((part, _list(_dict.items(part))))
+        elif tp is _set:
+            states.append((part, _frozenset(part)))
+        elif tp is _bytearray:
+            states.append((part, _bytes(part)))
+        elif tp is _ndarray and part.dtype.kind != "O":
+            states.append((part, (part.dtype, part.shape, part.tobytes())))
+        else:
+            states.append((part, None))  # compared by its encoding instead
+    return frozenset(_id(part) for part in parts), states
+
+
+def changed(states: list, wire_args, wire_kwargs, args, kwargs) -> bool:
+    """Whether the inputs a :func:`snapshot` recorded differ now. A part only counts as changed when it holds
+    other objects (or bytes) than before and its encoding differs from the wire inputs the call was made with,
+    so putting back an equal value is no change, as before."""
+    for part, state in states:
+        if state is None:
+            break
+        tp = _type(part)
+        if tp is _list:
+            same = _len(part) == _len(state) and _all(_map(_is, part, state))
+        elif tp is _dict:
+            now = _list(_dict.items(part))
+            same = _len(now) == _len(state) and _all(k is k2 and v is v2 for (k, v), (k2, v2) in _zip(now, state))
+        elif tp is _set:
+            same = _frozenset(part) == state
+        elif tp is _bytearray:
+            same = _bytes(part) == state
+        else:
+            dtype, shape, data = state
+            same = part.dtype == dtype and part.shape == shape and part.tobytes() == data
+        if not same:
+            break
+    else:
+        return False
+    return encode(args) != wire_args or encode(kwargs) != wire_kwargs

@@ -10,12 +10,12 @@ data, never raising for anything the learner's code does. A host enforces the pl
 answers ``{"status": "timeout", ...}`` when it is exceeded. ``tests/test_hosts.py`` holds both hosts to it.
 
 - :mod:`graders.hosts.cpython`: a child process per run (CPU-time, wall-clock and memory limits), forked from a
-  process that has imported the runner and numpy once. Used by the CLI, ``werkbank check`` and pytest. Never
-  shipped to the browser.
+  process that has imported the runner and numpy once; its ``run`` also takes ``time_limit=`` (seconds, instead of
+  the plan's). Used by the CLI, ``werkbank check`` and pytest. Never shipped to the browser.
 - :mod:`graders.hosts.pyodide`: the current interpreter, inside the site's learner workers; the page enforces the
-  time limit by interrupting or replacing the worker. Its ``run_encoded`` is the learner worker's entry point (the
-  plan and the result as UTF-8 JSON).
+  time limit by replacing the worker. Its ``run_encoded`` is the learner worker's entry point (the plan and the
+  result as UTF-8 JSON).
 
-:mod:`graders.hosts.pyodide_grader` is not a host: it holds the grader worker's entry points (prepare, judge, plot,
-shrink), which never run learner code.
+:mod:`graders.hosts.pyodide_grader` is not a host: it holds the grader worker's entry points (load a lesson, prepare,
+judge, plot, shrink), which never run learner code.
 """

@@ -8,7 +8,7 @@ nothing one run does can reach the next. The parent validates the answer as untr
 Starting Python and importing numpy and the runner costs a child ~0.15 s of CPU, more than many runs. So each
 calling thread keeps one *zygote*: a process that has imported them once and forks a fresh child per run (the
 child applies the limits, gets /dev/null for stdin and stdout, reseeds ``random`` and numpy, runs, exits). Where
-``os.fork`` is missing, or a zygote cannot start, every run starts its own interpreter as before.
+``os.fork`` is missing, or a zygote cannot start, every run starts its own interpreter.
 
 On the command line the learner's file runs as a child of a checkout the user owns: its code can read that checkout,
 graders and reference solutions included. That is out of scope here (see the README); the browser is where it holds.
@@ -29,6 +29,7 @@ import threading
 import time
 from pathlib import Path
 
+from graders.engine.judge import UNREADABLE, read_run
 from graders.engine.settings import DEFAULT_TIME_LIMIT
 
 #: The folder holding the ``graders`` package, put on the child's ``sys.path`` to import the runner.
@@ -75,6 +76,13 @@ def _drain(fd: int, chunks: list) -> None:
             chunks.append(chunk)
 
 
+#: The child interpreter's flags: isolated as -I would make it (no user site packages, no unsafe path entry), but
+#: reading the environment _child_env gives it, which holds only the settings below: -I would also ignore
+#: PYTHONHASHSEED, and every run must hash strings the same way (the same code, the same verdict: a program may
+#: iterate a set of strings).
+_FLAGS = ("-s", "-P")
+
+
 def _child_env() -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -99,24 +107,23 @@ def run(source: str, plan: dict, *, on_output=None, time_limit: float | None = N
 
 def _answer(status: int, data: bytes, stderr: bytes) -> dict:
     """The run result from a child's exit status, its result pipe's bytes and its stderr."""
-    text = data.decode("utf-8", "replace")
-    if status in (-signal.SIGXCPU, -signal.SIGKILL) and not text:
+    if status in (-signal.SIGXCPU, -signal.SIGKILL) and not data:
         return _timed_out()
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        # The process died without answering: a crash (memory, os._exit, a fatal error in C).
-        detail = stderr.decode("utf-8", "replace")[-2000:]
-        return {"status": "error", "stdout": "", "stderr": detail, "outcomes": [],
-                "traceback": f"Python stopped abruptly (exit code {status}).\n{detail}".strip() + "\n",
-                "error_line": None}
+    run = read_run(data)  # learner code can write to the result pipe: read as the judge reads any run
+    if run.get("status") != UNREADABLE or run.get("problem") != "not JSON":
+        return run
+    # The process died without answering: a crash (memory, os._exit, a fatal error in C).
+    detail = stderr.decode("utf-8", "replace")[-2000:]
+    return {"status": "error", "stdout": "", "stderr": detail, "outcomes": [],
+            "traceback": f"Python stopped abruptly (exit code {status}).\n{detail}".strip() + "\n",
+            "error_line": None}
 
 
 def _run_fresh(request: bytes, limit: float) -> dict:
     """One run in an interpreter started for it."""
     read_fd, write_fd = os.pipe()
     process = subprocess.Popen(
-        [sys.executable, "-I", "-c", _BOOT.format(root=str(ROOT)), str(write_fd)],
+        [sys.executable, *_FLAGS, "-c", _BOOT.format(root=str(ROOT)), str(write_fd)],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         pass_fds=(write_fd,), cwd=os.path.abspath(os.sep), env=_child_env(),
         preexec_fn=_limits(math.ceil(limit + STARTUP_ALLOWANCE)),
@@ -156,7 +163,7 @@ class _Zygote:
     def __init__(self) -> None:
         self.forks = 0
         self.process = subprocess.Popen(
-            [sys.executable, "-I", "-c", _ZYGOTE_BOOT.format(root=str(ROOT))],
+            [sys.executable, *_FLAGS, "-c", _ZYGOTE_BOOT.format(root=str(ROOT))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             cwd=os.path.abspath(os.sep), env=_child_env(),
         )

@@ -15,8 +15,9 @@ import json
 import sys
 
 from graders.engine.case import AuthorError
-from graders.engine.judge import author_error, judge as _judge, plot_data
+from graders.engine.judge import UNREADABLE, author_error, judge as _judge, plot_data, read_run
 from graders.engine.prepare import prepare as _prepare
+from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
 
 #: Loaded lessons: id -> the bundle (``files``, ``solutions``, ``checkpoints``, ``requirements``).
 _LESSONS: dict[str, dict] = {}
@@ -77,26 +78,49 @@ def load_lesson(lesson_json: str) -> str:
         sys.modules.pop(name, None)  # imported from the bundle this one replaces
     if _IMPORTER not in sys.meta_path:
         sys.meta_path.insert(0, _IMPORTER)
-    # No importlib.invalidate_caches(): the importer keeps no cache, and PathFinder's would import importlib.metadata
-    # (about 60 ms of the grader worker's boot).
+    # No importlib.invalidate_caches(): the importer keeps no cache, and PathFinder's would import importlib.metadata,
+    # a slow import during the grader worker's boot.
     return json.dumps({"lesson": lesson_id, "checkpoints": sorted(bundle.get("checkpoints", {}))})
 
 
-def prepare(lesson_id: str, checkpoint: str, seed: int, lang: str = "en", mode: str = "sample") -> str:
-    """Prepare one Check and keep it here under a ref; returns what the page may see, as JSON:
-    ``{"ref", "plan", "plot_case", "time_limit"}`` (``plan`` goes to the learner worker), or ``{"ref",
-    "author_error"}``. The key (expected outcomes, texts) never leaves this interpreter: :func:`judge`, :func:`plot`
-    and :func:`shrink_start` take the ref, so a Check's judging does not carry the key across from JavaScript and
-    parse it again. ``lang`` picks the language of the example data; ``mode`` "sample" is the seeded stratified
-    sample of generated cases a Check runs, "full" every one. The page drops a ref with :func:`forget`."""
-    ref = f"{lesson_id}/{checkpoint}/{int(seed)}/{lang}/{mode}"
+def ref_of(lesson_id: str, checkpoint: str, lang: str) -> str:
+    """The ref a lesson's prepared Check is kept under: one per checkpoint and language (the cases are fixed per
+    build, so every Check of a checkpoint uses the same one)."""
+    return f"{lesson_id}/{checkpoint}/{lang}"
+
+
+def load_check(ref: str, plan_utf8, key_utf8, author_error: str = "") -> str:
+    """Keep a Check the build prepared (its ``plan`` and ``key`` as UTF-8 JSON, a Uint8Array from the worker: one
+    copy each), or the author error the build met, under ``ref``; returns ``{"ref"}``. Nothing is computed here:
+    the build ran the reference solution on every case (:func:`werkbank.build.prepared_checks`)."""
+    if author_error:
+        _keep(str(ref), {"author_error": str(author_error)})
+    else:
+        _keep(str(ref), {"plan": _text_json(plan_utf8), "key": _text_json(key_utf8)})
+    return json.dumps({"ref": str(ref)})
+
+
+def _text_json(data):
+    if hasattr(data, "to_bytes"):
+        data = data.to_bytes()
+    return json.loads(data)
+
+
+def prepare(lesson_id: str, checkpoint: str, lang: str = FALLBACK_LANGUAGE, seed: int = CASE_SEED) -> str:
+    """Prepare one Check here (the reference solution runs on every case) and keep it under its ref; returns what
+    the page may see, as JSON: ``{"ref", "plan", "plot_case", "time_limit"}`` (``plan`` goes to the learner worker),
+    or ``{"ref", "author_error"}``. The site's grader worker loads the Checks its build prepared instead
+    (:func:`load_check`); this is how ``werkbank check`` proves, in Pyodide, that the reference gives the same
+    expected outcomes there. The key (expected outcomes, texts) never leaves this interpreter: :func:`judge`,
+    :func:`plot` and :func:`shrink_start` take the ref. ``lang`` picks the language of the example data."""
+    ref = ref_of(lesson_id, checkpoint, lang) if int(seed) == CASE_SEED else f"{lesson_id}/{checkpoint}/{lang}/{int(seed)}"
     try:
         bundle = _LESSONS[lesson_id]
         checkpoint = str(checkpoint)
         meta = bundle["checkpoints"][checkpoint]
         grader = importlib.import_module(meta["grader"])
         check = _prepare(grader, bundle["solutions"][checkpoint], lesson=lesson_id, checkpoint=checkpoint,
-                         seed=int(seed), plot=meta.get("plot", ""), lang=lang, mode=mode,
+                         seed=int(seed), plot=meta.get("plot", ""), lang=lang,
                          mistakes=bundle.get("mistakes", {}).get(checkpoint, ()))
     except AuthorError as error:
         check = {"author_error": str(error)}
@@ -106,12 +130,12 @@ def prepare(lesson_id: str, checkpoint: str, seed: int, lang: str = "en", mode: 
     if "author_error" in check:
         return json.dumps({"ref": ref, "author_error": check["author_error"]})
     key = check["key"]
-    return json.dumps({"ref": ref, "plan": learner_plan(check["plan"]), "time_limit": key["time_limit"],
+    return json.dumps({"ref": ref, "plan": check["plan"], "time_limit": key["time_limit"],
                        "plot_case": key["plot"]["case"] if key.get("plot") else ""})
 
 
-#: Prepared Checks by ref (see :func:`prepare`), oldest first. The page forgets the ones it no longer needs; the
-#: bound only keeps a page that never does from growing this without end.
+#: Prepared Checks by ref (see :func:`prepare`, :func:`load_check`), oldest first. The bound only keeps a page that
+#: never forgets one from growing this without end.
 _CHECKS: dict[str, dict] = {}
 MAX_CHECKS = 128
 
@@ -137,30 +161,11 @@ def forget(ref: str) -> None:
     _CHECKS.pop(str(ref), None)
 
 
-def learner_plan(plan: dict) -> dict:
-    """The plan as the learner worker gets it: a case whose inputs are plain JSON is sent as that JSON text only
-    (the runner reads it with the C scanner, :data:`graders.engine.runner._scan`), not also in the typed encoding
-    the trusted side keeps for shrinking. That halves a Check's plan, which the page and the learner worker copy,
-    convert and parse on every Check."""
-    from graders.engine import runner
-
-    if runner._scan is None:  # pragma: no cover - CPython and Pyodide both have the C scanner
-        return plan
-    cases = [{k: v for k, v in case.items() if k not in ("args", "kwargs")} if "json" in case else case
-             for case in plan["cases"]]
-    return {**plan, "cases": cases}
-
-
 def _run_of(run_utf8) -> dict | None:
     """The untrusted run result (UTF-8 JSON as bytes, a buffer with ``to_bytes`` such as a Uint8Array, or text) as a
-    dict, or None when it is not a JSON object."""
-    if hasattr(run_utf8, "to_bytes"):
-        run_utf8 = run_utf8.to_bytes()
-    try:
-        run = json.loads(run_utf8)
-    except (ValueError, TypeError):
-        return None
-    return run if isinstance(run, dict) else None
+    dict, bounded as :func:`graders.engine.judge.read_run` reads it; None when it could not be read."""
+    run = read_run(run_utf8)
+    return None if run.get("status") == UNREADABLE else run
 
 
 def judge(ref: str, run_utf8, lang: str) -> str:
@@ -169,8 +174,7 @@ def judge(ref: str, run_utf8, lang: str) -> str:
     check = prepared(ref)
     if "author_error" in check:
         return json.dumps(author_error(check["author_error"], lang))
-    run = _run_of(run_utf8)
-    return json.dumps(_judge(check["key"], run if run is not None else {"status": "garbled"}, lang))
+    return json.dumps(_judge(check, read_run(run_utf8), lang))
 
 
 def plot(ref: str, run_utf8) -> str:
@@ -198,13 +202,13 @@ def shrink_start(ref: str, run_utf8, verdict_json: str) -> str:
         return "null"
     key, plan, verdict = check["key"], check["plan"], json.loads(verdict_json)
     run = _run_of(run_utf8)
-    if verdict.get("status") != "fail" or not shrink.shrinkable(key, verdict) or run is None:
+    if verdict.get("status") != "fail" or run is None:
         return "null"
-    case_id = verdict["failure"]["case"]
+    case_id = (verdict.get("failure") or {}).get("case")
     plan_case = next((c for c in plan["cases"] if c["id"] == case_id), None)
-    actual = next((o for o in run.get("outcomes", []) if isinstance(o, dict) and o.get("id") == case_id), None)
-    if plan_case is None:
+    if plan_case is None or not shrink.shrinkable(key, verdict, plan_case):
         return "null"
+    actual = next((o for o in run.get("outcomes", []) if isinstance(o, dict) and o.get("id") == case_id), None)
     return json.dumps({"case": plan_case, "meta": key["cases"][case_id], "attrs": plan.get("attrs", {}),
                        "wanted": list(shrink.failure_kind(key["expected"][case_id], actual)), "round": 0})
 
@@ -239,7 +243,7 @@ def shrink_pick(prepared_json: str, run_utf8, verdict_json: str, state_json: str
     best = shrink.smallest_failure(candidates["key"], run, tuple(state["wanted"]), round_verdict["failed_cases"])
     if best is None:
         return json.dumps({"verdict": verdict, "state": None})
-    verdict = adopt_shrunk(verdict, candidates["key"], best, run, lang)
+    verdict = adopt_shrunk(verdict, candidates, best, run, lang)
     case = next(c for c in candidates["plan"]["cases"] if c["id"] == best)
     following = {**state, "case": case, "meta": candidates["key"]["cases"][best], "round": state["round"] + 1}
     return json.dumps({"verdict": verdict, "state": following})

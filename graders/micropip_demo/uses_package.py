@@ -1,8 +1,6 @@
 """Hidden grader: micropip-demo, checkpoint 1 (decode_link, which needs the vendored mdurl wheel)."""
 from graders.engine.case import Case
 
-TIME_LIMIT = 5.0
-
 
 def _case(case_id, text, en, nl, ar):
     """One decode_link case with its explanation in three languages."""

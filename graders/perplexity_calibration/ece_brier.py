@@ -12,7 +12,6 @@ DOMAINS = [Domain("expected_calibration_error", prediction_params(True), aligned
            Domain("brier_score", prediction_params(False), aligned=(("confidences", "correct"),),
                   skip=OPEN_FAMILIES)]
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 24
 
 BIN_CHOICES = (1, 2, 3, 5, 10, 10, 15, 20)
@@ -27,16 +26,19 @@ _WEIGHT_HINT = t(
 )
 _EDGE_HINT = t(
     "Bakindex = np.searchsorted(randen, p, side=\"right\") − 1, begrensd tot [0, bins − 1], met "
-    "randen = np.linspace(0, 1, bins + 1). Een waarde op een binnenrand gaat naar de bovenste bak; 1.0 naar de laatste.",
+    "randen = np.linspace(0, 1, bins + 1). Een waarde op een binnenrand hoort bij de bak die daar begint; 1.0 bij de "
+    "laatste.",
     "Bin index = np.searchsorted(edges, p, side=\"right\") − 1, clipped to [0, bins − 1], with "
-    "edges = np.linspace(0, 1, bins + 1). A value on an inner edge goes to the upper bin; 1.0 to the last bin.",
-    "رقم الحاوية = np.searchsorted(edges, p, side=\"right\") − 1، مقصوصًا إلى [0, bins − 1]، حيث "
-    "edges = np.linspace(0, 1, bins + 1). القيمة الواقعة على حد داخلي تذهب إلى الحاوية الأعلى، و1.0 إلى الأخيرة.",
+    "edges = np.linspace(0, 1, bins + 1). A value on an inner edge belongs to the bin that starts there; 1.0 to the "
+    "last bin.",
+    "رقم الحاوية = np.searchsorted(edges, p, side=\"right\") − 1، ثم يُحصر الناتج في المجال [0, bins − 1]، حيث "
+    "edges = np.linspace(0, 1, bins + 1). القيمة الواقعة على حدّ داخلي تنتمي إلى الحاوية التي تبدأ عنده، و1.0 إلى "
+    "الأخيرة.",
 )
 _TYPE_HINT = t(
     "Geef een tuple (float, int) terug: zet het aantal gevulde bakken om met int(...), niet numpy.int64.",
     "Return a tuple (float, int): convert the populated-bin count with int(...), not numpy.int64.",
-    "أعد tuple من (float, int): حوّل عدد الحاويات المأهولة بـ int(...)، لا numpy.int64.",
+    "أعد tuple من (float, int): حوّل عدد الحاويات غير الفارغة بـ int(...)، لا numpy.int64.",
 )
 _CHECK_HINT = t(
     "Controleer vorm, bereik en labels voordat je rekent, en gooi ValueError bij een fout.",
@@ -70,7 +72,7 @@ def curated():
             "ECE 0.0, 2 gevulde bakken.",
             "Perfectly calibrated in two bins: 25% confidence and 1 of 4 right, 75% confidence and 3 of 4 right. "
             "ECE 0.0, 2 populated bins.",
-            "معايرة تامة في حاويتين: ثقة 25% وصواب 1 من 4، وثقة 75% وصواب 3 من 4. ECE يساوي 0.0، وحاويتان مأهولتان.",
+            "معايرة تامة في حاويتين: ثقة 25% وصواب 1 من 4، وثقة 75% وصواب 3 من 4. ECE يساوي 0.0، وحاويتان غير فارغتين.",
         ),
         hint=_TYPE_HINT,
     )
@@ -81,7 +83,7 @@ def curated():
         t(
             "Alles fout met zekerheid 0.99: ECE 0.99 en 1 gevulde bak.",
             "All wrong with confidence 0.99: ECE 0.99 and 1 populated bin.",
-            "كلها خاطئة بثقة 0.99: ECE يساوي 0.99 وحاوية واحدة مأهولة.",
+            "كلها خاطئة بثقة 0.99: ECE يساوي 0.99 وحاوية واحدة غير فارغة.",
         ),
     )
     yield _ece(
@@ -114,7 +116,7 @@ def curated():
             "een ongewogen gemiddelde van de gaten zou 0.1 geven.",
             "Four populated bins of unequal size with empty bins between them. The weighted mean is 0.0833; an "
             "unweighted mean of the gaps would give 0.1.",
-            "أربع حاويات مأهولة بأحجام مختلفة تتخللها حاويات فارغة. المتوسط الموزون 0.0833، أما المتوسط غير الموزون "
+            "أربع حاويات غير فارغة بأحجام مختلفة تتخللها حاويات فارغة. المتوسط الموزون 0.0833، أما المتوسط غير الموزون "
             "للفجوات فيعطي 0.1.",
         ),
     )
@@ -137,7 +139,7 @@ def curated():
             "0.51. Met 9 of 11 bakken zouden ze samen in één bak liggen.",
             "Without a bins argument: 10 bins, so 0.19 (bin 1) and 0.21 (bin 2) are apart: 2 populated bins, ECE "
             "0.51. With 9 or 11 bins they would share one bin.",
-            "بدون وسيط bins: عشر حاويات، فتقع 0.19 (الحاوية 1) و0.21 (الحاوية 2) منفصلتين: حاويتان مأهولتان وECE "
+            "بدون وسيط bins: عشر حاويات، فتقع 0.19 (الحاوية 1) و0.21 (الحاوية 2) منفصلتين: حاويتان غير فارغتين وECE "
             "يساوي 0.51. ومع 9 أو 11 حاوية تجتمعان في حاوية واحدة.",
         ),
         hint=_EDGE_HINT,
@@ -161,7 +163,7 @@ def curated():
         t(
             "Zekerheid precies 0.0 hoort in de eerste bak (niet buiten alle bakken): 2 gevulde bakken.",
             "Confidence exactly 0.0 belongs to the first bin (not outside every bin): 2 populated bins.",
-            "الثقة 0.0 بالضبط تنتمي إلى الحاوية الأولى (لا خارج كل الحاويات): حاويتان مأهولتان.",
+            "الثقة 0.0 بالضبط تنتمي إلى الحاوية الأولى (لا خارج كل الحاويات): حاويتان غير فارغتين.",
         ),
         hint=_EDGE_HINT,
     )
@@ -176,7 +178,7 @@ def curated():
             "together with 0.25: one populated bin, ECE |0.275 − 0.5| = 0.225. Computing 0.3 * 10 = 3 puts 0.3 in "
             "bin 3.",
             "مع 10 حاويات يكون الحد المحسوب edges[3] = 0.30000000000000004، فتقع 0.3 تحته مباشرة في الحاوية 2 مع "
-            "0.25: حاوية مأهولة واحدة وECE = |0.275 − 0.5| = 0.225. ومن يحسب 0.3 * 10 = 3 يضع 0.3 في الحاوية 3.",
+            "0.25: حاوية واحدة غير فارغة وECE = |0.275 − 0.5| = 0.225. ومن يحسب 0.3 * 10 = 3 يضع 0.3 في الحاوية 3.",
         ),
         hint=_EDGE_HINT,
     )
@@ -201,7 +203,7 @@ def curated():
         t(
             "1.0 is de bovenrand van het interval en hoort in de laatste bak, samen met 0.92: ECE 0.46, 1 gevulde bak.",
             "1.0 is the top of the interval and belongs to the last bin, together with 0.92: ECE 0.46, 1 populated bin.",
-            "‏1.0 هو أعلى المجال وينتمي إلى الحاوية الأخيرة مع 0.92: ECE يساوي 0.46، وحاوية واحدة مأهولة.",
+            "‏1.0 هو أعلى المجال وينتمي إلى الحاوية الأخيرة مع 0.92: ECE يساوي 0.46، وحاوية واحدة غير فارغة.",
         ),
         hint=_EDGE_HINT,
     )
@@ -212,7 +214,7 @@ def curated():
         t(
             "De randen 0.0, 0.1, 0.5 en 1.0 vallen in de bakken 0, 1, 5 en 9: 4 gevulde bakken, ECE 0.35.",
             "The edges 0.0, 0.1, 0.5 and 1.0 fall in bins 0, 1, 5 and 9: 4 populated bins, ECE 0.35.",
-            "الحدود 0.0 و0.1 و0.5 و1.0 تقع في الحاويات 0 و1 و5 و9: أربع حاويات مأهولة، وECE يساوي 0.35.",
+            "الحدود 0.0 و0.1 و0.5 و1.0 تقع في الحاويات 0 و1 و5 و9: أربع حاويات غير فارغة، وECE يساوي 0.35.",
         ),
         hint=_EDGE_HINT,
     )
@@ -231,9 +233,9 @@ def curated():
         ([0.5, 0.3, 0.8], [1, 0, 1]),
         {"bins": 2},
         t(
-            "Met 2 bakken ligt 0.5 op de binnenrand en gaat naar de bovenste bak, bij 0.8: ECE ≈ 0.3333.",
-            "With 2 bins, 0.5 lies on the inner edge and goes to the upper bin, with 0.8: ECE ≈ 0.3333.",
-            "مع حاويتين تقع 0.5 على الحد الداخلي فتذهب إلى الحاوية العليا مع 0.8: ECE ≈ 0.3333.",
+            "Met 2 bakken ligt 0,5 op de binnenrand en hoort bij de bak die daar begint, met 0,8 erbij: ECE ≈ 0.3333.",
+            "With 2 bins, 0.5 lies on the inner edge and belongs to the bin that starts there, with 0.8: ECE ≈ 0.3333.",
+            "مع حاويتين تقع 0.5 على الحدّ الداخلي، فتنتمي إلى الحاوية التي تبدأ عنده، مع 0.8: ECE ≈ 0.3333.",
         ),
         hint=_EDGE_HINT,
     )
@@ -367,7 +369,7 @@ def curated():
         t(
             "Booleans als labels betekenen hetzelfde als 1 en 0: opnieuw ECE 0.0.",
             "Booleans as labels mean the same as 1 and 0: again ECE 0.0.",
-            "القيم المنطقية كتسميات تعني 1 و0 نفسيهما: ECE يساوي 0.0 مجددًا.",
+            "القيم المنطقية بوصفها تسميات تعني 1 و0 نفسيهما: ECE يساوي 0.0 مجددًا.",
         ),
     )
     yield _ece(
@@ -377,7 +379,7 @@ def curated():
         t(
             "Dezelfde voorspellingen als numpy-arrays geven hetzelfde resultaat, nog steeds (float, int).",
             "The same predictions as numpy arrays give the same result, still (float, int).",
-            "التنبؤات نفسها كمصفوفات numpy تعطي النتيجة نفسها، وتبقى (float, int).",
+            "التنبؤات نفسها في صورة مصفوفات numpy تعطي النتيجة نفسها، وتبقى (float, int).",
         ),
         hint=_TYPE_HINT,
     )
@@ -388,7 +390,7 @@ def curated():
         t(
             "Een numpy-array met dtype bool als labels, 5 bakken.",
             "A numpy array of dtype bool as labels, 5 bins.",
-            "مصفوفة numpy من النوع bool كتسميات، مع 5 حاويات.",
+            "مصفوفة numpy من النوع bool للتسميات، مع 5 حاويات.",
         ),
     )
     yield _brier(
@@ -426,11 +428,12 @@ def curated():
         ([0.6] * 5, [1, 1, 1, 0, 0]),
         {},
         t(
-            "Zekerheid 0.6 en 3 van 5 goed: ECE is 0, maar Brier = (3·0.16 + 2·0.36)/5 = 0.24 ziet dat geen enkele "
-            "voorspelling scherp is.",
-            "Confidence 0.6 and 3 of 5 right: ECE is 0, but Brier = (3·0.16 + 2·0.36)/5 = 0.24 sees that no single "
-            "prediction is sharp.",
-            "ثقة 0.6 و3 من 5 صحيحة: ECE يساوي 0، لكن Brier = (3·0.16 + 2·0.36)/5 = 0.24 يلحظ أنه لا تنبؤ حادّ بينها.",
+            "Zekerheid 0,6 en 3 van 5 goed: perfect gekalibreerd, dus ECE 0. Brier = (3·0,16 + 2·0,36)/5 = 0.24 meet "
+            "ook dat de zekerheid goede en foute antwoorden niet scheidt.",
+            "Confidence 0.6 and 3 of 5 right: perfectly calibrated, so the ECE is 0. Brier = (3·0.16 + 2·0.36)/5 = "
+            "0.24 also measures that the confidence does not separate right answers from wrong ones.",
+            "ثقة 0.6 و3 من 5 صحيحة: معايرة تامة، فـ ECE يساوي 0. أما Brier = (3·0.16 + 2·0.36)/5 = 0.24 فيقيس أيضًا "
+            "أن الثقة لا تميّز الإجابات الصحيحة من الخاطئة.",
         ),
     )
     yield _brier(

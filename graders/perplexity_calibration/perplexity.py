@@ -8,7 +8,6 @@ from graders.engine.case import Case
 from graders.engine.domain import Domain, Integer, Param, Real, Seq
 from graders.perplexity_calibration.common import OPEN_FAMILIES, t
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 20
 
 _PARAMS = (Param("neg_log_probs", Seq(Real(0.0, None), containers=("list", "tuple", "ndarray"))),
@@ -54,7 +53,7 @@ def curated():
         hint=t(
             "perplexity = exp(som van de NLL / som van de tokens), met de natuurlijke e-macht.",
             "perplexity = exp(sum of NLL / sum of tokens), using the natural exponential.",
-            "الحيرة = exp(مجموع NLL ÷ مجموع الرموز)، بالأس الطبيعي e.",
+            "الحيرة = exp(مجموع NLL ÷ مجموع الرموز)، أي الدالة الأسية للعدد e.",
         ),
     )
     yield Case(
@@ -64,7 +63,7 @@ def curated():
         explain=t(
             "Hetzelfde voorbeeld als object: perplexity 2.0, gemiddelde ln 2 per token, 100 tokens (een int).",
             "The same example as an object: perplexity 2.0, average ln 2 per token, 100 tokens (an int).",
-            "المثال نفسه ككائن: الحيرة 2.0، والمتوسط ln 2 لكل رمز، و100 رمز (عدد صحيح int).",
+            "المثال نفسه في صورة كائن: الحيرة 2.0، والمتوسط ln 2 لكل رمز، و100 رمز (عدد صحيح int).",
         ),
         hint=t(
             "Het object heeft drie attributen: perplexity (float), avg_neg_log_likelihood (float), total_tokens (int).",
@@ -101,7 +100,8 @@ def curated():
             "van een model dat niets geleerd heeft.",
             "A uniform model over 50,000 tokens has perplexity 50,000: the vocabulary size is what a model that "
             "learnt nothing scores.",
-            "النموذج المنتظم على 50000 رمز حيرته 50000: حجم المفردات هو ما يسجله نموذج لم يتعلم شيئًا.",
+            "النموذج الذي يوزّع احتماله بالتساوي على 50000 رمز حيرته 50000: حجم المفردات هو ما يسجله نموذج لم يتعلم "
+            "شيئًا.",
         ),
     )
     yield Case(
@@ -243,8 +243,8 @@ def curated():
             "geen numpy.int64.",
             "The same three sequences as numpy arrays. total_tokens must still be a Python int (use int(...)), not "
             "numpy.int64.",
-            "التسلسلات الثلاثة نفسها كمصفوفات numpy. يجب أن يبقى total_tokens عددًا صحيحًا من بايثون (استخدم int(...))، "
-            "لا numpy.int64.",
+            "التسلسلات الثلاثة نفسها في صورة مصفوفات numpy. يجب أن يبقى total_tokens عددًا صحيحًا من بايثون (استخدم "
+            "int(...))، لا numpy.int64.",
         ),
         hint=t(
             "sum() of np.sum() over een numpy-array geeft een numpy-getal; zet het om met int(...) en float(...).",

@@ -10,7 +10,6 @@ from graders.perplexity_calibration.common import (OPEN_FAMILIES, THREE_CONFIDEN
 DOMAINS = [Domain(call, prediction_params(True), aligned=(("confidences", "correct"),), skip=OPEN_FAMILIES)
            for call in ("reliability_diagram", "CalibrationReport.from_predictions")]
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 16
 
 #: The case whose expected and actual results the site draws as reliability diagrams.
@@ -54,14 +53,14 @@ _EMPTY_BIN_HINT = t(
     "alleen de gevulde bakken.",
     "An empty bin gets 0.0 for confidence and accuracy (and count 0), not nan. Start from np.zeros and fill only the "
     "populated bins.",
-    "الحاوية الفارغة تأخذ 0.0 للثقة والدقة (والعدد 0)، لا nan. ابدأ بـ np.zeros واملأ الحاويات المأهولة فقط.",
+    "الحاوية الفارغة تأخذ 0.0 للثقة والدقة (والعدد 0)، لا nan. ابدأ بـ np.zeros واملأ الحاويات غير الفارغة فقط.",
 )
 _EDGE_HINT = t(
     "Gebruik dezelfde bakindeling als in checkpoint 2: searchsorted(randen, p, side=\"right\") − 1, begrensd tot "
     "[0, bins − 1].",
     "Use the same binning as in checkpoint 2: searchsorted(edges, p, side=\"right\") − 1, clipped to [0, bins − 1].",
-    "استخدم تقسيم الحاويات نفسه كما في نقطة التحقق 2: searchsorted(edges, p, side=\"right\") − 1، مقصوصًا إلى "
-    "[0, bins − 1].",
+    "استخدم تقسيم الحاويات نفسه كما في نقطة التحقق 2: searchsorted(edges, p, side=\"right\") − 1، ثم يُحصر الناتج في "
+    "المجال [0, bins − 1].",
 )
 _CHECK_HINT = t(
     "Controleer de invoer (vorm, bereik, labels, bins) zoals in checkpoint 2 en gooi ValueError.",
@@ -94,7 +93,7 @@ def curated():
             "40 predictions of a slightly overconfident model in 10 bins; bins 0 and 1 stay empty. This case is drawn "
             "as the reliability diagram.",
             "‏40 تنبؤًا من نموذج مفرط الثقة قليلًا في 10 حاويات؛ الحاويتان 0 و1 تبقيان فارغتين. هذه الحالة تُرسم "
-            "كمخطط الموثوقية.",
+            "في مخطط الموثوقية.",
         ),
     )
     yield _rel(
@@ -114,7 +113,7 @@ def curated():
         t(
             "Alleen bak 0 en bak 9 zijn gevuld; de lege bakken 1 tot en met 8 moeten 0.0 bevatten, geen nan.",
             "Only bin 0 and bin 9 are populated; the empty bins 1 to 8 must hold 0.0, not nan.",
-            "الحاويتان 0 و9 فقط مأهولتان؛ يجب أن تحمل الحاويات الفارغة من 1 إلى 8 القيمة 0.0، لا nan.",
+            "الحاويتان 0 و9 وحدهما غير فارغتين؛ يجب أن تحمل الحاويات الفارغة من 1 إلى 8 القيمة 0.0، لا nan.",
         ),
         hint=_EMPTY_BIN_HINT,
     )
@@ -265,7 +264,7 @@ def curated():
             "arrays, n_samples 4.",
             "The report of four predictions: ece 0.1, brier 0.0125, 4 populated bins, the tuple of three arrays, "
             "n_samples 4.",
-            "تقرير أربعة تنبؤات: ece يساوي 0.1، وbrier يساوي 0.0125، وأربع حاويات مأهولة، والـ tuple ذو المصفوفات "
+            "تقرير أربعة تنبؤات: ece يساوي 0.1، وbrier يساوي 0.0125، وأربع حاويات غير فارغة، والـ tuple ذو المصفوفات "
             "الثلاث، وn_samples يساوي 4.",
         ),
     )
@@ -278,8 +277,8 @@ def curated():
             "(met 0.3 * 10 in bak 3 zou het 0.525 en 2 zijn). De functies uit checkpoint 2 moeten dit al goed doen.",
             "In the report too the computed edge counts: 0.3 shares bin 2 with 0.25, so ece 0.225 and 1 populated "
             "bin (with 0.3 * 10 in bin 3 it would be 0.525 and 2). The checkpoint 2 functions must get this right.",
-            "في التقرير أيضًا يُعتمد الحد المحسوب: تقع 0.3 مع 0.25 في الحاوية 2، فـ ece يساوي 0.225 وحاوية مأهولة "
-            "واحدة (ولو وُضعت 0.3 * 10 في الحاوية 3 لكانا 0.525 و2). يجب أن تصيب دوال المحطة 2 هذا أصلًا.",
+            "في التقرير أيضًا يُعتمد الحد المحسوب: تقع 0.3 مع 0.25 في الحاوية 2، فـ ece يساوي 0.225 وحاوية واحدة غير "
+            "فارغة (ولو وُضعت 0.3 * 10 في الحاوية 3 لكانا 0.525 و2). ودوال نقطة التحقق 2 يجب أن تصيب في ذلك أصلًا.",
         ),
         hint=_EDGE_HINT,
     )
@@ -290,7 +289,7 @@ def curated():
         t(
             "Het rapport van de 40 voorspellingen als numpy-arrays, met de standaard 10 bakken.",
             "The report of the 40 predictions as numpy arrays, with the default 10 bins.",
-            "تقرير التنبؤات الأربعين كمصفوفات numpy، مع الحاويات العشر الافتراضية.",
+            "تقرير التنبؤات الأربعين في صورة مصفوفات numpy، مع الحاويات العشر الافتراضية.",
         ),
     )
     yield _report(
@@ -312,7 +311,7 @@ def curated():
             "waarschuwing.",
             "Empty report: ece 0.0, brier 0.0, 0 populated bins, zero arrays of length 10, n_samples 0, with no "
             "warning.",
-            "تقرير فارغ: ece يساوي 0.0، وbrier يساوي 0.0، و0 حاويات مأهولة، ومصفوفات صفرية طولها 10، وn_samples "
+            "تقرير فارغ: ece يساوي 0.0، وbrier يساوي 0.0، ولا حاوية غير فارغة، ومصفوفات صفرية طولها 10، وn_samples "
             "يساوي 0، بلا تحذير.",
         ),
         forbid_warnings=True,
@@ -324,7 +323,7 @@ def curated():
         t(
             "Booleans als labels, 5 bakken.",
             "Booleans as labels, 5 bins.",
-            "قيم منطقية كتسميات، مع 5 حاويات.",
+            "قيم منطقية للتسميات، مع 5 حاويات.",
         ),
     )
     yield _report(

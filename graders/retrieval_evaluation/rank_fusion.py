@@ -2,8 +2,8 @@
 from graders.engine.domain import Domain, Integer, Param, Seq
 from graders.retrieval_evaluation.common import DOC, builders
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 25
+PLOT_CASE = "worked-example"  # web/src/figures/fusion_recall.js draws it (PLOT_QUERY holds the same rankings)
 DOMAIN = Domain("reciprocal_rank_fusion", (Param("rankings", Seq(Seq(DOC))),
                                            Param("k", Integer(lo=0), has_default=True)))
 
@@ -21,11 +21,11 @@ def curated():
                hint={"en": "Every ranking adds 1 / (k + place) to each document in it; places count from 1.",
                      "nl": "Elke ranking telt 1 / (k + plaats) op bij elk document erin; plaatsen tellen vanaf 1."})
     yield case("default-k", ([BM25, DENSE],),
-               "Without k, k is 60: the same result as the worked example.",
-               "Zonder k is k gelijk aan 60: hetzelfde resultaat als het uitgewerkte voorbeeld.")
+               "Without k, the RRF constant k is 60: the same result as the worked example.",
+               "Zonder k is de RRF-constante k gelijk aan 60: hetzelfde resultaat als het uitgewerkte voorbeeld.")
     yield case("k-zero", ([BM25, DENSE], 0),
-               "With k = 0 the first place is worth 1, the second 1/2: b scores 1.5 and c 5/6.",
-               "Met k = 0 is de eerste plaats 1 waard, de tweede 1/2: b scoort 1.5 en c 5/6.")
+               "With the RRF constant k = 0 the first place is worth 1, the second 1/2: b scores 1.5 and c 5/6.",
+               "Met RRF-constante k = 0 is de eerste plaats 1 waard, de tweede 1/2: b scoort 1,5 en c 5/6.")
     yield case("tie-by-id", ([["y", "x"], ["x", "y"]], 60),
                "x and y both score 1/61 + 1/62: equal scores are ordered by id, x before y.",
                "x en y scoren allebei 1/61 + 1/62: gelijke scores staan op id-volgorde, x vóór y.")

@@ -2,7 +2,6 @@
 from graders.engine.domain import Domain, Integer, Param, Seq
 from graders.retrieval_evaluation.common import DOC, builders
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 25
 DOMAIN = Domain("recall_at_k", (Param("ranking", Seq(DOC)), Param("relevant", Seq(DOC, min_len=1)),
                                 Param("k", Integer(lo=1))))
@@ -19,11 +18,13 @@ def curated():
                hint={"en": "Divide by the number of relevant documents, not by k.",
                      "nl": "Deel door het aantal relevante documenten, niet door k."})
     yield case("k-five", (RANKING, RELEVANT, 5),
-               "With k = 5, d1 and d2 are found: 2 of the 3 relevant documents, so 2/3 (not 2/5: that is precision).",
-               "Met k = 5 worden d1 en d2 gevonden: 2 van de 3 relevante documenten, dus 2/3 (niet 2/5: dat is precisie).")
+               "With the cutoff k = 5, d1 and d2 are found: 2 of the 3 relevant documents, so 2/3 (not 2/5: that is "
+               "precision).",
+               "Met grens k = 5 worden d1 en d2 gevonden: 2 van de 3 relevante documenten, dus 2/3 (niet 2/5: dat is "
+               "precisie).")
     yield case("k-past-the-end", (RANKING, RELEVANT, 10),
-               "k = 10 is longer than the ranking: all five places count, so 2/3.",
-               "k = 10 is langer dan de ranking: alle vijf plaatsen tellen, dus 2/3.")
+               "The cutoff k = 10 is larger than the length of the ranking: all five places count, so 2/3.",
+               "De grens k = 10 is groter dan de lengte van de ranking: alle vijf plaatsen tellen, dus 2/3.")
     yield case("k-one", (RANKING, ["d3"], 1),
                "k = 1 looks at the first place only; d3 is there, so everything relevant is found: 1.0, a float.",
                "k = 1 kijkt alleen naar de eerste plaats; daar staat d3, dus alles wat relevant is, is gevonden: 1.0, "
@@ -33,7 +34,7 @@ def curated():
                "Het enige relevante document d8 staat helemaal niet in de ranking: 0.0.")
     yield case("unranked-relevant-counts", (["d1", "d2"], ["d1", "d5", "d6", "d7"], 2),
                "Relevant documents the system never returned still count in the denominator: 1 of 4, so 0.25.",
-               "Relevante documenten die het systeem nooit teruggaf tellen mee in de noemer: 1 van 4, dus 0.25.")
+               "Relevante documenten die het systeem nooit teruggaf, tellen mee in de noemer: 1 van 4, dus 0,25.")
     yield case("empty-ranking", ([], ["d1"], 3),
                "A system that returns nothing finds nothing: 0.0.",
                "Een systeem dat niets teruggeeft, vindt niets: 0.0.")

@@ -2,7 +2,6 @@
 from graders.engine.domain import Domain, Param, Seq
 from graders.retrieval_evaluation.common import DOC, builders
 
-TIME_LIMIT = 5.0
 RANDOM_CASES = 25
 DOMAIN = Domain("mean_reciprocal_rank", (Param("rankings", Seq(Seq(DOC), min_len=1)),
                                          Param("relevant", Seq(Seq(DOC, min_len=1), min_len=1))))
@@ -19,7 +18,7 @@ def curated():
                "The lesson's example: the first relevant documents are at places 2, 1 and nowhere: "
                "(1/2 + 1 + 0) / 3 = 0.5.",
                "Het voorbeeld uit de les: de eerste relevante documenten staan op plaats 2, 1 en nergens: "
-               "(1/2 + 1 + 0) / 3 = 0.5.",
+               "(1/2 + 1 + 0) / 3 = 0,5.",
                hint={"en": "A query with no relevant document in its ranking scores 0 and still counts in the mean.",
                      "nl": "Een vraag zonder relevant document in de ranking scoort 0 en telt toch mee in het "
                            "gemiddelde."})
@@ -33,10 +32,10 @@ def curated():
                "No ranking holds a relevant document: 0.0.", "Geen ranking bevat een relevant document: 0.0.")
     yield case("deep-hit", ([["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]], [["j"]]),
                "The only relevant document is at place 10: 1/10 = 0.1.",
-               "Het enige relevante document staat op plaats 10: 1/10 = 0.1.")
+               "Het enige relevante document staat op plaats 10: 1/10 = 0,1.")
     yield case("empty-ranking", ([[], ["d1"]], [["d1"], ["d1"]]),
                "The first query returned nothing (0), the second found d1 at once (1): 0.5.",
-               "De eerste vraag gaf niets terug (0), de tweede vond d1 meteen (1): 0.5.")
+               "De eerste vraag gaf niets terug (0), de tweede vond d1 meteen (1): 0,5.")
     yield invalid("no-queries", ([], []), "The mean over no queries is not defined.",
                   "Het gemiddelde over geen enkele vraag is niet gedefinieerd.")
     yield invalid("length-mismatch", (RANKINGS, RELEVANT[:2]),

@@ -1,33 +1,41 @@
-"""``make bench``: how fast werkbank boots, grades and stops, measured against a floor, in one Chromium run.
+"""``make bench``: how fast werkbank boots and grades in each engine learners use (Chromium, Firefox, WebKit), against
+a floor measured in the same engine in the same run; plus Chromium's Stop, memory and bytes figures.
 
-The floor is what no site can beat with this runtime: a bare page whose module worker imports the stock npm
-Pyodide 0.27.7 (node_modules/pyodide) and the hash-verified numpy wheel, then runs ``import numpy``. Nothing else:
-no editor, no grading engine, no service worker, one worker.
+The floor is what no site can beat with this runtime: a bare page whose worker loads the stock npm Pyodide 0.27.7
+(node_modules/pyodide) and the hash-verified numpy wheel, then runs ``import numpy``. Nothing else: no editor, no
+grading engine, no service worker, one worker. It is measured twice, with a module worker (``import("pyodide.mjs")``)
+and with a classic one (``importScripts("pyodide.js")``); F, the floor every ratio is taken against, is the faster
+of the two (by p50) in that engine.
 
-Measured with ``--n`` rounds (default 5), alternating floor and site in every round (A/B, then B/A):
+Every visit runs in a persistent browser profile, as a learner's browser has (a fresh profile folder per round and
+variant): Chromium through Playwright's ``launch_persistent_context``, Firefox through puppeteer-core with its own
+profile folder. WebKit (MiniBrowser in automation mode) keeps a session's data in memory only, so its profile is a
+fresh session per round; the warm visit is a second navigation in that session, as for the others. The drivers are
+tests/engines/drivers.py.
 
-- cold / warm boot: a fresh browser context -> ready; then, after ``DWELL_S`` on the page (the site's offline
-  copy saved first), a second navigation (``goto``, the same for both) -> ready. Both are timed inside the browser,
-  on its own clock (``NAV_CLOCK``): from the start of the visit's first navigation (``performance.timeOrigin``) to
-  the moment a MutationObserver sees the ready attribute. The driver's own wait is not used: Playwright polls a
-  selector at growing intervals (up to 500 ms apart), which added 0.1-0.5 s to every figure, and added it unevenly.
-  Floor "ready" is numpy imported; the site's is ``<body data-runtime="ready">`` (everything a Check needs: a
-  pristine learner worker with numpy and the grader worker with the lesson). The site runs on a plain static host,
-  so its cold boot includes the service worker's one isolation reload, and its second visit comes from the service
-  worker's saved copy;
-- Python usable: the same visits -> ``<body data-python="ready">`` (a Run without numpy starts at once);
-- boot stages: the page's performance marks (``werkbank:learner:python``, ``werkbank:grader:ready``, ...);
-- click -> verdict for every checkpoint's reference solution (measured in the page, from the click event to the
-  verdict): p50 and p95 per checkpoint, settled (each click once the spare learner worker is ready and the grader
-  has prepared ahead, as between a learner's Checks) and back to back (each click right after the previous verdict);
-- Stop -> ready for an endless loop, isolated and not (service workers blocked on a plain host), once the spare
-  learner worker is ready (``data-spare="ready"``);
-- heap usage (DevTools protocol ``Runtime.getHeapUsage`` of every page and worker: JS heap and ArrayBuffer backing
-  stores, which hold the wasm memories) after boot, after 20 and after ``--checks`` Checks; the floor's after boot;
-- bytes on the first visit (body bytes the server sent) until ready and until the offline copy is complete;
-- main-thread long tasks (PerformanceObserver "longtask") from load to ready, cold and warm.
+Measured with ``--n`` rounds (default 5), floor and site alternating within each round (A/B, then B/A):
 
-Prints every figure beside its goal (issue 16) and writes tests/bench/report.json (git-ignored).
+- cold / warm boot: a fresh profile -> ready; then, after ``DWELL_S`` on the page (the site's offline copy saved
+  first), a second navigation -> ready. The end is the page's own performance mark (``werkbank:ready`` /
+  ``werkbank:python`` from runtime.js, ``floor:ready`` from the floor page), on the browser's clock. A warm visit
+  starts at its document's navigation (``performance.timeOrigin``); a cold one at the driver's request to navigate
+  (the service worker's reload of the site's first visit happens inside it), the same for floor and site. Floor
+  "ready" is numpy imported; the site's is ``<body data-runtime="ready">`` (a Check could start: a pristine learner
+  worker with numpy and the grader worker with the lesson); "Python usable" is ``data-python="ready"``. The site runs
+  on a plain static host, so its cold boot includes the service worker's one isolation reload;
+- click -> verdict, read off the page (from the click on Check to the moment the section shows a verdict), for each
+  checkpoint's reference solution and for its starter (a failing solution), at two pacings, ``--checks`` Checks each
+  (default 5): *settled* (the code edited, then the click once a pristine spare learner worker is ready and
+  ``SETTLE_S`` later, as between a learner's Checks) and *typo fix* (the code edited, a comment added, and the click
+  right when the previous verdict appears, as a learner fixing a typo does). p50 / p95, with the case counts the
+  verdicts showed;
+- Chromium only (``--only stop,memory``): Stop -> ready for an endless loop, isolated and not; heap usage after boot
+  and after ``--memory-checks`` Checks (DevTools protocol); the bytes of a first visit; main-thread long tasks from
+  load to ready.
+
+Prints one table per engine beside the goals (issue 29: warm <= 0.5x F, Python usable <= 0.35x F; issue 28:
+click -> verdict p95 <= 0.5 s for a pass and <= 0.25 s for a fail) and writes tests/bench/report.json (git-ignored).
+An engine that cannot start is reported as such and the others are still measured.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import sys
@@ -48,23 +57,29 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
 import sitekit  # noqa: E402
+from tests.engines.drivers import ENGINES, EngineUnavailable, open_engine  # noqa: E402
 
 LESSON = "claims-abstention"
 #: Seconds a visit stays before the next navigation, for the floor and the site alike: a learner reads for a while,
-#: and Chromium writes compiled WebAssembly to its code cache only a moment after optimising it, so a second visit
-#: straight after the first would measure a visit no learner makes.
+#: and engines write compiled code to their caches only a moment after optimising it, so a second visit straight
+#: after the first would measure a visit no learner makes.
 DWELL_S = 3.0
 LESSONS = [LESSON, "micropip-demo"]
-TIMEOUT_MS = 180_000
+TIMEOUT_S = 300.0
+#: Seconds the page is left alone before a settled Check: the spare learner worker has booted and the grader has
+#: prepared the next cases, as when a learner reads or edits between Checks.
+SETTLE_S = 1.0
+GOALS = {"warm": 0.5, "python": 0.35, "cold": 0.75, "pass": 0.5, "fail": 0.25}
 
 _FLOOR_HTML = """<!doctype html>
 <html><head><meta charset="utf-8"><title>floor</title></head>
 <body data-floor="loading">
 <script type="module">
-const started = performance.now();
-const worker = new Worker(new URL("./floor-worker.js", location.href), { type: "module" });
+const kind = new URL(location.href).searchParams.get("kind") || "module";
+const worker = kind === "classic" ? new Worker(new URL("./floor-classic.js", location.href))
+  : new Worker(new URL("./floor-module.js", location.href), { type: "module" });
 worker.onmessage = (event) => {
-  document.body.dataset.ms = String(performance.now() - started);
+  if (event.data.ok) performance.mark("floor:ready");
   document.body.dataset.floor = event.data.ok ? "ready" : "failed";
   document.body.dataset.result = JSON.stringify(event.data);
 };
@@ -72,207 +87,193 @@ worker.onmessage = (event) => {
 </body></html>
 """
 
-_FLOOR_WORKER = r"""
-try {
-  const { loadPyodide } = await import("./pyodide/pyodide.mjs");
+_FLOOR_BODY = r"""
   const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", location.href).href });
   await pyodide.loadPackage("numpy", { messageCallback: () => {} });
   pyodide.runPython("import numpy");
-  let probe = null;
-  if (new URL(location.href).searchParams.get("probe")) {
-    probe = pyodide.runPython(`
-import traceback, numpy
-try:
-    numpy.linalg.inv(numpy.ones((2, 3)))
-except Exception:
-    text = traceback.format_exc()
-text + "\\n--\\n" + numpy.__file__ + "\\n" + str(numpy.linalg.inv(numpy.eye(2)).tolist())
-`);
-  }
-  postMessage({ ok: true, probe });
-} catch (error) {
-  postMessage({ ok: false, error: String(error && error.stack || error) });
-}
+  postMessage({ ok: true });
 """
+_FLOOR_MODULE = ("try {\n  const { loadPyodide } = await import(\"./pyodide/pyodide.mjs\");\n" + _FLOOR_BODY
+                 + "} catch (error) {\n  postMessage({ ok: false, error: String(error && error.stack || error) });\n}\n")
+_FLOOR_CLASSIC = ("importScripts(\"./pyodide/pyodide.js\");\n(async () => {\n try {\n" + _FLOOR_BODY
+                  + " } catch (error) {\n  postMessage({ ok: false, error: String(error && error.stack || error) });\n"
+                  " }\n})();\n")
+FLOOR_KINDS = ("module", "classic")
 
-#: Boot times measured inside the browser. Every document of a tab appends its ``performance.timeOrigin`` (epoch ms,
-#: the start of its navigation) to ``sessionStorage``, so a visit that the service worker reloads is timed from its
-#: first navigation. A MutationObserver notes ``performance.now()`` the first time the body shows each value of
-#: ``data-runtime``, ``data-python`` and ``data-floor``. It watches the document's children only until <body> exists.
-NAV_CLOCK = """
-(() => {
-  let origins = [];
-  try {
-    origins = JSON.parse(sessionStorage.getItem("__wbOrigins") || "[]");
-    origins.push(performance.timeOrigin);
-    sessionStorage.setItem("__wbOrigins", JSON.stringify(origins));
-  } catch (error) { origins = [performance.timeOrigin]; }
-  window.__wbOrigins = origins;
-  window.__wbSeen = {};
-  const note = () => {
-    for (const key of ["runtime", "python", "floor"]) {
-      const value = document.body.dataset[key];
-      if (value && !((key + ":" + value) in window.__wbSeen)) window.__wbSeen[key + ":" + value] = performance.now();
+
+def make_floor(folder: Path) -> Path:
+    """Write the floor pages into ``folder``: stock Pyodide from node_modules + the verified numpy wheel."""
+    from werkbank import vendor
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "index.html").write_text(_FLOOR_HTML, encoding="utf-8")
+    (folder / "floor-module.js").write_text(_FLOOR_MODULE, encoding="utf-8")
+    (folder / "floor-classic.js").write_text(_FLOOR_CLASSIC, encoding="utf-8")
+    out = folder / "pyodide"
+    out.mkdir(exist_ok=True)
+    src = vendor.PYODIDE_DIR
+    for name in ("pyodide.mjs", "pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json"):
+        shutil.copyfile(src / name, out / name)
+    lock = vendor.load_lock(src / "pyodide-lock.json")
+    wheel_name = lock["packages"]["numpy"]["file_name"]
+    wheels = vendor.obtain({wheel_name: lock["packages"]["numpy"]["sha256"]})
+    shutil.copyfile(wheels[wheel_name], out / wheel_name)
+    vendor.verify_file(out / wheel_name, wheel_name, lock["packages"]["numpy"]["sha256"])
+    return folder
+
+
+# ------------------------------------------------------------------------------------------------------ boot
+
+_MARKS = """(names) => {
+    const out = { origin: performance.timeOrigin };
+    for (const name of names) {
+        const mark = performance.getEntriesByName(name, "mark")[0];
+        out[name] = mark ? mark.startTime : null;
     }
-  };
-  const watch = () => {
-    note();
-    new MutationObserver(note).observe(document.body,
-      { attributes: true, attributeFilter: ["data-runtime", "data-python", "data-floor"] });
-  };
-  if (document.body) { watch(); return; }
-  const early = new MutationObserver(() => { if (document.body) { early.disconnect(); watch(); } });
-  early.observe(document, { childList: true, subtree: true });
-})();
-"""
-
-
-def nav_clock(page, key: str, *, since_first: bool = False) -> float:
-    """Seconds from this document's navigation start (or, ``since_first``, from the first navigation of the visit:
-    a service worker's reload counts) to the first time the body showed ``key`` (e.g. ``"runtime:ready"``)."""
-    seen = page.evaluate(f"[window.__wbSeen[{json.dumps(key)}], performance.timeOrigin, window.__wbOrigins]")
-    at, origin, origins = seen
-    if at is None:
-        raise RuntimeError(f"the page never showed {key}")
-    first = origins[0] if since_first and origins else origin
-    return (origin + at - first) / 1000
-
-
-#: Click -> verdict measured inside the page: from the click event on a Check button to the moment its section's
-#: verdict box shows a verdict (a MutationObserver), so the driver's own latency does not count.
-VERDICT_CLOCK = """
-window.__wbClicks = [];
-document.addEventListener("click", (event) => {
-  const button = event.target.closest && event.target.closest('[data-action="check"]');
-  if (!button) return;
-  const section = button.closest("[data-checkpoint]");
-  const box = section.querySelector("[data-verdict]");
-  const entry = { cp: section.dataset.checkpoint, start: performance.now(), end: null };
-  window.__wbClicks.push(entry);
-  const done = () => section.dataset.state === "idle" && !["running", "idle"].includes(box.dataset.verdict);
-  const observer = new MutationObserver(() => {
-    if (entry.end === null && done()) { entry.end = performance.now(); observer.disconnect(); }
-  });
-  observer.observe(section, { attributes: true, subtree: true, attributeFilter: ["data-verdict", "data-state"] });
-}, true);
-"""
-
-LONGTASK_SCRIPT = """
+    return out;
+}"""
+_LONGTASKS = """
 window.__wbLongTasks = [];
 try {
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) window.__wbLongTasks.push([entry.startTime, entry.duration]);
+    for (const entry of list.getEntries()) window.__wbLongTasks.push(entry.duration);
   }).observe({ type: "longtask", buffered: true });
 } catch (error) {}
 """
 
 
-def make_floor(folder: Path, pyodide_dir: Path | None = None) -> Path:
-    """Write the floor page into ``folder``: stock Pyodide from node_modules (or ``pyodide_dir``) + verified numpy."""
-    from werkbank import vendor
-
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "index.html").write_text(_FLOOR_HTML, encoding="utf-8")
-    (folder / "floor-worker.js").write_text(_FLOOR_WORKER, encoding="utf-8")
-    out = folder / "pyodide"
-    out.mkdir(exist_ok=True)
-    if pyodide_dir is None:
-        src = vendor.PYODIDE_DIR
-        for name in ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
-            shutil.copyfile(src / name, out / name)
-        lock = vendor.load_lock(src / "pyodide-lock.json")
-        wheel_name = lock["packages"]["numpy"]["file_name"]
-        wheels = vendor.obtain({wheel_name: lock["packages"]["numpy"]["sha256"]})
-        shutil.copyfile(wheels[wheel_name], out / wheel_name)
-        vendor.verify_file(out / wheel_name, wheel_name, lock["packages"]["numpy"]["sha256"])
-    else:
-        for path in Path(pyodide_dir).iterdir():
-            shutil.copyfile(path, out / path.name)
-    return folder
+def _visit(driver, url: str, ready_js: str, names: list[str], *, cold: bool) -> dict:
+    """Navigate to ``url``, wait for ``ready_js``; seconds from the visit's start to each mark of ``names``."""
+    started = time.time() * 1000
+    driver.goto(url)
+    driver.wait(ready_js, timeout=TIMEOUT_S, what=ready_js)
+    marks = driver.wait(f"(names) => {{ const m = ({_MARKS})(names); return names.every((n) => m[n] !== null) && m; }}",
+                        names, timeout=30, what=f"the marks {names}")
+    start = started if cold else marks["origin"]
+    return {name: round((marks["origin"] + marks[name] - start) / 1000, 3) for name in names}
 
 
-def probe_runtime(browser, folder: Path) -> dict:
-    """Boot the floor page over ``folder``'s runtime and return numpy's traceback probe (for the bytecode check)."""
-    html = (folder / "index.html").read_text(encoding="utf-8").replace('"./floor-worker.js"', '"./floor-worker.js?probe=1"')
-    (folder / "probe.html").write_text(html, encoding="utf-8")
-    with sitekit.serve(folder) as origin:
-        ctx = browser.new_context()
-        page = ctx.new_page()
-        page.goto(origin + "/probe.html")
-        page.wait_for_selector("body[data-floor=ready], body[data-floor=failed]", timeout=TIMEOUT_MS, state="attached")
-        result = json.loads(page.get_attribute("body", "data-result"))
-        ctx.close()
-    return result
+def floor_round(engine: str, origin: str, kind: str, profile: Path) -> dict:
+    """Cold and warm seconds to numpy imported, in a fresh profile."""
+    driver = open_engine(engine, profile)
+    try:
+        url = f"{origin}/index.html?kind={kind}"
+        ready = "() => Boolean(document.body) && ['ready', 'failed'].includes(document.body.dataset.floor)"
+        cold = _visit(driver, url, ready, ["floor:ready"], cold=True)
+        time.sleep(DWELL_S)
+        warm = _visit(driver, url, ready, ["floor:ready"], cold=False)
+        return {"cold": cold["floor:ready"], "warm": warm["floor:ready"], "version": driver.version}
+    finally:
+        driver.close()
 
 
-# ------------------------------------------------------------------------------------------------------ measurements
+def site_round(engine: str, origin: str, profile: Path, counter: sitekit.ByteCounter | None) -> dict:
+    """Cold and warm visit of the lesson page in a fresh profile (the warm one once the service worker saved the
+    whole build): seconds to ready and to Python usable, the boot stages, bytes and long tasks where measurable."""
+    driver = open_engine(engine, profile)
+    try:
+        longtasks = driver.add_init_script(_LONGTASKS)
+        url = f"{origin}/lessons/{LESSON}/en.html"
+        ready = "() => Boolean(document.body) && document.body.dataset.runtime === 'ready'"
+        names = ["werkbank:ready", "werkbank:python"]
+        if counter:
+            counter.reset()
+        cold = _visit(driver, url, ready, names, cold=True)
+        out = {"cold": cold["werkbank:ready"], "cold_python": cold["werkbank:python"],
+               "isolated": driver.evaluate("() => crossOriginIsolated"),
+               "sab": driver.evaluate("() => typeof SharedArrayBuffer")}
+        if longtasks:
+            out["longtasks_cold"] = driver.evaluate("() => window.__wbLongTasks || []")
+        if counter:
+            out["bytes_ready"] = counter.bytes
+        driver.wait("() => ['ready', 'failed'].includes(document.documentElement.dataset.offline)", timeout=TIMEOUT_S,
+                    what="the offline copy")
+        out["offline"] = driver.attr("html", "data-offline")
+        if counter:
+            out["bytes_offline"] = counter.bytes
+        time.sleep(DWELL_S)
+        warm = _visit(driver, url, ready, names, cold=False)
+        out.update({"warm": warm["werkbank:ready"], "warm_python": warm["werkbank:python"]})
+        out["stages_warm"] = driver.evaluate("""() => { const out = {};  // the first of each name
+            for (const m of performance.getEntriesByType('mark')) {
+                if (m.name.startsWith('werkbank:') && !(m.name in out)) out[m.name] = Math.round(m.startTime);
+            }
+            return out; }""")
+        if longtasks:
+            out["longtasks_warm"] = driver.evaluate("() => window.__wbLongTasks || []")
+        return out
+    finally:
+        driver.close()
 
 
-def floor_once(browser, origin: str, counter: sitekit.ByteCounter, measure_memory: bool = False):
-    """(cold, warm) seconds from navigation to numpy imported, the body bytes of the cold visit, and (when asked)
-    the heap usage after the warm boot."""
-    ctx = browser.new_context()
-    ctx.add_init_script(NAV_CLOCK)
-    page = ctx.new_page()
-    out = []
-    counter.reset()
-    for _ in range(2):
-        if out:
-            cold_bytes = counter.bytes
-        page.goto(origin + "/index.html")  # the second visit is a second navigation, exactly as for the site
-        page.wait_for_selector("body[data-floor=ready]", timeout=TIMEOUT_MS, state="attached")
-        out.append(nav_clock(page, "floor:ready", since_first=not out))
-        if len(out) == 1:
-            page.wait_for_timeout(DWELL_S * 1000)
-    memory = heap_usage(browser, page) if measure_memory else None
-    ctx.close()
-    return out[0], out[1], cold_bytes, memory
+# ------------------------------------------------------------------------------------------------------ clicks
 
-
-def _visit(page, url: str, *, cold: bool) -> dict:
-    """Navigate to ``url``; seconds to ``data-python="ready"`` and to ``data-runtime="ready"`` (on the browser's
-    clock, from the visit's first navigation), long tasks, marks."""
-    page.goto(url)
-    page.wait_for_selector("body[data-runtime=ready][data-python=ready]", timeout=TIMEOUT_MS, state="attached")
-    python = nav_clock(page, "python:ready", since_first=cold)
-    ready = nav_clock(page, "runtime:ready", since_first=cold)
-    tasks = page.evaluate("window.__wbLongTasks || []")
-    marks = page.evaluate("""() => { const out = {};  // the first of each name (a spare's boot comes later)
-        for (const m of performance.getEntriesByType('mark')) {
-            if (m.name.startsWith('werkbank:') && !(m.name in out)) out[m.name] = Math.round(m.startTime);
+#: A series of Checks of one checkpoint, run inside the page: each edits the learner's editor (the code plus a new
+#: comment: select its content, insertText, as typing does), clicks Check, and times click -> verdict on the page's
+#: own clock (the verdict box shows pass/fail/error/timeout and the section is idle again). ``settleMs``: wait for a
+#: ready pristine spare and then this long before each click; 0: click right when the previous verdict appeared.
+CHECK_SERIES = """async ({ cp, code, count, settleMs }) => {
+    const section = document.querySelector(`[data-checkpoint="${cp}"]`);
+    const box = section.querySelector("[data-verdict]");
+    const content = section.querySelector("[data-editor] .cm-content");
+    const button = section.querySelector('[data-action="check"]');
+    const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    const when = (test, ms) => new Promise((resolve, reject) => {
+        if (test()) return resolve();
+        const timer = setTimeout(() => { observer.disconnect(); reject(new Error("no verdict in time")); }, ms);
+        const observer = new MutationObserver(() => {
+            if (test()) { clearTimeout(timer); observer.disconnect(); resolve(); }
+        });
+        observer.observe(document.body, { attributes: true, subtree: true,
+            attributeFilter: ["data-verdict", "data-state", "data-spare", "data-runtime"] });
+    });
+    const out = [];
+    for (let i = 0; i < count; i++) {
+        content.focus();
+        getSelection().selectAllChildren(content);
+        if (!document.execCommand("insertText", false, `${code}\\n# edit ${i} ${Date.now()}\\n`)) throw new Error("insertText refused");
+        if (settleMs) {
+            await when(() => document.body.dataset.runtime === "ready" && document.body.dataset.spare === "ready", 300000);
+            await sleep(settleMs);
         }
-        return out; }""")
-    return {"python": python, "ready": ready, "marks": marks,
-            "longtasks": {"count": len(tasks), "total_ms": round(sum(d for _, d in tasks), 1),
-                          "max_ms": round(max((d for _, d in tasks), default=0.0), 1)}}
+        await sleep(0);  // the editor's update reaches the page's state, as between two key presses
+        const start = performance.now();
+        button.click();
+        if (section.dataset.state !== "running") throw new Error("the click did not start a Check");
+        await when(() => section.dataset.state === "idle" && !["running", "idle"].includes(box.dataset.verdict), 300000);
+        const end = performance.now();
+        const line = box.querySelector(".verdict-line");
+        out.push({ ms: end - start, verdict: box.dataset.verdict, headline: line ? line.textContent : "" });
+    }
+    return out;
+}"""
+_COUNTS = re.compile(r"(\d+)\s*/\s*(\d+)")
 
 
-def site_once(browser, origin: str, counter: sitekit.ByteCounter | None = None) -> dict:
-    """Cold and warm visit of the lesson page (the warm one is a second navigation once the service worker saved the
-    whole build); bytes of the cold visit."""
-    ctx = browser.new_context()
-    ctx.add_init_script(LONGTASK_SCRIPT)
-    ctx.add_init_script(NAV_CLOCK)
-    page = ctx.new_page()
-    if counter:
-        counter.reset()
-    url = f"{origin}/lessons/{LESSON}/en.html"
-    cold = _visit(page, url, cold=True)
-    result = {"cold": cold["ready"], "cold_python": cold["python"], "longtasks": cold["longtasks"],
-              "marks_cold": cold["marks"], "isolated": page.evaluate("crossOriginIsolated"),
-              "controlled": page.evaluate("Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)")}
-    if counter:
-        result["bytes_ready"] = counter.bytes
-    page.wait_for_selector("html[data-offline=ready], html[data-offline=failed]", timeout=TIMEOUT_MS, state="attached")
-    result["offline"] = page.get_attribute("html", "data-offline")
-    page.wait_for_timeout(DWELL_S * 1000)
-    if counter:
-        result["bytes_offline"] = counter.bytes
-    warm = _visit(page, url, cold=False)
-    result.update({"warm": warm["ready"], "warm_python": warm["python"], "longtasks_warm": warm["longtasks"],
-                   "marks_warm": warm["marks"]})
-    ctx.close()
-    return result
+def click_series(engine: str, origin: str, profile: Path, count: int) -> dict:
+    """Click -> verdict for each checkpoint's reference ("pass") and starter ("fail"), settled and typo-fix."""
+    from tests.engines.walk import sources
+
+    driver = open_engine(engine, profile)
+    out: dict = {}
+    try:
+        driver.goto(f"{origin}/lessons/{LESSON}/en.html")
+        driver.wait("() => Boolean(document.body) && document.body.dataset.runtime === 'ready' && "
+                    "document.body.dataset.editors === 'ready'", timeout=TIMEOUT_S, what="ready")
+        for cp, (starter, reference) in sources(LESSON).items():
+            for want, code in (("pass", reference), ("fail", starter)):
+                for pacing, settle in (("settled", SETTLE_S * 1000), ("typo", 0)):
+                    rows = driver.evaluate(CHECK_SERIES, {"cp": cp, "code": code, "count": count, "settleMs": settle})
+                    for row in rows:
+                        found = _COUNTS.search(row["headline"] or "")
+                        row["cases"] = int(found.group(2)) if found else None
+                    out.setdefault(cp, {}).setdefault(want, {})[pacing] = rows
+                    print(f"  {engine} checkpoint {cp} {want} {pacing}: "
+                          f"{[round(r['ms']) for r in rows]} ms, {[r['verdict'] for r in rows]}", flush=True)
+        return out
+    finally:
+        driver.close()
 
 
 def heap_usage(browser, page) -> list[dict]:
@@ -306,12 +307,13 @@ def heap_usage(browser, page) -> list[dict]:
     return out
 
 
+
 def floor_memory(browser, origin: str) -> list[dict]:
-    """Heap usage of the floor page once numpy is imported."""
+    """Heap usage of the floor page (module worker) once numpy is imported."""
     ctx = browser.new_context()
     page = ctx.new_page()
     page.goto(origin + "/index.html")
-    page.wait_for_selector("body[data-floor=ready]", timeout=TIMEOUT_MS, state="attached")
+    page.wait_for_selector("body[data-floor=ready]", timeout=TIMEOUT_S * 1000, state="attached")
     out = heap_usage(browser, page)
     ctx.close()
     return out
@@ -324,66 +326,28 @@ def memory(browser, origin: str, checks_total: int) -> dict:
     page = ctx.new_page()
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{origin}/lessons/{LESSON}/en.html")
-    page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
+    page.wait_for_selector("body[data-runtime=ready]", timeout=int(TIMEOUT_S * 1000), state="attached")
     out = {"after_boot": heap_usage(browser, page)}
     section = '[data-checkpoint="1"]'
     page.click(f'{section} [data-action="solution"]')
     page.click(f"{section} [data-solution] button")
     for done in range(1, checks_total + 1):
-        page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
+        page.wait_for_selector("body[data-runtime=ready]", timeout=int(TIMEOUT_S * 1000), state="attached")
         page.click(f'{section} [data-action="check"]')
         _wait_verdict(page, section)
         if done in (20, checks_total):
-            page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
+            page.wait_for_selector("body[data-runtime=ready]", timeout=int(TIMEOUT_S * 1000), state="attached")
             out[f"after_{done}_checks"] = heap_usage(browser, page)
     ctx.close()
     return out
 
 
+
 def _wait_verdict(page, section: str) -> None:
     # CSS only: the page's CSP forbids eval, so no string predicates (wait_for_function) here.
     page.wait_for_selector(f'{section}[data-state="idle"] [data-verdict]:not([data-verdict="running"])',
-                           timeout=TIMEOUT_MS, state="attached")
+                           timeout=int(TIMEOUT_S * 1000), state="attached")
 
-
-#: Seconds the page is left alone before a settled Check: the spare learner worker has booted and the grader has
-#: prepared the next cases, as when a learner reads or edits between Checks.
-SETTLE_S = 1.0
-
-
-def checks(browser, origin: str, rounds: int, *, settled: bool = True) -> dict:
-    """Seconds from a click on Check to the verdict (measured in the page), for each checkpoint's reference solution,
-    ``rounds`` times. ``settled``: each click once the spare learner worker is ready and ``SETTLE_S`` later (a
-    learner between Checks); else each click as soon as the page says ready again, right after the previous
-    verdict, while the next spare boots and the grader prepares ahead (the worst pacing)."""
-    ctx = browser.new_context()
-    ctx.add_init_script(VERDICT_CLOCK)
-    page = ctx.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.goto(f"{origin}/lessons/{LESSON}/en.html")
-    page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
-    ids = [el.get_attribute("data-checkpoint") for el in page.query_selector_all("[data-checkpoint]")]
-    times: dict[str, list[float]] = {cp: [] for cp in ids}
-    statuses: dict[str, list[str]] = {cp: [] for cp in ids}
-    for cp in ids:
-        section = f'[data-checkpoint="{cp}"]'
-        page.click(f'{section} [data-action="solution"]')
-        page.click(f"{section} [data-solution] button")
-    for _ in range(rounds):
-        for cp in ids:
-            section = f'[data-checkpoint="{cp}"]'
-            page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
-            if settled:
-                page.wait_for_selector("body[data-spare=ready]", timeout=TIMEOUT_MS, state="attached")
-                page.wait_for_timeout(SETTLE_S * 1000)
-            page.click(f'{section} [data-action="check"]')  # sets data-state="running" before it returns
-            _wait_verdict(page, section)
-            clicks = page.evaluate("window.__wbClicks")
-            last = clicks[-1]
-            times[cp].append((last["end"] - last["start"]) / 1000 if last["end"] is not None else float("nan"))
-            statuses[cp].append(page.get_attribute(f"{section} [data-verdict]", "data-verdict"))
-    ctx.close()
-    return {"times": times, "statuses": statuses}
 
 
 def stop_once(browser, origin: str, *, block_sw: bool) -> dict:
@@ -391,13 +355,13 @@ def stop_once(browser, origin: str, *, block_sw: bool) -> dict:
     ctx = browser.new_context(service_workers="block" if block_sw else "allow")
     page = ctx.new_page()
     page.goto(f"{origin}/lessons/{LESSON}/en.html")
-    page.wait_for_selector("body[data-runtime=ready][data-spare=ready]", timeout=TIMEOUT_MS, state="attached")
+    page.wait_for_selector("body[data-runtime=ready][data-spare=ready]", timeout=int(TIMEOUT_S * 1000), state="attached")
     isolated = page.evaluate("crossOriginIsolated")
     editor = page.locator("[data-playground] .cm-content")
     editor.click()
     editor.fill("while True:\n    pass\n")
     page.click('[data-playground] [data-action="run"]')
-    page.wait_for_selector("body[data-runtime=running]", timeout=TIMEOUT_MS, state="attached")
+    page.wait_for_selector("body[data-runtime=running]", timeout=int(TIMEOUT_S * 1000), state="attached")
     # measured in the page: from the click event on Stop to data-runtime="ready"
     page.evaluate("""() => { window.__wbStop = {};
         document.querySelector('[data-playground] [data-action="stop"]').addEventListener("click", () => {
@@ -407,14 +371,12 @@ def stop_once(browser, origin: str, *, block_sw: bool) -> dict:
             }).observe(document.body, { attributes: true, attributeFilter: ["data-runtime"] });
         }, { capture: true, once: true }); }""")
     page.click('[data-playground] [data-action="stop"]')
-    page.wait_for_selector("body[data-runtime=ready]", timeout=TIMEOUT_MS, state="attached")
+    page.wait_for_selector("body[data-runtime=ready]", timeout=int(TIMEOUT_S * 1000), state="attached")
     clock = page.evaluate("window.__wbStop")
     elapsed = (clock["end"] - clock["start"]) / 1000 if clock.get("end") else float("nan")
     ctx.close()
     return {"seconds": elapsed, "isolated": isolated}
 
-
-# ------------------------------------------------------------------------------------------------------ report
 
 
 def summary(values: list[float]) -> dict:
@@ -444,27 +406,180 @@ def machine() -> dict:
     return info
 
 
-GOALS = {  # issue 16: ratios to the floor measured in the same run
-    "warm_ready": ("warm boot -> ready", "warm", 0.5),
-    "cold_ready": ("cold boot -> ready", "cold", 0.75),
-    "warm_python": ("Python usable (warm)", "warm", 0.35),
-    "stop_plain": ("Stop -> ready, not isolated", "warm", 0.6),
-}
+
+
+# ------------------------------------------------------------------------------------------------------ Chromium only
+
+
+def _p50(values):
+    values = [v for v in values if v is not None]
+    return round(statistics.median(values), 3) if values else None
+
+
+def engine_summary(e: dict) -> dict:
+    """F, the site's p50s, their ratios to F and the click -> verdict summaries of one engine's raw results."""
+    floors = {kind: {"cold": _p50(e["floor"][kind]["cold"]), "warm": _p50(e["floor"][kind]["warm"])}
+              for kind in FLOOR_KINDS}
+    warm_kind = min((k for k in FLOOR_KINDS if floors[k]["warm"]), key=lambda k: floors[k]["warm"], default=None)
+    cold_kind = min((k for k in FLOOR_KINDS if floors[k]["cold"]), key=lambda k: floors[k]["cold"], default=None)
+    f_warm = floors[warm_kind]["warm"] if warm_kind else None
+    f_cold = floors[cold_kind]["cold"] if cold_kind else None
+    site = {key: _p50(e["site"].get(key, [])) for key in ("warm", "warm_python", "cold", "cold_python")}
+
+    def ratio(value, floor):
+        return round(value / floor, 2) if value and floor else None
+
+    out = {"floors": floors, "F_warm": f_warm, "F_warm_kind": warm_kind, "F_cold": f_cold, "F_cold_kind": cold_kind,
+           "site": site, "ratios": {"warm": ratio(site["warm"], f_warm), "python": ratio(site["warm_python"], f_warm),
+                                    "cold": ratio(site["cold"], f_cold),
+                                    "cold_python": ratio(site["cold_python"], f_cold)},
+           "clicks": {}}
+    for cp, wants in (e.get("clicks") or {}).items():
+        for want, pacings in wants.items():
+            for pacing, rows in pacings.items():
+                seconds = [r["ms"] / 1000 for r in rows]
+                cases = sorted({r["cases"] for r in rows if r.get("cases") is not None})
+                verdicts = sorted({r["verdict"] for r in rows})
+                out["clicks"].setdefault(cp, {}).setdefault(want, {})[pacing] = {
+                    **summary(seconds), "cases": cases, "verdicts": verdicts}
+    return out
+
+
+def _fmt(value, unit="s", width=8):
+    if value is None:
+        return f"{'-':>{width}}"
+    return f"{value:>{width - len(unit)}.2f}{unit}" if unit == "s" else f"{value:>{width - 1}.2f}x"
+
+
+def _cases(c):
+    cases = c.get("cases") or []
+    if not cases:
+        return "?"
+    return str(cases[0]) if len(cases) == 1 else f"{cases[0]}-{cases[-1]}"
+
+
+def print_summary(report: dict) -> None:
+    """One table per engine beside the goals, then the engines side by side."""
+    m = report["machine"]
+    print(f"\nmachine: {m.get('cpu', '?')} x{m.get('cpus')}, load {m.get('loadavg_start')} -> {m.get('loadavg_end')}; "
+          f"runtime {report.get('runtime')}; n={report['n']} rounds, {report.get('checks')} Checks per series")
+    sums = {}
+    for engine, e in report["engines"].items():
+        print(f"\n== {engine} {e.get('version') or ''}")
+        if e.get("unavailable") or e.get("error"):
+            print(f"   not measured: {e.get('unavailable') or e.get('error')}")
+            if not e.get("floor"):
+                continue
+        s = sums[engine] = engine_summary(e)
+        fl = s["floors"]
+        print(f"   floor p50 warm / cold: module {fl['module']['warm']} / {fl['module']['cold']} s, "
+              f"classic {fl['classic']['warm']} / {fl['classic']['cold']} s -> F warm {s['F_warm']} s "
+              f"({s['F_warm_kind']}), F cold {s['F_cold']} s ({s['F_cold_kind']})")
+        print(f"   raw: site warm {e['site'].get('warm')}  cold {e['site'].get('cold')}; isolated "
+              f"{sorted(set(map(str, e['site'].get('isolated', []))))}, SharedArrayBuffer "
+              f"{sorted(set(map(str, e['site'].get('sab', []))))}")
+        print(f"   {'measure':<38}{'site':>8}{'F':>8}{'ratio':>8}{'goal':>8}  met")
+        for label, key, fkey, goal in (("warm boot -> ready", "warm", "F_warm", GOALS["warm"]),
+                                       ("Python usable, warm", "warm_python", "F_warm", GOALS["python"]),
+                                       ("cold boot -> ready (incl. SW reload)", "cold", "F_cold", GOALS["cold"]),
+                                       ("Python usable, cold", "cold_python", "F_cold", None)):
+            value, floor = s["site"][key], s[fkey]
+            r = round(value / floor, 2) if value and floor else None
+            met = "" if goal is None or r is None else ("yes" if r <= goal else "NO")
+            print(f"   {label:<38}{_fmt(value)}{_fmt(floor)}{_fmt(r, 'x')}{_fmt(goal, 'x') if goal else '':>8}  {met}")
+        if s["clicks"]:
+            print(f"   {'click -> verdict: p50 / p95 s (cases)':<38}{'settled':<28}{'typo fix':<28}goal p95")
+            for cp, wants in s["clicks"].items():
+                for want, pacings in wants.items():
+                    cells = []
+                    for pacing in ("settled", "typo"):
+                        c = pacings.get(pacing, {})
+                        bad = [v for v in c.get("verdicts", []) if v != want]
+                        cell = (f"{c.get('p50', 0):.3f} / {c.get('p95', 0):.3f} ({_cases(c)})" if c.get("n") else "-")
+                        cells.append(cell + (f" {bad}!" if bad else ""))
+                    goal = GOALS[want]
+                    worst = max((pacings[p].get("p95") or 0) for p in pacings)
+                    label = f"checkpoint {cp}, {'reference' if want == 'pass' else 'starter'} ({want})"
+                    print(f"   {label:<38}{cells[0]:<28}{cells[1]:<28}{goal:.2f} s {'yes' if worst <= goal else 'NO'}")
+        site_e = e["site"]
+        for key in ("longtasks_cold", "longtasks_warm"):
+            if site_e.get(key):
+                worst = max((max(v) if v else 0.0) for v in site_e[key])
+                print(f"   longest main-thread task load -> ready ({key[10:]}): {worst:.0f} ms (goal 50 ms)")
+        if site_e.get("bytes_ready"):
+            print(f"   first-visit bytes: {statistics.median(site_e['bytes_ready']):.0f} until ready, "
+                  f"{statistics.median(site_e['bytes_offline']):.0f} with the offline copy")
+    if sums:
+        engines = list(sums)
+        print("\n== side by side (ratios to F of the same engine; click p95 = the worst checkpoint)")
+        print(f"{'measure':<36}" + "".join(f"{e:>12}" for e in engines) + f"{'goal':>10}")
+        rows = [("warm boot / F", lambda s: s["ratios"]["warm"], "x", GOALS["warm"]),
+                ("Python usable, warm / F", lambda s: s["ratios"]["python"], "x", GOALS["python"]),
+                ("cold boot / F", lambda s: s["ratios"]["cold"], "x", GOALS["cold"]),
+                ("F warm (s)", lambda s: s["F_warm"], "s", None),
+                ("site warm (s)", lambda s: s["site"]["warm"], "s", None)]
+        for want in ("pass", "fail"):
+            for pacing in ("settled", "typo"):
+                rows.append((f"click -> {want} p95, {pacing} (s)",
+                             lambda s, w=want, p=pacing: max((v[w][p].get("p95") or 0 for v in s["clicks"].values()
+                                                              if w in v and p in v[w]), default=None),
+                             "s", GOALS[want]))
+        for label, get, unit, goal in rows:
+            cells = "".join(_fmt(get(sums[e]), unit, 12) for e in engines)
+            print(f"{label:<36}{cells}{(_fmt(goal, unit, 10) if goal else ''):>10}")
+    if report.get("stop"):
+        st = report["stop"]
+        print(f"\nChromium Stop -> ready: isolated p50 {st['isolated'].get('p50')} s, not isolated p50 "
+              f"{st['not_isolated'].get('p50')} s")
+    mem = report.get("memory")
+    if mem:
+        def total(rows, key):
+            return round(sum((r.get(key) or 0) for r in rows) / 1e6, 1)
+        for stage, rows in mem.items():
+            print(f"Chromium memory {stage}: JS heap {total(rows, 'js_heap')} MB, ArrayBuffers/wasm "
+                  f"{total(rows, 'backing_store')} MB  ({len(rows)} contexts)")
+
+
+def measure_engine(engine: str, args, parts: set, tmp: Path, origins: dict, counter) -> dict:
+    """Every round of floor and site in ``engine``, then its click series."""
+    e: dict = {"floor": {kind: {"cold": [], "warm": []} for kind in FLOOR_KINDS}, "site": {}}
+    variants = [("floor", kind) for kind in FLOOR_KINDS] + [("site", None)]
+    for round_no in range(args.n if "boot" in parts else 0):
+        for what, kind in (variants if round_no % 2 == 0 else variants[::-1]):
+            profile = tmp / f"{engine}-{what}-{kind}-{round_no}"
+            if what == "floor":
+                one = floor_round(engine, origins["floor"], kind, profile)
+                e["version"] = one["version"]
+                for key in ("cold", "warm"):
+                    e["floor"][kind][key].append(one[key])
+            else:
+                one = site_round(engine, origins["site"], profile, counter if round_no == 0 else None)
+                for key, value in one.items():
+                    e["site"].setdefault(key, []).append(value)
+            shutil.rmtree(profile, ignore_errors=True)
+        print(f"{engine}: round {round_no + 1}/{args.n} done", flush=True)
+    if "checks" in parts and args.checks:
+        e["clicks"] = click_series(engine, origins["site"], tmp / f"{engine}-clicks", args.checks)
+    return e
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; see the module docstring."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=5, help="rounds per variant (default 5)")
+    parser.add_argument("--engines", default=",".join(ENGINES), help="comma-separated (default: all three)")
+    parser.add_argument("--checks", type=int, default=5, help="Checks per click series (default 5)")
+    parser.add_argument("--memory-checks", type=int, default=100, help="Checks in Chromium's memory run")
     parser.add_argument("--dist", help="an already built site to measure (default: build one into a temp folder)")
-    parser.add_argument("--checks", type=int, default=100, help="Checks in the memory run (default 100)")
     parser.add_argument("--out", default=str(HERE / "report.json"))
-    parser.add_argument("--only", help="comma-separated parts to run (boot,checks,stop,memory); default all")
+    parser.add_argument("--only", help="comma-separated parts (boot,checks,stop,memory); default all")
     args = parser.parse_args(argv)
     parts = set((args.only or "boot,checks,stop,memory").split(","))
-    from playwright.sync_api import sync_playwright
-
-    report: dict = {"machine": machine(), "n": args.n, "lesson": LESSON,
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    unknown = [e for e in engines if e not in ENGINES]
+    if unknown:
+        parser.error(f"unknown engines {unknown}; choose from {list(ENGINES)}")
+    report: dict = {"machine": machine(), "n": args.n, "checks": args.checks, "lesson": LESSON, "engines": {},
                     "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     with tempfile.TemporaryDirectory(prefix="werkbank-bench-") as tmp:
         tmp = Path(tmp)
@@ -475,132 +590,56 @@ def main(argv: list[str] | None = None) -> int:
             site = sitekit.build_site(tmp / "site", LESSONS)  # the default build: bytecode runtime when possible
         report["runtime"] = "bytecode" if (site / "pyodide" / "bytecode.json").is_file() else "stock"
         floor = make_floor(tmp / "floor")
-        counters = {"floor": sitekit.ByteCounter(), "site": sitekit.ByteCounter()}
-        floor_r: dict = {"cold": [], "warm": [], "bytes": None, "memory": None}
-        site_r: dict = {k: [] for k in ("cold", "warm", "cold_python", "warm_python", "longtasks", "longtasks_warm",
-                                         "bytes_ready", "bytes_offline", "isolated", "offline", "marks_cold",
-                                         "marks_warm")}
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=sitekit.chromium_path(), headless=True,
-                                         args=sitekit.CHROMIUM_ARGS)
-            with sitekit.serve(floor, counter=counters["floor"]) as floor_origin, \
-                    sitekit.serve(site, counter=counters["site"]) as origin, \
-                    sitekit.serve(site, isolated=True) as iso_origin:
-                for round_no in range(args.n if "boot" in parts else 0):
-                    sequence = ["floor", "site"] if round_no % 2 == 0 else ["site", "floor"]
-                    for name in sequence:
-                        if name == "floor":
-                            cold, warm, sent, mem = floor_once(browser, floor_origin, counters["floor"])
-                            floor_r["cold"].append(cold)
-                            floor_r["warm"].append(warm)
-                            floor_r["bytes"] = floor_r["bytes"] or sent
-                            floor_r["memory"] = floor_r["memory"] or mem
-                        else:
-                            one = site_once(browser, origin, counters["site"])
-                            for key in site_r:
-                                site_r[key].append(one.get(key))
-                    print(f"round {round_no + 1}/{args.n} done", flush=True)
-                report["checks"] = checks(browser, iso_origin, args.n if "checks" in parts else 0)
-                report["checks_back_to_back"] = checks(browser, iso_origin, args.n if "checks" in parts else 0,
-                                                       settled=False)
-                stops_iso, stops_plain = [], []
-                for round_no in range(max(3, args.n // 2) if "stop" in parts else 0):
-                    pair = [True, False] if round_no % 2 == 0 else [False, True]
-                    for isolated in pair:
-                        one = stop_once(browser, origin, block_sw=not isolated)
-                        (stops_iso if isolated else stops_plain).append(one)
-                report["stop"] = {"isolated": summary([s["seconds"] for s in stops_iso if s["isolated"]]),
-                                  "not_isolated": summary([s["seconds"] for s in stops_plain if not s["isolated"]]),
-                                  "raw": {"isolated": stops_iso, "not_isolated": stops_plain}}
-                if args.checks and "memory" in parts:
-                    report["memory"] = {"site": memory(browser, iso_origin, args.checks),
-                                        "floor": floor_memory(browser, floor_origin)}
-            browser.close()
-    f_cold, f_warm = summary(floor_r["cold"]), summary(floor_r["warm"])
-    report["floor"] = {"cold": f_cold, "warm": f_warm, "bytes": floor_r["bytes"],
-                       "raw": {"cold": floor_r["cold"], "warm": floor_r["warm"]}}
-    r = site_r
-    report["site"] = {
-        "cold": summary(r["cold"]), "warm": summary(r["warm"]),
-        "cold_python": summary(r["cold_python"]), "warm_python": summary(r["warm_python"]),
-        "bytes_first_visit_until_ready": int(statistics.median(r["bytes_ready"] or [0])),
-        "bytes_first_visit_offline_copy": int(statistics.median(r["bytes_offline"] or [0])),
-        "isolated": all(r["isolated"]), "offline": r["offline"],
-        "longtasks_cold": r["longtasks"], "longtasks_warm": r["longtasks_warm"],
-        "stages_warm": stage_table(r["marks_warm"]), "stages_cold": stage_table(r["marks_cold"]),
-        "raw": {k: r[k] for k in ("cold", "warm", "cold_python", "warm_python")},
-    }
-    for name in ("checks", "checks_back_to_back"):
-        all_checks = [t for values in report[name]["times"].values() for t in values]
-        report[name]["summary"] = summary(all_checks)
-        report[name]["per_checkpoint"] = {cp: summary(v) for cp, v in report[name]["times"].items()}
+        counter = sitekit.ByteCounter()
+        with sitekit.serve(floor) as floor_origin, sitekit.serve(site, counter=counter) as origin, \
+                sitekit.serve(site, isolated=True) as iso_origin:
+            origins = {"floor": floor_origin, "site": origin}
+            for engine in engines:
+                try:
+                    e = measure_engine(engine, args, parts, tmp, origins, counter)
+                except EngineUnavailable as error:
+                    e = {"unavailable": str(error)}
+                except Exception as error:  # noqa: BLE001 - one engine's failure must not hide the others' figures
+                    import traceback
+
+                    traceback.print_exc()
+                    e = {"error": f"{type(error).__name__}: {error}"}
+                report["engines"][engine] = e
+                Path(args.out).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+            if "chromium" in engines and parts & {"stop", "memory"}:
+                chromium_extras(report, parts, args, origin, iso_origin, floor_origin)
     try:
         report["machine"]["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
     except OSError:
         pass
+    for engine, e in report["engines"].items():
+        if "floor" in e:
+            e["summary"] = engine_summary(e)
     Path(args.out).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     print_summary(report)
     print(f"\nwrote {args.out}")
     return 0
 
 
-def stage_table(marks: list[dict]) -> dict:
-    """Median ms from navigation to each werkbank:* performance mark."""
-    names = sorted({name for m in marks for name in m})
-    return {name: round(statistics.median([m[name] for m in marks if name in m])) for name in names}
+def chromium_extras(report: dict, parts: set, args, origin: str, iso_origin: str, floor_origin: str) -> None:
+    """Stop -> ready and heap usage, in Chromium (an ephemeral Playwright context: the DevTools protocol)."""
+    from playwright.sync_api import sync_playwright
 
-
-def _ratio(value, floor):
-    return round(value / floor, 2) if value and floor else None
-
-
-def print_summary(report: dict) -> None:
-    """Every figure of issue 16 beside its goal."""
-    f, s = report["floor"], report["site"]
-    fw, fc = f["warm"].get("p50") or 0.0, f["cold"].get("p50") or 0.0
-    m = report["machine"]
-    print(f"\nmachine: {m.get('cpu', '?')} x{m.get('cpus')}, load {m.get('loadavg_start')} -> {m.get('loadavg_end')}; "
-          f"runtime {report.get('runtime')}; n={report['n']}")
-    print(f"floor (stock Pyodide + numpy, second visit = second navigation): cold p50 {fc:.2f} s, warm p50 {fw:.2f} s")
-    print(f"  raw cold {[round(x, 2) for x in f['raw']['cold']]}  warm {[round(x, 2) for x in f['raw']['warm']]}")
-    print(f"  raw site cold {[round(x, 2) for x in s['raw']['cold']]}  warm {[round(x, 2) for x in s['raw']['warm']]}")
-    rows = [
-        ("warm boot -> ready", s["warm"].get("p50"), fw, 0.5),
-        ("cold boot -> ready (incl. SW reload)", s["cold"].get("p50"), fc, 0.75),
-        ("Python usable, warm", s["warm_python"].get("p50"), fw, 0.35),
-        ("Python usable, cold", s["cold_python"].get("p50"), fc, None),
-        ("Stop -> ready, not isolated", report["stop"]["not_isolated"].get("p50"), fw, 0.6),
-    ]
-    print(f"{'measure':<40}{'site':>9}{'floor':>9}{'ratio':>8}{'goal':>8}  met")
-    for label, value, floor, goal in rows:
-        ratio = _ratio(value, floor)
-        met = "" if goal is None or ratio is None else ("yes" if ratio <= goal else "NO")
-        print(f"{label:<40}{value or 0:>8.2f}s{floor:>8.2f}s{ratio or 0:>8.2f}{goal or 0:>8.2f}  {met}")
-    iso = report["stop"]["isolated"].get("p50")
-    print(f"{'Stop -> ready, isolated':<40}{iso or 0:>8.3f}s{'':>9}{'':>8}{'0.100s':>8}  "
-          f"{'yes' if iso is not None and iso <= 0.1 else 'NO'}")
-    for name, label in (("checks", "click -> verdict p95, settled"), ("checks_back_to_back", "  ... back to back")):
-        c = report[name]
-        worst = max((v["p95"] for v in c["per_checkpoint"].values() if v.get("n")), default=0)
-        print(f"{label:<40}{worst:>8.3f}s{'':>9}{'':>8}{'0.100s':>8}  {'yes' if worst <= 0.1 else 'NO'}")
-        for cp, v in c["per_checkpoint"].items():
-            print(f"    checkpoint {cp}: p50 {v.get('p50')} s  p95 {v.get('p95')} s  (n={v.get('n')})")
-    lt = max((t["max_ms"] for t in s["longtasks_cold"] + s["longtasks_warm"]), default=0)
-    print(f"{'longest main-thread task, load -> ready':<40}{lt:>7.0f}ms{'':>9}{'':>8}{'50ms':>8}  "
-          f"{'yes' if lt <= 50 else 'NO'}")
-    print(f"first visit bytes: {s['bytes_first_visit_until_ready']} until ready, "
-          f"{s['bytes_first_visit_offline_copy']} with the offline copy (floor {f['bytes']}); isolated={s['isolated']}")
-    print("boot stages, warm (median ms from navigation):", s["stages_warm"])
-    mem = report.get("memory")
-    if mem:
-        def total(rows, key):
-            return round(sum((r.get(key) or 0) for r in rows) / 1e6, 1)
-        if mem.get("floor"):
-            print(f"memory floor after boot: JS heap {total(mem['floor'], 'js_heap')} MB, "
-                  f"ArrayBuffers/wasm {total(mem['floor'], 'backing_store')} MB")
-        for stage, rows in mem["site"].items():
-            print(f"memory site {stage}: JS heap {total(rows, 'js_heap')} MB, ArrayBuffers/wasm "
-                  f"{total(rows, 'backing_store')} MB  ({len(rows)} contexts)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=sitekit.chromium_path(), headless=True, args=sitekit.CHROMIUM_ARGS)
+        stops_iso, stops_plain = [], []
+        for round_no in range(max(3, args.n // 2) if "stop" in parts else 0):
+            for isolated in ([True, False] if round_no % 2 == 0 else [False, True]):
+                one = stop_once(browser, origin, block_sw=not isolated)
+                (stops_iso if isolated else stops_plain).append(one)
+        if stops_iso or stops_plain:
+            report["stop"] = {"isolated": summary([s["seconds"] for s in stops_iso if s["isolated"]]),
+                              "not_isolated": summary([s["seconds"] for s in stops_plain if not s["isolated"]]),
+                              "raw": {"isolated": stops_iso, "not_isolated": stops_plain}}
+        if args.memory_checks and "memory" in parts:
+            report["memory"] = {"floor_after_boot": floor_memory(browser, floor_origin),
+                                **memory(browser, iso_origin, args.memory_checks)}
+        browser.close()
 
 
 if __name__ == "__main__":

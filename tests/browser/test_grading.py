@@ -1,9 +1,9 @@
 """The grading engine inside the site's workers (Pyodide) gives the CLI's verdicts, and the learner worker never holds
 the graders or the expected values.
 
-The site's learner and grader workers are booted once for the module, on one page (``workers``): the grader loads
+The site's learner and grader workers are booted once for the module, on one page (``site_workers``): the grader loads
 each lesson's grading bundle when a Check of it is first prepared, as on a lesson page; the sources run here are
-references, declared mistakes, correct alternatives and a snooping program, none of which changes its worker.
+references, declared mistakes and a snooping program, none of which changes its worker.
 """
 
 from __future__ import annotations
@@ -36,26 +36,11 @@ print("SNOOP", mods, keys, importable, on_disk, [m for m in sys.modules if m.sta
 """
 
 
-@pytest.fixture(scope="module")
-def workers(browser, plain_server, repo_root):
-    """A page with the site's learner and grader workers booted (``drive_workers`` keeps them between calls)."""
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    page.goto(plain_server.url + "build.json")
-    boot_l, boot_g = drive_workers(page, plain_server, repo_root, [
-        {"to": "learner", "message": {"type": "init"}, "finals": ["ready", "failure"]},
-        {"to": "grader", "message": {"type": "init"}, "finals": ["ready", "failure"]},
-    ])
-    assert final(boot_l)["type"] == "ready" and final(boot_g)["type"] == "ready"
-    yield page
-    context.close()
-
-
-def _check(page, server, repo_root, lesson_id, checkpoint, sources, seed, lang):
-    """Checks the way the page does them, one per source, on the module's workers: the grader prepares, the learner
-    worker runs the plan, the grader judges. Returns the verdicts."""
-    where = {"lessonId": lesson_id, "checkpoint": checkpoint, "seed": seed, "lang": lang}
+def _check(page, server, repo_root, lesson_id, checkpoint, sources, lang):
+    """Checks the way the page does them, one per source, on the module's workers (the sources here are references,
+    declared mistakes, correct alternatives and a snoop that only reads, not hostile code): the grader prepares, the
+    learner worker runs the plan, the grader judges. Returns the verdicts."""
+    where = {"lessonId": lesson_id, "checkpoint": checkpoint, "lang": lang}
     prepared, = drive_workers(page, server, repo_root, [
         {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]}])
     plan = final(prepared)["plan"]
@@ -73,44 +58,26 @@ def _check(page, server, repo_root, lesson_id, checkpoint, sources, seed, lang):
 
 @pytest.mark.parametrize("lesson_id,checkpoint,lang", [("claims-abstention", "1", "nl"),
                                                        ("perplexity-calibration", "3", "ar")])
-def test_worker_verdicts_equal_cli_verdicts(workers, plain_server, repo_root, lesson_id, checkpoint, lang):
+def test_worker_verdicts_equal_cli_verdicts(site_workers, plain_server, repo_root, lesson_id, checkpoint, lang):
     cp = load_lesson(lesson_id).checkpoint(checkpoint)
     mistake = cp.mistakes()[0]
     sources = [cp.solution(), mistake.source()]
-    verdicts = _check(workers, plain_server, repo_root, lesson_id, checkpoint, sources, 7, lang)
+    verdicts = _check(site_workers, plain_server, repo_root, lesson_id, checkpoint, sources, lang)
     for source, ours in zip(sources, verdicts):
-        cli = grade_source(lesson_id, checkpoint, source, lang=lang, seed=7, mode="sample", shrink_failures=False)
+        cli = grade_source(lesson_id, checkpoint, source, lang=lang, shrink_failures=False)
         for key in SAME:
             assert ours[key] == cli[key], (key, ours[key], cli[key])
     assert verdicts[0]["status"] == "pass"
     assert verdicts[1]["status"] == "fail"
 
 
-def test_graders_and_expected_values_are_out_of_reach_during_a_check(workers, plain_server, repo_root):
-    verdict, = _check(workers, plain_server, repo_root, "claims-abstention", "1", [SNOOP], 0, "en")
+def test_graders_and_expected_values_are_out_of_reach_during_a_check(site_workers, plain_server, repo_root):
+    verdict, = _check(site_workers, plain_server, repo_root, "claims-abstention", "1", [SNOOP], "en")
     assert verdict["status"] == "fail"  # no claim_support: every case fails
     line = next(line for line in verdict["stdout"].splitlines() if line.startswith("SNOOP"))
     assert line == "SNOOP [] 0 False [] []", line
 
 
-def _alternatives():
-    from werkbank.lessons import load_all
-
-    # One style per checkpoint here (a browser Check costs seconds), all on the module's two workers; every
-    # alternative of every checkpoint passes every generated case in Pyodide in the parity run of
-    # tests/test_checkpoints.py.
-    for lesson in load_all():
-        found = [(cp.id, cp.alternatives()[-1].path) for cp in lesson.checkpoints if cp.alternatives()]
-        if found:
-            yield pytest.param(lesson.id, found, id=lesson.id)
-
-
-@pytest.mark.parametrize("lesson_id,alternatives", list(_alternatives()))
-def test_alternative_correct_solutions_pass_in_the_browser(workers, plain_server, repo_root, lesson_id, alternatives):
-    """Correct solutions in other styles pass a browser Check too (every generated case: werkbank check's Pyodide
-    parity run)."""
-    lang = load_lesson(lesson_id).languages[0]
-    for checkpoint, path in alternatives:
-        verdict, = _check(workers, plain_server, repo_root, lesson_id, checkpoint, [path.read_text(encoding="utf-8")],
-                          3, lang)
-        assert verdict["status"] == "pass", (path.name, verdict["failure"])
+# Correct solutions in other styles pass a browser Check: every alternative of every checkpoint gets werkbank grade's
+# verdict from the site's workers in tests/browser/test_one_verdict.py, and that verdict is a pass
+# (tests/test_checkpoints.py test_checkpoint_file).

@@ -433,7 +433,7 @@ def test_editing_run_check_and_stop_cause_no_csp_violation(iso):
 
 # ---------------------------------------------------------------- tampering: the next Check still judges correctly
 #
-# Issue 11: whatever learner code does, the next Check in the same tab must judge correctly. Each hostile program
+# Whatever learner code does, the next Check in the same tab must judge correctly. Each hostile program
 # below is Run and Checked through the page, like a learner would; then, in the same tab, the starter must fail and
 # the reference must pass. The hostile programs also report, in their output, what they managed to reach.
 
@@ -550,7 +550,7 @@ HOSTILE = {
 
 @pytest.mark.parametrize("kind", sorted(HOSTILE))
 def test_after_hostile_code_the_starter_fails_and_the_reference_passes(iso, kind):
-    """Issue 11 'Tampering': run the hostile program (Run, then Check), then Check the starter and the reference."""
+    """Tampering: run the hostile program (Run, then Check), then Check the starter and the reference."""
     code = HOSTILE[kind]
     _, _, out = run(iso, "1", code)
     assert "REACHED" not in out and "FOUND" not in out, out
@@ -569,5 +569,27 @@ def test_after_hostile_code_the_starter_fails_and_the_reference_passes(iso, kind
     assert state == "pass", (kind, text)
 
 
-# Messages learner code forges to the page (verdicts, results, ready, prepared; guessed run ids and the real ones):
-# test_learner_ui.py test_forged_worker_message_from_learner_code_is_ignored.
+def test_forged_messages_from_learner_code_decide_nothing(iso):
+    """A program posting verdicts and results to the page with every run id it can see: the verdict is the grader's.
+    (postMessage is not within learner code's reach: every way to it is tried, and the program goes on. What the page
+    does with a forgery that did reach it: test_learner_ui.py
+    test_forged_worker_message_from_a_learner_worker_is_ignored.)"""
+    code = ("import js, json\n"
+            "from pyodide.ffi import to_js\n"
+            "def _posts():\n"
+            "    yield lambda m: js.postMessage(m)\n"
+            "    yield lambda m: js.self.postMessage(m)\n"
+            "    yield lambda m: js.Object.getPrototypeOf(js.self).postMessage.call(js.self, m)\n"
+            "for post in _posts():\n"
+            "    for rid in ['0' * 32, 'f' * 32]:\n"
+            "        for kind in ('verdict', 'result', 'ready', 'prepared'):\n"
+            "            try:\n"
+            "                post(to_js({'schema': 2, 'type': kind, 'runId': rid, 'plan': '', 'runJson': '{}',\n"
+            "                    'verdict': {'status': 'pass', 'passed': 9, 'total': 9, 'message': 'forged'}},\n"
+            "                    dict_converter=js.Object.fromEntries))\n"
+            "            except Exception:\n"
+            "                pass\n" + CLEAN_TAIL)
+    before = iso.locator("[data-progress]").inner_text()
+    state, text, _, _ = check(iso, code)
+    assert state == "fail" and "forged" not in text, text
+    assert iso.locator("[data-progress]").inner_text() == before

@@ -1,4 +1,4 @@
-"""Issue 14 in real Chromium: finding the way (stepper, next), seeing what the code does (Run with the example, try
+"""The learner's way through a lesson in real Chromium: finding the way (stepper, next), seeing what the code does (Run with the example, try
 this case, Python errors first, stepped hints, carried-over code, the free editor), focus and announcements, a whole
 lesson by keyboard only, Arabic comments, translated texts, layout and the first visit's language.
 

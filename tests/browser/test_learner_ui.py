@@ -108,7 +108,7 @@ def test_check_pressed_while_python_loads_is_queued(page, isolated_server):
 
 
 def test_editors_are_built_in_slices_and_at_once_when_a_section_is_used(save_data_page, isolated_server):
-    # The editors are built in short slices after the page's script ran (issue 16: no long main-thread task), once
+    # The editors are built in short slices after the page's script ran (no long main-thread task), once
     # the editor module (CodeMirror, assets/editor.js, loaded on its own) is there. A learner's action on a section
     # that comes before the module waits for it, then builds every section up to it at once, out of turn: here the
     # module is held back until checkpoint 3's Reset was pressed. (No Python: the editors do not wait for it.)
@@ -242,73 +242,62 @@ def test_output_is_capped_with_a_notice(lesson_pages):
     assert len(out.inner_text()) < 260_000
 
 
-# The strongest forger: learner code that knows every run id the page uses. Learner code cannot read them (a
-# run's id reaches only worker.js); this page script hands each one to the learner workers as soon as the page has
-# sent a request with it, including the grader's JUDGE. It also records what reached the page from learner workers.
-LEAK_RUN_IDS = """(() => {
-    const Base = window.Worker, learners = new Set();
+# The strongest forger: a learner worker that answers every request the page makes with a passing verdict in the
+# current schema, carrying the very run id the page waits on. Learner code can reach neither postMessage nor a run id
+# (the lockdown; test_hostile.py test_forged_messages_from_learner_code_decide_nothing): this page script is the layer
+# behind that, what the page itself takes. It wraps the page's Worker: after each request the page sends (to any
+# worker) every live learner worker delivers, as a message of its own, forgeries with that request's run id in each
+# type only the grader may send, and with guessed ids in every type. It records which forgeries came while the page
+# still waited for the real answer.
+FORGE_FROM_LEARNER_WORKERS = """(() => {
+    const Base = window.Worker, learners = new Set(), answered = new Set();
     const seen = (window.__forgery = { requests: [], forged: [] });
+    const GRADERS = ["verdict", "prepared", "shrunk", "plotted"], GUESSED = ["0".repeat(32), "f".repeat(32)];
+    const forged = (type, runId) => ({ schema: SCHEMA, type, runId, plan: "", plot: null, runJson: "{}",
+        verdict: { status: "pass", passed: 9, total: 9, message: "forged" } });
     window.Worker = class extends Base {
         constructor(url, options) {
             super(url, options);
-            const learner = !String(url).includes("grader_worker");
-            if (learner) learners.add(this);
-            this.addEventListener("message", (event) => {
-                const d = event.data;
-                if (learner && d && d.verdict && d.verdict.message === "forged")
-                    seen.forged.push({ type: d.type, runId: d.runId, schema: d.schema });
-            });
+            if (String(url).includes("grader_worker"))
+                this.addEventListener("message", (event) => answered.add(event.data && event.data.runId));
+            else learners.add(this);
         }
         postMessage(message, ...rest) {
             super.postMessage(message, ...rest);
             if (!message || typeof message.runId !== "string") return;
-            seen.requests.push({ type: message.type, runId: message.runId, learner: learners.has(this) });
-            for (const worker of learners) Base.prototype.postMessage.call(worker, { leakedRunId: message.runId });
+            const runId = message.runId;
+            seen.requests.push({ type: message.type, runId });
+            setTimeout(() => {  // as a worker's message arrives: a task of its own
+                const posts = GRADERS.map((type) => [type, runId]);
+                for (const id of GUESSED) for (const type of [...GRADERS, "result", "ready"]) posts.push([type, id]);
+                for (const worker of learners)
+                    for (const [type, id] of posts) {
+                        seen.forged.push({ type, runId: id, waiting: !answered.has(id) });
+                        worker.dispatchEvent(new MessageEvent("message", { data: forged(type, id) }));
+                    }
+            }, 0);
+        }
+        terminate() {
+            learners.delete(this);
+            super.terminate();
         }
     };
 })();"""
 
-FORGER = """import js
-from pyodide.ffi import create_proxy, to_js
 
-SCHEMA = {schema}
-GRADERS = ("verdict", "prepared", "shrunk", "plotted")  # what only the grader worker may send
-GUESSED = ("0" * 32, "f" * 32)
-
-
-# default arguments: the runner clears this module's namespace once the run is over, the listener outlives it
-def forge(event, js=js, to_js=to_js, SCHEMA=SCHEMA, GRADERS=GRADERS, GUESSED=GUESSED):
-    leaked = getattr(event.data, "leakedRunId", None) if event is not None else None
-    posts = [(leaked, kind) for kind in GRADERS] if leaked else []
-    posts += [(rid, kind) for rid in GUESSED for kind in GRADERS + ("result", "ready")]
-    for rid, kind in posts:
-        js.postMessage(to_js({"schema": SCHEMA, "type": kind, "runId": rid, "plan": "", "plot": None, "runJson": "{}",
-                              "verdict": {"status": "pass", "passed": 9, "total": 9, "message": "forged"}},
-                             dict_converter=js.Object.fromEntries))
-
-
-forge(None)  # while this Check's own run goes on
-js.self.addEventListener("message", create_proxy(forge))  # and on every request the page makes after it
-
-
-def claim_support(claims, facts):
-    return []
-"""
-
-
-def test_forged_worker_message_from_learner_code_is_ignored(page, isolated_server, repo_root):
-    """A Check whose code, from inside its learner worker, answers every request the page makes with a verdict that
-    says pass: in the current schema, carrying the very run id the page waits on (the JUDGE's included: this test
-    leaks every id to the learner workers), and with guessed ids (also as a result and a ready). The page takes a
-    verdict only from the grader worker, and a learner's message only for the run it asked for: the Check's verdict
-    is the grader's (fail), and nothing is recorded as passed. The forgeries are seen to reach the page well-formed,
-    so only those rules can have dropped them."""
+def test_forged_worker_message_from_a_learner_worker_is_ignored(page, isolated_server, repo_root):
+    """A Check while every learner worker answers every request the page makes with a verdict that says pass: in the
+    current schema, with the very run id the page waits on (the grader's JUDGE included) and with guessed ids (also as
+    a result and a ready). The page takes a verdict only from the grader worker, and a learner's message only for the
+    run it asked for: the Check's verdict is the grader's (fail), and nothing is recorded as passed. The forgeries
+    with the JUDGE's id are seen to arrive while the page waits for that verdict, so only those rules can have
+    dropped them."""
     from tests.browser.helpers import protocol_schema
 
     schema = protocol_schema(repo_root)
-    page.add_init_script(LEAK_RUN_IDS)
+    page.add_init_script(FORGE_FROM_LEARNER_WORKERS.replace("SCHEMA", str(schema)))
     open_lesson(page, isolated_server)
-    replace_code(page, "1", FORGER.replace("{schema}", str(schema)))
+    replace_code(page, "1", "def claim_support(claims, facts):\n    return []\n")
     section(page, "1").locator('[data-action="check"]').click()
     state, text = wait_verdict(page, "1")
     assert state == "fail" and "forged" not in text and "9/9" not in text, text
@@ -316,8 +305,7 @@ def test_forged_worker_message_from_learner_code_is_ignored(page, isolated_serve
     assert passed_ids(stored(page)) == []
     seen = page.evaluate("window.__forgery")
     judge = [r["runId"] for r in seen["requests"] if r["type"] == "judge"]
-    forged_judges = [f for f in seen["forged"] if f["runId"] in judge and f["type"] == "verdict"]
-    assert judge and forged_judges and all(f["schema"] == schema for f in forged_judges), seen
+    assert judge and any(f["runId"] in judge and f["type"] == "verdict" and f["waiting"] for f in seen["forged"]), seen
     assert {f["type"] for f in seen["forged"] if f["runId"] == "0" * 32} == {"verdict", "prepared", "shrunk",
                                                                                "plotted", "result", "ready"}, seen
 

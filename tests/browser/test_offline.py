@@ -259,8 +259,8 @@ def test_new_build_offers_an_update_and_serves_it_when_applied(sw_context, dist,
 #: What the two builds' agreement depends on (a stamped check, tests/derived.py): the bytecode step and the stock
 #: runtime it starts from, the site's scripts, the engine and the lesson graded (and the check's own code).
 BYTECODE_PARITY_INPUTS = (*GRADING_INPUTS, "werkbank/bytecode.py", "werkbank/offline.py", "werkbank/vendor/*.py",
-                          "werkbank/build.py", "werkbank/assets.py", "graders/hosts/pyodide.py",
-                          "graders/hosts/pyodide_grader.py", "web/src/**/*.js", "package-lock.json",
+                          "werkbank/build.py", "werkbank/assets.py", "werkbank/site.py", "werkbank/templates/*",
+                          "graders/hosts/*.py", "web/src/**/*.js", "package-lock.json",
                           "node_modules/pyodide/pyodide-lock.json")
 
 

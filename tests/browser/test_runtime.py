@@ -74,7 +74,6 @@ def test_isolated_server_makes_the_page_cross_origin_isolated(page, isolated_ser
     test that opens a lesson on isolated_server, the site's workers included.)"""
     page.goto(isolated_server.url + "build.json")
     assert page.evaluate("crossOriginIsolated") is True
-    assert page.evaluate("typeof SharedArrayBuffer") == "function"
     request_log.assert_only(isolated_server.origin)
 
 
@@ -137,26 +136,24 @@ _GRADER_FETCHED = """performance.getEntriesByType('resource')
 
 
 def _assert_boot_order(page, cores):
-    """Two cores stage the boots: the grader's worker starts with the page (it fetches and unpacks what needs no
-    Python), but its Python starts from the runtime the learner worker compiled, once that is there, and so before the
-    learner's Python is usable (after a first visit's isolation reload it waits for that: test_offline.py). With more
-    cores both boot at once."""
-    beside = cores > 2
+    """The grader's worker starts with the page (it fetches and unpacks what needs no Python), but its Python starts
+    from the runtime the learner worker compiled, once that is there, and so before the learner's Python is usable
+    (on two cores, after a first visit's isolation reload, it waits for that: test_offline.py). With more cores too:
+    compiling the runtime twice side by side gains nothing, and WebKit reports 4 cores on a two-core machine."""
     worker_start = page.evaluate(_GRADER_FETCHED)
     marks = page.evaluate(_MARKS)
     python, compiled, init = (marks["werkbank:learner:python"], marks["werkbank:learner:runtime"],
                               marks["werkbank:grader:init"])
     assert worker_start < python, (cores, worker_start, python)
-    assert init < python, (cores, marks)
-    assert (init < compiled) == beside, (cores, marks)
-    assert ("werkbank:grader:shared-runtime" in marks) != beside, (cores, marks)
+    assert compiled <= init < python, (cores, marks)
+    assert "werkbank:grader:shared-runtime" in marks, (cores, marks)
 
 
 def test_first_learner_worker_starts_from_the_head_and_is_adopted(browser, isolated_server, plain_server):
     """early.js starts the first learner worker before the page's bundle runs, and runtime.js adopts it (one learner
     worker until ready). Where the page may still reload into isolation (a plain host: service workers exist, the
     page is neither controlled nor isolated) it starts none, and the page boots after its load as before. The
-    isolated page has two cores (as this machine may not), so its boot is staged (_assert_boot_order)."""
+    isolated page has two cores (as this machine may not): its boot order is checked there (_assert_boot_order)."""
     for server, service_workers, early in ((isolated_server, "allow", True), (plain_server, "block", False)):
         ctx = browser.new_context(service_workers=service_workers)
         if early:
@@ -177,9 +174,10 @@ def test_first_learner_worker_starts_from_the_head_and_is_adopted(browser, isola
         ctx.close()
 
 
-def test_with_more_than_two_cores_the_grader_boots_beside_the_learner_worker(browser, isolated_server):
-    """With more cores the grader's Python boots at once, beside the learner's, and the page gets to ready (two
-    cores: test_first_learner_worker_starts_from_the_head_and_is_adopted)."""
+def test_with_more_than_two_cores_the_grader_still_starts_from_the_runtime_the_learner_compiled(browser,
+                                                                                             isolated_server):
+    """With more cores too the grader's Python starts from the learner's compiled runtime, and the page gets to ready
+    (two cores: test_first_learner_worker_starts_from_the_head_and_is_adopted; _assert_boot_order)."""
     ctx = browser.new_context()
     ctx.add_init_script(_CORES.format(cores=8))
     page = ctx.new_page()

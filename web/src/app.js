@@ -147,7 +147,7 @@ function trackTopbar() {
   if (!bar) return;
   const set = () => document.documentElement.style.setProperty("--topbar-height", `${bar.offsetHeight}px`);
   // Read once the page has been laid out anyway: a ResizeObserver reports the bar's first size after layout, so the
-  // page's start-up does not force an early layout of the whole document (20-30 ms).
+  // page's start-up does not force an early layout of the whole document.
   if (typeof ResizeObserver === "function") new ResizeObserver(set).observe(bar);
   else requestAnimationFrame(set);
 }
@@ -245,7 +245,7 @@ function nextSlice() {
 /**
  * Resolves once the browser has rendered the page's first frame (or after FIRST_FRAME_MS at most: a hidden tab
  * renders no frames). Until then the document has never been laid out, and the first editor would force that whole
- * layout (30-50 ms on a long lesson) inside its own slice.
+ * layout (a long task on a long lesson) inside its own slice.
  */
 const FIRST_FRAME_MS = 200;
 function firstFrame() {
@@ -262,7 +262,7 @@ function firstFrame() {
 }
 
 /**
- * Run start-up work without long main-thread tasks (issue 16: none over 50 ms): `work` holds functions (which may
+ * Run start-up work without long main-thread tasks (none over 50 ms): `work` holds functions (which may
  * return a promise to wait for) and iterators of steps (a checkpoint's editors, one per step); after every function
  * or step that ends past SLICE_MS the page gets the main thread back. Order is kept.
  */
@@ -444,6 +444,6 @@ function bootPython(runtime, serviceWorker) {
   };
 }
 
-// The bundle's evaluation is one main-thread task and the page's own start-up (15-20 ms on a first visit) the next,
+// The bundle's evaluation is one main-thread task and the page's own start-up the next,
 // so the two do not add up to one long task; CodeMirror's evaluation is a third (loadEditor).
 setTimeout(main, 0);

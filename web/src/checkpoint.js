@@ -19,6 +19,7 @@ import {
   renderRunValue,
   renderVerdict,
   showStatus,
+  showTemplated,
   snippetLine,
   trimTraceback,
 } from "./verdict.js";
@@ -29,7 +30,7 @@ import {
  * The editor: `web/src/editor.js` (werkbank's editor on CodeMirror), bundled in stages (`EDITOR_STAGES`, set by the
  * build: CodeMirror's state and view, its language layer, the Python mode, then `editor.js`). A lesson page starts
  * loading them with its start-up (`loadEditor`) and evaluates each in a main-thread task of its own, after the one
- * before: on a first visit, with nothing compiled yet, all of CodeMirror in one task took 40-75 ms. A page without
+ * before: on a first visit, with nothing compiled yet, all of CodeMirror in one task is a long task. A page without
  * editors never loads them. A learner's action on a section that comes before they are there waits for them
  * (`whenEditor`).
  */
@@ -537,8 +538,8 @@ export class CheckpointView {
       } else {
         const value = typeof run.value === "string" ? run.value : null;
         headline = value !== null && value.length <= ANNOUNCED_VALUE_MAX
-          ? t("run_done_value", { value }) : t("run_done");
-        showStatus(this.verdict, "pass", headline);
+          ? showTemplated(this.verdict, "pass", "run_done_value", { value }) // the value in a <bdi>
+          : showStatus(this.verdict, "pass", t("run_done"));
         this.verdict.dataset.verdict = "idle";
         if (value !== null) renderRunValue(this.verdict, value, tryingCase ? this.caseExpected : null);
         else this.output.placeholder(t("no_output"));
@@ -629,7 +630,6 @@ export class CheckpointView {
       lessonId: this.lesson.id,
       checkpoint: this.data.id,
       lang: this.lang,
-      seed: this.runtime.seedFor(this.lesson.id, this.data.id),
       onOutput: (stream, text, truncated) => this.output.append(stream, text, truncated),
     });
     this._end();
@@ -674,7 +674,7 @@ export class CheckpointView {
         text = showStatus(this.verdict, "idle", "");
         break;
       case "failed":
-        text = showStatus(this.verdict, "error", t("runtime_failed", { message: result.message || "" }));
+        text = showTemplated(this.verdict, "error", "runtime_failed", { message: result.message || "" });
         break;
       default:
         text = showStatus(this.verdict, "error", result.message || t("verdict_error"));

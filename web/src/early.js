@@ -5,10 +5,9 @@
 //
 // It starts no worker when the page may still reload itself once into cross-origin isolation (a plain host's first
 // visit: service workers supported, the page neither controlled by one nor isolated; see offline.js), nor when the
-// learner asked to save data. Then runtime.js boots as before, after the page's load. On such a first visit it
-// registers the service worker instead and reloads the page as soon as that worker is active (offline.js): the
-// reload's navigation starts 200-300 ms after the first one, against 490-580 ms when app.js, fetched and run after
-// the head, registered the worker a second time (~0.2 s) and reloaded after that.
+// learner asked to save data. Then runtime.js boots Python itself, after the page's load. On such a first visit it
+// registers the service worker instead and reloads the page as soon as that worker is active (offline.js), well
+// before app.js, fetched and run after the head, could have registered it.
 //
 // On lesson pages it also preloads the editor's modules (preloadEditor), under the same rule: not on a page that may
 // still reload itself.
@@ -52,18 +51,15 @@ function start() {
   if (navigator.connection && navigator.connection.saveData) return;
   const url = new URL("./worker.js", script.src);
   if (typeof WORKER_VERSION === "string" && WORKER_VERSION) url.searchParams.set("v", WORKER_VERSION);
-  const isolated = typeof crossOriginIsolated !== "undefined" && crossOriginIsolated && typeof SharedArrayBuffer === "function";
-  const interrupt = isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
   const lessonId = script.dataset.lesson || "";
   const worker = new Worker(url, { type: "module" });
-  const early = { worker, bootId: newRunId(), interrupt, lessonId, messages: [], errors: [] };
+  const early = { worker, bootId: newRunId(), lessonId, messages: [], errors: [] };
   worker.onmessage = (event) => early.messages.push(event.data);
   worker.onerror = (event) => {
     if (event && typeof event.preventDefault === "function") event.preventDefault();
     early.errors.push((event && event.message) || "worker error");
   };
-  const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}) };
-  worker.postMessage(request(Req.INIT, early.bootId, payload));
+  worker.postMessage(request(Req.INIT, early.bootId, lessonId ? { lessonId } : {}));
   if (performance.mark) performance.mark("werkbank:early"); // the benchmark and the tests read it
   Object.defineProperty(window, KEY, { value: early, configurable: true });
 }

@@ -198,7 +198,7 @@ export function createEditor(parent, options) {
 /**
  * createEditor in two steps, for a caller that spreads its work over several main-thread tasks: the generator
  * yields once its editor state is made (the Python parse of `doc` included), and returns the view after the next
- * step. On a first visit, with nothing of CodeMirror compiled yet, the first editor in one step took 50-65 ms.
+ * step. On a first visit, with nothing of CodeMirror compiled yet, the first editor in one step is a long task.
  */
 export function* editorSteps(parent, { doc = "", label = "", describedBy = "", onChange = null, onSubmit = null,
   className = "" } = {}) {

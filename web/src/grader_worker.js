@@ -1,9 +1,11 @@
 // The grader worker (trusted): never runs learner code.
 //
 // It boots Pyodide + numpy + the engine, loads grading/<lesson>.json (hidden graders and reference solutions) into
-// graders.hosts.pyodide_grader, prepares each Check (PREPARE -> the plan, inputs only, goes to the page; the key with
-// the expected outcomes stays here), and judges the run results a learner worker produced (JUDGE), which the engine
-// treats as untrusted data. Learner code never runs in this interpreter, so nothing it does can change a verdict.
+// graders.hosts.pyodide_grader, and grading/<lesson>.<lang>.checks: every checkpoint's cases and expected outcomes,
+// which the build computed once (werkbank/build.py prepared_checks). PREPARE hands the page a checkpoint's plan
+// (inputs only); the key with the expected outcomes stays here; JUDGE judges the run result a learner worker
+// produced, which the engine treats as untrusted data. Every Check of a checkpoint runs the same cases: the ones
+// `werkbank grade` runs. Learner code never runs in this interpreter, so nothing it does can change a verdict.
 
 import { Req, Res, response, validate } from "./protocol.js";
 import { fetchEngine, fetchText, fetchWheel, fromPython, isFatal, loadNumpy, startPyodide, WHEELS_URL, writeEngine } from "./pyboot.js";
@@ -23,14 +25,15 @@ let pyodide = null;
 let grader = null;
 let booting = null;
 const lessons = new Map(); // lesson id -> Promise (loaded, requirements installed)
-const keys = new Map(); // "lesson/checkpoint/seed/lang" -> the prepared Check (see prepared())
-const KEEP = 4; // prepared keys kept per checkpoint
+const checkFiles = new Map(); // "lesson.lang" -> Promise of the build's prepared Checks ({checkpoint: entry}) or null
+const keys = new Map(); // "lesson/checkpoint/lang" -> the prepared Check (see prepared())
 
-async function boot(runId, lessonId, runtime) {
+async function boot(runId, lessonId, lang, runtime) {
   const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
   progress("runtime", 1);
   const lessonText = lessonId ? fetchText(`../grading/${lessonId}.json`, realFetch) : null;
   if (lessonText) lessonText.catch(() => {});
+  if (lessonId && lang) checksOf(lessonId, lang); // fetched and inflated while Python boots
   const started = await startPyodide({ post, runId, emit: () => {}, fetchFn: realFetch, runtime });
   pyodide = started.pyodide;
   await loadNumpy(pyodide, early.numpy, { loadPackage: pyodide.loadPackage.bind(pyodide), fetchFn: realFetch });
@@ -65,36 +68,73 @@ function lesson(lessonId, text = null) {
 }
 
 const encoder = new TextEncoder();
-
-/** A run result (untrusted JSON text) as UTF-8 bytes: a Uint8Array crosses into Python as one copy. */
-const utf8 = (text) => encoder.encode(String(text));
+/* global SETTINGS */
+/** What stands for a run result too long to read (graders/engine/judge.py read_run: the same status and problem). */
+const TOO_LARGE = '{"status": "unreadable", "problem": "too large"}';
 
 /**
- * The prepared Check for a message: {ref, planJson, plotCase, timeLimit}, or {ref, author: true} for an author error.
- * The key stays in Python under `ref` (graders.hosts.pyodide_grader.prepare); only the newest few seeds of a
- * checkpoint are kept, here and there.
+ * A run result (untrusted JSON text) as UTF-8 bytes: a Uint8Array crosses into Python as one copy. One longer than
+ * the judge reads (SETTINGS.runResultLimit, in bytes; UTF-8 takes at least a byte a character) is not copied at all:
+ * the judge gets TOO_LARGE instead, and says so.
+ */
+const utf8 = (text) => {
+  const value = String(text);
+  return encoder.encode(value.length > SETTINGS.runResultLimit ? TOO_LARGE : value);
+};
+
+/**
+ * The build's prepared Checks of a lesson in a language (grading/<lesson>.<lang>.checks, gzip-compressed JSON):
+ * resolves to {checkpoint id: {plan, key, time_limit, plot_case} | {author_error}}, or null when the build has none
+ * (then each Check is prepared here). Fetched once.
+ */
+function checksOf(lessonId, lang) {
+  const id = `${lessonId}.${lang}`;
+  if (!checkFiles.has(id)) {
+    const ready = (async () => {
+      if (!/^[a-z0-9-]+$/.test(lessonId) || !/^[a-z]{2,3}$/.test(lang)) return null;
+      const res = await realFetch(new URL(`../grading/${id}.checks`, import.meta.url).href);
+      if (!res.ok || !res.body) return null;
+      const text = await new Response(res.body.pipeThrough(new DecompressionStream("gzip"))).text();
+      const data = JSON.parse(text);
+      return data && typeof data.checks === "object" && data.checks ? data.checks : null;
+    })().catch(() => null);
+    checkFiles.set(id, ready);
+  }
+  return checkFiles.get(id);
+}
+
+/**
+ * The prepared Check of a checkpoint in a language: {ref, planJson, plotCase, timeLimit}, or {ref, author: true} for
+ * an author error. The key stays in Python under `ref`: the build's (graders.hosts.pyodide_grader.load_check), or,
+ * when the build shipped none, one prepared here (pyodide_grader.prepare). Every Check of the checkpoint uses it.
  */
 async function prepared(msg) {
-  const id = `${msg.lessonId}/${msg.checkpoint}/${msg.seed >>> 0}/${msg.lang}`;
+  const id = `${msg.lessonId}/${msg.checkpoint}/${msg.lang}`;
   if (keys.has(id)) return keys.get(id);
   await lesson(msg.lessonId);
-  const view = fromPython(grader.prepare(msg.lessonId, String(msg.checkpoint), msg.seed >>> 0, String(msg.lang)), "prepare");
-  const entry = typeof view.author_error === "string"
-    ? { ref: String(view.ref), author: true, planJson: "", plotCase: "", timeLimit: 0 }
-    : {
-        ref: String(view.ref),
-        author: false,
-        planJson: JSON.stringify(view.plan),
-        plotCase: typeof view.plot_case === "string" ? view.plot_case : "",
-        timeLimit: Number(view.time_limit) || 0,
-      };
-  keys.set(id, entry);
-  const prefix = `${msg.lessonId}/${msg.checkpoint}/`;
-  const mine = [...keys.keys()].filter((k) => k.startsWith(prefix));
-  for (const old of mine.slice(0, Math.max(0, mine.length - KEEP))) {
-    grader.forget(keys.get(old).ref);
-    keys.delete(old);
+  const built = await checksOf(msg.lessonId, String(msg.lang));
+  const check = built ? built[String(msg.checkpoint)] : null;
+  let entry;
+  if (check && typeof check === "object") {
+    const ref = grader.ref_of(msg.lessonId, String(msg.checkpoint), String(msg.lang));
+    const author = typeof check.author_error === "string" ? check.author_error : "";
+    fromPython(grader.load_check(ref, utf8(check.plan || ""), utf8(check.key || ""), author), "load_check");
+    entry = author
+      ? { ref, author: true, planJson: "", plotCase: "", timeLimit: 0 }
+      : { ref, author: false, planJson: String(check.plan), plotCase: String(check.plot_case || ""), timeLimit: Number(check.time_limit) || 0 };
+  } else {
+    const view = fromPython(grader.prepare(msg.lessonId, String(msg.checkpoint), String(msg.lang)), "prepare");
+    entry = typeof view.author_error === "string"
+      ? { ref: String(view.ref), author: true, planJson: "", plotCase: "", timeLimit: 0 }
+      : {
+          ref: String(view.ref),
+          author: false,
+          planJson: JSON.stringify(view.plan),
+          plotCase: typeof view.plot_case === "string" ? view.plot_case : "",
+          timeLimit: Number(view.time_limit) || 0,
+        };
   }
+  keys.set(id, entry);
   return entry;
 }
 
@@ -162,7 +202,7 @@ self.addEventListener("message", (event) => {
     if (!booting) {
       // the runtime the page's first learner worker compiled before any learner code existed (runtime.js; startPyodide
       // takes only a WebAssembly.Module)
-      booting = boot(msg.runId, typeof msg.lessonId === "string" ? msg.lessonId : "", msg.runtime);
+      booting = boot(msg.runId, typeof msg.lessonId === "string" ? msg.lessonId : "", typeof msg.lang === "string" ? msg.lang : "", msg.runtime);
       booting.catch((error) =>
         post(response(Res.FAILURE, msg.runId, { message: String((error && error.message) || error), fatal: true })),
       );

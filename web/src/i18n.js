@@ -1,5 +1,5 @@
-// UI strings under the project's one translation rule (PLAN.md, graders/engine/i18n.py):
-// a key missing in the page's language falls back to the fallback language ("en"); a key missing there is a bug.
+// UI strings under the project's one translation rule (graders/engine/i18n.py): a key missing in the page's language
+// falls back to the fallback language (settings.FALLBACK_LANGUAGE); a key missing there is a bug.
 // The page embeds {lang, strings, fallback} as <script id="ui-strings"> (werkbank/catalog/__init__.py for_page):
 // its own catalog, plus the fallback language's texts for the keys its own catalog lacks.
 
@@ -8,6 +8,8 @@ let fallback = {};
 let language = "";
 
 const has = (table, key) => Object.prototype.hasOwnProperty.call(table, key) && typeof table[key] === "string";
+
+/* global SETTINGS */
 
 /** Load the strings embedded in the page (call once at start); `data` replaces them (node tests). */
 export function loadStrings(doc = typeof document === "undefined" ? null : document, data = null) {
@@ -42,7 +44,7 @@ export function t(key, values = {}) {
 
 /** The page language (from <html lang>, else the embedded catalog's). */
 export function pageLang(doc = typeof document === "undefined" ? null : document) {
-  return (doc && doc.documentElement.lang) || language || "en";
+  return (doc && doc.documentElement.lang) || language || SETTINGS.fallbackLanguage;
 }
 
 /** True for a right-to-left language (the build's settings). */

@@ -1,114 +1,173 @@
-// The learner worker's lockdown: before any learner code runs, take network and code-loading APIs out of reach.
+// The learner worker's lockdown: before any learner code runs, leave only an allow-list within its reach.
 //
-// Learner code can reach every global of its worker through Pyodide's `js` module, so whatever is left on the global
-// scope (and on the prototypes of reachable objects) is what learner code can use. What this removes:
+// Learner code reaches every member of its worker's global scope through Pyodide's `js` module, every member of
+// the prototypes of that scope and of every object it can get hold of (a JsProxy's prototype chain and
+// `constructor`), and Pyodide's own API object as `pyodide_js`. So what is left on those objects is what learner
+// code can use. `lockdown` walks them and removes everything not named below: the global object and each prototype
+// of its chain (DedicatedWorkerGlobalScope, WorkerGlobalScope, EventTarget; whichever members an engine puts on
+// which of them), `navigator` and its prototypes, and the `pyodide` API object. What stays is ECMAScript itself,
+// the few web APIs Pyodide and this worker use once Python runs (timers, crypto, performance, text codecs, URL,
+// MessageChannel, DecompressionStream, structuredClone), and `navigator`'s descriptive members. Everything else
+// goes, whatever it is called in a given engine or version: the network (fetch, XMLHttpRequest, WebSocket,
+// EventSource, WebTransport, sendBeacon, FontFace and `fonts`, importScripts, Worker, SharedWorker, Notification,
+// BroadcastChannel, RTC*), storage of every kind (caches, indexedDB, navigator.storage and the origin-private file
+// system, storageBuckets, locks, webkitRequestFileSystem), devices (usb, hid, serial, gpu), postMessage and the
+// worker's own message handlers, and Pyodide's loaders (loadPackage, _api, _module, ...).
 //
-// - network: fetch (replaced by `guard`, see below), XMLHttpRequest, EventSource, WebSocket, WebTransport,
-//   navigator.sendBeacon, caches, indexedDB, BroadcastChannel, SharedWorker, Worker, importScripts; and `close`
-//   (a worker that closed itself would only leave the page waiting for its time limit);
-// - code from strings: eval, the Function / AsyncFunction / GeneratorFunction / AsyncGeneratorFunction constructors
-//   (also through `fn.constructor`), and the string forms of setTimeout / setInterval;
-// - once sealed, Pyodide's own loaders on the object Python sees as `pyodide_js` (loadPackage,
-//   loadPackagesFromImports, _api, _module, mountNativeFS, registerJsModule).
+// Some members stay but are replaced:
+// - code from strings: `eval` throws; the Function / AsyncFunction / GeneratorFunction / AsyncGeneratorFunction
+//   constructors (also reached as `fn.constructor`) throw; setTimeout / setInterval take functions only;
+// - EventTarget's addEventListener / removeEventListener / dispatchEvent refuse the worker's global object (so
+//   learner code can neither listen to the page's messages nor send the worker a forged one) and work on any other
+//   target (MessagePort, AbortSignal, ...).
 //
-// `guard` is the only fetch left, for Pyodide's own loader while numpy and the lesson's wheels load in the
-// background after Python is usable: it refuses every request while learner code runs, and any URL outside
-// ../pyodide/ and ../wheels/ at any time. `seal()` then refuses everything.
+// Nothing that learner code could replace is called after the lockdown: the replacements call the originals with
+// Reflect.apply captured here.
 
-const refuse = (what) =>
-  function blocked() {
-    throw new TypeError(`${what} is not available to learner code`);
-  };
+/** Own members of the global object (and of its prototypes) that stay. */
+export const GLOBALS = new Set([
+  // ECMAScript, ECMA-402, WebAssembly, console
+  "globalThis", "Infinity", "NaN", "undefined", "eval", "isFinite", "isNaN", "parseFloat", "parseInt", "decodeURI",
+  "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "unescape", "AggregateError", "Array",
+  "ArrayBuffer", "AsyncDisposableStack", "Atomics", "BigInt", "BigInt64Array", "BigUint64Array", "Boolean", "DataView",
+  "Date", "DisposableStack", "Error", "EvalError", "FinalizationRegistry", "Float16Array", "Float32Array",
+  "Float64Array", "Function", "Int8Array", "Int16Array", "Int32Array", "Intl", "Iterator", "JSON", "Map", "Math",
+  "Number", "Object", "Promise", "Proxy", "RangeError", "ReferenceError", "Reflect", "RegExp", "Set",
+  "SharedArrayBuffer", "String", "SuppressedError", "Symbol", "SyntaxError", "Temporal", "TypeError", "Uint8Array",
+  "Uint8ClampedArray", "Uint16Array", "Uint32Array", "URIError", "WeakMap", "WeakRef", "WeakSet", "WebAssembly",
+  "console",
+  // the web platform, as far as Pyodide and this worker use it once Python runs
+  "constructor", "self", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "queueMicrotask",
+  "structuredClone", "atob", "btoa", "crypto", "performance", "navigator", "isSecureContext", "crossOriginIsolated",
+  "addEventListener", "removeEventListener", "dispatchEvent", "TextEncoder", "TextDecoder", "URL", "DOMException",
+  "MessageChannel", "DecompressionStream",
+]);
 
-/** Replace (or remove) `name` on `target` so learner code cannot use or restore it. */
-function remove(target, name, replacement) {
-  try {
-    if (!target || !(name in target)) return;
-    Object.defineProperty(target, name, { value: replacement, writable: false, configurable: false, enumerable: false });
-  } catch {
-    try {
-      delete target[name];
-    } catch {
-      /* not ours to change */
+/** Members of `navigator` (and its prototypes) that stay: what describes the browser, nothing that does anything. */
+export const NAVIGATOR = new Set([
+  "constructor", "hardwareConcurrency", "language", "languages", "userAgent", "platform", "appCodeName", "appName",
+  "appVersion", "product", "onLine",
+]);
+
+/** Members of Pyodide's API object (`pyodide_js`) that stay: running Python and its file system, no loaders. */
+export const PYODIDE = new Set([
+  "ERRNO_CODES", "FS", "PATH", "checkInterrupt", "ffi", "globals", "loadedPackages", "pyimport", "pyodide_py",
+  "runPython", "runPythonAsync", "toPy", "version", "length", "name", "prototype",
+]);
+
+const reason = (what) => `${what} is not available to learner code`;
+
+/**
+ * Remove every own string-keyed member of `target` not in `allowed`. A member that cannot be deleted (not
+ * configurable) is set to undefined when writable; a constant (a primitive value) may stay; anything else is
+ * reported in `stuck` as "label.name".
+ */
+function strip(target, allowed, label, stuck) {
+  for (const key of Reflect.ownKeys(target)) {
+    if (typeof key !== "string" || allowed.has(key)) continue;
+    if (Reflect.deleteProperty(target, key)) continue;
+    const desc = Reflect.getOwnPropertyDescriptor(target, key);
+    if (!desc) continue;
+    if ("value" in desc) {
+      const value = desc.value;
+      if (value === null || (typeof value !== "object" && typeof value !== "function")) continue; // a constant
+      if (desc.writable && Reflect.set(target, key, undefined)) continue;
     }
+    stuck.push(`${label}.${key}`);
   }
 }
+
+/** `object` and its prototypes below Object.prototype. */
+function chainOf(object) {
+  const chain = [];
+  for (let o = object; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) chain.push(o);
+  return chain;
+}
+
+/** Put `value` on `target` as `name` for good (not writable, not configurable); false when that is refused. */
+function fix(target, name, value) {
+  try {
+    Object.defineProperty(target, name, { value, writable: false, configurable: false, enumerable: false });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The stand-ins `inert` made (a second lockdown in the same realm finds the constructors replaced already). */
+const inerts = new WeakSet();
 
 /** A stand-in for a constructor: `instanceof` still works, calling or constructing throws. */
 function inert(original, what) {
-  return new Proxy(original, {
+  if (inerts.has(original)) return original;
+  const stand = new Proxy(original, {
     apply() {
-      throw new TypeError(`${what} is not available to learner code`);
+      throw new TypeError(reason(what));
     },
     construct() {
-      throw new TypeError(`${what} is not available to learner code`);
+      throw new TypeError(reason(what));
     },
   });
+  inerts.add(stand);
+  return stand;
 }
 
 /**
- * Lock the worker's global scope down. `allowed` is a list of URL prefixes Pyodide's loader may still fetch from
- * (outside runs); `isRunning()` tells whether learner code is running now. Returns {guard, seal}.
+ * Lock `scope` (the worker's global object) and `pyodide` (its API object) down to the allow-lists above. Returns
+ * {stuck: ["where.name", ...]}: members not on a list that could not be taken away (empty in the browsers we know;
+ * the worker warns about any). Call it once, after the last use of anything it removes.
  */
-export function lockdown(scope, pyodide, { allowed, isRunning, fetch: realFetch }) {
-  const URLc = scope.URL;
-  const StringC = String;
-  let sealed = false;
-  const guard = function fetch(input, init) {
-    // refusals throw at once (inside Pyodide's async loader that is a rejection, for learner code an exception)
-    if (sealed || isRunning()) throw new TypeError("fetch is not available to learner code");
-    let href;
-    try {
-      href = new URLc(StringC(input && typeof input === "object" && "url" in input ? input.url : input), scope.location.href).href;
-    } catch {
-      throw new TypeError("bad URL");
-    }
-    if (!allowed.some((prefix) => href.startsWith(prefix))) {
-      throw new TypeError("fetch is not available to learner code");
-    }
-    return realFetch(href, init && typeof init === "object" ? { method: "GET", credentials: init.credentials } : undefined);
+export function lockdown(scope, pyodide) {
+  const apply = Reflect.apply;
+  const stuck = [];
+
+  // Replacements first (they capture the originals), then the walks.
+  const refuseEval = function evaluate() {
+    throw new TypeError(reason("eval"));
   };
-
-  // network and workers: on the global object and on every prototype of its chain (WorkerGlobalScope, ...)
-  const chain = [];
-  for (let o = scope; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) chain.push(o);
-  for (const name of ["XMLHttpRequest", "EventSource", "WebSocket", "WebTransport", "BroadcastChannel", "SharedWorker",
-    "Worker", "importScripts", "caches", "indexedDB", "RTCPeerConnection", "WebSocketStream", "close"]) {
-    for (const target of chain) remove(target, name, undefined);
-  }
-  if (scope.navigator) {
-    for (const name of ["sendBeacon", "serviceWorker"]) remove(Object.getPrototypeOf(scope.navigator), name, undefined);
-  }
-
-  // code from strings
-  remove(scope, "eval", refuse("eval"));
-  const FunctionInert = inert(Function, "Function");
-  remove(Function.prototype, "constructor", FunctionInert);
-  remove(scope, "Function", FunctionInert);
+  const FunctionInert = inert(Function.prototype.constructor, "Function");
+  const constructors = [[Function.prototype, FunctionInert]];
   for (const sample of [async function () {}, function* () {}, async function* () {}]) {
     const proto = Object.getPrototypeOf(sample);
-    remove(proto, "constructor", inert(proto.constructor, "Function"));
+    constructors.push([proto, inert(proto.constructor, "Function")]);
   }
+  const timers = {};
   for (const name of ["setTimeout", "setInterval"]) {
-    const original = scope[name].bind(scope);
-    remove(scope, name, function timer(handler, ...rest) {
-      if (typeof handler !== "function") throw new TypeError(`${name} with a string is not available to learner code`);
-      return original(handler, ...rest);
-    });
+    const original = scope[name];
+    timers[name] = function timer(handler) {
+      if (typeof handler !== "function") throw new TypeError(reason(`${name} with a string`));
+      return apply(original, scope, arguments);
+    };
+  }
+  // EventTarget's methods: wherever the engine keeps them on the global object's chain (EventTarget.prototype)
+  const events = [];
+  for (const target of chainOf(scope)) {
+    for (const name of ["addEventListener", "removeEventListener", "dispatchEvent"]) {
+      const desc = Reflect.getOwnPropertyDescriptor(target, name);
+      if (!desc || typeof desc.value !== "function") continue;
+      const original = desc.value;
+      events.push([target, name, function listen() {
+        if (this === scope) throw new TypeError(reason(`${name} on the worker`));
+        return apply(original, this, arguments);
+      }]);
+    }
   }
 
-  // fetch last: the guard, until sealed (and nothing else named fetch further up the chain)
-  for (const target of chain.slice(1)) remove(target, "fetch", guard);
-  remove(scope, "fetch", guard);
-  return {
-    guard,
-    /** After numpy and the wheels are in: no fetch at all, and Pyodide's loaders off the `pyodide_js` object. */
-    seal() {
-      sealed = true;
-      // (micropip, used for the lesson's wheels before this, reads pyodide._api when it is imported)
-      for (const name of ["loadPackage", "loadPackagesFromImports", "_api", "_module", "mountNativeFS", "registerJsModule"]) {
-        remove(pyodide, name, refuse(`pyodide.${name}`));
-      }
-    },
-  };
+  for (const target of chainOf(scope)) strip(target, GLOBALS, target === scope ? "self" : "self.[[Prototype]]", stuck);
+  const nav = scope.navigator;
+  if (nav) for (const target of chainOf(nav)) strip(target, NAVIGATOR, "navigator", stuck);
+  if (pyodide) strip(pyodide, PYODIDE, "pyodide", stuck);
+
+  if (!fix(scope, "eval", refuseEval)) stuck.push("self.eval");
+  if (!fix(scope, "Function", FunctionInert)) stuck.push("self.Function");
+  for (const [proto, replacement] of constructors) {
+    if (proto.constructor !== replacement && !fix(proto, "constructor", replacement)) stuck.push("constructor");
+  }
+  for (const name of ["setTimeout", "setInterval"]) {
+    // on the object that has it (the global object in some engines, WorkerGlobalScope.prototype in Chromium)
+    const owner = chainOf(scope).find((o) => Object.prototype.hasOwnProperty.call(o, name)) || scope;
+    if (!fix(owner, name, timers[name])) stuck.push(`self.${name}`);
+  }
+  for (const [target, name, replacement] of events) if (!fix(target, name, replacement)) stuck.push(name);
+  return { stuck };
 }

@@ -174,8 +174,8 @@ const PENDING_RELOAD = "__werkbankIsolationReload"; // window: the one decision,
 /**
  * Reload the page once into isolation as soon as `registration` has an active worker (within `waitMs`); resolves to
  * true when the page is reloading. early.js calls it from <head> on a first visit, so the reload comes as soon as the
- * fresh worker activates (~0.25 s after the navigation) rather than once app.js has run and registered again
- * (~0.6 s); setUp joins the same decision. The session guard stops a reload loop where isolation cannot work.
+ * fresh worker activates rather than once app.js has been fetched, run and has registered again; setUp joins the
+ * same decision. The session guard stops a reload loop where isolation cannot work.
  */
 export function reloadIntoIsolation(registration, waitMs = CONTROL_WAIT_MS) {
   if (window[PENDING_RELOAD]) return window[PENDING_RELOAD];

@@ -13,21 +13,22 @@
 // from the grader worker), so a message that learner code forges inside its worker decides nothing.
 
 /** Version of the message format; bump it when a field changes meaning. */
-export const SCHEMA = 2;
+export const SCHEMA = 3;
 
 /** Request types (page -> worker). */
 export const Req = Object.freeze({
   // both kinds
-  INIT: "init", // learner: {interruptBuffer?: Uint8Array over a SharedArrayBuffer, lessonId?, runtime?:
-  //   WebAssembly.Module, the runtime another learner worker compiled}; grader: {lessonId?, runtime?}
+  INIT: "init", // learner: {lessonId?, runtime?: WebAssembly.Module, the runtime another learner worker compiled};
+  //   grader: {lessonId?, lang?, runtime?}
   // learner worker
   RUN: "run", // {source, plan: JSON text, timeLimit}: run learner code under a plan ({"mode": "run"} or a Check's)
   // grader worker
-  PREPARE: "prepare", // {lessonId, checkpoint, seed, lang}: build the Check's cases (example data in `lang`) -> PREPARED
-  JUDGE: "judge", // {lessonId, checkpoint, seed, runJson, lang}: judge an untrusted run result -> VERDICT
-  SHRINK: "shrink", // {lessonId, checkpoint, seed, lang, phase: "start"|"pick", runJson, verdict, shrinkId?}: a
+  PREPARE: "prepare", // {lessonId, checkpoint, lang}: the checkpoint's cases (example data in `lang`; the same for
+  //   every Check) -> PREPARED
+  JUDGE: "judge", // {lessonId, checkpoint, runJson, lang}: judge an untrusted run result -> VERDICT
+  SHRINK: "shrink", // {lessonId, checkpoint, lang, phase: "start"|"pick", runJson, verdict, shrinkId?}: a
   //   failing generated case, shown on a smaller input: "start" after the verdict, "pick" after each round's run
-  PLOT: "plot", // {lessonId, checkpoint, seed, lang, runJson}: the checkpoint's plot data for a run -> PLOTTED
+  PLOT: "plot", // {lessonId, checkpoint, lang, runJson}: the checkpoint's plot data for a run -> PLOTTED
 });
 
 /** Response types (worker -> page). */
@@ -36,8 +37,9 @@ export const Res = Object.freeze({
   RUNTIME: "runtime", // learner, while it boots: {module}: the runtime it compiled (WebAssembly.Module), for the next
   //   learner workers; sent before Python starts, so before any learner code could exist
   PYTHON: "python", // learner: Python is usable (code that does not import numpy can run); numpy still loads
-  READY: "ready", // {version, sharedRuntime}: everything this worker needs is loaded; sharedRuntime: it instantiated
-  //   the runtime its INIT carried instead of compiling its own
+  READY: "ready", // {version, sharedRuntime, speed?}: everything this worker needs is loaded; sharedRuntime: it
+  //   instantiated the runtime its INIT carried instead of compiling its own; speed (learner): milliseconds its Python
+  //   takes for a fixed piece of work, measured before any learner code (graders/hosts/pyodide.py speed)
   STARTED: "started", // learner: learner code starts now
   OUTPUT: "output", // learner: {stream: "stdout"|"stderr", text, truncated}
   RESULT: "result", // learner: {runJson}: the run result, JSON text (untrusted)
@@ -51,11 +53,11 @@ export const Res = Object.freeze({
 const FIELDS = {
   [Req.INIT]: {},
   [Req.RUN]: { source: "string", plan: "string", timeLimit: "number" },
-  [Req.PREPARE]: { lessonId: "string", checkpoint: "string", seed: "number", lang: "string" },
-  [Req.JUDGE]: { lessonId: "string", checkpoint: "string", seed: "number", runJson: "string", lang: "string" },
-  [Req.SHRINK]: { lessonId: "string", checkpoint: "string", seed: "number", lang: "string", phase: "string",
-    runJson: "string", verdict: "object" },
-  [Req.PLOT]: { lessonId: "string", checkpoint: "string", seed: "number", lang: "string", runJson: "string" },
+  [Req.PREPARE]: { lessonId: "string", checkpoint: "string", lang: "string" },
+  [Req.JUDGE]: { lessonId: "string", checkpoint: "string", runJson: "string", lang: "string" },
+  [Req.SHRINK]: { lessonId: "string", checkpoint: "string", lang: "string", phase: "string", runJson: "string",
+    verdict: "object" },
+  [Req.PLOT]: { lessonId: "string", checkpoint: "string", lang: "string", runJson: "string" },
   [Res.PROGRESS]: { stage: "string", percent: "number" },
   [Res.RUNTIME]: { module: "object" },
   [Res.PYTHON]: {},

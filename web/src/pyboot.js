@@ -4,6 +4,7 @@
 // ../grading/engine.json (the engine's Python files), ../wheels/ (lesson requirements).
 
 import { Res, response } from "./protocol.js";
+import { loadPyodideSharing, loadSharedLibraries, recordInstalled, sitePackages } from "./pyodide_private.js";
 
 export const HERE = import.meta.url;
 export const LIB = "/lib/werkbank";
@@ -16,8 +17,8 @@ export const WHEELS_URL = new URL("../wheels/", HERE).href;
  * wrap.
  *
  * The bytes are counted on a clone; the caller gets the response itself. A Response made anew (to count its bytes
- * on the way through) has no URL and no cache entry, so Chromium could never keep the compiled WebAssembly for it
- * (V8's code cache is tied to the URL of a cached response): every visit compiled pyodide.asm.wasm again.
+ * on the way through) would have no URL and no cache entry, so Chromium could not keep the compiled WebAssembly for
+ * it (V8's code cache is tied to the URL of a cached response), and every visit would compile pyodide.asm.wasm.
  */
 export function meteredFetch(post, runId, stage, from, to, expected, base) {
   let loaded = 0;
@@ -124,6 +125,13 @@ export function writeEngine(pyodide, files) {
   pyodide.runPython(`import sys\nif ${JSON.stringify(LIB)} not in sys.path: sys.path.insert(0, ${JSON.stringify(LIB)})`);
 }
 
+/**
+ * Python's hash seed in every worker: a set or dict of strings is iterated in one order on every Check, so code that
+ * depends on that order still gets one verdict (the command line's child processes use the same seed; 64-bit CPython
+ * and 32-bit Pyodide hash differently all the same).
+ */
+export const HASH_SEED = "0";
+
 /** Pyodide's runtime, the WebAssembly module every worker instantiates. */
 export const RUNTIME_WASM_URL = new URL("pyodide.asm.wasm", PYODIDE_URL).href;
 
@@ -141,41 +149,15 @@ export async function startPyodide({ post, runId, emit, fetchFn, runtime: given 
   // only compiled code is taken (whatever else an INIT carried is ignored), instantiated with this worker's own
   // memory and imports
   const runtime = given instanceof WebAssembly.Module ? given : null;
-  const { loadPyodide } = await import("../pyodide/pyodide.mjs");
-  const before = self.fetch;
+  const mjs = await import("../pyodide/pyodide.mjs");
   const metered = meteredFetch(post, runId, "runtime", 2, 70, runtime ? 4_000_000 : 12_000_000, fetchFn);
-  // a compiled runtime: nothing to fetch for the wasm (Pyodide asks for it all the same; the body is never read)
-  self.fetch = (input, init) => (runtime && String(input && input.url ? input.url : input) === RUNTIME_WASM_URL
-    ? Promise.resolve(new Response(new Uint8Array(0), { headers: { "content-type": "application/wasm" } }))
-    : metered(input, init));
-  const streaming = WebAssembly.instantiateStreaming;
-  let shared = false;
-  WebAssembly.instantiateStreaming = async (source, imports) => {
-    if (runtime) {
-      try {
-        const instance = await WebAssembly.instantiate(runtime, imports);
-        shared = true;
-        return { module: runtime, instance };
-      } catch (error) {
-        console.warn(`werkbank: the page's compiled runtime did not instantiate (${(error && error.message) || error}); compiling it here`);
-        source = fetchFn(RUNTIME_WASM_URL);
-      }
-    }
-    const module = await WebAssembly.compileStreaming(source);
-    if (onCompiled) onCompiled(module);
-    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  const options = {
+    indexURL: PYODIDE_URL,
+    stdout: (line) => emit("stdout", line + "\n"),
+    stderr: (line) => emit("stderr", line + "\n"),
+    env: { PYTHONHASHSEED: HASH_SEED }, // the same string hashes on every Check, as in the command line's runs
   };
-  try {
-    const pyodide = await loadPyodide({
-      indexURL: PYODIDE_URL,
-      stdout: (line) => emit("stdout", line + "\n"),
-      stderr: (line) => emit("stderr", line + "\n"),
-    });
-    return { pyodide, shared };
-  } finally {
-    self.fetch = before;
-    WebAssembly.instantiateStreaming = streaming;
-  }
+  return loadPyodideSharing(mjs, options, { wasmUrl: RUNTIME_WASM_URL, fetchFn: metered, runtime, onCompiled });
 }
 
 /** The shared-library names Pyodide's installer loads from a wheel (`.so`, `.so.1`, ...). */
@@ -227,7 +209,7 @@ export function zipEntries(bytes) {
 
 /**
  * Inflate one entry with the browser's own zlib (DecompressionStream), checking its size. Written and read by hand:
- * a Blob's stream piped into a Response costs ~1 ms an entry more in Chromium (numpy has 338 entries).
+ * a Blob's stream piped into a Response is slower per entry in Chromium, and numpy's wheel has hundreds of entries.
  */
 async function inflate(entry) {
   if (entry.method === 0) return entry.data.slice();
@@ -255,6 +237,33 @@ async function inflate(entry) {
   return data;
 }
 
+/** True when this browser can inflate a wheel itself (DecompressionStream with raw deflate): fetchWheel works. */
+export function canUnpack() {
+  try {
+    new DecompressionStream("deflate-raw");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Fetch the wheel at `url` (checked against the base-16 `sha256`, as the fetch's `integrity`) and unpack it here:
+ * resolves to {name, fileName, files: [{path, data}]} for installWheel. Refuses a wheel with a `.data` folder.
+ */
+export async function fetchArchive(url, sha256, name, fetchFn) {
+  const fileName = new URL(url).pathname.split("/").pop();
+  const integrity = integrityOf(sha256);
+  if (!integrity) throw new Error(`${name}: no sha-256`);
+  const res = await fetchFn(url, { integrity });
+  if (!res.ok) throw new Error(`${fileName}: HTTP ${res.status}`);
+  const entries = zipEntries(new Uint8Array(await res.arrayBuffer()));
+  if (entries.some((e) => e.path.split("/")[0].endsWith(".data"))) throw new Error(`${fileName}: data files`);
+  const files = [];
+  for (const e of entries) files.push({ path: e.path, data: await inflate(e) }); // one at a time: less memory, as fast
+  return { name, fileName, files };
+}
+
 /**
  * Fetch a package of ../pyodide/pyodide-lock.json and unpack it here, with no side effect on any interpreter:
  * resolves to {name, fileName, files: [{path, data}]} for installWheel. It needs no Python, so a worker can do it
@@ -262,8 +271,8 @@ async function inflate(entry) {
  * fetch's `integrity`), as Pyodide's own loadPackage does.
  *
  * Why not pyodide.loadPackage: it unpacks in Python inside WebAssembly (a temporary file, zipfile, zlib compiled
- * to wasm, then the archive read twice more), ~115-160 ms for numpy in a fresh interpreter, and then imports
- * importlib.metadata; DecompressionStream inflates natively (60-90 ms in the page).
+ * to wasm, then the archive read twice more) and then imports importlib.metadata; DecompressionStream inflates
+ * natively, in a fraction of that time. And a learner worker needs no global fetch for it (see lockdown.js).
  */
 export async function fetchWheel(name, fetchFn) {
   const lockRes = await fetchFn(new URL("pyodide-lock.json", PYODIDE_URL).href);
@@ -272,25 +281,28 @@ export async function fetchWheel(name, fetchFn) {
   if (!entry || !/^[\w.+-]+\.whl$/.test(entry.file_name) || (entry.depends || []).length || entry.install_dir !== "site") {
     throw new Error(`${name}: not a self-contained wheel in the lock`);
   }
-  const integrity = integrityOf(entry.sha256);
-  if (!integrity) throw new Error(`${name}: no sha-256 in the lock`);
-  const res = await fetchFn(new URL(entry.file_name, PYODIDE_URL).href, { integrity });
-  if (!res.ok) throw new Error(`${entry.file_name}: HTTP ${res.status}`);
-  const entries = zipEntries(new Uint8Array(await res.arrayBuffer()));
-  if (entries.some((e) => e.path.split("/")[0].endsWith(".data"))) throw new Error(`${entry.file_name}: data files`);
-  const files = [];
-  for (const e of entries) files.push({ path: e.path, data: await inflate(e) }); // one at a time: less memory, as fast
-  return { name, fileName: entry.file_name, files };
+  return fetchArchive(new URL(entry.file_name, PYODIDE_URL).href, entry.sha256, name, fetchFn);
+}
+
+/**
+ * A lesson's wheel from ../wheels/ ({name, file, sha256}, as grading/engine.json lists them), unpacked for
+ * installWheel: a learner worker installs the lesson's pure-Python wheels this way, with the fetch it kept, rather
+ * than through micropip (which needs a global fetch and Pyodide's loaders).
+ */
+export function fetchLessonWheel(requirement, fetchFn) {
+  const file = String(requirement && requirement.file);
+  if (!/^[\w.+-]+\.whl$/.test(file)) return Promise.reject(new Error(`${file}: not a wheel file name`));
+  return fetchArchive(new URL(file, WHEELS_URL).href, requirement.sha256, String(requirement.name), fetchFn);
 }
 
 /**
  * Install what fetchWheel unpacked into site-packages, as Pyodide's loadPackage would: the files, the dist-info's
  * INSTALLER and PYODIDE_SOURCE, the package's shared libraries loaded in archive order, and the package marked
- * loaded (a later loadPackage of it does nothing).
+ * loaded (a later loadPackage of it does nothing). `api`: Pyodide's internal API, from pyodide_private.js internals()
+ * (a learner worker passes the one it kept: the lockdown takes `_api` off the pyodide object); null: the object's own.
  */
-export async function installWheel(pyodide, wheel) {
-  const api = pyodide._api;
-  const site = String(api.sitepackages);
+export async function installWheel(pyodide, wheel, api = null) {
+  const site = sitePackages(pyodide, api);
   const unsafe = wheel.files.find(({ path }) => path.startsWith("/") || path.split("/").some((part) => part === ".." || part === ""));
   if (unsafe) throw new Error(`${wheel.fileName}: unsafe path ${unsafe.path}`); // before anything is written
   const made = new Set();
@@ -305,16 +317,12 @@ export async function installWheel(pyodide, wheel) {
     pyodide.FS.writeFile(full, data);
     if (SHAREDLIB.test(path)) libs.push(full);
   }
-  const distInfo = [...new Set(wheel.files.map((f) => f.path.split("/")[0]))].find((d) => d.endsWith(".dist-info"));
-  if (distInfo) {
-    pyodide.FS.writeFile(`${site}/${distInfo}/INSTALLER`, "pyodide.loadPackage");
-    pyodide.FS.writeFile(`${site}/${distInfo}/PYODIDE_SOURCE`, "pyodide");
-  }
   // The import system may have listed site-packages before these files existed; refresh only that folder's finder
-  // (importlib.invalidate_caches(), which loadPackage calls, also imports importlib.metadata: ~60 ms).
+  // (importlib.invalidate_caches(), which loadPackage calls, also imports importlib.metadata, a slow import).
   pyodide.runPython(`import sys\n_f = sys.path_importer_cache.get(${JSON.stringify(site)})\nif _f is not None: _f.invalidate_caches()\ndel _f`);
-  await api.loadDynlibsFromPackage({ file_name: wheel.fileName }, libs);
-  pyodide.loadedPackages[wheel.name] = "default channel";
+  await loadSharedLibraries(pyodide, wheel.fileName, libs, api);
+  const distInfo = [...new Set(wheel.files.map((f) => f.path.split("/")[0]))].find((d) => d.endsWith(".dist-info"));
+  recordInstalled(pyodide, wheel.name, distInfo || null, api);
 }
 
 /**

@@ -1,65 +1,80 @@
 // The page side of Python: one grader worker (trusted) and learner workers (untrusted), behind one state machine.
 //
 // Workers (see protocol.js):
-//   grader   grader_worker.js: prepares each Check (plan + key; the key never leaves it) and judges run results.
-//   current  the learner worker (worker.js) that serves Runs; it may be dirty (it ran learner code before).
-//   spare    a pristine learner worker booting or ready in the background once the page is ready.
-// Every Check runs on a pristine learner worker (never ran learner code): the current one if still pristine, else
-// the spare, which is then promoted (the dirty one is ignored from then on and terminated with the verdict, see
-// RETIRE_MS; a new spare boots then). Runs reuse the current one.
-// So whatever learner code does to its worker, the next Check is judged by untouched code.
+//   grader   grader_worker.js: holds each checkpoint's Check (plan + key, made by the build; the key never leaves it)
+//            and judges run results.
+//   current  the learner worker (worker.js) the next job takes: pristine (it never ran learner code), booting or
+//            ready.
+//   spare    the one after it, pristine too, booted once the page is ready and no job runs.
+// Every job, Run or Check, takes a pristine learner worker: `current` (the spare then becomes current) and gives it
+// back to nobody: when the job ends, the page stops listening to it at once and terminates it (RETIRE_MS), and a new
+// spare boots. So whatever learner code does to its worker (patch Python or JavaScript, leave tasks or timers
+// behind), no later Run or Check of any checkpoint ever runs there.
 //
 // States (`state`, shown as body[data-runtime] by runtimeAttribute):
 //   off        nothing started                                        -> loading
 //   booting    first boot: not everything a Check needs is loaded yet -> loading
 //   idle       a Check would start at once (grader ready, a pristine learner worker ready) -> ready
-//   warming    a Run would start at once, but a Check waits for the spare to finish booting -> loading
-//              (after a Check used up the pristine worker)
-//   running    a job runs; stopping: Stop was asked (isolated: KeyboardInterrupt, GRACE_MS to answer) -> running
-//   restarting after Stop or a crash, while the replacement learner worker is not ready for a Check -> restarting
+//   warming    a Run would start at once, but a Check waits for the next learner worker to finish booting -> loading
+//              (after jobs used up the ready ones)
+//   running    a job runs                                             -> running
+//   restarting after Stop or a crash, while no learner worker is ready for a Check yet -> restarting
 //   failed     the first boot failed                                  -> failed
 // body[data-python] = "ready" as soon as a learner worker can run code that does not import numpy (numpy and the
-// grader may still be loading), "loading" otherwise. body[data-spare] = "ready" while a pristine spare learner
-// worker is ready (Stop and the next Check after a dirty one are then instant), "loading" otherwise. Jobs submitted before they can start wait in a queue (FIFO).
-// Every job ends exactly once.
+// grader may still be loading), "loading" otherwise. body[data-spare] = "ready" while the spare learner worker is
+// ready too (two jobs in a row then start at once), "loading" otherwise. Jobs submitted before they can start wait in
+// a queue (FIFO). Every job ends exactly once.
 
 import { Req, Res, belongsTo, newRunId, request } from "./protocol.js";
 
 /* global SETTINGS, WORKER_VERSION */
 /** Seconds a free Run may take before it is stopped (Check uses the grader's limit). */
 export const RUN_TIME_LIMIT = SETTINGS.runTimeLimit;
-/** How long an interrupted run may take to answer before the worker is replaced. */
-export const GRACE_MS = 1000;
 const SLACK_MS = 300; // message latency on top of a time limit
+/**
+ * Milliseconds of a learner worker's speed measure (graders/hosts/pyodide.py speed) that its time limits are set for:
+ * Chromium on an unloaded machine of the kind werkbank is built on takes less. A worker that takes longer, in a
+ * slower engine (WebKit runs Python several times slower) or on a busier machine, gets time limits that many times
+ * longer, up to MAX_SLOWNESS: a time limit is there to end endless loops, and code that finishes in time in one
+ * browser must not be stopped in another.
+ */
+export const SPEED_BASE_MS = 20;
+export const MAX_SLOWNESS = 8;
+
+/** A time limit in seconds, `factor` times longer, to a tenth of a second (the learner may read it). */
+function scaled(seconds, factor) {
+  return Math.round(seconds * factor * 10) / 10;
+}
+
+/** How many times longer a job on a worker whose speed measure took `ms` may take (1 to MAX_SLOWNESS). */
+export function slowness(ms) {
+  const value = Number(ms);
+  if (!Number.isFinite(value) || value <= 0) return 1;
+  return Math.min(MAX_SLOWNESS, Math.max(1, value / SPEED_BASE_MS));
+}
 const PREPARE_LIMIT_MS = 60_000;
 /**
- * How long a dirty learner worker that a Check's switch to the spare took out of use may stay alive, at most (ms).
- * Terminating a worker tears down its isolate and its WebAssembly memory on a thread of its own, which on two cores
- * took the core the Check's run needed. Settled clicks on the reference solutions, A/B, four rounds of 36: RUN ->
- * RESULT 45-75 ms (medians of checkpoints 1-3) with the termination at the switch, 32-61 ms with it after the
- * verdict; clicks over 100 ms 15 of 144 -> 1 of 144. The page stops listening to it at once; only the termination
- * waits, for the verdict or this long, whichever comes first (so its own leftover timers cannot busy a core for
- * longer).
+ * How long a learner worker whose job has ended may stay alive before it is terminated (ms). Terminating a worker
+ * tears down its isolate and its WebAssembly memory on a thread of its own, which on two cores takes the core a
+ * running job needs. So the page stops listening to it at once; the termination waits this long, or until the job
+ * running then ends (so its own leftover timers cannot busy a core for longer, and no job shares its core with it).
  */
 export const RETIRE_MS = 250;
 /**
- * Whether the grader worker's boot waits for the learner worker's (staged) rather than starting beside it. On two
- * cores it waits for the runtime the learner worker compiles (RUNTIME), which it starts from; on a visit that
- * compiles that runtime from scratch (`coldRuntime`, a first visit) it waits until the learner's Python is usable.
- * Measured on two cores (A/B, n = 5, visits after 3 s): from RUNTIME, warm "ready" came 0.14-0.19 s sooner and
- * "Python usable" 0.05-0.09 s later than from PYTHON; on a first visit both Pythons then start on code not yet
- * optimised, beside V8's background compiles, and "ready" came 0.14 s later, with longer main-thread tasks. With
- * more cores each boot has its own.
+ * The grader worker's boot always waits for the runtime the learner worker compiles (RUNTIME) and starts from it:
+ * compiling the same 10 MB twice, side by side, gains nothing on any machine (the grader's own compile takes as long
+ * as the wait) and on two cores halves the learner's share. It cannot depend on `hardwareConcurrency`: WebKit
+ * reports a bucket, not the core count (4 on a two-core machine).
+ *
+ * stagedBoot(): whether, on top of that, a visit that compiles the runtime from scratch (`coldRuntime`, a first
+ * visit) holds the grader until the learner's Python is usable: two Pythons starting at once on code not yet
+ * optimised, beside V8's background compiles, are ready later, with longer main-thread tasks. With more cores each
+ * boot has its own.
  */
 export function stagedBoot(cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency : 0) {
   return !(Number(cores) > 2);
 }
 const STAGED = stagedBoot();
-
-/** A random 32-bit seed for a checkpoint's random cases. */
-function newSeed() {
-  return crypto.getRandomValues(new Uint32Array(1))[0];
-}
 
 /** Map a runner state to the page's `data-runtime` value. */
 export function runtimeAttribute(state) {
@@ -70,7 +85,6 @@ export function runtimeAttribute(state) {
       warming: "loading",
       idle: "ready",
       running: "running",
-      stopping: "running",
       restarting: "restarting",
       failed: "failed",
     }[state] || "loading"
@@ -106,10 +120,9 @@ export function takeEarlyWorker(win = typeof window !== "undefined" ? window : n
 
 /** A learner or grader worker and where its boot is: booting -> python (learner only) -> ready; dead. */
 class Slot {
-  constructor(role, worker, interrupt) {
+  constructor(role, worker) {
     this.role = role;
     this.worker = worker;
-    this.interrupt = interrupt;
     this.bootId = newRunId();
     this.phase = "booting";
     this.dirty = false;
@@ -121,18 +134,18 @@ class Slot {
  * Runs learner code in learner workers and grades it in the grader worker. Callbacks: onState(state),
  * onProgress(percent, stage), onNotice(key) for events the learner should hear about ("runtime_crashed").
  * createWorker(role) makes a Worker for "learner" or "grader" (tests pass a fake). `early`: a learner worker that is
- * booting already ({worker, bootId, interrupt, lessonId, messages, errors}, see takeEarlyWorker): the first learner
- * worker the runtime needs is that one, when it was started for the same lesson and isolation. `coldRuntime`: this
+ * booting already ({worker, bootId, lessonId, messages, errors}, see takeEarlyWorker): the first learner worker the
+ * runtime needs is that one, when it was started for the same lesson. `coldRuntime`: this
  * page compiles Python's runtime from scratch (a first visit), so the grader waits longer (see stagedBoot).
  */
 export class Runtime {
   constructor({ onState = () => {}, onProgress = () => {}, onNotice = () => {}, createWorker = null, early = null,
-    coldRuntime = false } = {}) {
+    coldRuntime = false, staged = STAGED } = {}) {
     this.early = early;
     this.coldRuntime = coldRuntime;
+    this.staged = staged; // see stagedBoot
     this.warmList = null; // {lessonId, checkpoints}
-    this.seeds = new Map(); // "lesson/checkpoint" -> the seed of its next Check
-    this.plans = new Map(); // "lesson/checkpoint/seed" -> Promise of {plan, plotCase, timeLimit}
+    this.plans = new Map(); // "lesson/checkpoint/lang" -> Promise of {plan, plotCase, timeLimit}: the same every Check
     this.state = "off";
     this.onState = onState;
     this.onProgress = onProgress;
@@ -140,8 +153,8 @@ export class Runtime {
     this.createWorker = createWorker || ((role) => new Worker(workerUrl(role), { type: "module" }));
     this.current = null;
     this.spare = null;
-    /** A dirty learner worker out of use, terminated after the running Check (see RETIRE_MS). */
-    this.retired = null;
+    /** Learner workers whose job ended, terminated after RETIRE_MS or when the running job ends. */
+    this.retired = [];
     this.retireTimer = 0;
     /** The runtime (WebAssembly.Module) the first learner worker compiled; each later learner worker instantiates it. */
     this.runtimeModule = null;
@@ -151,11 +164,10 @@ export class Runtime {
     this.job = null;
     this.queue = [];
     this.failure = null;
-    this.isolated = typeof crossOriginIsolated !== "undefined" && crossOriginIsolated && typeof SharedArrayBuffer === "function";
     this.timers = new Set();
     this.pending = new Map(); // grader request id -> {resolve, reject}
     // the language of the page: a Check's example data are in it (a job's own `lang` wins)
-    this.lang = (typeof document !== "undefined" && document.documentElement && document.documentElement.lang) || "en";
+    this.lang = (typeof document !== "undefined" && document.documentElement && document.documentElement.lang) || SETTINGS.fallbackLanguage;
   }
 
   // ---------------------------------------------------------------- state
@@ -184,11 +196,11 @@ export class Runtime {
   _refresh() {
     let state;
     if (this.failure) state = "failed";
-    else if (this.job) state = this.job.stopping ? "stopping" : "running";
+    else if (this.job) state = "running";
     else if (!this.started) state = "off";
     else if (this._checkReady()) state = "idle";
     else if (!this.everReady) state = "booting";
-    else state = this.replacing || !this._usable(this.current) ? "restarting" : "warming";
+    else state = this.replacing || !(this._usable(this.current) || this._usable(this.spare)) ? "restarting" : "warming";
     if (state === "idle") this.replacing = false;
     if (state === "idle" && !this.everReady) {
       this.everReady = true;
@@ -230,10 +242,10 @@ export class Runtime {
     this.started = true;
     this.failure = null;
     if (!this.current) this.current = this._spawn("learner");
-    // On two cores the grader boots once the learner worker has compiled the runtime, or on a cold visit once its
+    // The grader boots once the learner worker has compiled the runtime, or, on two cores and a cold visit, once its
     // Python is usable (see stagedBoot and _bootMessage). Its worker starts now all the same, held (no INIT yet):
     // what needs no Python, numpy's wheel fetched and unpacked, is done by then (grader_worker.js).
-    if (this._needsGrader() && !this.grader) this.grader = this._spawn("grader", { held: STAGED });
+    if (this._needsGrader() && !this.grader) this.grader = this._spawn("grader", { held: true });
     this._refresh();
   }
 
@@ -243,7 +255,7 @@ export class Runtime {
       const early = this.early;
       this.early = null;
       const lessonId = this.warmList ? this.warmList.lessonId : "";
-      if (early.lessonId === lessonId && Boolean(early.interrupt) === Boolean(this.isolated)) return this._adopt(early);
+      if (early.lessonId === lessonId) return this._adopt(early);
       try {
         early.worker.terminate();
       } catch {
@@ -257,8 +269,7 @@ export class Runtime {
       queueMicrotask(() => this._bootFailed(String(error && error.message ? error.message : error)));
       return null;
     }
-    const interrupt = role === "learner" && this.isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-    const slot = new Slot(role, worker, interrupt);
+    const slot = new Slot(role, worker);
     worker.onmessage = (event) => this._receive(slot, event.data);
     worker.onerror = (event) => {
       if (event && typeof event.preventDefault === "function") event.preventDefault();
@@ -266,7 +277,7 @@ export class Runtime {
     };
     worker.onmessageerror = () => {};
     const lessonId = this.warmList ? this.warmList.lessonId : undefined;
-    const payload = { ...(interrupt ? { interruptBuffer: interrupt } : {}), ...(lessonId ? { lessonId } : {}) };
+    const payload = { ...(lessonId ? { lessonId } : {}), ...(role === "grader" ? { lang: String(this.lang) } : {}) };
     if (held) slot.held = payload;
     else this._init(slot, payload);
     return slot;
@@ -288,7 +299,7 @@ export class Runtime {
 
   /** Take over the early learner worker: its boot id, its handlers, and the messages it sent before this ran. */
   _adopt(early) {
-    const slot = new Slot("learner", early.worker, early.interrupt);
+    const slot = new Slot("learner", early.worker);
     slot.bootId = early.bootId;
     early.worker.onmessage = (event) => this._receive(slot, event.data);
     early.worker.onerror = (event) => {
@@ -314,27 +325,27 @@ export class Runtime {
     }
   }
 
-  /** Take a dirty learner worker out of use now (the page ignores it from here) and terminate it later. */
+  /** Take a learner worker whose job ended out of use now (the page ignores it from here); terminate it later. */
   _retire(slot) {
-    if (!slot) return;
+    if (!slot || slot.phase === "dead") return;
     slot.phase = "dead";
-    this._dropRetired();
-    this.retired = slot;
-    this.retireTimer = setTimeout(() => this._dropRetired(), RETIRE_MS);
+    this.retired.push(slot);
+    clearTimeout(this.retireTimer);
+    this.retireTimer = setTimeout(() => {
+      if (!this.job) this._dropRetired(); // else when that job ends
+    }, RETIRE_MS);
   }
 
-  /** Terminate the retired learner worker, if there is one. */
+  /** Terminate the retired learner workers. */
   _dropRetired() {
     clearTimeout(this.retireTimer);
-    const slot = this.retired;
-    this.retired = null;
-    this._kill(slot);
+    for (const slot of this.retired.splice(0)) this._kill(slot);
   }
 
   _bootFailed(message) {
     this.failure = message;
     this._dropRetired();
-    for (const slot of [this.current, this.spare, this.grader]) this._kill(slot);
+    for (const slot of [this.current, this.spare, this.grader, this.job && this.job.slot]) this._kill(slot);
     this.current = this.spare = this.grader = null;
     this.started = false;
     if (this.job) {
@@ -358,8 +369,12 @@ export class Runtime {
       const waiter = msg && typeof msg.runId === "string" ? this.pending.get(msg.runId) : null;
       if (!waiter || !belongsTo(msg, msg.runId, "grader")) return;
       this.pending.delete(msg.runId);
-      if (msg.type === Res.FAILURE) waiter.reject(Object.assign(new Error(msg.message), { fatal: msg.fatal }));
-      else waiter.resolve(msg);
+      if (msg.type === Res.FAILURE) {
+        waiter.reject(Object.assign(new Error(msg.message), { fatal: msg.fatal }));
+        if (msg.fatal) this._crashed(slot, msg.message); // a broken interpreter judges nothing more: a new grader
+      } else {
+        waiter.resolve(msg);
+      }
       return;
     }
     const job = this.job;
@@ -382,7 +397,8 @@ export class Runtime {
         this.runtimeModule = module;
         mark("werkbank:learner:runtime");
         // the held grader starts from it now, its Python beside the learner's (see stagedBoot)
-        if (slot === this.current && this.grader && !this.coldRuntime && this._needsGrader()) this._release(this.grader);
+        const waitForPython = this.coldRuntime && this.staged;
+        if (slot === this.current && this.grader && !waitForPython && this._needsGrader()) this._release(this.grader);
       }
     } else if (msg.type === Res.PYTHON) {
       if (slot.phase === "booting") slot.phase = "python";
@@ -392,6 +408,7 @@ export class Runtime {
       }
     } else if (msg.type === Res.READY) {
       slot.phase = "ready";
+      if (slot.role === "learner") slot.slowness = slowness(msg.speed); // said before any learner code ran there
       slot.percent = 100;
       if (slot.role === "grader") this._sendWarm();
       this._progress("ready");
@@ -413,38 +430,43 @@ export class Runtime {
     this.onProgress(Math.round(percent), stage);
   }
 
-  /** Boot a pristine spare learner worker once everything else is ready. */
+  /**
+   * Keep two pristine learner workers, current and spare, booting or ready. Boots wait while a job runs (a boot
+   * beside it would take the core it needs; jobs run one at a time, so the next one cannot start before this one
+   * ends anyway), and only one boots at a time: the spare once current is ready and the page has been ready once.
+   */
   _ensureSpare() {
-    if (this.spare || !this.everReady || this.failure || !this.current) return;
-    if (this.current.phase !== "ready") return; // one boot at a time
+    if (this.failure || !this.started || this.job) return;
+    if (!this.current) {
+      if (this.spare) {
+        this.current = this.spare;
+        this.spare = null;
+      } else {
+        this.current = this._spawn("learner");
+        return;
+      }
+    }
+    if (this.spare || !this.everReady || this.current.phase !== "ready") return;
     this.spare = this._spawn("learner");
   }
 
-  /** A pristine, ready learner worker for a Check (promoting the spare), or null. */
-  _pristine() {
-    const cur = this.current;
-    if (cur && cur.phase === "ready" && !cur.dirty) return cur;
-    const spare = this.spare;
-    if (spare && spare.phase === "ready") {
-      this._retire(cur); // terminated once this Check has its verdict (RETIRE_MS)
-      this.current = spare;
-      this.spare = null;
-      return spare;
-    }
-    return null;
+  /** The pristine learner worker a job of `type` could take now, or null: ready for a Check, usable for a Run. */
+  _free(type) {
+    const fits = (slot) => Boolean(slot) && (type === "check" ? slot.phase === "ready" : this._usable(slot));
+    if (fits(this.current)) return this.current;
+    return fits(this.spare) ? this.spare : null;
   }
 
-  /** Replace the current learner worker (after Stop or a crash): the spare takes over, or a new one boots. Until a
-   * Check could run again the state is "restarting". */
-  _replaceCurrent() {
-    this.replacing = true;
-    this._kill(this.current);
-    if (this.spare) {
+  /** Hand `slot` to a job: it leaves the pool for good (current's place goes to the spare). */
+  _take(slot) {
+    if (slot === this.current) {
       this.current = this.spare;
       this.spare = null;
-    } else {
-      this.current = this._spawn("learner");
+    } else if (slot === this.spare) {
+      this.spare = null;
     }
+    slot.dirty = true; // from now on learner code may run in it
+    return slot;
   }
 
   _crashed(slot, message) {
@@ -454,6 +476,15 @@ export class Runtime {
       return;
     }
     const job = this.job;
+    if (job && job.slot === slot && job.resultSeen) {
+      // the learner's run of the Check is in: the verdict goes on without this worker (a shrink round it was
+      // running ends now, and the verdict so far stands)
+      this._kill(slot);
+      if (job.shrinking && job.onResult) job.onResult(null);
+      this._refresh();
+      this._ensureSpare();
+      return;
+    }
     const hit = job && (job.slot === slot || slot.role === "grader");
     if (slot.role === "grader") {
       this._kill(slot);
@@ -461,11 +492,11 @@ export class Runtime {
       this.plans.clear();
       for (const waiter of this.pending.values()) waiter.reject(new Error(message));
       this.pending.clear();
-    } else if (slot === this.spare) {
-      this._kill(slot);
-      this.spare = null;
     } else {
-      this._replaceCurrent();
+      this._kill(slot);
+      if (slot === this.current) this.current = null;
+      if (slot === this.spare) this.spare = null;
+      if (hit) this.replacing = true;
     }
     if (hit) this._finish({ kind: "crashed", message });
     this.onNotice("runtime_crashed");
@@ -491,13 +522,13 @@ export class Runtime {
   }
 
   /**
-   * The prepared plan of a Check: {plan: JSON text ("" for an author error), plotCase, timeLimit (seconds)}; example
-   * data in `lang`.
+   * The plan of a checkpoint's Check: {plan: JSON text ("" for an author error), plotCase, timeLimit (seconds)};
+   * example data in `lang`. The cases are fixed by the build, so every Check of the checkpoint runs this plan.
    */
-  _plan(lessonId, checkpoint, seed, lang = this.lang) {
-    const id = `${lessonId}/${checkpoint}/${seed >>> 0}/${lang}`;
+  _plan(lessonId, checkpoint, lang = this.lang) {
+    const id = `${lessonId}/${checkpoint}/${lang}`;
     if (!this.plans.has(id)) {
-      const payload = { lessonId, checkpoint: String(checkpoint), seed: seed >>> 0, lang: String(lang) };
+      const payload = { lessonId, checkpoint: String(checkpoint), lang: String(lang) };
       const promise = this._ask(Req.PREPARE, payload).then((msg) => ({
         plan: msg.plan,
         plotCase: typeof msg.plotCase === "string" ? msg.plotCase : "",
@@ -505,16 +536,12 @@ export class Runtime {
       }));
       promise.catch(() => this.plans.delete(id));
       this.plans.set(id, promise);
-      // keep the newest few per checkpoint
-      const prefix = `${lessonId}/${checkpoint}/`;
-      const mine = [...this.plans.keys()].filter((k) => k.startsWith(prefix));
-      for (const old of mine.slice(0, Math.max(0, mine.length - 3))) this.plans.delete(old);
     }
     return this.plans.get(id);
   }
 
   /**
-   * Ask for these checkpoints' next Checks to be prepared while the learner reads, so a Check only runs and judges.
+   * Ask for these checkpoints' Checks to be made ready while the learner reads, so a Check only runs and judges.
    * Also tells the workers which lesson the page shows (its wheels load with Python).
    */
   warm(lessonId, checkpoints) {
@@ -525,21 +552,14 @@ export class Runtime {
   _sendWarm() {
     if (!this.warmList) return;
     for (const checkpoint of this.warmList.checkpoints) {
-      this._plan(this.warmList.lessonId, checkpoint, this.seedFor(this.warmList.lessonId, checkpoint)).catch(() => {});
+      this._plan(this.warmList.lessonId, checkpoint).catch(() => {});
     }
-  }
-
-  /** The seed of the next Check of a checkpoint (the one prepared ahead); a new one after every Check. */
-  seedFor(lessonId, checkpoint) {
-    const key = `${lessonId}/${checkpoint}`;
-    if (!this.seeds.has(key)) this.seeds.set(key, newSeed());
-    return this.seeds.get(key);
   }
 
   // ---------------------------------------------------------------- jobs
 
   /**
-   * Queue a job and resolve when it ends. job: {type: "run"|"check", source, lessonId, checkpoint, lang, seed,
+   * Queue a job and resolve when it ends. job: {type: "run"|"check", source, lessonId, checkpoint, lang,
    * after?, onOutput(stream, text, truncated)}. Resolves to {kind: "result"|"verdict"|"stopped"|"timeout"|"crashed"|
    * "failure"|"failed"|"cancelled", ...}; never rejects.
    */
@@ -567,24 +587,17 @@ export class Runtime {
   _next() {
     if (this.job || !this.queue.length || this.failure) return;
     const head = this.queue[0];
-    let slot;
-    if (head.type === "check") {
-      if (!this.grader || this.grader.phase !== "ready") return;
-      slot = this._pristine();
-    } else {
-      slot = this._usable(this.current) ? this.current : null;
-    }
+    if (head.type === "check" && (!this.grader || this.grader.phase !== "ready")) return;
+    const slot = this._free(head.type);
     if (!slot) return;
     this.queue.shift();
     const job = head;
     job.runId = newRunId();
-    job.slot = slot;
-    job.stopping = false;
+    job.slot = this._take(slot);
+    job.slowness = slot.slowness || 1;
     job.stopReason = null;
-    slot.dirty = true; // from now on learner code may have run in it
     this.job = job;
     this._refresh();
-    if (slot.interrupt) slot.interrupt[0] = 0;
     job.prepareTimer = this._timer(() => this._interrupt(job, "timeout"), PREPARE_LIMIT_MS);
     (job.type === "check" ? this._check(job) : this._run(job)).catch((error) => {
       if (this.job === job) this._finish(error && error.fatal ? { kind: "crashed", message: error.message } : { kind: "failure", message: String((error && error.message) || error) });
@@ -592,32 +605,28 @@ export class Runtime {
   }
 
   async _check(job) {
-    const seed = job.seed >>> 0;
     const checkpoint = String(job.checkpoint);
     mark("werkbank:check:start");
     const lang = String(job.lang || this.lang);
-    const { plan, timeLimit } = await this._plan(job.lessonId, checkpoint, seed, lang);
+    const { plan, timeLimit } = await this._plan(job.lessonId, checkpoint, lang);
     if (this.job !== job) return;
-    const judge = (runJson) =>
-      this._ask(Req.JUDGE, { lessonId: job.lessonId, checkpoint, seed, runJson, lang });
+    const judge = (runJson) => this._ask(Req.JUDGE, { lessonId: job.lessonId, checkpoint, runJson, lang });
     if (!plan) {
       const msg = await judge("{}"); // an author error: the grader says so in the learner's language
       if (this.job === job) this._finish({ kind: "verdict", verdict: msg.verdict });
       return;
     }
-    job.timeLimit = timeLimit; // the grader says it beside the plan: a plan is a few hundred kB to parse
+    job.timeLimit = scaled(timeLimit, job.slowness); // the grader says it beside the plan, which the page does not parse
     mark("werkbank:check:run");
-    const runJson = await this._learnerRun(job, plan, timeLimit);
+    const runJson = await this._learnerRun(job, plan, job.timeLimit);
     if (this.job !== job) return;
     mark("werkbank:check:judge");
     const msg = await judge(runJson);
     if (this.job !== job) return;
     mark("werkbank:check:verdict");
-    const verdict = await this._shrink(job, { lessonId: job.lessonId, checkpoint, seed, lang }, runJson, msg.verdict);
+    const verdict = await this._shrink(job, { lessonId: job.lessonId, checkpoint, lang }, runJson, msg.verdict);
     if (this.job !== job) return;
-    this.seeds.set(`${job.lessonId}/${checkpoint}`, newSeed()); // random cases change with every Check
     this._finish({ kind: "verdict", verdict });
-    this._plan(job.lessonId, checkpoint, this.seedFor(job.lessonId, checkpoint), lang).catch(() => {});
   }
 
   /**
@@ -641,9 +650,8 @@ export class Runtime {
       clearTimeout(timer);
       if (this.job !== job) return verdict;
       if (roundRun === null) {
-        // the learner's code is stuck on a candidate: replace that worker, keep the verdict so far
-        if (job.slot === this.current) this._replaceCurrent();
-        else this._kill(job.slot);
+        // the learner's code is stuck on a candidate: that worker goes now, the verdict so far stands
+        this._kill(job.slot);
         return verdict;
       }
       msg = await this._ask(Req.SHRINK, { ...where, phase: "pick", runJson: roundRun, verdict, shrinkId }).catch(() => null);
@@ -652,19 +660,18 @@ export class Runtime {
   }
 
   async _run(job) {
-    job.timeLimit = job.timeLimit || RUN_TIME_LIMIT;
+    job.timeLimit = scaled(job.timeLimit || RUN_TIME_LIMIT, job.slowness);
     let plan = { mode: "run" };
     let plot = null;
     const checkpoint = typeof job.checkpoint === "string" ? job.checkpoint : null;
     if (checkpoint && typeof job.lessonId === "string" && this.grader) {
       // a checkpoint with a plot: after the module ran, call the plot's case too, so Run draws the learner's result
-      const seed = this.seedFor(job.lessonId, checkpoint);
-      const prepared = this.grader.phase === "ready" ? await this._plan(job.lessonId, checkpoint, seed).catch(() => null) : null;
+      const prepared = this.grader.phase === "ready" ? await this._plan(job.lessonId, checkpoint).catch(() => null) : null;
       if (this.job !== job) return;
       if (prepared && prepared.plan && prepared.plotCase) {
         const full = JSON.parse(prepared.plan);
         plan = { mode: "run", cases: full.cases.filter((c) => c.id === prepared.plotCase), attrs: full.attrs };
-        plot = { seed, checkpoint };
+        plot = { checkpoint };
       }
     }
     if (typeof job.after === "string") plan.after = job.after; // the example or case snippet (graders/engine/runner.py)
@@ -674,13 +681,16 @@ export class Runtime {
     if (this.job !== job) return;
     let run;
     try {
+      // not parsed past the size the grader would read either (SETTINGS.runResultLimit, in bytes: UTF-8 takes at
+      // least a byte a character)
+      if (typeof runJson !== "string" || runJson.length > SETTINGS.runResultLimit) throw new Error("too large");
       run = JSON.parse(runJson);
     } catch {
       run = { status: "error", traceback: "the run result was not readable" };
     }
     let plotData = null;
     if (plot) {
-      const payload = { lessonId: job.lessonId, checkpoint: plot.checkpoint, seed: plot.seed, lang: this.lang, runJson };
+      const payload = { lessonId: job.lessonId, checkpoint: plot.checkpoint, lang: this.lang, runJson };
       const msg = await this._ask(Req.PLOT, payload).catch(() => null);
       if (this.job !== job) return;
       plotData = msg && msg.plot ? msg.plot : null;
@@ -699,7 +709,7 @@ export class Runtime {
   _jobMessage(job, msg) {
     switch (msg.type) {
       case Res.STARTED:
-        if (!job.stopping && !job.limitTimer && !job.shrinking) {
+        if (!job.stopReason && !job.limitTimer && !job.shrinking) {
           clearTimeout(job.prepareTimer);
           job.limitTimer = this._timer(() => this._interrupt(job, "timeout"), job.timeLimit * 1000 + SLACK_MS);
         }
@@ -709,16 +719,12 @@ export class Runtime {
         break;
       case Res.RESULT:
         clearTimeout(job.limitTimer);
-        if (job.stopReason) this._finish({ kind: job.stopReason, timeLimit: job.timeLimit });
-        else if (job.onResult) job.onResult(msg.runJson);
+        if (job.type === "check") job.resultSeen = true;
+        if (job.onResult) job.onResult(msg.runJson);
         break;
       case Res.FAILURE:
-        if (msg.fatal) {
-          this._finish({ kind: "crashed", message: msg.message });
-          this._crashed(job.slot, msg.message);
-        } else {
-          this._finish(job.stopReason ? { kind: job.stopReason, timeLimit: job.timeLimit } : { kind: "failure", message: msg.message });
-        }
+        if (msg.fatal) this._crashed(job.slot, msg.message); // ends the job as "crashed"
+        else this._finish({ kind: "failure", message: msg.message });
         break;
       default:
         break;
@@ -731,7 +737,8 @@ export class Runtime {
     this.job = null;
     this._clearTimers();
     job.resolve(result);
-    this._dropRetired();
+    this._dropRetired(); // the workers of earlier jobs
+    this._retire(job.slot); // this job's, after RETIRE_MS (or with the next job's end)
     this._refresh();
     this._ensureSpare();
     queueMicrotask(() => this._next());
@@ -743,29 +750,17 @@ export class Runtime {
     if (this.job && (owner === undefined || this.job.owner === owner)) this._interrupt(this.job, "stopped");
   }
 
+  /**
+   * End a job now (Stop, or its time limit): its learner worker is terminated, and the next job takes a pristine one.
+   * No job ever goes on in a worker learner code ran in, so nothing has to be interrupted and kept: every engine
+   * stops the same way, with or without SharedArrayBuffer.
+   */
   _interrupt(job, reason) {
-    if (this.job !== job || job.stopping) return;
+    if (this.job !== job || job.stopReason) return;
     job.stopReason = reason;
     this._clearTimers();
-    const slot = job.slot;
-    const spareReady = this.spare && this.spare.phase === "ready";
-    if (!spareReady && slot.interrupt && slot === this.current && slot.phase !== "dead") {
-      // isolated, and no spare to switch to: KeyboardInterrupt at the next bytecode, then a grace period
-      job.stopping = true;
-      this._refresh();
-      slot.interrupt[0] = 2;
-      this._timer(() => {
-        if (this.job === job) this._hardStop(job, reason);
-      }, GRACE_MS);
-      return;
-    }
-    this._hardStop(job, reason);
-  }
-
-  /** End the job now: terminate its learner worker and carry on with the spare (or a new worker). */
-  _hardStop(job, reason) {
-    if (job.slot === this.current) this._replaceCurrent();
-    else this._kill(job.slot);
+    this.replacing = true;
+    this._kill(job.slot);
     this._finish({ kind: reason, timeLimit: job.timeLimit });
   }
 }

@@ -13,8 +13,14 @@
 // Isolation: a page is crossOriginIsolated (SharedArrayBuffer, so Stop can interrupt Python) only when its document
 // comes with COOP same-origin + COEP require-corp. A plain static host sends neither, so every same-origin response
 // that passes through here gets COOP, COEP and CORP added when the host did not send them.
+//
+// Workers: each worker script goes out with its own content security policy (a page's does not reach a worker):
+// nothing but the exact files that worker loads (BUILD.workers, from werkbank.offline.worker_files), as full URLs.
+// And a learner worker (learner code runs in it) gets nothing else from here either: any other request of its, of
+// any method, to any origin, is a network error. Its paths are compared decoded against the exact list, and what
+// it gets is the cached file of that list, never what a host makes of the URL it asked for.
 
-const BUILD = /* @build */ { version: "dev", files: {}, isolation: [] } /* @end-build */;
+const BUILD = /* @build */ { version: "dev", files: {}, isolation: [], workers: {} } /* @end-build */;
 
 const PREFIX = "werkbank-";
 const CACHE = PREFIX + BUILD.version;
@@ -24,6 +30,10 @@ const FILES = new Map(Object.entries(BUILD.files)); // relative path -> "sha256-
 const PARALLEL = 6;
 const ISOLATION = BUILD.isolation; // [name, value] pairs: werkbank.offline.ISOLATION_HEADERS, written in by the build
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+const LEARNER_WORKER = "assets/worker.js";
+const WORKERS = new Map(Object.entries(BUILD.workers || {})); // worker script -> {script: [...], connect: [...]}
+const learner = WORKERS.get(LEARNER_WORKER);
+const LEARNER_FILES = new Set(learner ? [...learner.script, ...learner.connect] : []);
 
 const inflight = new Map(); // relative path -> Promise (fetch + store of that file)
 let firstInstall = false; // this worker installed with no active one before it (a first visit)
@@ -47,6 +57,20 @@ function urlOf(path) {
   return new URL(path.split("/").map(encodeURIComponent).join("/"), SCOPE).href;
 }
 
+/** The content security policy of a worker script (see the top of this file), or null for any other path. */
+function policyOf(path) {
+  const allowed = WORKERS.get(path);
+  if (!allowed) return null;
+  const sources = (paths) => paths.map(urlOf).join(" ");
+  return `default-src 'none'; script-src ${sources(allowed.script)} 'wasm-unsafe-eval'; connect-src ${sources(allowed.connect)}`;
+}
+
+/** The headers this worker puts on a build file's response: isolation, and a worker script's policy. */
+function headersFor(path) {
+  const policy = policyOf(path);
+  return policy ? [...ISOLATION, ["Content-Security-Policy", policy]] : ISOLATION;
+}
+
 /** Fetch one build file (verified against its sha-256) and store it; concurrent callers share one download. */
 function store(path) {
   let pending = inflight.get(path);
@@ -63,7 +87,7 @@ function store(path) {
       // stored with the isolation headers already in place, so `respond` can hand out the Cache API's own response:
       // Chromium reuses the compiled code of a wasm module (V8's code cache) only for a response that came from
       // CacheStorage unchanged, never for a Response the service worker built
-      await cache.put(urlOf(path), isolate(response));
+      await cache.put(urlOf(path), isolate(response, path));
     })();
     inflight.set(path, pending);
     pending.then(
@@ -138,7 +162,7 @@ async function complete() {
     if (donor) {
       const old = await (await caches.open(donor)).match(url);
       if (old) {
-        await cache.put(url, isolated(old) ? old : isolate(old));
+        await cache.put(url, isolated(old, path) ? old : isolate(old, path));
         copied += 1;
         return;
       }
@@ -149,16 +173,23 @@ async function complete() {
   return { version: BUILD.version, total: FILES.size, fetched, copied, errors };
 }
 
-/** True when the response already carries every isolation header. */
-function isolated(response) {
+/** True when the response already carries every header of headersFor(path) (a worker's policy exactly). */
+function isolated(response, path = null) {
+  const policy = policyOf(path);
+  if (policy && response.headers.get("Content-Security-Policy") !== policy) return false;
   return ISOLATION.every(([name]) => response.headers.has(name));
 }
 
-/** The response with COOP/COEP/CORP added where the host left them out (opaque responses pass unchanged). */
-function isolate(response) {
+/**
+ * The response with COOP/COEP/CORP added where the host left them out, and a worker script's policy in place of
+ * any other (opaque responses pass unchanged).
+ */
+function isolate(response, path = null) {
   if (response.type === "opaque" || response.type === "opaqueredirect" || response.status === 0) return response;
   const headers = new Headers(response.headers);
-  for (const [name, value] of ISOLATION) if (!headers.has(name)) headers.set(name, value);
+  for (const [name, value] of headersFor(path)) {
+    if (!headers.has(name) || name === "Content-Security-Policy") headers.set(name, value);
+  }
   // Always a fresh Response: it also drops the `redirected` flag and the stored URL (index.html for "/").
   return new Response(NULL_BODY.has(response.status) ? null : response.body, {
     status: response.status,
@@ -167,23 +198,27 @@ function isolate(response) {
   });
 }
 
+/** A build file from the cache (stored first if need be), or undefined when it cannot be. */
+async function cached(path) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(urlOf(path));
+  if (hit) return hit;
+  try {
+    await store(path);
+    return await cache.match(urlOf(path));
+  } catch {
+    return undefined; // the host's bytes differ from the build's or storage failed
+  }
+}
+
 async function respond(request) {
   const path = pathOf(request.url);
   if (path !== null && FILES.has(path)) {
-    const cache = await caches.open(CACHE);
-    let hit = await cache.match(urlOf(path));
-    if (!hit) {
-      try {
-        await store(path);
-        hit = await cache.match(urlOf(path));
-      } catch {
-        hit = undefined; // the host's bytes differ from the build's or storage failed: use the network as is
-      }
-    }
-    if (hit) return request.mode !== "navigate" && isolated(hit) ? hit : isolate(hit);
+    const hit = await cached(path);
+    if (hit) return request.mode !== "navigate" && isolated(hit, path) ? hit : isolate(hit, path);
   }
   try {
-    return isolate(await fetch(request));
+    return isolate(await fetch(request), path); // not saved (or not storable): the network as is
   } catch (error) {
     if (request.mode === "navigate") {
       return new Response("Offline, and this page is not part of the saved copy of the site.", {
@@ -221,7 +256,7 @@ self.addEventListener("activate", (event) => {
       await self.clients.claim();
       // A first install starts saving the build now (the runtime's files first) rather than when the reloaded page
       // asks for it: that page's first requests then join downloads already under way instead of waiting for each
-      // to be fetched, checked and stored (~0.35 s for pyodide.asm.wasm). Not awaited: the reload must not wait.
+      // to be fetched, checked and stored in turn. Not awaited: the reload must not wait.
       // The page still asks for the full copy with {type: "precache"}, which waits for all of it.
       if (firstInstall) complete().catch(() => {});
     })(),
@@ -247,8 +282,56 @@ self.addEventListener("message", (event) => {
   }
 });
 
+// ---------------------------------------------------------------- learner workers
+
+/** clientId -> "learner" (a learner worker) or "other", for the clients seen so far. */
+const roles = new Map();
+
+/** Whether the client that made a request is a learner worker (its script is LEARNER_WORKER). */
+async function roleOf(clientId) {
+  let role = roles.get(clientId);
+  if (role) return role;
+  let client = null;
+  try {
+    client = await self.clients.get(clientId);
+  } catch {
+    client = null;
+  }
+  role = client && client.type === "worker" && pathOf(client.url) === LEARNER_WORKER ? "learner" : "other";
+  if (client) {
+    if (roles.size >= 256) roles.clear(); // clients come and go; a lookup costs little
+    roles.set(clientId, role);
+  }
+  return role;
+}
+
+/**
+ * What a learner worker gets: a file of its exact list (LEARNER_FILES, compared with the path decoded, so no
+ * spelling of a path, "..%2f" or any other, names anything else), always the build's copy of it; anything else is a
+ * network error.
+ */
+async function forLearner(request) {
+  const path = request.method === "GET" ? pathOf(request.url) : null;
+  if (path === null || !LEARNER_FILES.has(path) || !FILES.has(path)) return Response.error();
+  const hit = await cached(path);
+  if (hit) return isolated(hit, path) ? hit : isolate(hit, path);
+  return isolate(await fetch(urlOf(path), { credentials: "same-origin", integrity: FILES.get(path) }), path);
+}
+
+/** Any other client's request: the build's files from the cache, the rest as the browser would fetch it. */
+function ordinary(request) {
+  if (request.method !== "GET" || new URL(request.url).origin !== SCOPE.origin) return fetch(request);
+  return respond(request);
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
+  const role = event.clientId ? roles.get(event.clientId) : "other"; // a navigation has no client yet
+  if (role !== "other") {
+    // a learner worker's, or a client not seen yet: the answer waits for which it is
+    event.respondWith(roleOf(event.clientId).then((found) => (found === "learner" ? forLearner(request) : ordinary(request))));
+    return;
+  }
   if (request.method !== "GET") return;
   if (new URL(request.url).origin !== SCOPE.origin) return; // the site makes no cross-origin requests
   if (request.cache === "only-if-cached" && request.mode !== "same-origin") return;

@@ -1,19 +1,131 @@
 // The verdict area of a checkpoint: what the grader (or a Run) said, in the learner's language, as text nodes only.
 //
-// Order of a failing verdict: the headline; a Python error raised in the learner's own code, explained, first;
-// then where it happened (the case's label, the complete call with "Try this case", expected, got, why, hint);
+// Order of a failing verdict: the headline; how many cases failed, by kind; a Python error raised in the learner's
+// own code, explained; then where it happened (the case's label, the complete call with "Try this case", expected, got, why, hint);
 // the traceback; notes; the plot. The headline is what the page announces (once per run).
 
 import { renderPlot } from "./figures/index.js";
 import { t } from "./i18n.js";
 
 const TRACEBACK_LINES = 30;
+/* global SETTINGS */
+/**
+ * Characters of learner text shown at most per piece (a Run's result is made in the learner's worker, so nothing
+ * bounds it but this): the engine's own limits for messages and tracebacks, and for a Run's value.
+ */
+const SHOWN = { message: SETTINGS.messageLimit, traceback: SETTINGS.tracebackLimit, value: 20_000, name: 200 };
+
+/** `text` cut to `limit` characters, with a marker. */
+export function cut(text, limit) {
+  const value = String(text ?? "");
+  return value.length <= limit ? value : `${value.slice(0, limit)}…`;
+}
 
 export function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined && text !== null) node.textContent = String(text);
   return node;
+}
+
+// ---------------------------------------------------------------- learner text, direction-isolated
+//
+// Text learner code chose (an exception's name and message, an exit code, a result's repr, attribute and class
+// names) can hold right-to-left letters and direction controls (U+202E reverses what follows it). Each such piece
+// sits in an element of its own that isolates it (<bdi>, or a block: <pre>), so it can never reorder the page's
+// text around it. The engine marks what it filled into its sentences the same way (Unicode's FSI ... PDI, see
+// graders/engine/i18n.py isolate): `bidiNodes` turns those spans into <bdi> elements.
+
+const FSI = "\u2068";
+const PDI = "\u2069";
+const OPENS_ISOLATE = new Set(["\u2066", "\u2067", "\u2068"]);
+
+/** `text` with every isolate it opens closed and every closing one it did not open dropped (so an element that
+ * isolates it is not ended from inside). */
+export function balanced(text) {
+  let depth = 0;
+  let out = "";
+  for (const ch of String(text)) {
+    if (OPENS_ISOLATE.has(ch)) depth += 1;
+    else if (ch === PDI) {
+      if (depth === 0) continue;
+      depth -= 1;
+    }
+    out += ch;
+  }
+  return out + PDI.repeat(depth);
+}
+
+/** A <bdi> holding learner text. */
+export function bdi(text) {
+  return el("bdi", null, balanced(text ?? ""));
+}
+
+/** The nodes of an engine sentence: its text, with each FSI ... PDI span (a value filled in) as a <bdi>. */
+export function bidiNodes(text) {
+  const source = String(text ?? "");
+  const nodes = [];
+  let plain = "";
+  let depth = 0;
+  let inner = "";
+  for (const ch of source) {
+    if (depth === 0) {
+      if (ch === FSI) {
+        depth = 1;
+        inner = "";
+      } else if (ch !== PDI) {
+        plain += ch;
+      }
+      continue;
+    }
+    if (OPENS_ISOLATE.has(ch)) depth += 1;
+    else if (ch === PDI) depth -= 1;
+    if (depth === 0) {
+      if (plain) nodes.push(document.createTextNode(plain));
+      nodes.push(bdi(inner));
+      plain = "";
+    } else {
+      inner += ch;
+    }
+  }
+  if (depth > 0) plain += FSI + inner; // an unclosed span: kept as text
+  if (plain) nodes.push(document.createTextNode(balanced(plain)));
+  return nodes;
+}
+
+/** An element with an engine sentence (see bidiNodes). */
+function sentence(tag, className, text) {
+  const node = el(tag, className);
+  node.append(...bidiNodes(text));
+  return node;
+}
+
+/**
+ * The nodes of the UI string `key` with `values` filled in, each value (learner text) in a <bdi>; and that text as
+ * one string, for the announcer.
+ */
+export function templated(key, values = {}) {
+  const marked = {};
+  for (const name of Object.keys(values)) marked[name] = `\ue000${name}\ue001`;
+  const nodes = [];
+  for (const [i, part] of t(key, marked).split(/\ue000(\w+)\ue001/).entries()) {
+    if (i % 2 === 0) {
+      if (part) nodes.push(document.createTextNode(part));
+    } else {
+      nodes.push(bdi(values[part]));
+    }
+  }
+  return { nodes, text: t(key, values) };
+}
+
+/** Like showStatus, with the line made by `templated(key, values)`; returns its text. */
+export function showTemplated(area, status, key, values) {
+  const { nodes, text } = templated(key, values);
+  area.dataset.verdict = status;
+  const line = el("p", "verdict-line");
+  line.append(...nodes);
+  area.replaceChildren(line);
+  return text;
 }
 
 function codeBlock(text, className = "verdict-code") {
@@ -24,7 +136,7 @@ function codeBlock(text, className = "verdict-code") {
 
 /** Keep the end of a long traceback (where the error is), with a marker for what was cut. */
 export function trimTraceback(text) {
-  const lines = String(text || "").replace(/\s+$/, "").split("\n");
+  const lines = cut(text || "", SHOWN.traceback).replace(/\s+$/, "").split("\n");
   if (lines.length <= TRACEBACK_LINES) return lines.join("\n");
   return ["…", ...lines.slice(-TRACEBACK_LINES)].join("\n");
 }
@@ -75,7 +187,7 @@ function row(dl, label, value, { code = false, after = null } = {}) {
   dl.append(el("dt", null, label));
   const dd = el("dd");
   if (code) dd.append(codeBlock(value));
-  else dd.textContent = String(value);
+  else dd.append(...bidiNodes(value));
   if (after) dd.append(after);
   dl.append(dd);
 }
@@ -98,12 +210,20 @@ export function pythonError(verdict) {
  */
 export function pythonErrorBox(error, where) {
   const box = el("div", "python-error");
+  error = { ...error, exc: cut(error.exc, SHOWN.name), message: cut(error.message || "", SHOWN.message) };
   box.dataset.pythonError = error.exc;
-  const title = where && where.label ? where.label
-    : where && Number.isInteger(where.line) ? t("python_error_line", { exc: error.exc, line: where.line })
-      : t("python_error", { exc: error.exc });
-  box.append(el("p", "python-error-title", title));
-  if (error.message) box.append(codeBlock(`${error.exc}: ${error.message}`, "python-error-message"));
+  const title = el("p", "python-error-title");
+  if (where && where.label) title.textContent = where.label;
+  else {
+    const line = where && Number.isInteger(where.line) ? where.line : null;
+    title.append(...templated(line !== null ? "python_error_line" : "python_error", { exc: error.exc, line }).nodes);
+  }
+  box.append(title);
+  if (error.message) {
+    const message = codeBlock("", "python-error-message");
+    message.append(bdi(error.exc), ": ", bdi(error.message));
+    box.append(message);
+  }
   if (error.explain) box.append(el("p", "python-error-explain", error.explain));
   return box;
 }
@@ -131,10 +251,17 @@ export function renderVerdict(area, verdict, {
   // A failing verdict's engine message repeats the counts and names the raw case id: the headline and the case's
   // label say it better. Other statuses' messages (syntax error on line N, exit code, ...) are shown.
   if (verdict.status !== "fail" && verdict.message && verdict.message !== headline) {
-    area.append(el("p", "verdict-message", verdict.message));
+    area.append(sentence("p", "verdict-message", verdict.message));
   }
+  // an error Python raised in the learner's code comes first: its line is the most direct thing to fix
   const error = status === "pass" ? null : pythonError(verdict);
   if (error) area.append(pythonErrorBox(error, Number.isInteger(error.line) ? where(error.line) : null));
+  if (verdict.status === "fail" && typeof verdict.summary_text === "string" && verdict.summary_text) {
+    // every failing case counted by kind (graders/engine/judge.py summary), before the first one is shown
+    const summary = el("p", "verdict-summary", verdict.summary_text);
+    summary.dataset.summary = "";
+    area.append(summary);
+  }
   const failure = verdict.failure;
   if (verdict.status === "fail" && failure) {
     const details = el("div", "case-details");
@@ -144,7 +271,7 @@ export function renderVerdict(area, verdict, {
       const kind = [failure.generated ? t("case_generated") : "", failure.shrunk ? t("case_shrunk") : ""].filter(Boolean);
       const label = el("p", "case-label");
       label.append(el("span", "case-label-name", `${t("case")}: `),
-        el("span", null, `${failure.case_label}${kind.length ? ` (${kind.join(", ")})` : ""}`));
+        sentence("span", null, `${failure.case_label}${kind.length ? ` (${kind.join(", ")})` : ""}`));
       details.append(label);
     }
     const dl = el("dl", "verdict-details");
@@ -174,7 +301,7 @@ export function renderVerdict(area, verdict, {
     details.append(codeBlock(trimTraceback(relabel(verdict.traceback)), ""));
     area.append(details);
   }
-  for (const note of verdict.notes || []) area.append(el("p", "verdict-note", note));
+  for (const note of verdict.notes || []) area.append(sentence("p", "verdict-note", note));
   if (verdict.plot) renderPlot(area, verdict.plot, lang);
   return { status, headline };
 }
@@ -208,10 +335,10 @@ export function renderRunValue(area, value, expected = null) {
     box.append(group);
   };
   if (expected !== null) {
-    add(t("your_result"), value ?? "", "yours");
+    add(t("your_result"), cut(value ?? "", SHOWN.value), "yours");
     add(t("expected_result"), expected, "expected");
   } else {
-    add(t("result"), value ?? "", "value");
+    add(t("result"), cut(value ?? "", SHOWN.value), "value");
   }
   area.append(box);
   return box;

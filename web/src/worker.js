@@ -1,14 +1,17 @@
 // A learner worker (untrusted): boots Pyodide, locks its own scope down, and runs learner code under a plan.
 //
 // It never loads grading data: the plan of a Check holds the inputs of its cases only, and the page sends the run
-// result (JSON text, untrusted) to the grader worker (grader_worker.js) to be judged. Before the first learner code
-// it removes network and code-loading APIs from its own scope (lockdown.js). Python becomes usable (PYTHON) before
-// numpy has loaded; READY follows when numpy and the lesson's wheels are in. Once learner code has run here, the
-// page treats this worker as dirty: it may still serve Runs, never another Check.
+// result (JSON text, untrusted) to the grader worker (grader_worker.js) to be judged. Before Python is usable (and so
+// before any learner code can exist here) it locks its own scope down to an allow-list (lockdown.js): no network, no
+// storage, no code from strings. Whatever it loads after that (numpy, the lesson's wheels) it fetches with the fetch
+// it kept in this module and unpacks itself (pyboot.js), so nothing learner code can reach ever fetches. Python
+// becomes usable (PYTHON) before numpy has loaded; READY follows when numpy and the lesson's wheels are in. A worker
+// serves one job, Run or Check: once learner code has run here, the page ignores it and terminates it (runtime.js).
 
 import { Req, Res, response, validate } from "./protocol.js";
-import { fetchEngine, fetchWheel, isFatal, loadNumpy, meteredFetch, PYODIDE_URL, startPyodide, WHEELS_URL, writeEngine } from "./pyboot.js";
+import { canUnpack, fetchEngine, fetchLessonWheel, fetchWheel, installWheel, isFatal, loadNumpy, meteredFetch, PYODIDE_URL, startPyodide, writeEngine } from "./pyboot.js";
 import { lockdown } from "./lockdown.js";
+import { internals } from "./pyodide_private.js";
 
 /* global SETTINGS */
 // captured before learner code could replace them
@@ -25,7 +28,11 @@ let bridge = null;
 let booting = null;
 let complete = null; // Promise: numpy and the lesson's wheels are loaded
 let requirementNames = [];
-let running = false;
+let sealed = false; // the lockdown is done: learner code may run
+let markSealed = () => {};
+const sealing = new Promise((resolve) => {
+  markSealed = resolve;
+});
 
 // ------------------------------------------------------------------ output batching
 
@@ -91,7 +98,7 @@ function onOutput(stream, text) {
 
 // ------------------------------------------------------------------ boot
 
-async function boot(runId, interruptBuffer, lessonId, runtime) {
+async function boot(runId, lessonId, runtime) {
   const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
   progress("runtime", 1);
   // fetched and decoded beside the runtime (whenever loadPyodide leaves this thread a moment)
@@ -101,37 +108,59 @@ async function boot(runId, interruptBuffer, lessonId, runtime) {
   const onCompiled = (module) => post(response(Res.RUNTIME, runId, { module }));
   const started = await startPyodide({ post, runId, emit, fetchFn: realFetch, runtime, onCompiled });
   pyodide = started.pyodide;
-  if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   const engine = await engineReady;
   writeEngine(pyodide, engine.files);
   bridge = pyodide.pyimport("graders.hosts.pyodide");
   const requirements = (lessonId && engine.requirements && engine.requirements[lessonId]) || [];
   requirementNames = requirements.map((r) => String(r.name));
-  const loadPackage = pyodide.loadPackage.bind(pyodide); // kept here: lockdown takes it off the pyodide object
-  let stageFetch = realFetch;
-  const { seal } = lockdown(self, pyodide, {
-    allowed: [PYODIDE_URL, WHEELS_URL],
-    isRunning: () => running,
-    fetch: (href, init) => stageFetch(href, init),
-  });
+  const api = internals(pyodide); // kept here for installing numpy and the wheels: the lockdown takes it off `pyodide`
+  const numpyMeter = meteredFetch(post, runId, "numpy", 70, 92, 3_000_000, realFetch); // the numpy wheel, ~3 MB
+  if (!canUnpack()) {
+    // a browser that cannot inflate a wheel itself: Pyodide's loader (which fetches through the global fetch) loads
+    // numpy now, before the lockdown, so before any learner code can exist; Python is usable later there
+    await loadNumpy(pyodide, Promise.reject(new Error("no DecompressionStream")), {
+      loadPackage: pyodide.loadPackage.bind(pyodide),
+      fetchFn: await lockFetch(numpyMeter),
+    });
+  }
+  const { stuck } = lockdown(self, pyodide);
+  if (stuck.length) console.warn(`werkbank: the lockdown could not remove ${stuck.join(", ")}`);
+  sealed = true;
+  markSealed();
   post(response(Res.PYTHON, runId, { version: pyodide.version }));
   complete = (async () => {
-    // numpy (and micropip for the lesson's wheels) through the guarded fetch, metered for the progress bar
-    stageFetch = meteredFetch(post, runId, "numpy", 70, 92, 3_000_000, realFetch); // the numpy wheel, ~3 MB
-    await loadNumpy(pyodide, fetchWheel("numpy", stageFetch), { loadPackage }); // (the global fetch is the guard)
-    if (requirements.length) await loadPackage(["micropip"], { messageCallback: () => {}, errorCallback: (m) => console.warn(m) });
-    stageFetch = realFetch;
-    if (requirements.length) await bridge.install_requirements(JSON.stringify({ requirements }), WHEELS_URL);
+    // numpy and the lesson's wheels, with the fetch this module kept: learner code (which may run from here on)
+    // reaches no fetch and no loader
+    if (!pyodide.loadedPackages.numpy) await installWheel(pyodide, await fetchWheel("numpy", numpyMeter), api);
+    for (const requirement of requirements) await installWheel(pyodide, await fetchLessonWheel(requirement, realFetch), api);
     // The engine was imported before numpy existed: its values module takes numpy's types now (the only module
     // that keeps them), rather than the whole engine being imported again.
     pyodide.runPython("from graders.engine import values as _v\nif not _v.bind_numpy(): raise ImportError('numpy')\ndel _v");
     // what every run imports before learner code (the runner's PRELOAD), now rather than inside the first Check
     pyodide.runPython("from graders.engine import runner as _r\nfor _n in _r.PRELOAD: __import__(_n)\ndel _r, _n");
-    seal();
     progress("engine", 100);
   })();
   await complete;
-  post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared }));
+  const speed = Number(bridge.speed()); // before any learner code: the page scales time limits by it (runtime.js)
+  post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared, speed }));
+}
+
+/**
+ * A fetch for Pyodide's own loader before the lockdown: exactly the files pyodide-lock.json names under ../pyodide/
+ * (compared as whole URLs, so no spelling of a path reaches anything else), through `base`.
+ */
+async function lockFetch(base) {
+  const lockUrl = new URL("pyodide-lock.json", PYODIDE_URL).href;
+  const lock = await (await realFetch(lockUrl)).json();
+  const files = new Set([lockUrl]);
+  for (const entry of Object.values(lock.packages || {})) {
+    if (entry && /^[\w.+-]+\.whl$/.test(entry.file_name)) files.add(new URL(entry.file_name, PYODIDE_URL).href);
+  }
+  return (input, init) => {
+    const href = new URL(String(input && typeof input === "object" && "url" in input ? input.url : input), PYODIDE_URL).href;
+    if (!files.has(href)) return Promise.reject(new TypeError(`not a file of the runtime: ${href}`));
+    return base(href, init && typeof init === "object" && init.integrity ? { integrity: init.integrity } : undefined);
+  };
 }
 
 // ------------------------------------------------------------------ runs
@@ -159,22 +188,17 @@ async function run(msg) {
   openSink(msg.runId);
   post(response(Res.STARTED, msg.runId, {}));
   let runJson;
-  running = true;
+  // UTF-8 both ways: a Uint8Array crosses into Python as one copy, a long string a character at a time
+  const out = bridge.run_encoded(msg.source, encoder.encode(msg.plan), onOutput);
   try {
-    // UTF-8 both ways: a Uint8Array crosses into Python as one copy, a long string a character at a time
-    const out = bridge.run_encoded(msg.source, encoder.encode(msg.plan), onOutput);
+    const bytes = out.getBuffer("u8");
     try {
-      const bytes = out.getBuffer("u8");
-      try {
-        runJson = decoder.decode(bytes.data);
-      } finally {
-        bytes.release();
-      }
+      runJson = decoder.decode(bytes.data);
     } finally {
-      out.destroy();
+      bytes.release();
     }
   } finally {
-    running = false;
+    out.destroy();
   }
   const truncated = closeSink();
   post(response(Res.RESULT, msg.runId, { runJson, truncated })); // the grader reads it as untrusted JSON text
@@ -188,8 +212,7 @@ self.addEventListener("message", (event) => {
   if (msg.type === Req.INIT) {
     // not queued behind anything: INIT comes first
     if (!booting) {
-      const buffer = msg.interruptBuffer instanceof Uint8Array ? msg.interruptBuffer : null;
-      booting = boot(msg.runId, buffer, typeof msg.lessonId === "string" ? msg.lessonId : "", msg.runtime);
+      booting = boot(msg.runId, typeof msg.lessonId === "string" ? msg.lessonId : "", msg.runtime);
       booting.catch((error) => fail(msg, error, true));
     }
     return;
@@ -205,8 +228,8 @@ function fail(msg, error, fatal) {
 
 async function handle(msg) {
   try {
-    if (!bridge) await booting;
-    if (!bridge) throw new Error("Python is not loaded yet");
+    if (!sealed) await Promise.race([sealing, booting]); // no learner code before the lockdown
+    if (!sealed || !bridge) throw new Error("Python is not loaded yet");
     if (msg.type === Req.RUN) await run(msg);
     else throw new Error(`a learner worker does not do ${msg.type}`);
   } catch (error) {

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+globalThis.PYODIDE_VERSION = "0.0.0-test"; // esbuild compiles in werkbank/vendor/files.py's in the site
 const { engineFiles, fetchWheel, installWheel, LIB, loadNumpy, meteredFetch, writeEngine, zipEntries } = await import("../src/pyboot.js");
 const { deflateRawSync } = await import("node:zlib");
 const { createHash } = await import("node:crypto");
@@ -18,6 +19,7 @@ function fakePyodide() {
     ran,
     FS: { mkdirTree() {}, writeFile: (path, data) => files.set(path, data) },
     loadedPackages: {},
+    version: globalThis.PYODIDE_VERSION,
     runPython: (code) => ran.push(code),
   };
 }

@@ -5,12 +5,13 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { test } from "node:test";
 
-globalThis.SETTINGS = { languages: ["nl", "en", "ar"], rtlLanguages: ["ar"], fallbackLanguage: "en", outputLimit: 200000 };
+globalThis.SETTINGS = { languages: ["nl", "en", "ar"], rtlLanguages: ["ar"], fallbackLanguage: "en", outputLimit: 200000,
+  messageLimit: 2000, tracebackLimit: 20000 };
 
 const { fill, loadStrings, t, isRtl } = await import("../src/i18n.js");
 const { isMostlyRtl, ltrRuns } = await import("../src/editor.js");
 const { compose } = await import("../src/checkpoint.js");
-const { locate, pythonError, relabelTraceback, snippetLine, tryableSource } = await import(
+const { balanced, cut, locate, pythonError, relabelTraceback, snippetLine, tryableSource } = await import(
   "../src/verdict.js"
 );
 const { REGISTRY } = await import("../src/figures/index.js");
@@ -143,4 +144,15 @@ test("importInStages: one module after the other, a task apart, resolving to the
     }
   });
   assert.deepEqual(seen, [["a", 0], ["b", 100]]);
+});
+
+test("learner text cannot end the element that isolates it, and is shown within a limit", () => {
+  const RLO = "\u202e";
+  const PDI = "\u2069";
+  const FSI = "\u2068";
+  assert.equal(balanced(`Bad${RLO}Error`), `Bad${RLO}Error`); // an override ends with its element
+  assert.equal(balanced(`x${PDI}${RLO}y`), `x${RLO}y`); // a closing isolate it did not open is dropped
+  assert.equal(balanced(`${FSI}open`), `${FSI}open${PDI}`); // one it opened is closed
+  assert.equal(cut("abc", 5), "abc");
+  assert.equal(cut("abcdef", 3), "abc…");
 });

@@ -4,7 +4,7 @@
 //   node werkbank/node/parity.mjs JOBS.json
 //
 // JOBS.json: {indexURL, wheels: [path], requirementWheels: {file: path}, engine: {path: text},
-//             lessons: {id: bundle text}, prepare: [{lesson, checkpoint, seed, lang, mode}],
+//             lessons: {id: bundle text}, prepare: [{lesson, checkpoint, seed, lang}],
 //             jobs: [{id, lesson, checkpoint, seed, source, lang}], slackMs}
 // stdout: one JSON object a line: {type: "prepared", lesson, checkpoint, seed, expected | author_error},
 //         {type: "result", id, verdict, outcomes}, and at the end {type: "done", boots}.
@@ -161,7 +161,7 @@ async function workerMain(spec) {
         reply({ ok: true });
       } else if (msg.type === "prepare") {
         // what the page gets (the plan) and, for the comparison with CPython, the expected outcomes kept by ref
-        const view = JSON.parse(grader.prepare(msg.lesson, String(msg.checkpoint), msg.seed, msg.lang || "en", msg.mode || "full"));
+        const view = JSON.parse(grader.prepare(msg.lesson, String(msg.checkpoint), msg.lang, msg.seed));
         if (!view.author_error) view.expected = JSON.parse(expectedOf(view.ref));
         reply({ prepared: JSON.stringify(view) });
       } else if (msg.type === "run") {
@@ -189,7 +189,9 @@ async function workerMain(spec) {
 
 async function boot(spec) {
   const { loadPyodide } = await import(new URL("pyodide.mjs", spec.indexURL).href);
-  const pyodide = await loadPyodide({ indexURL: fileURLToPath(spec.indexURL), stdout: () => {}, stderr: () => {} });
+  // the hash seed of the site's workers (web/src/pyboot.js HASH_SEED) and of the command line's child processes
+  const pyodide = await loadPyodide({ indexURL: fileURLToPath(spec.indexURL), stdout: () => {}, stderr: () => {},
+    env: { PYTHONHASHSEED: "0" } });
   for (const wheel of spec.wheels) {
     await pyodide.loadPackage(wheel, { messageCallback: () => {}, errorCallback: () => {} });
   }

@@ -1,5 +1,3 @@
-"""Checkpoint 1: corpus perplexity."""
-
 import math
 from dataclasses import dataclass
 

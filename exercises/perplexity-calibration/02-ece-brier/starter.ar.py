@@ -1,5 +1,3 @@
-"""Checkpoint 2: expected calibration error (ECE) and the Brier score."""
-
 import numpy as np
 
 

@@ -1,10 +1,6 @@
-"""Checkpoint 3: reliability-diagram data and the calibration report."""
-
 from dataclasses import dataclass
 
 import numpy as np
-
-# Paste expected_calibration_error and brier_score from checkpoint 2 here.
 
 
 def reliability_diagram(confidences, correct, bins=10):

@@ -4,12 +4,14 @@
 //                                 in lesson.toml (plot = {kind: NAME, expected, actual|null}, plain numbers).
 // tests/test_site.py checks every figure fence and plot name of the lessons against this table (via node).
 
+import * as fusionRecall from "./fusion_recall.js";
 import * as reliability from "./reliability.js";
 import { renderReliabilityPlot } from "./reliability_plot.js";
 import * as riskCoverage from "./risk_coverage.js";
 import { el } from "./dom.js";
 
 export const REGISTRY = Object.freeze({
+  "fusion-recall": Object.freeze({ mount: fusionRecall.mount, plot: fusionRecall.renderFusionPlot }),
   "risk-coverage": Object.freeze({ mount: riskCoverage.mount }),
   reliability: Object.freeze({ mount: reliability.mount, plot: renderReliabilityPlot }),
 });

@@ -1,15 +1,17 @@
-// Interactive figure "risk-coverage" (lesson claims-abstention): four synthetic cases with confidence scores,
+// Interactive figure "risk-coverage" (lesson claims-abstention): five synthetic cases with confidence scores,
 // a keyboard-operable threshold slider, an SVG of which cases are answered plus the risk-coverage curve, and a
 // live text readout. Everything is built with DOM calls and textContent; no innerHTML.
 
 import { fill, t } from "../i18n.js";
 import { SVG_NS } from "./dom.js";
 
-/** The lesson's four synthetic cases: scores .1, .4, .7 and .9; only the third answer is wrong. */
+/** The lesson's five synthetic cases: scores .3, .5, .6, .8 and .9; only the answer scored .6 is wrong, so raising
+ * the threshold first removes right answers (the risk rises) and only then the wrong one (it drops to 0). */
 export const CASES = Object.freeze([
-  Object.freeze({ score: 0.1, correct: true }),
-  Object.freeze({ score: 0.4, correct: true }),
-  Object.freeze({ score: 0.7, correct: false }),
+  Object.freeze({ score: 0.3, correct: true }),
+  Object.freeze({ score: 0.5, correct: true }),
+  Object.freeze({ score: 0.6, correct: false }),
+  Object.freeze({ score: 0.8, correct: true }),
   Object.freeze({ score: 0.9, correct: true }),
 ]);
 

@@ -1,3 +1,0 @@
-def recall_at_k(ranking, relevant, k):
-    """The share of the relevant documents found in ranking[:k], as a float; ValueError for invalid input."""
-    raise NotImplementedError  # replace this line with your code

@@ -1,0 +1,102 @@
+"""One verdict: a Check in the browser runs every case `werkbank grade` runs, the same ones every time.
+
+The cases are fixed by the build (graders/engine/settings.py CASE_SEED, werkbank/build.py prepared_checks), and every
+Check runs on a pristine learner worker, so the same code gets the same verdict and the same counts on every Check, in
+every tab, after a reload and on the command line.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graders.engine.judge import judge
+from graders.hosts import cpython
+from werkbank.check import items
+from werkbank.grading import grade_source, prepare_checkpoint
+from werkbank.lessons import load_all, load_lesson
+
+from tests.browser.helpers import (click, drive_workers, final, open_lesson, replace_code, section,  # noqa: F401
+                                   wait_ready, wait_verdict)
+
+pytestmark = pytest.mark.browser
+
+LESSONS = [lesson for lesson in load_all() if lesson.listed]
+
+
+def _borderline(checkpoint, lang):
+    """The declared mistake that fails the fewest cases: a wrong solution that is nearly right."""
+    prepared = prepare_checkpoint(checkpoint, lang=lang)
+    fewest = None
+    for mistake in checkpoint.mistakes():
+        verdict = judge(prepared, cpython.run(mistake.source(), prepared["plan"]), lang)
+        if verdict["status"] == "fail" and (fewest is None or len(verdict["failed_cases"]) < fewest[0]):
+            fewest = (len(verdict["failed_cases"]), mistake.source(), verdict)
+    return fewest[1], fewest[2]
+
+
+def test_the_same_code_gets_the_same_verdict_on_every_check_and_after_a_reload(page, plain_server):
+    """A right, a wrong and a borderline solution, each Checked ten times in a row in one tab (each pressed as soon as
+    the previous verdict is there) and once more after a reload: one verdict, one count, one first failing case, the
+    ones `werkbank grade` gives."""
+    lesson, cp, lang = load_lesson("claims-abstention"), "2", "en"
+    checkpoint = lesson.checkpoint(cp)
+    borderline, cli_borderline = _borderline(checkpoint, lang)
+    sources = {
+        "right": (checkpoint.solution(), grade_source(lesson.id, cp, checkpoint.solution(), lang=lang)),
+        "wrong": (checkpoint.starter(lang), grade_source(lesson.id, cp, checkpoint.starter(lang), lang=lang)),
+        "borderline": (borderline, grade_source(lesson.id, cp, borderline, lang=lang)),
+    }
+    assert cli_borderline["passed"] > cli_borderline["total"] * 0.9  # nearly right
+    open_lesson(page, plain_server, lang, lesson.id)
+    for name, (source, cli) in sources.items():
+        replace_code(page, cp, source)
+        seen = []
+        for _ in range(10):
+            click(page, cp, "check")
+            seen.append(wait_verdict(page, cp))
+        page.reload()
+        wait_ready(page)
+        click(page, cp, "check")
+        seen.append(wait_verdict(page, cp))
+        assert len(set(seen)) == 1, (name, seen)
+        state, text = seen[0]
+        assert state == cli["status"], (name, state, cli["status"])
+        assert f"{cli['passed']}" in text and f"{cli['total']}" in text, (name, text, cli["passed"], cli["total"])
+        if cli["failure"]:
+            assert cli["failure"]["case_label"] in text, (name, text)
+
+
+def _checkpoints():
+    for lesson in LESSONS:
+        for checkpoint in lesson.checkpoints:
+            yield pytest.param(lesson, checkpoint, id=f"{lesson.id}-{checkpoint.id}")
+
+
+@pytest.mark.parametrize("lesson,checkpoint", list(_checkpoints()))
+def test_the_browser_gives_the_verdict_werkbank_grade_gives_for_every_file(site_workers, plain_server, repo_root,
+                                                                          lesson, checkpoint):
+    """Every reference, alternative, starter and declared mistake of the checkpoint, graded by the site's own workers
+    (the build's plan, the learner worker's run, the grader worker's judge) and by the command line's engine in
+    CPython: the same status, the same counts and the same failing cases. (The files here are the authors' own, not
+    hostile code, so one learner worker runs them all, booted once for the module: ``site_workers``.)"""
+    page = site_workers
+    lang = lesson.languages[0]
+    where = {"lessonId": lesson.id, "checkpoint": checkpoint.id, "lang": lang}
+    prepared, = drive_workers(page, plain_server, repo_root, [
+        {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]}])
+    plan = final(prepared)["plan"]
+    ours = prepare_checkpoint(checkpoint, lang=lang)
+    files = [item for item in items([lesson]) if item.checkpoint.id == checkpoint.id]
+    assert {item.kind for item in files} >= {"reference", "starter", "mistake"}
+    for item in files:
+        source = item.source()
+        cli = judge(ours, cpython.run(source, ours["plan"]), lang)
+        ran, = drive_workers(page, plain_server, repo_root, [
+            {"to": "learner", "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
+             "finals": ["result", "failure"]}])
+        judged, = drive_workers(page, plain_server, repo_root, [
+            {"to": "grader", "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
+             "finals": ["verdict", "failure"]}])
+        browser = final(judged)["verdict"]
+        for key in ("status", "passed", "total", "failed_cases"):
+            assert browser[key] == cli[key], (item.id, key, browser[key], cli[key])

@@ -1,0 +1,38 @@
+"""WebKit (WebKitGTK, Safari's engine: MiniBrowser through WebKitWebDriver): a learner's walk on a plain static host
+and on ``werkbank serve`` (tests/engines/walk.py says what each walk proves). WebKitGTK is cross-origin isolated
+without ``SharedArrayBuffer``, so its Stop never interrupts: it switches to the spare or ends the worker."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.engines.conftest import plain_server_cmd
+from tests.engines.walk import Walk, isolated_host_walk, plain_host_walk
+
+pytestmark = pytest.mark.browser
+ENGINE = "webkit"
+
+
+@pytest.fixture(scope="module")
+def driver(engine_driver):
+    return engine_driver(ENGINE)
+
+
+def test_plain_host_walk(driver, server_factory, dist, walk_log):
+    walk = Walk(driver)
+    seen = {}
+    try:
+        seen = plain_host_walk(walk, server_factory(plain_server_cmd(dist)))
+    finally:
+        walk_log(f"plain host, {walk.report()}; {seen}")
+    assert seen["isolated"] is True, "the service worker's reload makes a plain host's page cross-origin isolated"
+
+
+def test_isolated_host_walk(driver, isolated_server, walk_log):
+    walk = Walk(driver)
+    seen = {}
+    try:
+        seen = isolated_host_walk(walk, isolated_server)
+    finally:
+        walk_log(f"werkbank serve, {walk.report()}; {seen}")
+    assert seen["isolated"] is True

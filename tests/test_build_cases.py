@@ -1,0 +1,49 @@
+"""One verdict, on the command line's side: the cases are a fact of the build, not of the process that makes them.
+
+`werkbank build` prepares every checkpoint's cases and expected outcomes once (grading/<lesson>.<lang>.checks); a
+Check in the browser runs exactly those. `werkbank grade` prepares them again in its own process. Both must be the
+same cases in the same order with the same expected outcomes, whatever the process (its hash seed changes the order
+of sets and dicts of strings), so the browser and the command line give one verdict.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from graders.engine.settings import CASE_SEED
+from werkbank.build import checks_name
+from werkbank.lessons import load_all
+
+LESSONS = [lesson for lesson in load_all() if lesson.listed]
+
+_PREPARE = """
+import json, sys
+from werkbank.grading import prepare_checkpoint
+from werkbank.lessons import load_lesson
+lesson = load_lesson(sys.argv[1])
+out = {cp.id: prepare_checkpoint(cp, lang=sys.argv[2]) for cp in lesson.checkpoints}
+sys.stdout.write(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
+def test_the_build_ships_the_cases_werkbank_grade_prepares_in_any_process(lesson, dist, repo_root):
+    lang = lesson.languages[0]
+    shipped = json.loads(gzip.decompress((dist / "grading" / checks_name(lesson.id, lang)).read_bytes()))
+    assert shipped["seed"] == CASE_SEED and shipped["lang"] == lang
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    made = subprocess.run([sys.executable, "-c", _PREPARE, lesson.id, lang], capture_output=True, text=True,
+                          cwd=repo_root, env=env, check=True)
+    mine = json.loads(made.stdout)
+    assert sorted(shipped["checks"]) == sorted(mine) == [cp.id for cp in lesson.checkpoints]
+    for cp, prepared in mine.items():
+        built = shipped["checks"][cp]
+        assert json.loads(built["plan"]) == prepared["plan"], cp
+        assert json.loads(built["key"]) == prepared["key"], cp
+        assert built["time_limit"] == prepared["key"]["time_limit"]
