@@ -105,3 +105,18 @@ def test_the_cli_prints_the_same_verdict_with_its_list(tmp_path, verdict):
     assert out.returncode != 0 and printed["status"] == "fail"
     for key in ("failed_cases", "summary", "summary_text", "failing"):
         assert printed[key] == verdict[key], key
+
+
+@pytest.mark.parametrize("lang, word", [("en", "case"), ("nl", "geval"), ("ar", "الحالة")])
+def test_a_runs_error_is_explained_without_speaking_of_a_case(lang, word):
+    """The free editor's Run has no cases: input() (EOFError) and an exception of the learner's own are explained
+    without one."""
+    from graders.hosts import pyodide as bridge
+
+    for source, exc in (("name = input('name? ')\n", "EOFError"),
+                        ("class Oops(Exception):\n    pass\n\nraise Oops('x')\n", "Oops")):
+        result = json.loads(bridge.run(source, json.dumps({"mode": "run", "lang": lang})))
+        error = result["python_error"]
+        assert error["exc"] == exc and error["explain"] and word not in error["explain"], error
+    eof = json.loads(bridge.run("input()\n", json.dumps({"mode": "run", "lang": "en"})))["python_error"]
+    assert "input()" in eof["explain"]

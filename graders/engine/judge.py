@@ -111,7 +111,7 @@ def _reason(found: Mismatch, lang: str) -> str:
 #: Exceptions a learner's own code raises by mistake, each explained in the catalog (``pyerr_<name>``).
 PYTHON_ERRORS = ("NameError", "UnboundLocalError", "TypeError", "IndexError", "KeyError", "AttributeError",
                  "ZeroDivisionError", "RecursionError", "NotImplementedError", "ModuleNotFoundError", "ImportError",
-                 "ValueError", "AssertionError", "OverflowError", "FloatingPointError", "StopIteration")
+                 "ValueError", "AssertionError", "OverflowError", "FloatingPointError", "StopIteration", "EOFError")
 
 
 def python_error(expected: dict, actual: dict | None, lang: str) -> dict | None:
@@ -125,12 +125,13 @@ def python_error(expected: dict, actual: dict | None, lang: str) -> dict | None:
                          actual["error_line"], lang)
 
 
-def explain_error(exc, builtin_mro, message, line, lang: str) -> dict:
+def explain_error(exc, builtin_mro, message, line, lang: str, in_case: bool = True) -> dict:
     """``{exc, message, line, explain}`` for an exception the learner's code raised: what it means, in ``lang``,
-    chosen by the nearest built-in class that has an explanation."""
+    chosen by the nearest built-in class that has an explanation. ``in_case``: it was raised in a case's call (else
+    by a Run, or by the module before any case: no case to speak of)."""
     mro = builtin_mro if isinstance(builtin_mro, list) else []
     name = next((c for c in mro if c in PYTHON_ERRORS), None)
-    explain = text(f"pyerr_{name}", lang) if name else text("pyerr_other", lang)
+    explain = text(f"pyerr_{name}", lang) if name else text("pyerr_other" if in_case else "pyerr_other_run", lang)
     return {"exc": str(exc), "message": str(message or "")[:500], "line": line if type(line) is int else None,
             "explain": explain}
 
@@ -329,7 +330,7 @@ def _module_error(run: dict, lang: str) -> dict | None:
     if type(exception) is not dict or type(exception.get("exc")) is not str:
         return None
     return explain_error(exception["exc"], exception.get("builtin_mro"), exception.get("message"),
-                         run.get("error_line"), lang)
+                         run.get("error_line"), lang, in_case=False)
 
 
 def plan_case(prepared: dict, case_id: str) -> dict:
