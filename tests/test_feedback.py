@@ -120,3 +120,15 @@ def test_a_runs_error_is_explained_without_speaking_of_a_case(lang, word):
         assert error["exc"] == exc and error["explain"] and word not in error["explain"], error
     eof = json.loads(bridge.run("input()\n", json.dumps({"mode": "run", "lang": "en"})))["python_error"]
     assert "input()" in eof["explain"]
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ar"])
+def test_every_group_of_generated_cases_has_its_texts_in_every_language(lang):
+    """A failing verdict labels every listed case (judge.case_texts): a group without its texts would make judging
+    fail."""
+    from graders.engine.generate import GROUPS
+    from graders.engine.i18n import CATALOGS
+
+    for group in GROUPS:
+        for key in (f"gen_{group}", f"gen_name_{group}", f"gen_hint_{group}"):
+            assert key in CATALOGS[lang] or group == "label" and key == "gen_label", (lang, key)
