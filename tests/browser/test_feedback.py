@@ -98,7 +98,7 @@ def test_any_listed_case_can_be_tried_and_the_verdict_comes_back(en_page):
     listing = section(page, "1").locator("[data-failing]")
     item = listing.locator("li").nth(3)
     call = item.locator(".failing-call").inner_text()
-    press(page, item.locator('[data-action="try-case"]'))
+    press(page, item.locator('[data-action="try-listed"]'))
     wait_verdict(page, "1", ("idle", "error"))
     tried = section(page, "1").locator("[data-example-editor] .cm-content")
     source = tried.evaluate("el => el.cmTile ? el.cmTile.root.view.state.doc.toString() : el.textContent")
@@ -115,7 +115,7 @@ def test_trace_this_case_steps_through_the_call_by_keyboard(en_page):
     page = en_page
     item = section(page, "1").locator("[data-failing] li").nth(2)
     page.evaluate("window.__said = []")
-    press(page, item.locator('[data-action="trace-case"]'))
+    press(page, item.locator('[data-action="trace-listed"]'))
     trace = section(page, "1").locator("[data-trace]")
     poll(page, "() => ['done', 'failed'].includes(document.querySelector('[data-checkpoint=\"1\"] [data-trace]')"
                ".dataset.traceState)")
@@ -154,7 +154,7 @@ def test_trace_this_case_steps_through_the_call_by_keyboard(en_page):
     # the verdict is still there above the trace; closing the trace brings focus back to its button
     assert section(page, "1").locator("[data-failing]").count() == 1
     press(page, trace.locator('[data-trace-control="close"]'))
-    assert trace.is_hidden() and focused(page) == "button[trace-case]"
+    assert trace.is_hidden() and focused(page) == "button[trace-listed]"
     assert page.werkbank_errors == []
 
 
@@ -176,7 +176,7 @@ def test_in_arabic_the_verdict_and_the_trace_speak_arabic_and_keep_code_in_order
     listing = box.locator("[data-failing]")
     press(page, listing.locator("summary"))
     assert "كل الحالات التي أخفقت" in listing.locator("summary").inner_text()
-    press(page, listing.locator("li").first.locator('[data-action="trace-case"]'))
+    press(page, listing.locator("li").first.locator('[data-action="trace-listed"]'))
     poll(page, "() => document.querySelector('[data-checkpoint=\"2\"] [data-trace]').dataset.traceState === 'done'")
     trace = section(page, "2").locator("[data-trace]")
     status = trace.locator(".trace-status").inner_text()

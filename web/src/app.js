@@ -340,6 +340,7 @@ function main() {
         },
         scrollables: (root) => focusableScrollers(root),
         verdicts,
+        lessonDone: () => store.passedCount(lesson.id, ids) === ids.length,
         // where the learner works: the home page offers to continue there
         markLast: (view) => {
           if (view.data) store.markLast(lesson.id, lang, view.data.id);

@@ -443,6 +443,9 @@ export class CheckpointView {
     if (badge) badge.hidden = !passed;
     const next = this.section.querySelector("[data-next]");
     if (next) next.hidden = !passed;
+    // after the last checkpoint: the lesson's end, once every checkpoint is passed
+    const recap = this.section.querySelector("[data-recap]");
+    if (recap) recap.hidden = !this.page.lessonDone || !this.page.lessonDone();
     this.section.dataset.passed = String(passed);
     this.syncCarried();
   }

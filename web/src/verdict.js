@@ -1,7 +1,7 @@
 // The verdict area of a checkpoint: what the grader (or a Run) said, in the learner's language, as text nodes only.
 //
-// Order of a failing verdict: the headline; how many cases failed, by kind; a Python error raised in the learner's
-// own code, explained; then where it happened (the case's label, the complete call with "Try this case" and "Trace
+// Order of a failing verdict: the headline; a Python error raised in the learner's own code, explained; how many
+// cases failed, by kind; then where it happened (the case's label, the complete call with "Try this case" and "Trace
 // this case", expected, got, why, hint); the list of every failing case (the first ones with their calls, each to try
 // or trace); the traceback; notes; the plot. The page announces the headline with the first failing case's label
 // and why it failed (once per run; `announcement`).
@@ -144,18 +144,18 @@ export function renderVerdict(area, verdict, {
   if (verdict.status !== "fail" && verdict.message && verdict.message !== headline) {
     area.append(el("p", "verdict-message", verdict.message));
   }
-  if (verdict.status === "fail" && typeof verdict.summary_text === "string" && verdict.summary_text) {
-    // every failing case counted by kind (graders/engine/judge.py summary), before the first one is shown
-    const summary = el("p", "verdict-summary", verdict.summary_text);
-    summary.dataset.summary = "";
-    area.append(summary);
-  }
   const error = status === "pass" ? null : pythonError(verdict);
   let errorTitle = null;
   if (error) {
     const box = pythonErrorBox(error, Number.isInteger(error.line) ? where(error.line) : null);
     errorTitle = box.querySelector(".python-error-title").textContent;
     area.append(box);
+  }
+  if (verdict.status === "fail" && typeof verdict.summary_text === "string" && verdict.summary_text) {
+    // every failing case counted by kind (graders/engine/judge.py summary), before the first one is shown
+    const summary = el("p", "verdict-summary", verdict.summary_text);
+    summary.dataset.summary = "";
+    area.append(summary);
   }
   const failure = verdict.failure;
   if (verdict.status === "fail" && failure) {
@@ -223,21 +223,23 @@ export function announcement(verdict, headline, errorTitle = null) {
   return `${headline}. ${t("announce_case", { label, why }).trim()}`;
 }
 
-/** "Try this case" and "Trace this case" for one case ({source, expected, label}), as those the page offers. */
-function caseButtons(item, { onTryCase, onTraceCase }, describedBy = null) {
+/** "Try this case" and "Trace this case" for one case ({source, expected, label}), as those the page offers: the
+ * first failing case's are data-action="try-case" and "trace-case", a listed case's "try-listed" and "trace-listed". */
+function caseButtons(item, { onTryCase, onTraceCase }, describedBy = null, listed = false) {
   if (!onTryCase && !onTraceCase) return null;
   const box = el("div", "case-buttons");
-  const add = (action, text, fn) => {
+  const add = (kind, text, fn) => {
+    const action = listed ? `${kind}-listed` : `${kind}-case`;
     if (!fn) return;
-    const button = el("button", `btn ${action}`, text);
+    const button = el("button", `btn ${kind}-case`, text);
     button.type = "button";
     button.dataset.action = action;
     if (describedBy) button.setAttribute("aria-describedby", describedBy);
     button.addEventListener("click", () => fn(item));
     box.append(button);
   };
-  add("try-case", t("try_case"), onTryCase);
-  add("trace-case", t("trace_case"), onTraceCase);
+  add("try", t("try_case"), onTryCase);
+  add("trace", t("trace_case"), onTraceCase);
   return box;
 }
 
@@ -272,7 +274,7 @@ export function failingList(verdict, { onTryCase = null, onTraceCase = null, idP
     const source = typeof item.call_source === "string" && item.call_source.trim() ? item.call_source : null;
     if (source) {
       const buttons = caseButtons({ source, expected: item.expected ?? null, label: item.label || "" },
-        { onTryCase, onTraceCase }, labelId);
+        { onTryCase, onTraceCase }, labelId, true);
       if (buttons) li.append(buttons);
     } else {
       li.append(el("p", "failing-note failing-no-source", t("failing_no_source")));
