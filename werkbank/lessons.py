@@ -26,8 +26,11 @@ from werkbank.vendor.wheels import PIN  # noqa: E402
 
 #: The schema of ``lesson.toml``: every key a table may hold, and the type of its value. Anything else is an error
 #: with a "did you mean" (a misspelled key must never be ignored silently).
-LESSON_KEYS = {"id": str, "languages": list, "listed": bool, "order": int, "minutes": int, "requirements": list,
-               "text": dict, "checkpoints": list}
+LESSON_KEYS = {"id": str, "languages": list, "listed": bool, "order": int, "minutes": int, "level": str,
+               "requirements": list, "text": dict, "checkpoints": list}
+#: A lesson's level (``level = "basic"``), shown on the home page and the lesson's header; ``order`` is the suggested
+#: order of the listed lessons, so it should rise with the level.
+LEVELS = ("basic", "intermediate", "advanced")
 TEXT_KEYS = {"title": str, "summary": str, "prerequisites": str, "goals": list, "takeaways": list,
              "further_reading": str, "sources": list}
 CHECKPOINT_KEYS = {"id": str, "folder": str, "grader": str, "entry": list, "plot": str, "needs": list,
@@ -263,6 +266,7 @@ class Lesson:
     requirements: tuple[str, ...]
     text: dict[str, LessonText]
     checkpoints: tuple[Checkpoint, ...] = field(default=())
+    level: str = ""
 
     def prose(self, lang: str) -> str:
         """The lesson's prose (markdown) in ``lang``."""
@@ -521,6 +525,10 @@ def load_lesson_folder(folder: Path) -> Lesson:
         if lang not in LANGUAGES:
             raise LessonError(f"{where('languages')}: language {lang!r} is not one of {', '.join(LANGUAGES)}"
                               f"{did_you_mean(lang, LANGUAGES)}")
+    level = data.get("level", "")
+    if level and level not in LEVELS:
+        raise LessonError(f"{where('level')}: level {level!r} is not one of {', '.join(LEVELS)}"
+                          f"{did_you_mean(level, LEVELS)}")
     requirements = _strings(data["requirements"], "requirements", where) if data.get("requirements") else ()
     for pin in requirements:
         if not PIN.match(pin):
@@ -597,6 +605,7 @@ def load_lesson_folder(folder: Path) -> Lesson:
         listed=data.get("listed", True),
         order=data.get("order", 100),
         minutes=data.get("minutes", 0),
+        level=level,
         requirements=requirements,
         text=texts,
         checkpoints=tuple(checkpoints),

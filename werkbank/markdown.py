@@ -10,7 +10,10 @@ Everything is rendered at build time, so a lesson page reads without JavaScript:
 - a fence ```` ```checkpoint N ```` with an empty body marks where checkpoint ``N`` belongs in the prose and becomes
   ``<div data-checkpoint-slot="N"></div>`` (the page moves the checkpoint's section there);
 - a container ``::: details Summary text`` … ``:::`` becomes a fold: ``<details><summary>Summary text</summary>…``;
-- fenced code is escaped into ``<pre><code class="language-...">``.
+- fenced code is escaped into ``<pre><code class="language-...">``; a long inline code span (a signature) gets
+  ``<wbr>`` after its brackets, dots and commas, so a narrow screen wraps it there and not inside a name;
+- in a right-to-left language, runs of code, numbers and intervals in running text are left-to-right isolates
+  (:mod:`werkbank.bidi`), so "[0, bins − 1]" in an Arabic hint keeps its order.
 
 Raw HTML is off: ``<script>`` or ``onerror=`` in a lesson show up as escaped text. Links and images must be
 ``http(s):``, ``mailto:``, relative or ``#anchors``; anything else (``javascript:``, ``data:``, ``vbscript:``...)
@@ -33,6 +36,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from graders.engine import settings as _settings
 from werkbank import flowchart as _flowchart
+from werkbank.bidi import isolate_html
 from werkbank.lessons import LessonError
 
 __all__ = ["MarkdownError", "render", "render_inline", "flowchart_svg", "check_url", "checkpoint_markers",
@@ -113,6 +117,20 @@ def _checkpoint_id(tok) -> str | None:
     return " ".join(info[1:])
 
 
+#: Where a long inline code span (a signature) may break: after an opening bracket, a dot or a comma, and before
+#: "->". Without these a narrow screen breaks it inside a name ("neg_l" / "og_probs").
+_CODE_BREAK = re.compile(r"(?<=[(\[.,])(?=\S)|(?= ->)")
+_CODE_BREAK_FROM = 24
+
+
+def _code_inline(content: str) -> str:
+    """An inline code span: escaped, and when it is long, with ``<wbr>`` where a signature may wrap."""
+    if len(content) < _CODE_BREAK_FROM:
+        return f"<code>{html.escape(content, quote=False)}</code>"
+    parts = _CODE_BREAK.split(content)
+    return "<code>" + "<wbr>".join(html.escape(part, quote=False) for part in parts) + "</code>"
+
+
 def _is_details(params: str, *_) -> bool:
     return params.strip().split(" ", 1)[0] == "details"
 
@@ -136,6 +154,7 @@ class _Renderer:
         rules["math_block_label"] = lambda t, i, o, e: _math(t[i].content, "block", source)
         default_fence = rules["fence"]
         rules["fence"] = lambda t, i, o, e: self._fence(t, i, o, e, default_fence)
+        rules["code_inline"] = lambda t, i, o, e: _code_inline(t[i].content)
         self.md = md
 
     def _details(self, tok) -> str:
@@ -202,13 +221,18 @@ class _Renderer:
         if inline:
             tokens = self.md.parseInline(text)
             self._check_links(tokens)
-            return self.md.renderer.render(tokens, self.md.options, {})
+            return self._isolated(self.md.renderer.render(tokens, self.md.options, {}))
         tokens = self.md.parse(text)
         self._check_links(tokens)
         self.markers(tokens, checkpoints)
         if self.heading_ids:
             _slug_ids(tokens)
-        return self.md.renderer.render(tokens, self.md.options, {})
+        return self._isolated(self.md.renderer.render(tokens, self.md.options, {}))
+
+    def _isolated(self, markup: str) -> str:
+        """In a right-to-left language, code, numbers and intervals in running text keep their order
+        (:func:`werkbank.bidi.isolate_html`)."""
+        return isolate_html(markup) if self.lang in RTL_LANGUAGES else markup
 
 
 def render(text: str, source: str = "<markdown>", lang: str = _settings.FALLBACK_LANGUAGE, heading_ids: bool = False,
