@@ -31,3 +31,34 @@ def test_refill_pair_indices_name_every_ordered_pair_of_swappable_cases_once():
     assert all(outcome["value"] == second.id for _, second, outcome in named)  # the second case's own outcome
     with pytest.raises(IndexError):
         generate._pair(groups, sizes, sum(sizes))
+
+
+def _grader(**settings):
+    """A grader module made in memory: ``curated`` yields ``cases`` (a list of Case), other settings as given."""
+    import types
+
+    module = types.ModuleType("in_memory_grader")
+    cases = settings.pop("cases")
+    module.curated = lambda: iter(cases)
+    for name, value in settings.items():
+        setattr(module, name, value)
+    return module
+
+
+def test_the_reference_decides_on_the_inputs_a_learner_gets():
+    """A numpy.float64 travels to the learner's call as a plain float, so the reference must see a float too: a
+    reference that refuses numpy scalars (``type(x) is float``) passes its own generated cases."""
+    from graders.engine.case import Case
+    from graders.engine.domain import Domain, Param, Real
+    from graders.engine.judge import judge
+    from graders.engine.prepare import prepare
+    from graders.engine.runner import run
+
+    source = ("def half(x):\n    if type(x) not in (int, float):\n        raise ValueError('a number')\n"
+              "    return x / 2\n")
+    grader = _grader(cases=[Case(id="one", call="half", args=(1.0,), explain={"en": "One."})],
+                     DOMAIN=Domain("half", (Param("x", Real()),), skip=("huge-int",)))
+    prepared = prepare(grader, source, lesson="t", checkpoint="1")
+    assert "gen/npfloat/x/one/12" in prepared["key"]["order"]
+    verdict = judge(prepared, run(source, prepared["plan"]))
+    assert verdict["status"] == "pass", verdict["failure"]
