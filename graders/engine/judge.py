@@ -136,8 +136,10 @@ def case_texts(meta: dict, lang: str) -> tuple[str, str, str]:
     if generated:
         params = {"site": generated["site"], "detail": generated["detail"]}
         group = generated["group"]
-        return (text("gen_label", lang, what=text(f"gen_name_{group}", lang), **params),
-                text(f"gen_{group}", lang, **params), text(f"gen_hint_{group}", lang))
+        # "a special number in lr_max (1e308)"; a case that changes the whole call (site "-") names no site
+        label = text("gen_case_label" if params["site"] != "-" else "gen_case_label_whole", lang,
+                     what=text(f"gen_name_{group}", lang), **params)
+        return label, text(f"gen_{group}", lang, **params), text(f"gen_hint_{group}", lang)
     return pick(meta.get("label", {}), lang), pick(meta["explain"], lang), pick(meta["hint"], lang)
 
 
@@ -271,7 +273,7 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
         error = first.get("python_error")
         verdict["message"] = text("fail_python", lang, passed=passed, total=verdict["total"], exc=error["exc"],
                                   line=error["line"]) if error else \
-            text("fail", lang, passed=passed, total=verdict["total"], case=first["case_label"])
+            text("fail", lang, passed=passed, total=verdict["total"], case=first["case_label"].rstrip(". "))
     plot = plot_data(key, run)
     if plot:
         verdict["plot"] = plot
