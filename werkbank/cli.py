@@ -74,6 +74,8 @@ def format_verdict(verdict: dict) -> str:
             lines.append(f"  about:    {failure['explanation']}")
         if failure.get("hint"):
             lines.append(f"  hint:     {failure['hint']}")
+        if failure.get("mistake"):  # a declared mistake that fails exactly like this: its name and feedback
+            lines.append(f"  mistake:  {failure['mistake']}: {failure.get('feedback') or ''}".rstrip())
     if verdict.get("traceback"):
         lines.append(verdict["traceback"].rstrip())
     lines += [f"  note: {note}" for note in verdict.get("notes", [])]
