@@ -62,3 +62,50 @@ def test_the_reference_decides_on_the_inputs_a_learner_gets():
     assert "gen/npfloat/x/one/12" in prepared["key"]["order"]
     verdict = judge(prepared, run(source, prepared["plan"]))
     assert verdict["status"] == "pass", verdict["failure"]
+
+
+def _families(domain, bases, accept):
+    from graders.engine.generate import generate
+
+    def reference(case):
+        return {"kind": "return", "value": ["int", "1"]} if accept(case) else \
+            {"kind": "raise", "exc": "ValueError", "builtin_mro": ["ValueError"], "message": ""}
+
+    return generate(domain, bases, reference)
+
+
+def test_a_plain_python_domain_generates_no_numpy_value():
+    """Domain(numpy=False): no generated input holds a numpy scalar or array (the numpy families are gone, the others
+    stay); by default they are there."""
+    from graders.engine.domain import Domain, Integer, Param, Real, Seq, holds_numpy
+    from graders.engine.generate import Base
+
+    params = (Param("xs", Seq(Real(lo=0.0), min_len=1, max_len=4)), Param("k", Integer(lo=1)))
+    bases = [Base("a", ([0.5, 2.0], 3)), Base("b", ([1.0], 1))]
+    accept = lambda case: len(case.args) == 2 and type(case.args[0]) is list and type(case.args[1]) is int  # noqa: E731
+    plain = _families(Domain("f", params, numpy=False), bases, accept)
+    usual = _families(Domain("f", params), bases, accept)
+    assert not any(holds_numpy((case.args, case.kwargs)) for case, _ in plain)
+    assert sum(holds_numpy((case.args, case.kwargs)) for case, _ in usual) > 20
+    kept = {case.family for case, _ in plain}
+    assert {"huge", "huge-int", "nan", "size-over", "container-tuple", "scale", "keyword-all", "repeat"} <= kept
+    assert not kept & {"npint", "npfloat", "float32", "ndarray"}
+
+
+def test_repeat_false_or_skipping_repeat_makes_no_repeated_calls():
+    from graders.engine.domain import Domain, Param, Real
+    from graders.engine.generate import Base
+
+    bases = [Base("a", (0.5,))]
+    families = lambda domain: {case.family for case, _ in _families(domain, bases, lambda case: True)}  # noqa: E731
+    assert "repeat" in families(Domain("f", (Param("x", Real()),)))
+    assert "repeat" not in families(Domain("f", (Param("x", Real()),), repeat=False))
+    assert "repeat" not in families(Domain("f", (Param("x", Real()),), skip=("repeat",)))
+
+
+def test_a_skip_entry_that_names_no_family_is_found():
+    from graders.engine.generate import unknown_skips
+
+    assert unknown_skips(("huge", "ndarray-float32", "type-*", "ndarray-object", "combo")) == []
+    assert unknown_skips(("huge-ints", "npint", "typ-*", "ndarray-float16")) == ["huge-ints", "typ-*",
+                                                                                "ndarray-float16"]

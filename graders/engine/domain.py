@@ -167,7 +167,6 @@ class Real(Spec):
     edges: tuple = ()
     bools: bool = False
     strings: bool = False
-    finite: bool = True
 
     def variants(self, value):
         out = [Variant("nan", "nan", float("nan")), Variant("inf", "inf", float("inf")),
@@ -286,7 +285,8 @@ class Maybe(Spec):
 # --------------------------------------------------------------------------------------------------- containers
 
 
-_NUMERIC_DTYPES = ("float64", "float32", "int64", "int8", "uint8", "bool")
+#: The dtypes a numeric sequence is tried in (families ``ndarray-<dtype>``).
+NUMERIC_DTYPES = ("float64", "float32", "int64", "int8", "uint8", "bool")
 
 
 def array_of(items) -> np.ndarray:
@@ -309,7 +309,7 @@ def _array_variants(items: list):
         return out
     out.append(Variant("ndarray", str(base.dtype), base))
     if base.dtype.kind in "biuf":
-        for dtype in _NUMERIC_DTYPES:
+        for dtype in NUMERIC_DTYPES:
             if dtype == str(base.dtype):
                 continue
             with np.errstate(all="ignore"):
@@ -408,6 +408,17 @@ class Seq(Spec):
         return [(i, self.item, items[i]) for i in picked]
 
 
+def holds_numpy(value) -> bool:
+    """True when ``value`` is or holds a numpy scalar or array (inside lists, tuples, sets and dicts)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return True
+    if isinstance(value, dict):
+        return any(holds_numpy(k) or holds_numpy(v) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(holds_numpy(v) for v in value)
+    return False
+
+
 def _as_list(value):
     if isinstance(value, (list, tuple)):
         return list(value)
@@ -475,9 +486,11 @@ class Domain:
 
     ``call``: the name (or dotted path) the cases call. ``params``: :class:`Param` per positional parameter.
     ``aligned``: groups of parameter names whose sequences must have equal length (tried shorter, as one item
-    numpy would broadcast, and as a column). ``repeat``: the same call is made again later with the same
-    arguments. ``records``: groups of parameter names holding records with the same ``key`` fields, for key
+    numpy would broadcast, and as a column). ``repeat``: some valid calls are made again after all the others
+    (family ``repeat``; False is the same as skipping it). ``records``: groups of parameter names holding records with the same ``key`` fields, for key
     collisions. ``skip``: families not to generate (the task leaves them open), as names or name prefixes.
+    ``numpy``: with False no generated input holds a numpy value (no numpy scalars, no arrays), for a task in plain
+    Python that says nothing about numpy.
     """
 
     call: str
@@ -486,6 +499,7 @@ class Domain:
     repeat: bool = True
     records: tuple = ()
     skip: tuple = ()
+    numpy: bool = True
 
     def skips(self, family: str) -> bool:
         """True when ``family`` is excluded by ``skip`` (an exact name or a prefix ending in ``*``)."""
@@ -496,4 +510,4 @@ class Domain:
 
 
 __all__ = ["Domain", "Param", "Spec", "Text", "Real", "Integer", "Flag", "Maybe", "Seq", "Record", "Variant",
-           "WHITESPACE", "SEPARATORS", "char_name"]
+           "WHITESPACE", "SEPARATORS", "NUMERIC_DTYPES", "char_name", "holds_numpy"]
