@@ -357,3 +357,27 @@ def test_expect_fail_may_name_generated_cases_by_pattern(tmp_path):
     other = {"status": "fail", "failed_cases": ["gen/type-none/k/seed/1"]}
     assert "should fail but passes" in judge_job("mistake", other, mistake, ids)
     assert "is not a case" in judge_job("mistake", fail, mistake, ["seed"])
+
+
+# --- round 2: what an author writes is checked, and check says what the browser would show --------------------------
+
+def _grader_file(folder: Path, module: str) -> Path:
+    return REPO / "graders" / folder.name.replace("-", "_") / f"{module}.py"
+
+
+def _add_domain(folder: Path, module: str, domain: str) -> None:
+    """Give the scaffolded grader ``module`` a DOMAIN (the source text of a Domain(...) expression)."""
+    grader = _grader_file(folder, module)
+    text = grader.read_text(encoding="utf-8").replace(
+        "from graders.engine.case import Case\n",
+        "from graders.engine.case import Case\nfrom graders.engine.domain import Domain, Param, Real, Seq\n")
+    grader.write_text(text + f"\n\nDOMAIN = {domain}\n", encoding="utf-8")
+
+
+def test_a_skip_that_names_no_family_is_named_with_did_you_mean(new_lesson):
+    folder = new_lesson()
+    _add_domain(folder, "mean", 'Domain("mean", (Param("values", Seq(Real(), min_len=1)),), '
+                                'skip=("huge-ints", "type-*", "npint"))')
+    line = one_line_naming(lint(folder), "mean.py", "skips 'huge-ints', which is no family")
+    assert "did you mean 'huge-int'" in line
+    assert not [p for p in lint(folder) if "'type-*'" in p or "'npint'" in p]

@@ -338,6 +338,7 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
 
 def _lint_grader(lesson: Lesson, cp: Checkpoint, mistakes: list[Mistake], seed: int) -> list[str]:
     from graders.engine.case import AuthorError
+    from graders.engine.generate import FAMILIES, unknown_skips
     from graders.engine.prepare import collect_cases, domains_of
 
     path = grader_path(cp.grader)
@@ -377,6 +378,9 @@ def _lint_grader(lesson: Lesson, cp: Checkpoint, mistakes: list[Mistake], seed: 
         if entry and domain.call.split(".")[0] not in entry:
             problems.append(f"{where}: DOMAIN calls {domain.call}, which the task does not ask for (entry = "
                             f"{sorted(entry)} in {toml}): generated cases would fail every correct learner")
+        for name in unknown_skips(domain.skip):
+            problems.append(f"{where}: DOMAIN {domain.call} skips {name!r}, which is no family, so it skips nothing"
+                            f"{did_you_mean(name.rstrip('*'), FAMILIES)}; AUTHORING.md lists every family")
     for case in cases:
         head = case.call.split(".")[0]
         if entry and head not in entry:
