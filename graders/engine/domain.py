@@ -155,7 +155,7 @@ def _on_and_next_to(x: float):
 
 @dataclass(frozen=True)
 class Real(Spec):
-    """A real number in ``[lo, hi]`` (``None`` for an open end).
+    """A real number from ``lo`` to ``hi`` (``None`` for an open end).
 
     ``edges``: further values where behaviour changes (bin edges, thresholds), tried on and next to them.
     ``bools``: ``True``/``False`` count as the numbers 1 and 0 (Python's bool is an int), so they are tried as
@@ -207,7 +207,7 @@ class Real(Spec):
 
 @dataclass(frozen=True)
 class Integer(Spec):
-    """An ``int`` in ``[lo, hi]`` (``None`` for an open end). ``bools``: True/False count as 1/0. ``floats``:
+    """An ``int`` from ``lo`` to ``hi`` (``None`` for an open end). ``bools``: True/False count as 1/0. ``floats``:
     integral floats (``3.0``) and fractions are tried (only when the task settles them)."""
 
     lo: int | None = None
@@ -267,7 +267,8 @@ class Flag(Spec):
 
 @dataclass(frozen=True)
 class Maybe(Spec):
-    """``None`` or a value of ``spec`` (e.g. a prediction that may be an abstention)."""
+    """``None`` or a value of ``spec`` (e.g. a prediction that may be an abstention). ``weight``: the share of
+    random values that are ``None``."""
 
     spec: Spec
     weight: float = 0.3
@@ -334,7 +335,8 @@ def _array_variants(items: list):
 class Seq(Spec):
     """A sequence of ``item`` values with ``min_len`` to ``max_len`` items.
 
-    ``containers``: the container types random valid values use ("list", "tuple", "ndarray"). Every other
+    ``containers``: the container types the task allows ("list", "tuple", "ndarray"): random valid values use
+    them, and when two arguments allow several, every mix of them is tried (family ``combo``). Every other
     container (tuple, set, frozenset, str, dict, None, a bare item, a nested list, numpy arrays of each dtype and
     shape) is tried as a variant anyway; the reference decides which are valid.
     """
@@ -470,8 +472,8 @@ class Record(Spec):
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter: its documented name, its spec, whether it may be passed by keyword (``keyword``: as every
-    Python parameter may, unless the task makes it positional-only) and whether it may be left out
+    """One parameter: its documented ``name``, its ``spec``, whether it may be passed by keyword (``keyword``: as
+    every Python parameter may, unless the task makes it positional-only) and whether it may be left out
     (``has_default``). Generated calls pass arguments by these names, so they must be the reference's own."""
 
     name: str
