@@ -381,3 +381,59 @@ def test_a_skip_that_names_no_family_is_named_with_did_you_mean(new_lesson):
     line = one_line_naming(lint(folder), "mean.py", "skips 'huge-ints', which is no family")
     assert "did you mean 'huge-int'" in line
     assert not [p for p in lint(folder) if "'type-*'" in p or "'npint'" in p]
+
+
+def test_mutants_name_the_file_and_marks_are_tied_to_one_mutant(new_lesson):
+    """--mutants: a survivor is one line naming solution.py and its line, with the id to mark it by; a mark that
+    matches several mutants (the same line in two functions) or none is a problem naming mutants.toml."""
+    from werkbank.mutants import run_mutants
+
+    folder = new_lesson()
+    cp = folder / "01-mean"
+    solution = cp / "solution.py"
+    solution.write_text('''def _check(values):
+    if not values:
+        raise ValueError("empty")
+
+
+def mean(values):
+    """The arithmetic mean of a non-empty list of numbers."""
+    if not values:
+        raise ValueError("the mean of an empty list is not defined")
+    return sum(values) / len(values)
+''', encoding="utf-8")
+    (cp / "mutants.toml").write_text('[[equivalent]]\nmutant = "branch: if not values: -> pass"\nreason = "r"\n\n'
+                                     '[[equivalent]]\nmutant = "raise in mean: raise ValueError(\'the mean\') -> pass"'
+                                     '\nreason = "r"\n', encoding="utf-8")
+    forget(folder)
+    lesson = load_lesson_folder(folder)
+    lesson = type(lesson)(**{**lesson.__dict__, "checkpoints": lesson.checkpoints[:1]})
+    problems, report = run_mutants([lesson])
+    survivor = one_line_naming(problems, "01-mean/solution.py:9", "a mutant survives every case")
+    raise_id = "raise in mean: raise ValueError('the mean of an empty list is not defined') -> pass"
+    assert survivor.endswith(f'mutant = "{raise_id}"')
+    ambiguous = one_line_naming(problems, "01-mean/mutants.toml", "matches 2 mutants")
+    assert '"branch in _check: if not values: -> pass"; "branch in mean: if not values: -> pass"' in ambiguous
+    stale = one_line_naming(problems, "01-mean/mutants.toml", "matches no mutant")
+    assert f'(did you mean "{raise_id}"?)' in stale
+
+
+def test_code_carried_over_from_a_needed_checkpoint_is_mutated_there_only(new_lesson):
+    """Checkpoint 2 needs 1 and its reference starts with checkpoint 1's mean, unchanged: the mutants of mean are
+    counted as carried over, not graded again by checkpoint 2's cases (which never reach mean's input check)."""
+    from werkbank.mutants import run_mutants
+
+    folder = new_lesson()
+    toml = folder / "lesson.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('entry = ["variance"]',
+                                                             'entry = ["variance"]\nneeds = ["1"]'), encoding="utf-8")
+    mean = (folder / "01-mean" / "solution.py").read_text(encoding="utf-8")
+    variance = folder / "02-variance" / "solution.py"
+    variance.write_text(variance.read_text(encoding="utf-8") + "\n\n" + mean, encoding="utf-8")
+    forget(folder)
+    lesson = load_lesson_folder(folder)
+    lesson = type(lesson)(**{**lesson.__dict__, "checkpoints": lesson.checkpoints[:2]})
+    problems, report = run_mutants([lesson])
+    line = next(r for r in report if r.startswith(f"{lesson.id} 2:"))
+    assert re.search(r", \d+ in code carried over from checkpoint 1 \(graded there\)$", line), line
+    assert not [p for p in problems if "02-variance" in p and "mean" in p], problems
