@@ -338,19 +338,29 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
 
 
 def known_mistake(key: dict, case_id: str, actual: dict | None) -> dict | None:
-    """The declared mistake (with feedback) that fails ``case_id`` exactly as the learner did, if any."""
+    """The declared mistake (with feedback) that fails ``case_id``, the learner's first failing case, exactly as the
+    learner did: the same exception class, or the same value (and every way it misbehaves: a shared, changed or
+    mutating result). A mistake whose own first failing case is ``case_id`` goes before one that fails there only
+    later, so two mistakes that give the same value on a case are told apart by where each fails first; among equals
+    the first declared wins (``werkbank check`` reports such a pair)."""
     if not actual:
         return None
+    later = None
     for mistake in key.get("mistakes") or ():
         theirs = mistake["fails"].get(case_id)
         if theirs is None or theirs["kind"] != actual.get("kind"):
             continue
-        if theirs["kind"] == "raise" and theirs["exc"] == actual.get("exc"):
+        if theirs["kind"] == "raise":
+            same = theirs["exc"] == actual.get("exc")
+        else:
+            same = theirs["kind"] == "return" and compare(theirs["value"], actual["value"]) is None and all(
+                actual.get(flag) for flag in ("shared", "mutated", "later") if theirs.get(flag))
+        if not same:
+            continue
+        if next(iter(mistake["fails"])) == case_id:
             return mistake
-        if theirs["kind"] == "return" and compare(theirs["value"], actual["value"]) is None and all(
-                actual.get(flag) for flag in ("shared", "mutated", "later") if theirs.get(flag)):
-            return mistake  # the same value, and every way it misbehaves (a shared, changed or mutating result)
-    return None
+        later = later or mistake
+    return later
 
 
 def adopt_shrunk(verdict: dict, prepared: dict, case_id: str, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
