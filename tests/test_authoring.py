@@ -437,3 +437,56 @@ def test_code_carried_over_from_a_needed_checkpoint_is_mutated_there_only(new_le
     line = next(r for r in report if r.startswith(f"{lesson.id} 2:"))
     assert re.search(r", \d+ in code carried over from checkpoint 1 \(graded there\)$", line), line
     assert not [p for p in problems if "02-variance" in p and "mean" in p], problems
+
+
+def _mistake(folder: Path, checkpoint: str, name: str, header: str, body: str, feedback: str = "Look again.") -> Path:
+    """Write mistakes/<name> (a .py program or a .diff patch) with a header and feedback in en and nl."""
+    path = folder / checkpoint / "mistakes" / name
+    path.write_text(f"# mistake: {header}\n# expect-fail: three-values\n# feedback.en: {feedback}\n"
+                    f"# feedback.nl: {feedback}\n{body}", encoding="utf-8")
+    return path
+
+
+def test_two_mistakes_a_learner_cannot_tell_apart_are_named(new_lesson):
+    """Both fail their first case with the same value: the second one's verdict would show the first one's
+    feedback, so check names it (the retrieval lesson's 05_ignores_k and 06_default_k_zero were such a pair)."""
+    folder = new_lesson()
+    _mistake(folder, "01-mean", "02_halves.py", "halves the sum", "def mean(values):\n    return sum(values) * 0.5\n")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "01-mean/mistakes/02_halves.py", "gets the feedback of mistake '01_first_mistake'")
+    assert "both fail case three-values first, with the same result (4.5)" in line
+
+
+def test_feedback_a_trivial_program_or_the_starter_would_get_is_named(new_lesson):
+    """A declared mistake whose first failure is what a program that does nothing would give: returning its input,
+    raising ValueError, or the starter's NotImplementedError. Its feedback would reach learners who did not make it."""
+    folder = new_lesson()
+    _mistake(folder, "01-mean", "02_returns_input.py", "returns the list", "def mean(values):\n    return values\n")
+    _mistake(folder, "02-variance", "02_always_raises.py", "raises on every list",
+             "def variance(values):\n    raise ValueError('no')\n")
+    _mistake(folder, "03-zscores", "02_not_written.py", "not written yet",
+             "def zscores(values):\n    raise NotImplementedError\n")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    one_line_naming(problems, "01-mean/mistakes/02_returns_input.py",
+                    "a program that only returns its first argument gets the feedback of mistake '02_returns_input'")
+    one_line_naming(problems, "02-variance/mistakes/02_always_raises.py",
+                    "a program that only raises ValueError gets the feedback of mistake '02_always_raises'")
+    one_line_naming(problems, "03-zscores/starter.py", "the starter gets the feedback of mistake '02_not_written'")
+
+
+def test_a_mistake_that_fails_first_on_the_learners_first_failing_case_is_the_one_shown():
+    """Mistake A fails case x first and case y later; B fails y first. A learner whose first failing case is y with
+    the value both give there made B, not A (the engine's rule, graders/engine/judge.py known_mistake)."""
+    from graders.engine.judge import known_mistake
+
+    value = ["float", 1.5]
+    a = {"name": "a", "feedback": {}, "fails": {"x": {"kind": "return", "value": value},
+                                               "y": {"kind": "return", "value": value}}}
+    b = {"name": "b", "feedback": {}, "fails": {"y": {"kind": "return", "value": value}}}
+    learner = {"kind": "return", "value": value}
+    assert known_mistake({"mistakes": [a, b]}, "y", learner)["name"] == "b"
+    assert known_mistake({"mistakes": [a, b]}, "x", learner)["name"] == "a"
+    assert known_mistake({"mistakes": [a]}, "y", learner)["name"] == "a"  # the only one that fails there so
+    assert known_mistake({"mistakes": [a, b]}, "y", {"kind": "return", "value": ["float", 2.0]}) is None

@@ -124,7 +124,9 @@ def judge_job(kind: str, verdict: dict, mistake: Mistake | None, case_ids=None) 
             return f"{what} must pass but got {status}: {detail}"
         return None
     if kind == "starter":
-        return "the starter passes: a starter must fail (leave the body to write)" if status == "pass" else None
+        if status == "pass":
+            return "the starter passes: a starter must fail (leave the body to write)"
+        return _misplaced_feedback("the starter", verdict)
     failed = verdict.get("failed_cases") or []
     if mistake.expect_fail and case_ids is not None and not matching(mistake.expect_fail, case_ids):
         return (f"expect-fail {mistake.expect_fail!r} is not a case of this checkpoint"
@@ -137,11 +139,26 @@ def judge_job(kind: str, verdict: dict, mistake: Mistake | None, case_ids=None) 
         return (f"{mistake.description!r}: case {mistake.expect_fail} should fail but passes; the failing cases "
                 f"are: {_few(failed) or status} (declare one of those, or fix the case)")
     shown = verdict.get("failure") or {}
-    if mistake.feedback and status == "fail" and not shown.get("mistake"):
+    other = shown.get("mistake")
+    if other and other != mistake.name:
+        return (f"{mistake.description!r} gets the feedback of mistake {other!r}: both fail case {shown.get('case')} "
+                f"first, with the same result ({shown.get('actual')}), so a learner cannot be told which one they "
+                "made; add a case where they differ that runs before it, or give only one of them feedback")
+    if mistake.feedback and status == "fail" and not other:
         return (f"{mistake.description!r}: its feedback would never be shown: a learner failing case "
                 f"{shown.get('case')} this way is not recognised as this mistake (does it behave differently "
                 "from one run to the next?)")
     return None
+
+
+def _misplaced_feedback(what: str, verdict: dict) -> str | None:
+    """A problem when ``verdict`` (of a program that makes no declared mistake) shows a declared mistake's feedback."""
+    shown = verdict.get("failure") or {}
+    if not shown.get("mistake"):
+        return None
+    return (f"{what} gets the feedback of mistake {shown['mistake']!r} (it fails case {shown.get('case')} first with "
+            f"{shown.get('actual')}, as that mistake does): the feedback would be shown to learners who did not make "
+            "that mistake; make the mistake fail first on a case where its result is its own")
 
 
 def matching(pattern: str, case_ids) -> list[str]:
@@ -155,6 +172,78 @@ def matching(pattern: str, case_ids) -> list[str]:
 def _few(ids, n: int = 4) -> str:
     ids = list(ids)
     return ", ".join(ids[:n]) + (f" (+{len(ids) - n} more)" if len(ids) > n else "")
+
+
+# --- feedback only for the mistake it is about ---------------------------------------------------------------------
+
+#: What the trivial programs do instead of each called function's body (see :func:`trivial_programs`).
+TRIVIAL = {
+    "returns its first argument": "return {first}",
+    "returns a constant of the result's type": "return {constant}",
+    "raises ValueError": "raise ValueError('trivial')",
+}
+
+_CONSTANTS = {"float": "0.0", "int": "0", "str": "''", "bool": "False", "none": "None", "list": "[]", "tuple": "()",
+              "dict": "{}", "set": "set()"}
+
+
+def trivial_programs(reference: str, calls: dict[str, list]) -> dict[str, str]:
+    """Programs that make no declared mistake but are wrong in the plainest ways: the reference with the body of
+    every function the cases call (``calls``: call path -> the wire value the reference returns on its first case)
+    replaced by ``return <first argument>``, by ``return <a constant of the result's type>``, or by ``raise
+    ValueError``. A declared mistake's feedback shown to one of them would be shown to learners who did not make
+    that mistake."""
+    import ast
+
+    from werkbank.mutants import _scopes
+
+    out = {}
+    for name, body in TRIVIAL.items():
+        tree = ast.parse(reference)
+        scopes = _scopes(tree)
+        changed = False
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            scope = scopes.get(node, "<module>")
+            path = node.name if scope == "<module>" else f"{scope}.{node.name}"
+            if path not in calls:
+                continue
+            params = [a.arg for a in node.args.posonlyargs + node.args.args if a.arg not in ("self", "cls")]
+            wire = calls[path]
+            constant = _CONSTANTS.get(wire[0] if isinstance(wire, list) and wire else None)
+            if ("{first}" in body and not params) or ("{constant}" in body and constant is None):
+                continue
+            node.body = ast.parse(body.format(first=params[0] if params else "", constant=constant)).body
+            changed = True
+        if changed:
+            out[name] = ast.unparse(tree)
+    return out
+
+
+def feedback_problems(cp: Checkpoint, prepared: dict) -> list[str]:
+    """Each trivial program (:func:`trivial_programs`) that a declared mistake's feedback would be shown to, one
+    problem line naming that mistake's file."""
+    from graders.engine.judge import judge
+    from graders.hosts import cpython
+
+    key = prepared["key"]
+    if not key.get("mistakes"):
+        return []
+    calls: dict = {}
+    for entry in prepared["plan"]["cases"]:
+        expected = key["expected"][entry["id"]]
+        if entry["call"] not in calls and expected["kind"] == "return":
+            calls[entry["call"]] = expected["value"]
+    paths = {m.name: m.path for m in parsed_mistakes(cp)[0]}
+    problems = []
+    for name, program in trivial_programs(cp.solution(), calls).items():
+        verdict = judge(prepared, cpython.run(program, prepared["plan"]))
+        problem = _misplaced_feedback(f"a program that only {name}", verdict)
+        if problem:
+            mistake = verdict["failure"]["mistake"]
+            problems.append(f"{rel(paths.get(mistake, cp.folder / 'mistakes'))}: {problem}")
+    return problems
 
 
 # --- the linter -----------------------------------------------------------------------------------------------------
@@ -614,6 +703,10 @@ def check_lessons(lesson_ids=None, *, seed: int = CASE_SEED, jobs: int = 2, pyod
                       f"{item.name}: {verdict['status']} ({verdict.get('passed')}/{verdict.get('total')})")
         if problem and not (item.kind == "mistake" and "is not a case of" in problem):  # the linter said so
             problems.append(f"{rel(item.path)}: {problem}")
+    for lesson in lessons:
+        for cp in lesson.checkpoints:
+            if (lesson.id, cp.id) in prepared:
+                problems += feedback_problems(cp, prepared[(lesson.id, cp.id)])
     if pyodide and work:
         say(f"check: the same {len(work)} files in Pyodide (Node)")
         found, line = compare_with_pyodide(lessons, work, cpython, prepared, seed)
