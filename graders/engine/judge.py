@@ -334,6 +334,9 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
     known = known_mistake(key, case_id, actual)
     if known is not None:
         entry["mistake"], entry["feedback"] = known["name"], pick(known["feedback"], lang)
+        # the same text as parts to show: code, emphasis, links (werkbank.markdown.inline_parts)
+        parts = known.get("parts") or {}
+        entry["feedback_parts"] = parts.get(lang) or parts.get(FALLBACK_LANGUAGE) or [{"text": entry["feedback"]}]
     return entry
 
 

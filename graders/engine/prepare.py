@@ -330,7 +330,8 @@ def _fingerprint(mistake: dict, plan: dict, expected: dict, metas: dict) -> dict
             fails[case_id] = kept
         else:
             fails[case_id] = {"kind": outcome["kind"]}
-    return {"name": mistake["name"], "feedback": mistake["feedback"], "fails": fails}
+    return {"name": mistake["name"], "feedback": mistake["feedback"], "parts": mistake.get("parts") or {},
+            "fails": fails}
 
 def _aligned_indices(domain: Domain) -> list:
     """The domain's aligned parameter groups as lists of positional indices (for shrinking)."""
