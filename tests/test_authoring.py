@@ -490,3 +490,35 @@ def test_a_mistake_that_fails_first_on_the_learners_first_failing_case_is_the_on
     assert known_mistake({"mistakes": [a, b]}, "x", learner)["name"] == "a"
     assert known_mistake({"mistakes": [a]}, "y", learner)["name"] == "a"  # the only one that fails there so
     assert known_mistake({"mistakes": [a, b]}, "y", {"kind": "return", "value": ["float", 2.0]}) is None
+
+
+def test_feedback_markdown_becomes_parts_the_verdict_shows_and_other_markdown_is_named(new_lesson):
+    """Feedback may use `code`, *emphasis*, **strong** and [links](https://…): a learner whose failure matches the
+    mistake gets them as parts the page builds elements from. A list, an image, $math$, raw HTML or a relative link
+    would show as written: check names the file and the language."""
+    from graders.engine.judge import judge
+    from graders.hosts import cpython
+    from werkbank.grading import prepare_checkpoint
+
+    folder = new_lesson()
+    path = folder / "01-mean" / "mistakes" / "01_first_mistake.diff"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("# feedback.en: Divide by how many values there are, `len(values)`, not by a fixed "
+                                 "number.", "# feedback.en: Divide by **how many** values there are, `len(values)`; "
+                                 "see [the docs](https://docs.python.org/3/library/functions.html#len)."),
+                    encoding="utf-8")
+    assert lint(folder) == []
+    lesson = load_lesson_folder(folder)
+    mistake = lesson.checkpoints[0].mistakes()[0]
+    prepared = prepare_checkpoint(lesson.checkpoints[0])
+    verdict = judge(prepared, cpython.run(mistake.source(), prepared["plan"]), "en")
+    assert verdict["failure"]["mistake"] == "01_first_mistake"
+    assert verdict["failure"]["feedback_parts"] == [
+        {"text": "Divide by "}, {"text": "how many", "strong": True}, {"text": " values there are, "},
+        {"text": "len(values)", "code": True}, {"text": "; see "},
+        {"text": "the docs", "href": "https://docs.python.org/3/library/functions.html#len"}, {"text": "."}]
+    for bad, needle in (("- a list", "a list is not shown in a verdict"), ("see $x^2$", "math ($…$) is not rendered"),
+                        ("![x](https://e.org/x.png)", "image is not shown"), ("a <b>bold</b> word", "raw HTML '<b>'"),
+                        ("[the task](task.html)", "a link in a verdict is written [text](https://…)")):
+        path.write_text(text.replace("# feedback.nl: Deel door", f"# feedback.nl: {bad} Deel door"), encoding="utf-8")
+        one_line_naming(lint(folder), "01-mean/mistakes/01_first_mistake.diff", "feedback.nl", needle)

@@ -421,7 +421,26 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
             if missing:
                 problems.append(f"{rel(mistake.path)}: feedback missing in {', '.join(missing)}: add "
                                 f"'# feedback.{missing[0]}: …' (or give no feedback at all)")
+            problems += _feedback_problems(mistake)
     problems += _lint_grader(lesson, cp, mistakes, seed)
+    return problems
+
+
+def _feedback_problems(mistake: Mistake) -> list[str]:
+    """Markdown in a mistake's feedback that the verdict would show as written (werkbank.markdown.inline_parts)."""
+    from werkbank.markdown import MarkdownError, inline_parts
+
+    problems = []
+    for lang, text in mistake.feedback.items():
+        where = f"{rel(mistake.path)}: feedback.{lang}"
+        html = _html_problems(text, mistake.path)
+        if html:
+            problems += [p.replace(f"{rel(mistake.path)}:1:", f"{where}:", 1) for p in html]
+            continue
+        try:
+            inline_parts(text, where)
+        except MarkdownError as error:
+            problems.append(str(error))
     return problems
 
 
