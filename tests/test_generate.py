@@ -109,3 +109,16 @@ def test_a_skip_entry_that_names_no_family_is_found():
     assert unknown_skips(("huge", "ndarray-float32", "type-*", "ndarray-object", "combo")) == []
     assert unknown_skips(("huge-ints", "npint", "typ-*", "ndarray-float16")) == ["huge-ints", "typ-*",
                                                                                 "ndarray-float16"]
+
+
+def test_a_huge_integral_float_gets_its_variants_without_an_overflow():
+    """A curated 1e308 is integral but has no int64 form: the variants skip that one form instead of stopping the
+    grader with 'Python int too large to convert to C long'."""
+    import warnings
+
+    from graders.engine.domain import Real
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        families = {v.family for v in Real().variants(1e308)}
+    assert {"int-form", "npfloat", "huge"} <= families and "float32" not in families

@@ -182,11 +182,13 @@ class Real(Spec):
             out.append(Variant("numeric-str", "'0.5'", "0.5"))
         if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
             out.append(Variant("npfloat", "numpy.float64", np.float64(value)))
-            if float(np.float32(value)) == value:
-                out.append(Variant("float32", "numpy.float32", np.float32(value)))
+            with np.errstate(over="ignore"):
+                if float(np.float32(value)) == value:
+                    out.append(Variant("float32", "numpy.float32", np.float32(value)))
             if float(value).is_integer():
                 out.append(Variant("int-form", str(int(value)), int(value)))
-                out.append(Variant("npint", "numpy.int64", np.int64(int(value))))
+                if -2**63 <= int(value) < 2**63:  # a huge integral float (1e308) has no int64 form
+                    out.append(Variant("npint", "numpy.int64", np.int64(int(value))))
         points = [p for p in (self.lo, self.hi) if p is not None] + list(self.edges)
         for point in points:
             for where, x in _on_and_next_to(point):
