@@ -522,3 +522,42 @@ def test_feedback_markdown_becomes_parts_the_verdict_shows_and_other_markdown_is
                         ("[the task](task.html)", "a link in a verdict is written [text](https://…)")):
         path.write_text(text.replace("# feedback.nl: Deel door", f"# feedback.nl: {bad} Deel door"), encoding="utf-8")
         one_line_naming(lint(folder), "01-mean/mistakes/01_first_mistake.diff", "feedback.nl", needle)
+
+
+def test_check_says_whether_the_reference_or_the_alternative_looks_wrong(new_lesson, tmp_path, monkeypatch):
+    """Where a correct alternative and the reference disagree: a reference that overflows to inf on finite inputs is
+    named as the file that looks wrong (not the alternative); an alternative that crashes with an exception the task
+    never uses is named, with the generated family to skip if the task leaves that input open."""
+    import werkbank.lessons
+
+    folder = new_lesson()
+    lesson_id = folder.name
+    grader = _grader_file(folder, "mean")
+    grader.write_text(grader.read_text(encoding="utf-8").replace("    )\n", "    )\n    yield Case(id=\"two-huge\", "
+                      "call=\"mean\", args=([1e308, 1e308],), explain={\"en\": \"Huge.\", \"nl\": \"Groot.\"})\n", 1),
+                      encoding="utf-8")
+    _add_domain(folder, "mean", 'Domain("mean", (Param("values", Seq(Real(), min_len=1)),), numpy=False, '
+                                'skip=("huge-int", "type-*", "complex", "container-*", "nan", "inf", "scale"))')
+    data = tmp_path / "tests" / "data"
+    monkeypatch.setattr(werkbank.lessons, "TESTS_DATA", data)
+    (data / lesson_id).mkdir(parents=True)
+    careful = "def mean(values):\n    if not values:\n        raise ValueError('empty')\n" \
+              "    return sum(v / len(values) for v in values)\n"
+    (data / lesson_id / "alt_1_careful.py").write_text(careful, encoding="utf-8")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "01-mean/solution.py", "the reference looks wrong")
+    assert "on case two-huge (mean([1e+308, 1e+308])), with " in line and "alt_1_careful.py" in line
+    assert "it returns inf from finite inputs where the alternative returns 1e+308 (an overflow?)" in line
+    assert not [p for p in problems if p.startswith(str(data))], problems  # the alternative is not blamed
+
+    grader.write_text(grader.read_text(encoding="utf-8").replace('"container-*", ', '"container-none", '
+                      '"container-str", "container-dict", "container-nested", "container-set", "container-frozenset", '
+                      '"container-item", '), encoding="utf-8")  # of the other containers, tuples only
+    (data / lesson_id / "alt_1_careful.py").write_text(  # computes as the reference does, but takes lists only
+        "def mean(values):\n    values = values + []\n    if not values:\n        raise ValueError('empty')\n"
+        "    return sum(values) / len(values)\n", encoding="utf-8")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "alt_1_careful.py", "the alternative looks wrong: it raises TypeError")
+    assert "fails case gen/container-" in line and "skip 'container-" in line

@@ -161,6 +161,69 @@ def _misplaced_feedback(what: str, verdict: dict) -> str | None:
             "that mistake; make the mistake fail first on a case where its result is its own")
 
 
+def _non_finite(value) -> bool:
+    """True when ``value`` (a decoded input or result) is or holds a NaN or an infinity."""
+    import math
+
+    import numpy as np
+
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (float, complex)):
+        return not (math.isfinite(value.real) and math.isfinite(value.imag))
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "fc" and not bool(np.isfinite(value).all())
+    if isinstance(value, dict):
+        return any(_non_finite(k) or _non_finite(v) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_non_finite(v) for v in value)
+    return False
+
+
+def blame(prepared: dict, outcomes: list, case_id: str) -> tuple[str, str] | None:
+    """Which of the two looks wrong where the reference and a correct alternative disagree on ``case_id``:
+    ``("reference" or "alternative", why)``, or None without a clue. A reference that returns NaN or an infinity
+    from finite inputs where the alternative returns a finite result looks wrong (an overflow); an alternative that
+    raises an exception that is no expected outcome looks wrong; otherwise the two differ on a rule and the task
+    decides. For a generated case the advice names the family to ``skip`` if the task leaves that input open."""
+    from graders.engine import values
+    from graders.engine.judge import plan_case
+
+    key = prepared["key"]
+    expected = key["expected"][case_id]
+    actual = next((o for o in outcomes if o.get("id") == case_id), None)
+    if actual is None or actual.get("kind") not in ("return", "raise"):
+        return None
+    generated = (key["cases"][case_id].get("generated") or {}).get("family")
+    skip = f"; if the task leaves such input open, skip {generated!r} in the grader's DOMAIN" if generated else ""
+    args, kwargs = values.case_inputs(plan_case(prepared, case_id))
+    finite_inputs = not _non_finite([values.decode(args), values.decode(kwargs)])
+    shown = {"return": lambda o: values.show(o["value"]), "raise": lambda o: f"raises {o['exc']}"}
+    theirs, ours = shown[actual["kind"]](actual), shown[expected["kind"]](expected)
+    if expected["kind"] == "return" and actual["kind"] == "return" and finite_inputs \
+            and _non_finite(values.decode(expected["value"])) and not _non_finite(values.decode(actual["value"])):
+        return "reference", (f"the reference looks wrong: it returns {ours} from finite inputs where the alternative "
+                             f"returns {theirs} (an overflow?); compute without overflowing, or raise ValueError for "
+                             f"such input and say so in the task{skip}")
+    if actual["kind"] == "raise" and (expected["kind"] == "return" or expected["exc"] not in actual.get("builtin_mro",
+                                                                                                     [])):
+        outcomes_raised = {o["exc"] for o in key["expected"].values() if o["kind"] == "raise"}
+        if not set(actual.get("builtin_mro", [actual["exc"]])) & outcomes_raised:  # no exception the task uses
+            message = actual.get("message", "")[:80]
+            reference = ours if expected["kind"] == "raise" else f"returns {ours}"
+            return "alternative", (f"the alternative looks wrong: it raises {actual['exc']} ({message}) where the "
+                                   f"reference {reference}{skip}")
+    if expected["kind"] == "raise" and actual["kind"] == "return":
+        return "alternative", (f"the reference rejects this input ({expected['exc']}: {expected.get('message', '')[:80]})"
+                               f" and the alternative returns {theirs}: if the task states that rule, the alternative "
+                               f"misses it; if not, state it in the task{skip}")
+    if expected["kind"] == "return" and actual["kind"] == "raise":
+        return "alternative", (f"the alternative rejects an input the reference accepts (it returns {ours}): if the "
+                               f"task allows this input, the alternative is wrong; if not, make the reference raise "
+                               f"and say so in the task{skip}")
+    return None
+
+
 def matching(pattern: str, case_ids) -> list[str]:
     """The case ids ``pattern`` names: itself, or with ``*``/``?``/``[`` the ids it matches (fnmatch), such as
     ``gen/blank/*`` for every generated case of the family ``blank``."""
@@ -720,6 +783,14 @@ def check_lessons(lesson_ids=None, *, seed: int = CASE_SEED, jobs: int = 2, pyod
         problem = judge_job(item.kind, verdict, item.mistake, ready["key"]["order"])
         report.append(f"{'ok  ' if problem is None else 'FAIL'} {item.lesson.id} {item.checkpoint.id} "
                       f"{item.name}: {verdict['status']} ({verdict.get('passed')}/{verdict.get('total')})")
+        if problem and item.kind == "alternative" and verdict["status"] == "fail":
+            found = blame(ready, cpython[item.id].outcomes, verdict["failure"]["case"])
+            if found and found[0] == "reference":
+                problems.append(f"{rel(item.checkpoint.solution_path)}: on case {verdict['failure']['case']} "
+                                f"({verdict['failure']['call']}), with {rel(item.path)}: {found[1]}")
+                continue
+            if found:
+                problem = (f"fails case {verdict['failure']['case']} ({verdict['failure']['call']}): {found[1]}")
         if problem and not (item.kind == "mistake" and "is not a case of" in problem):  # the linter said so
             problems.append(f"{rel(item.path)}: {problem}")
     for lesson in lessons:
