@@ -561,3 +561,134 @@ def test_check_says_whether_the_reference_or_the_alternative_looks_wrong(new_les
     problems, _ = check_lessons(pyodide=False, root=folder.parent)
     line = one_line_naming(problems, "alt_1_careful.py", "the alternative looks wrong: it raises TypeError")
     assert "fails case gen/container-" in line and "skip 'container-" in line
+
+
+# --- the texts: rules of werkbank/lesson_checks.py, each proven on a scaffolded lesson -----------------------------
+
+def _texts(folder: Path) -> list[str]:
+    from werkbank.lesson_checks import text_problems
+
+    forget(folder)
+    return text_problems(load_lesson_folder(folder))
+
+
+def _write(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+CHECKS_PY = '''from werkbank.lesson_checks import close, reference
+
+
+def mean():
+    return reference(__file__, "1").mean
+
+
+def check_worked_example():
+    assert close(mean()([1.0, 2.0, 6.0]), {value})
+
+
+def check_data_words():
+    assert "{word}" not in (__import__("pathlib").Path(__file__).parent / "prose.en.md").read_text(encoding="utf-8")
+
+
+PROSE_CLAIMS = [("The mean of 1, 2 and 6 is 3.", check_worked_example)]
+CHECKS = [check_data_words]
+'''
+
+
+def test_every_number_of_the_prose_is_proven_by_the_lessons_own_checks(new_lesson):
+    """A number in the prose outside every PROSE_CLAIMS passage is named; with checks.py beside lesson.toml quoting
+    the passage and computing it, the prose is clean; a check that computes something else is named by its line in
+    checks.py, as is a passage no longer in the prose and a further check of CHECKS that fails."""
+    folder = new_lesson()
+    prose = folder / "prose.en.md"
+    _write(prose, prose.read_text(encoding="utf-8").replace("## The mean\n\n", "## The mean\n\nThe mean of 1, 2 and "
+                                                           "6 is 3.\n\n", 1))
+    problems = _texts(folder)
+    for number in ("1", "2", "6", "3"):
+        one_line_naming(problems, "prose.en.md", f"the number {number} in", "is in no passage of checks.py")
+    _write(folder / "checks.py", CHECKS_PY.format(value="3.0", word="banana"))
+    assert [p for p in _texts(folder) if "prose.en.md" in p.split(":")[0]] == []
+    _write(folder / "checks.py", CHECKS_PY.format(value="4.0", word="mean"))
+    problems = _texts(folder)
+    line = one_line_naming(problems, "checks.py", "check_worked_example (for 'The mean of 1, 2 and 6 is 3.') fails")
+    assert re.search(r"checks\.py:9: ", line) and "AssertionError" in line
+    one_line_naming(problems, "checks.py", "check_data_words fails")
+    _write(prose, prose.read_text(encoding="utf-8").replace("is 3.", "is three."))
+    one_line_naming(_texts(folder), "checks.py", "the PROSE_CLAIMS passage 'The mean of 1, 2 and 6 is 3.' is not "
+                                                 "in prose.en.md")
+    _write(folder / "checks.py", "PROSE_CLAIMS = [\n")
+    one_line_naming(_texts(folder), "checks.py:1", "cannot be imported: SyntaxError")
+
+
+def test_a_translation_states_the_same_numbers_section_by_section(new_lesson):
+    folder = new_lesson()
+    for lang, text in (("en", "The mean of 1, 2 and 6 is 3."), ("nl", "Het gemiddelde van 1, 2 en 6 is 4.")):
+        path = folder / f"prose.{lang}.md"
+        _write(path, path.read_text(encoding="utf-8").replace("\n\n```checkpoint 1", f"\n\n{text}\n\n```checkpoint 1"))
+    _write(folder / "checks.py", CHECKS_PY.format(value="3.0", word="banana"))
+    line = one_line_naming(_texts(folder), "prose.nl.md", "states other numbers than prose.en.md")
+    assert "section 1 ('## Het gemiddelde')" in line and "['1', '2', '4', '6'] against ['1', '2', '3', '6']" in line
+    nl = folder / "prose.nl.md"
+    _write(nl, nl.read_text(encoding="utf-8").replace("## De variantie", "De variantie"))
+    one_line_naming(_texts(folder), "prose.nl.md", "2 sections (## headings), prose.en.md has 3")
+
+
+def test_hints_are_two_or_three_and_the_first_is_a_nudge(new_lesson):
+    folder = new_lesson()
+    hint = folder / "01-mean" / "hint.en.md"
+    _write(hint, "Only one hint.\n")
+    one_line_naming(_texts(folder), "01-mean/hint.en.md", "1 hint(s): write 2 or 3")
+    _write(hint, "A first hint that says everything there is to say about the mean, at length.\n\n---\n\nShort.\n")
+    one_line_naming(_texts(folder), "01-mean/hint.en.md", "the first hint is as long as the answer")
+    _write(hint, "Gentle.\n---\nSpecific, and longer than the first.\n")
+    one_line_naming(_texts(folder), "01-mean/hint.en.md", "leave an empty line before each ---")
+
+
+def test_examples_and_task_blocks_give_what_the_task_shows(new_lesson):
+    """Every language has an example whose last line calls an entry; the task opens with the signature and a pycon
+    block showing what the example gives after solution.py; every pycon block is a passing doctest."""
+    folder = new_lesson()
+    cp = folder / "01-mean"
+    (cp / "example.nl.py").unlink()
+    one_line_naming(_texts(folder), "01-mean/example.nl.py", "missing")
+    _write(cp / "example.nl.py", "mean([1.0, 2.0, 6.0])\n")
+    task = cp / "task.en.md"
+    _write(task, task.read_text(encoding="utf-8").replace("3.0\n```", "3.5\n```", 1))
+    line = one_line_naming(_texts(folder), "01-mean/task.en.md", "the first pycon block shows '3.5'")
+    assert "but example.en.py gives '3.0' after solution.py" in line
+    one_line_naming(_texts(folder), "01-mean/task.en.md", "pycon block 1 is no passing doctest",
+                    "'mean([1.0, 2.0, 6.0])' gives '3.0', the block shows '3.5'")
+    _write(task, task.read_text(encoding="utf-8").replace("`mean(values) -> float`", "The mean."))
+    one_line_naming(_texts(folder), "01-mean/task.en.md", "must open with the signature of every entry")
+    _write(cp / "example.en.py", "x = [1.0]\nlen(x)\n")
+    one_line_naming(_texts(folder), "01-mean/example.en.py", "the last line calls none of ['mean']")
+
+
+def test_a_listed_lessons_task_keeps_its_input_rules_in_a_fold(new_lesson):
+    folder = new_lesson()
+    toml = folder / "lesson.toml"
+    _write(toml, toml.read_text(encoding="utf-8").replace("listed = false", "listed = true"))
+    assert not [p for p in _texts(folder) if "fold" in p]
+    task = folder / "02-variance" / "task.nl.md"
+    _write(task, re.sub(r"::: details.*?:::\n", "Een lege lijst geeft ValueError.\n", task.read_text(encoding="utf-8"),
+                        flags=re.S))
+    one_line_naming(_texts(folder), "02-variance/task.nl.md", "keep the input rules", "'::: details' fold")
+
+
+def test_an_arabic_starter_holds_code_not_arabic_text(new_lesson):
+    folder = new_lesson(("en", "ar"))
+    starter = folder / "01-mean" / "starter.ar.py"
+    assert not [p for p in _texts(folder) if "starter" in p]
+    _write(starter, starter.read_text(encoding="utf-8") + "# اكتب الكود هنا\n")
+    one_line_naming(_texts(folder), "01-mean/starter.ar.py", "holds Arabic text")
+
+
+def test_check_runs_the_text_rules_with_the_same_message(new_lesson):
+    """`werkbank check` reports a text rule's problem exactly as tests/test_lesson_text.py would."""
+    folder = new_lesson()
+    _write(folder / "01-mean" / "hint.en.md", "Only one hint.\n")
+    expected = one_line_naming(_texts(folder), "01-mean/hint.en.md", "1 hint(s)")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    assert expected in problems

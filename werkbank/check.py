@@ -2,8 +2,10 @@
 
 1. **Lint** (:func:`lint_lesson`): ``lesson.toml`` against its schema (unknown keys rejected with "did you mean"),
    every language complete (each missing file named), no raw HTML in any text, every case's call names something
-   the task asks for (``entry``), every ``expect-fail`` names a real case, patches apply, missing files reported
-   as one line. Each problem is one line that starts with the file and says what to do.
+   the task asks for (``entry``), every ``expect-fail`` names a real case, patches apply, feedback markdown the
+   verdict can show, ``skip`` names that are families, missing files reported as one line; then the texts
+   (:func:`werkbank.lesson_checks.text_problems`: numbers in the prose and the lesson's ``checks.py``, hints,
+   examples, doctests, folds, starters). Each problem is one line that starts with the file and says what to do.
 2. **Grade** every file of :func:`items` (the one list, shared with ``tests/test_checkpoints.py``): the reference
    passes, every starter (each language) fails, every declared mistake fails as declared, every alternative
    solution (``tests/data/<lesson>/alt_*.py``) passes.
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
+from werkbank.lesson_checks import text_problems
 from werkbank.lessons import (EXERCISES, Checkpoint, Lesson, LessonError, Mistake, did_you_mean, lesson_alternatives,
                               lesson_folders, load_lesson_folder, parse_mistake, read_text, rel)
 
@@ -446,10 +449,6 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
         if block and shown != example:
             problems.append(f"{rel(cp.folder / f'example.{lang}.py')}: differs from the first pycon example of "
                             f"task.{lang}.md ({shown[0] if shown else ''!s:.60}): make them the same snippet")
-    for lang in langs:
-        if examples and lang not in examples:
-            problems.append(f"{rel(cp.folder / f'example.{lang}.py')}: missing: the checkpoint has an example in "
-                            f"{', '.join(examples)}, so every language needs one")
     if not cp.solution_path.is_file():
         problems.append(f"{rel(cp.solution_path)}: missing: write the reference solution (the graders compute "
                         "every expected value with it)")
@@ -759,6 +758,7 @@ def check_lessons(lesson_ids=None, *, seed: int = CASE_SEED, jobs: int = 2, pyod
     lessons, problems = select_lessons(lesson_ids, root)
     for lesson in lessons:
         problems += lint_lesson(lesson, seed=seed)
+        problems += [p for p in text_problems(lesson) if p not in problems]
     prepared = _prepare_all(lessons, seed, problems)
     work = []
     for item in items(lessons):
