@@ -550,6 +550,19 @@ def test_check_says_whether_the_reference_or_the_alternative_looks_wrong(new_les
     assert "on case two-huge (mean([1e+308, 1e+308])), with " in line and "alt_1_careful.py" in line
     assert "it returns inf from finite inputs where the alternative returns 1e+308 (an overflow?)" in line
     assert not [p for p in problems if p.startswith(str(data))], problems  # the alternative is not blamed
+    (data / lesson_id / "alt_1_careful.py").write_text(careful.replace("return sum(v / len(values) for v in values)",
+                                                                       "return sum(values) / len(values)"))
+    grader_text = grader.read_text(encoding="utf-8")
+    solution = folder / "01-mean" / "solution.py"
+    solution.write_text(solution.read_text(encoding="utf-8").replace("return sum(values) / len(values)",
+                                                                     "return sum(v / len(values) for v in values)"))
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    one_line_naming(problems, "alt_1_careful.py", "the alternative looks wrong: it returns inf from finite inputs "
+                                                  "where the reference returns 1e+308 (an overflow?)")
+    assert grader_text == grader.read_text(encoding="utf-8")
+    solution.write_text(solution.read_text(encoding="utf-8").replace("return sum(v / len(values) for v in values)",
+                                                                     "return sum(values) / len(values)"))
 
     grader.write_text(grader.read_text(encoding="utf-8").replace('"container-*", ', '"container-none", '
                       '"container-str", "container-dict", "container-nested", "container-set", "container-frozenset", '
@@ -692,3 +705,32 @@ def test_check_runs_the_text_rules_with_the_same_message(new_lesson):
     forget(folder)
     problems, _ = check_lessons(pyodide=False, root=folder.parent)
     assert expected in problems
+
+
+def test_check_runs_the_lessons_own_tests_and_another_seed(new_lesson):
+    """What make test runs on a lesson, check runs too: its own tests/test_lesson_<package>.py (one line per failing
+    test, naming the file and the test) and the reference against another seed's cases."""
+    folder = new_lesson()
+    package = folder.name.replace("-", "_")
+    tests = folder.parent.parent / "tests"
+    tests.mkdir()
+    _write(tests / f"test_lesson_{package}.py", "def test_fine():\n    assert True\n\n\n"
+                                                "def test_the_worked_example():\n    assert 1 + 1 == 3, 'the sum'\n")
+    grader = _grader_file(folder, "mean")
+    _write(grader, grader.read_text(encoding="utf-8") + '''
+
+RANDOM_CASES = 1
+
+
+def random_cases(rng, count):  # seed 0 draws 0.84 (a valid list), seed 1 draws 0.13 (a None the reference cannot add)
+    values = [None] if rng.random() < 0.5 else [1.0]
+    yield Case(id="random-0", call="mean", args=(values,), explain={"en": "Random.", "nl": "Willekeurig."})
+''')
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, f"test_lesson_{package}.py::test_the_worked_example", "AssertionError")
+    assert "the sum" in line and not [p for p in problems if "test_fine" in p]
+    one_line_naming(problems, "01-mean/solution.py", "author error with seed 1", "TypeError")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, lesson_tests=False, root=folder.parent)
+    assert not [p for p in problems if "test_lesson_" in p]

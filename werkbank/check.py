@@ -208,6 +208,10 @@ def blame(prepared: dict, outcomes: list, case_id: str) -> tuple[str, str] | Non
         return "reference", (f"the reference looks wrong: it returns {ours} from finite inputs where the alternative "
                              f"returns {theirs} (an overflow?); compute without overflowing, or raise ValueError for "
                              f"such input and say so in the task{skip}")
+    if expected["kind"] == "return" and actual["kind"] == "return" and finite_inputs \
+            and _non_finite(values.decode(actual["value"])) and not _non_finite(values.decode(expected["value"])):
+        return "alternative", (f"the alternative looks wrong: it returns {theirs} from finite inputs where the "
+                               f"reference returns {ours} (an overflow?){skip}")
     if actual["kind"] == "raise" and (expected["kind"] == "return" or expected["exc"] not in actual.get("builtin_mro",
                                                                                                      [])):
         outcomes_raised = {o["exc"] for o in key["expected"].values() if o["kind"] == "raise"}
@@ -751,7 +755,7 @@ def select_lessons(lesson_ids=None, root: Path | None = None) -> tuple[list[Less
 
 
 def check_lessons(lesson_ids=None, *, seed: int = CASE_SEED, jobs: int = 2, pyodide: bool = True, mutants: bool = False,
-                  progress=None, root: Path | None = None) -> tuple[list[str], list[str]]:
+                  lesson_tests: bool = True, progress=None, root: Path | None = None) -> tuple[list[str], list[str]]:
     """Check the given lessons (default: all under ``root``, the exercises folder). Returns ``(problems, report
     lines)``; see the module docstring."""
     say = progress or (lambda line: None)
@@ -759,6 +763,7 @@ def check_lessons(lesson_ids=None, *, seed: int = CASE_SEED, jobs: int = 2, pyod
     for lesson in lessons:
         problems += lint_lesson(lesson, seed=seed)
         problems += [p for p in text_problems(lesson) if p not in problems]
+        problems += _source_problems(lesson)
     prepared = _prepare_all(lessons, seed, problems)
     work = []
     for item in items(lessons):
@@ -797,14 +802,82 @@ def check_lessons(lesson_ids=None, *, seed: int = CASE_SEED, jobs: int = 2, pyod
         for cp in lesson.checkpoints:
             if (lesson.id, cp.id) in prepared:
                 problems += feedback_problems(cp, prepared[(lesson.id, cp.id)])
+                problems += other_seed_problems(cp, seed + 1)
     if pyodide and work:
         say(f"check: the same {len(work)} files in Pyodide (Node)")
         found, line = compare_with_pyodide(lessons, work, cpython, prepared, seed)
         problems += found
         report.append(line)
+    for lesson in lessons:
+        if lesson_tests and lesson_test_file(lesson) is not None:
+            say(f"check: {rel(lesson_test_file(lesson))} (the lesson's own tests)")
+            problems += lesson_test_problems(lesson)
     if mutants:
         problems += _run_mutants(lessons, seed, report)
     return problems, report
+
+
+def _source_problems(lesson: Lesson) -> list[str]:
+    """Runs of seven words shared with the source documents (werkbank.sources); a grader that cannot even be
+    imported is the linter's to name."""
+    from werkbank.sources import source_problems
+
+    try:
+        return source_problems(lesson)
+    except Exception:  # noqa: BLE001 - a broken grader or lesson file: named by the linter
+        return []
+
+
+def other_seed_problems(cp: Checkpoint, seed: int) -> list[str]:
+    """The reference must also pass the cases of another seed (other random and generated cases): a reference that
+    passes only its own seed's cases hides an input it cannot handle."""
+    from graders.engine.case import AuthorError
+    from graders.engine.judge import judge
+    from graders.hosts import cpython
+    from werkbank.grading import prepare_checkpoint
+
+    try:
+        prepared = prepare_checkpoint(cp, seed=seed)
+    except AuthorError as error:
+        return [f"{rel(cp.solution_path)} / {rel(grader_path(cp.grader))}: author error with seed {seed}: {error}"]
+    except Exception:  # noqa: BLE001 - a broken grader: named by the default seed's run
+        return []
+    verdict = judge(prepared, cpython.run(cp.solution(), prepared["plan"]))
+    problem = judge_job("reference", verdict, None)
+    return [f"{rel(cp.solution_path)}: with seed {seed}: {problem}"] if problem else []
+
+
+def lesson_test_file(lesson: Lesson) -> Path | None:
+    """The lesson's own tests, ``tests/test_lesson_<package>.py`` beside the exercises folder (the package of its
+    graders), when there is such a file."""
+    packages = {cp.grader.split(".")[1] for cp in lesson.checkpoints if cp.grader.count(".") >= 2}
+    for package in sorted(packages):
+        path = lesson.folder.parent.parent / "tests" / f"test_lesson_{package}.py"
+        if path.is_file():
+            return path
+    return None
+
+
+def lesson_test_problems(lesson: Lesson) -> list[str]:
+    """The lesson's own test file run with pytest (as ``make test`` runs it): one line per failing test, naming the
+    file and the test."""
+    import os
+    import subprocess
+
+    path = lesson_test_file(lesson)
+    if path is None:
+        return []
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=no", "-rfE",
+                           "--color=no", str(path)], cwd=path.parent.parent, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "COLUMNS": "400"})
+    if done.returncode in (0, 5):  # passed, or no tests in it
+        return []
+    failed = [line.split(" ", 1)[1] for line in done.stdout.splitlines() if line.startswith(("FAILED ", "ERROR "))]
+    where = rel(path)
+    if not failed:
+        tail = (done.stdout.strip().splitlines() or done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        return [f"{where}: the lesson's own tests do not run: {tail}"]
+    return [f"{where}::{line.split('::', 1)[1] if '::' in line else line}" for line in failed]
 
 
 def _run_mutants(lessons, seed: int, report: list[str]) -> list[str]:

@@ -428,33 +428,41 @@ def _toml(text: str) -> str:
 def run_mutants(lessons) -> tuple[list[str], list[str]]:
     """Mutation scores of every checkpoint of ``lessons``: ``(problems, report lines)``. A problem is a surviving
     non-equivalent mutant or a stale equivalence mark."""
-    from werkbank.lessons import rel
-
     problems, report = [], []
     for lesson in lessons:
         for checkpoint in lesson.checkpoints:
-            try:
-                result = score_checkpoint(lesson.id, checkpoint, lesson=lesson)
-            except ValueError as error:  # a malformed mutants.toml: named, one line
-                problems.append(str(error))
-                continue
-            relevant = result.total - len(result.equivalent)
-            carried = f", {result.carried} in code carried over from checkpoint {', '.join(checkpoint.needs)} " \
-                      "(graded there)" if result.carried else ""
-            report.append(f"{lesson.id} {checkpoint.id}: {result.killed}/{relevant} mutants killed "
-                          f"({result.score:.0%}), {len(result.equivalent)} marked equivalent{carried}")
-            solution = rel(checkpoint.solution_path)
-            marks = rel(checkpoint.folder / "mutants.toml")
-            for mutant in result.survivors:
-                report.append(f"  {lesson.id} {checkpoint.id} survivor {mutant.diff()}")
-                problems.append(f"{solution}:{mutant.line}: a mutant survives every case: {mutant.before}  ->  "
-                                f"{mutant.after}; add a case that tells them apart, or mark it equivalent in "
-                                f"{marks} with mutant = {_toml(mutant.id)}")
-            for mark, near in result.stale:
-                hint = f" (did you mean {_toml(near)}?)" if near else ""
-                problems.append(f"{marks}: the mark {_toml(mark)} matches no mutant{hint}; remove it, or write the id "
-                                "check prints for the survivor")
-            for mark, ids in result.ambiguous:
-                problems.append(f"{marks}: the mark {_toml(mark)} matches {len(ids)} mutants; name one: "
-                                + "; ".join(_toml(i) for i in ids))
+            found, lines = checkpoint_problems(lesson, checkpoint)
+            problems += found
+            report += lines
+    return problems, report
+
+
+def checkpoint_problems(lesson, checkpoint) -> tuple[list[str], list[str]]:
+    """:func:`run_mutants` for one checkpoint of ``lesson``: ``(problems, report lines)``."""
+    from werkbank.lessons import rel
+
+    problems, report = [], []
+    try:
+        result = score_checkpoint(lesson.id, checkpoint, lesson=lesson)
+    except ValueError as error:  # a malformed mutants.toml: named, one line
+        return [str(error)], []
+    relevant = result.total - len(result.equivalent)
+    carried = f", {result.carried} in code carried over from checkpoint {', '.join(checkpoint.needs)} " \
+              "(graded there)" if result.carried else ""
+    report.append(f"{lesson.id} {checkpoint.id}: {result.killed}/{relevant} mutants killed "
+                  f"({result.score:.0%}), {len(result.equivalent)} marked equivalent{carried}")
+    solution = rel(checkpoint.solution_path)
+    marks = rel(checkpoint.folder / "mutants.toml")
+    for mutant in result.survivors:
+        report.append(f"  {lesson.id} {checkpoint.id} survivor {mutant.diff()}")
+        problems.append(f"{solution}:{mutant.line}: a mutant survives every case: {mutant.before}  ->  "
+                        f"{mutant.after}; add a case that tells them apart, or mark it equivalent in "
+                        f"{marks} with mutant = {_toml(mutant.id)}")
+    for mark, near in result.stale:
+        hint = f" (did you mean {_toml(near)}?)" if near else ""
+        problems.append(f"{marks}: the mark {_toml(mark)} matches no mutant{hint}; remove it, or write the id "
+                        "check prints for the survivor")
+    for mark, ids in result.ambiguous:
+        problems.append(f"{marks}: the mark {_toml(mark)} matches {len(ids)} mutants; name one: "
+                        + "; ".join(_toml(i) for i in ids))
     return problems, report
