@@ -617,9 +617,9 @@ def test_every_number_of_the_prose_is_proven_by_the_lessons_own_checks(new_lesso
     prose = folder / "prose.en.md"
     _write(prose, prose.read_text(encoding="utf-8").replace("## The mean\n\n", "## The mean\n\nThe mean of 1, 2 and "
                                                            "6 is 3.\n\n", 1))
-    problems = _texts(folder)
-    for number in ("1", "2", "6", "3"):
-        one_line_naming(problems, "prose.en.md", f"the number {number} in", "is in no passage of checks.py")
+    line = one_line_naming(_texts(folder), "prose.en.md", "the numbers 1, 2, 6, 3 in 'The mean of 1, 2 and 6 is 3.'",
+                           "not in a passage of checks.py's PROSE_CLAIMS")
+    assert re.search(r"prose\.en\.md:5: ", line), line
     _write(folder / "checks.py", CHECKS_PY.format(value="3.0", word="banana"))
     assert [p for p in _texts(folder) if "prose.en.md" in p.split(":")[0]] == []
     _write(folder / "checks.py", CHECKS_PY.format(value="4.0", word="mean"))

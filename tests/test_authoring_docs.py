@@ -26,3 +26,35 @@ def test_every_option_of_every_spec_is_explained_in_its_docstring():
         doc = inspect.getdoc(cls)
         for f in dataclasses.fields(cls):
             assert f"``{f.name}``" in doc, f"{cls.__name__}.{f.name} is not explained in its docstring"
+
+
+def test_the_checks_py_example_of_authoring_md_works_as_written(tmp_path):
+    """The checks.py AUTHORING.md shows, copied as it is into a new lesson whose prose says what it quotes: check's
+    text rules find nothing, and without it they name the numbers."""
+    import re
+    import shutil
+    import sys
+    import uuid
+
+    from werkbank.lesson_checks import text_problems
+    from werkbank.lessons import EXERCISES, load_lesson_folder
+    from werkbank.scaffold import scaffold
+
+    text = authoring_docs.AUTHORING.read_text(encoding="utf-8")
+    section = text[text.index("### Numbers in the prose"):]
+    example = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    passage = re.search(r'\("(.*?)", check_worked_example\)', example).group(1)
+    lesson_id = f"t-{uuid.uuid4().hex[:8]}"
+    try:
+        scaffold(lesson_id, ["en"], exercises=tmp_path / "exercises")
+        folder = tmp_path / "exercises" / lesson_id
+        prose = folder / "prose.en.md"
+        prose.write_text(prose.read_text(encoding="utf-8").replace("```checkpoint 1", f"{passage}\n\n```checkpoint 1"),
+                         encoding="utf-8")
+        assert any("the numbers 1, 2, 6, 3 in" in p for p in text_problems(load_lesson_folder(folder)))
+        (folder / "checks.py").write_text(example, encoding="utf-8")
+        assert text_problems(load_lesson_folder(folder)) == []
+    finally:
+        shutil.rmtree(EXERCISES.parent / "graders" / lesson_id.replace("-", "_"), ignore_errors=True)
+        for name in [n for n in sys.modules if n.startswith(f"graders.{lesson_id.replace('-', '_')}")]:
+            del sys.modules[name]

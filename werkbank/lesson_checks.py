@@ -169,7 +169,25 @@ def _run(check, path: Path, what: str) -> str | None:
 
 def scannable(text: str) -> str:
     """Prose with whitespace collapsed and the fences that state no checked numbers blanked out."""
-    return re.sub(r"\s+", " ", _SKIPPED_FENCE.sub(" ", text))
+    return _scanned(text)[0]
+
+
+def _scanned(text: str) -> tuple[str, list[int]]:
+    """:func:`scannable` text, and for each of its characters the line of ``text`` it comes from."""
+    blanked = _SKIPPED_FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    out, lines, line, space = [], [], 1, False
+    for ch in blanked:
+        if ch.isspace():
+            if not space:
+                out.append(" ")
+                lines.append(line)
+            space = True
+        else:
+            out.append(ch)
+            lines.append(line)
+            space = False
+        line += ch == "\n"
+    return "".join(out), lines
 
 
 def numbers(text: str) -> list[str]:
@@ -192,7 +210,9 @@ def prose_numbers(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
     if checks.problem:
         return [checks.problem]
     path = lesson.folder / f"prose.{checks.language}.md"
-    text = scannable(lesson.prose(checks.language))
+    raw = lesson.prose(checks.language)
+    text, lines = _scanned(raw)
+    heading = {n for n, line in enumerate(raw.split("\n"), 1) if line.lstrip().startswith("#")}
     covered = [False] * len(text)
     problems = []
     for passage, _ in checks.claims:
@@ -203,12 +223,22 @@ def prose_numbers(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
             continue
         for i in range(start, start + len(" ".join(passage.split()))):
             covered[i] = True
+    # a new paragraph, or the line after a heading, starts a sentence too
+    paragraphs = [i for i in range(1, len(text)) if text[i - 1] == " " and lines[i] > lines[i - 1]
+                  and (lines[i] - lines[i - 1] >= 2 or lines[i - 1] in heading)]
+    by_sentence: dict = {}  # sentence start -> the numbers in it that no passage covers
     for match in NUMBER.finditer(text):
         if not all(covered[match.start():match.end()]):
-            around = text[max(0, match.start() - 40):match.end() + 20].strip()
-            problems.append(f"{rel(path)}: the number {match.group(0)} in '…{around}…' is in no passage of "
-                            f"{CHECKS_FILE}'s PROSE_CLAIMS: add the passage with a check that computes it "
-                            "(see AUTHORING.md)")
+            start = max([text.rfind(". ", 0, match.start()) + 2, text.rfind("# ", 0, match.start()) + 2, 0]
+                        + [i for i in paragraphs if i <= match.start()])
+            by_sentence.setdefault(start, []).append(match.group(0))
+    for start, found in by_sentence.items():
+        end = text.find(". ", start)
+        sentence = text[start:end + 1 if end >= 0 else len(text)].strip()
+        what = f"the number {found[0]} in" if len(found) == 1 else f"the numbers {', '.join(found)} in"
+        problems.append(f"{rel(path)}:{lines[start]}: {what} {_brief(sentence, 90)!r} not in a passage of "
+                        f"{CHECKS_FILE}'s PROSE_CLAIMS: quote the passage there with a check that computes what it "
+                        "says (AUTHORING.md, Numbers in the prose)")
     return problems
 
 
