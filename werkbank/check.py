@@ -265,12 +265,12 @@ def trivial_programs(reference: str, calls: dict[str, list]) -> dict[str, str]:
     that mistake."""
     import ast
 
-    from werkbank.mutants import _scopes
+    from werkbank.mutants import scope_names
 
     out = {}
     for name, body in TRIVIAL.items():
         tree = ast.parse(reference)
-        scopes = _scopes(tree)
+        scopes = scope_names(tree)
         changed = False
         for node in ast.walk(tree):
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):

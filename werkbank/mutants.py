@@ -223,7 +223,7 @@ def _at(tree, lineno, col):
     return None
 
 
-def _scopes(tree) -> dict:
+def scope_names(tree) -> dict:
     """For every node of ``tree``, the qualified name of the function or class it is in (``<module>`` outside)."""
     out = {}
 
@@ -242,7 +242,7 @@ def _scopes(tree) -> dict:
 def mutants(source: str) -> list[Mutant]:
     """Every single-change mutant of ``source`` that still compiles, each once, with ids unique within the file."""
     tree = ast.parse(source)
-    scopes = _scopes(tree)
+    scopes = scope_names(tree)
     sites = _Sites()
     sites.visit(tree)
     baseline = ast.unparse(tree)
