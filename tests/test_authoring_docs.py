@@ -58,3 +58,22 @@ def test_the_checks_py_example_of_authoring_md_works_as_written(tmp_path):
         shutil.rmtree(EXERCISES.parent / "graders" / lesson_id.replace("-", "_"), ignore_errors=True)
         for name in [n for n in sys.modules if n.startswith(f"graders.{lesson_id.replace('-', '_')}")]:
             del sys.modules[name]
+
+
+def test_authoring_md_names_every_key_setting_and_field_an_author_writes():
+    """Every lesson.toml key, grader setting, Case field, mistake header and checks.py name the code accepts is in
+    AUTHORING.md, so a new one cannot be added without documenting it."""
+    import dataclasses
+
+    from graders.engine.case import Case
+    from werkbank.check import GRADER_SETTINGS
+    from werkbank.lessons import CHECKPOINT_KEYS, LESSON_KEYS, TEXT_KEYS
+
+    text = authoring_docs.AUTHORING.read_text(encoding="utf-8")
+    names = [*LESSON_KEYS, *TEXT_KEYS, *CHECKPOINT_KEYS, *GRADER_SETTINGS, *(f.name for f in dataclasses.fields(Case)),
+             "mistake:", "expect-fail:", "expect-status:", "feedback.<lang>:", "PROSE_CLAIMS", "CHECKS",
+             "PROSE_LANGUAGE", "[[equivalent]]", "mutant", "reason"]
+    # in the text's code spans, as a TOML table, or in an example
+    forms = ("`{}`", "`{}", "{}=", "{} =", "# {}", "{}\n", "[{}.", "[[{}]]")
+    missing = [name for name in names if not any(form.format(name) in text for form in forms)]
+    assert missing == []
