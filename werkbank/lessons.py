@@ -223,9 +223,13 @@ class Checkpoint:
 
     def mistake_feedback(self) -> list[dict]:
         """The grading bundle's data for showing a learner what a known mistake means: every declared mistake
-        with feedback, as ``{"name", "expect_fail", "expect_status", "feedback": {lang: markdown}, "source"}``
-        (``source``: the complete wrong program, a patch already applied, so the engine can run it on the case a
-        learner failed and compare outcomes, as futurecoder's message steps do)."""
+        with feedback, as ``{"name", "expect_fail", "expect_status", "feedback": {lang: markdown}, "parts": {lang:
+        inline parts}, "source"}`` (``source``: the complete wrong program, a patch already applied, so the engine can
+        run it on the case a learner failed and compare outcomes, as futurecoder's message steps do; ``parts``: the
+        feedback as :func:`werkbank.markdown.inline_parts` reads it, which the verdict shows as code, emphasis and
+        links; markdown it refuses is shown as written, and ``werkbank check`` names it)."""
+        from werkbank.markdown import MarkdownError, inline_parts  # markdown builds on this module
+
         found = []
         for m in self.mistakes():
             if not m.feedback:
@@ -234,8 +238,14 @@ class Checkpoint:
                 source = m.source()
             except LessonError:
                 continue  # a patch that no longer applies: `werkbank check` names it; grading goes on without it
+            parts = {}
+            for lang, text in m.feedback.items():
+                try:
+                    parts[lang] = inline_parts(text)
+                except MarkdownError:
+                    parts[lang] = [{"text": text}]
             found.append({"name": m.name, "expect_fail": m.expect_fail, "expect_status": m.expect_status,
-                          "feedback": dict(m.feedback), "source": source})
+                          "feedback": dict(m.feedback), "parts": parts, "source": source})
         return found
 
     def alternatives(self) -> list[Alternative]:

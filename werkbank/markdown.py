@@ -39,8 +39,8 @@ from werkbank import flowchart as _flowchart
 from werkbank.bidi import isolate_html
 from werkbank.lessons import LessonError
 
-__all__ = ["MarkdownError", "render", "render_inline", "flowchart_svg", "check_url", "checkpoint_markers",
-           "split_hints", "RTL_LANGUAGES"]
+__all__ = ["MarkdownError", "render", "render_inline", "inline_parts", "flowchart_svg", "check_url",
+           "checkpoint_markers", "split_hints", "RTL_LANGUAGES"]
 
 SAFE_SCHEMES = ("http", "https", "mailto")
 FIGURE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -251,6 +251,57 @@ def render(text: str, source: str = "<markdown>", lang: str = _settings.FALLBACK
 def render_inline(text: str, source: str = "<markdown>", lang: str = _settings.FALLBACK_LANGUAGE) -> str:
     """Render one line of markdown (no paragraph wrapper), with the same safety rules as :func:`render`."""
     return _Renderer(source, lang, False).render(text, inline=True)
+
+
+_INLINE_MARKUP = {"em_open": "em", "em_close": "em", "strong_open": "strong", "strong_close": "strong"}
+_MATH = re.compile(r"(?<![\\$])\$[^$\s][^$]*\$")
+
+
+def inline_parts(text: str, source: str = "<feedback>") -> list[dict]:
+    """One line of markdown as the parts a verdict shows (a declared mistake's feedback): ``[{"text", "code"?,
+    "strong"?, "em"?, "href"?}]``, each flag present only when set, so the page builds the elements itself from text
+    (never HTML). Only `code`, *emphasis*, **strong** and [links](https://…) are allowed; anything else (a list, a
+    heading, an image, an autolink, raw HTML, $math$, a link that is not http(s)) raises :class:`MarkdownError`
+    naming ``source``, since the verdict would show it as written."""
+    allowed = "use only `code`, *emphasis*, **strong** and [links](https://…)"
+    if _MATH.search(text):
+        raise MarkdownError(f"{source}: math ($…$) is not rendered in a verdict: {allowed}")
+    tokens = MarkdownIt("commonmark", {"html": False}).parse(text)
+    blocks = [t.type for t in tokens]
+    if blocks and blocks != ["paragraph_open", "inline", "paragraph_close"]:
+        block = next(b for b in blocks if b not in ("paragraph_open", "inline", "paragraph_close"))
+        name = {"bullet_list_open": "a list", "ordered_list_open": "a list", "heading_open": "a heading",
+                "fence": "a code block", "code_block": "a code block", "blockquote_open": "a quote",
+                "hr": "a rule"}.get(block, "more than one paragraph")
+        raise MarkdownError(f"{source}: {name} is not shown in a verdict: {allowed}")
+    parts: list[dict] = []
+    flags: dict = {}
+    for token in tokens[1].children if blocks else ():
+        if token.type in _INLINE_MARKUP:
+            name = _INLINE_MARKUP[token.type]
+            if token.type.endswith("_open"):
+                flags[name] = True
+            else:
+                flags.pop(name, None)
+        elif token.type == "link_open":
+            href = token.attrGet("href") or ""
+            if not re.match(r"^https?://", href) or token.info == "auto":
+                raise MarkdownError(f"{source}: a link in a verdict is written [text](https://…), not {href!r}")
+            flags["href"] = href
+        elif token.type == "link_close":
+            flags.pop("href", None)
+        elif token.type in ("text", "code_inline", "softbreak"):
+            part = {"text": " " if token.type == "softbreak" else token.content, **flags}
+            if token.type == "code_inline":
+                part["code"] = True
+            if parts and {k: v for k, v in parts[-1].items() if k != "text"} == \
+                    {k: v for k, v in part.items() if k != "text"}:
+                parts[-1]["text"] += part["text"]
+            else:
+                parts.append(part)
+        else:
+            raise MarkdownError(f"{source}: {token.type.replace('_', ' ')} is not shown in a verdict: {allowed}")
+    return parts
 
 
 def checkpoint_markers(text: str, source: str = "<markdown>", checkpoints=None) -> list[str]:

@@ -363,7 +363,7 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
         error = first.get("python_error")
         verdict["message"] = text("fail_python", lang, passed=passed, total=verdict["total"], exc=error["exc"],
                                   line=error["line"]) if error else \
-            text("fail", lang, passed=passed, total=verdict["total"], case=first["case_label"])
+            text("fail", lang, passed=passed, total=verdict["total"], case=first["case_label"].rstrip(". "))
     plot = plot_data(key, run)
     if plot:
         verdict["plot"] = plot
@@ -460,23 +460,36 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
     known = known_mistake(key, case_id, actual)
     if known is not None:
         entry["mistake"], entry["feedback"] = known["name"], pick(known["feedback"], lang)
+        # the same text as parts to show: code, emphasis, links (werkbank.markdown.inline_parts)
+        parts = known.get("parts") or {}
+        entry["feedback_parts"] = parts.get(lang) or parts.get(FALLBACK_LANGUAGE) or [{"text": entry["feedback"]}]
     return entry
 
 
 def known_mistake(key: dict, case_id: str, actual: dict | None) -> dict | None:
-    """The declared mistake (with feedback) that fails ``case_id`` exactly as the learner did, if any."""
+    """The declared mistake (with feedback) that fails ``case_id``, the learner's first failing case, exactly as the
+    learner did: the same exception class, or the same value (and every way it misbehaves: a shared, changed or
+    mutating result). A mistake whose own first failing case is ``case_id`` goes before one that fails there only
+    later, so two mistakes that give the same value on a case are told apart by where each fails first; among equals
+    the first declared wins (``werkbank check`` reports such a pair)."""
     if not actual:
         return None
+    later = None
     for mistake in key.get("mistakes") or ():
         theirs = mistake["fails"].get(case_id)
         if theirs is None or theirs["kind"] != actual.get("kind"):
             continue
-        if theirs["kind"] == "raise" and theirs["exc"] == actual.get("exc"):
+        if theirs["kind"] == "raise":
+            same = theirs["exc"] == actual.get("exc")
+        else:
+            same = theirs["kind"] == "return" and compare(theirs["value"], actual["value"]) is None and all(
+                actual.get(flag) for flag in ("shared", "mutated", "later") if theirs.get(flag))
+        if not same:
+            continue
+        if next(iter(mistake["fails"])) == case_id:
             return mistake
-        if theirs["kind"] == "return" and compare(theirs["value"], actual["value"]) is None and all(
-                actual.get(flag) for flag in ("shared", "mutated", "later") if theirs.get(flag)):
-            return mistake  # the same value, and every way it misbehaves (a shared, changed or mutating result)
-    return None
+        later = later or mistake
+    return later
 
 
 def adopt_shrunk(verdict: dict, prepared: dict, case_id: str, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:

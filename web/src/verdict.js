@@ -191,14 +191,46 @@ export function showStatus(area, status, text = "") {
   return text;
 }
 
-function row(dl, label, value, { code = false, after = null } = {}) {
+function row(dl, label, value, { code = false, after = null, nodes = null } = {}) {
   if (value === undefined || value === null || value === "") return;
   dl.append(el("dt", null, label));
   const dd = el("dd");
   if (code) dd.append(codeBlock(value));
+  else if (nodes && nodes.length) dd.append(...nodes);
   else dd.append(...bidiNodes(value));
   if (after) dd.append(after);
   dl.append(dd);
+}
+
+/**
+ * A declared mistake's feedback as nodes: its parts (`failure.feedback_parts`, the author's markdown read at build
+ * time by werkbank/markdown.py inline_parts: [{text, code?, em?, strong?, href?}]) become text inside code, em,
+ * strong and link elements. Text only, never HTML; a link only to http(s). `make(tag, className, text)` and
+ * `text(string)` build the nodes (the DOM's by default).
+ */
+export function feedbackNodes(parts, make = el, text = (s) => document.createTextNode(s)) {
+  const out = [];
+  for (const part of Array.isArray(parts) ? parts : []) {
+    if (!part || typeof part.text !== "string") continue;
+    let node = part.code ? make("code", null, part.text) : text(part.text);
+    for (const tag of ["em", "strong"]) {
+      if (part[tag] === true) {
+        const wrap = make(tag, null);
+        wrap.append(node);
+        node = wrap;
+      }
+    }
+    if (typeof part.href === "string" && /^https?:\/\//i.test(part.href)) {
+      const link = make("a", null);
+      link.href = part.href;
+      link.rel = "noopener noreferrer";
+      link.target = "_blank";
+      link.append(node);
+      node = link;
+    }
+    out.push(node);
+  }
+  return out;
 }
 
 /**
@@ -303,7 +335,8 @@ export function renderVerdict(area, verdict, {
     row(dl, t("why"), failure.reason);
     row(dl, "", failure.explanation);
     row(dl, t("case_hint"), failure.hint);
-    row(dl, t("known_mistake"), failure.feedback); // a declared mistake that fails exactly like this (engine)
+    // a declared mistake that fails exactly like this (engine), its markdown shown as code, emphasis and links
+    row(dl, t("known_mistake"), failure.feedback, { nodes: feedbackNodes(failure.feedback_parts) });
     details.append(dl);
     area.append(details);
   }
