@@ -86,7 +86,7 @@ serve: build
 	$(VENV)/bin/werkbank serve --watch
 
 test: setup chromium engines build
-	CHROMIUM=$(CHROMIUM) FIREFOX=$(FIREFOX) WERKBANK_DIST=$(CURDIR)/dist $(VPY) -m pytest -q -n auto --dist loadfile --durations=15
+	CHROMIUM=$(CHROMIUM) FIREFOX=$(FIREFOX) WERKBANK_DIST=$(CURDIR)/dist $(VPY) -m pytest -q -n auto --dist loadfile --durations=25
 
 check: setup
 	$(VENV)/bin/werkbank check

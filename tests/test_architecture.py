@@ -273,14 +273,18 @@ def test_the_shipping_rule_catches_violations():
 
 #: The page's own modules (the rest of web/src/ is the workers' side, the service worker and the editor's stages).
 UI = ("checkpoint.js", "verdict.js", "output.js", "progress.js", "theme.js", "offline.js", "runtime.js", "i18n.js",
-      "storage.js", "protocol.js", "figures/index.js")
+      "storage.js", "protocol.js", "figures/index.js", "layout.js", "symbols.js", "trace_view.js", "bidi.js")
 #: What each module of web/src/ may import (paths relative to web/src/; "editor (run time)" is checkpoint.js's
 #: import() of the editor's stages by URL; "@codemirror/*", "@lezer/*" are CodeMirror's packages).
 JS_ALLOWED = {
     # the page's entry point wires up everything of the page (the worker side only through runtime.js)
     "app.js": set(UI),
-    "checkpoint.js": {"editor (run time)", "verdict.js", "output.js", "i18n.js", "figures/index.js"},
-    "verdict.js": {"i18n.js", "figures/index.js"},
+    "checkpoint.js": {"editor (run time)", "verdict.js", "output.js", "i18n.js", "figures/index.js", "trace_view.js"},
+    "verdict.js": {"i18n.js", "figures/index.js", "bidi.js"},
+    "trace_view.js": {"i18n.js", "verdict.js"},  # a traced call, drawn with the verdict's helpers
+    "layout.js": set(),
+    "symbols.js": {"i18n.js"},
+    "bidi.js": set(),
     "output.js": {"i18n.js"},
     "progress.js": {"i18n.js"},
     "theme.js": {"i18n.js"},

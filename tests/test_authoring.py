@@ -369,3 +369,380 @@ def test_expect_fail_may_name_generated_cases_by_pattern(tmp_path):
     other = {"status": "fail", "failed_cases": ["gen/type-none/k/seed/1"]}
     assert "should fail but passes" in judge_job("mistake", other, mistake, ids)
     assert "is not a case" in judge_job("mistake", fail, mistake, ["seed"])
+
+
+# --- round 2: what an author writes is checked, and check says what the browser would show --------------------------
+
+def _grader_file(folder: Path, module: str) -> Path:
+    return grader_file(folder, f"{module}.py")
+
+
+def _add_domain(folder: Path, module: str, domain: str) -> None:
+    """Give the scaffolded grader ``module`` a DOMAIN (the source text of a Domain(...) expression)."""
+    grader = _grader_file(folder, module)
+    text = grader.read_text(encoding="utf-8").replace(
+        "from graders.engine.case import Case\n",
+        "from graders.engine.case import Case\nfrom graders.engine.domain import Domain, Param, Real, Seq\n")
+    grader.write_text(text + f"\n\nDOMAIN = {domain}\n", encoding="utf-8")
+
+
+def test_a_skip_that_names_no_family_is_named_with_did_you_mean(new_lesson):
+    folder = new_lesson()
+    _add_domain(folder, "mean", 'Domain("mean", (Param("values", Seq(Real(), min_len=1)),), '
+                                'skip=("huge-ints", "type-*", "npint"))')
+    line = one_line_naming(lint(folder), "mean.py", "skips 'huge-ints', which is no family")
+    assert "did you mean 'huge-int'" in line
+    assert not [p for p in lint(folder) if "'type-*'" in p or "'npint'" in p]
+
+
+def test_mutants_name_the_file_and_marks_are_tied_to_one_mutant(new_lesson):
+    """--mutants: a survivor is one line naming solution.py and its line, with the id to mark it by; a mark that
+    matches several mutants (the same line in two functions) or none is a problem naming mutants.toml."""
+    from werkbank.mutants import run_mutants
+
+    folder = new_lesson()
+    cp = folder / "01-mean"
+    solution = cp / "solution.py"
+    solution.write_text('''def _check(values):
+    if not values:
+        raise ValueError("empty")
+
+
+def mean(values):
+    """The arithmetic mean of a non-empty list of numbers."""
+    if not values:
+        raise ValueError("the mean of an empty list is not defined")
+    return sum(values) / len(values)
+''', encoding="utf-8")
+    (cp / "mutants.toml").write_text('[[equivalent]]\nmutant = "branch: if not values: -> pass"\nreason = "r"\n\n'
+                                     '[[equivalent]]\nmutant = "raise in mean: raise ValueError(\'the mean\') -> pass"'
+                                     '\nreason = "r"\n', encoding="utf-8")
+    forget(folder)
+    lesson = load_lesson_folder(folder)
+    lesson = type(lesson)(**{**lesson.__dict__, "checkpoints": lesson.checkpoints[:1]})
+    problems, report = run_mutants([lesson])
+    survivor = one_line_naming(problems, "01-mean/solution.py:9", "a mutant survives every case")
+    raise_id = "raise in mean: raise ValueError('the mean of an empty list is not defined') -> pass"
+    assert survivor.endswith(f'mutant = "{raise_id}"')
+    ambiguous = one_line_naming(problems, "01-mean/mutants.toml", "matches 2 mutants")
+    assert '"branch in _check: if not values: -> pass"; "branch in mean: if not values: -> pass"' in ambiguous
+    stale = one_line_naming(problems, "01-mean/mutants.toml", "matches no mutant")
+    assert f'(did you mean "{raise_id}"?)' in stale
+
+
+def test_code_carried_over_from_a_needed_checkpoint_is_mutated_there_only(new_lesson):
+    """Checkpoint 2 needs 1 and its reference starts with checkpoint 1's mean, unchanged: the mutants of mean are
+    counted as carried over, not graded again by checkpoint 2's cases (which never reach mean's input check)."""
+    from werkbank.mutants import run_mutants
+
+    folder = new_lesson()
+    toml = folder / "lesson.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('entry = ["variance"]',
+                                                             'entry = ["variance"]\nneeds = ["1"]'), encoding="utf-8")
+    mean = (folder / "01-mean" / "solution.py").read_text(encoding="utf-8")
+    variance = folder / "02-variance" / "solution.py"
+    variance.write_text(variance.read_text(encoding="utf-8") + "\n\n" + mean, encoding="utf-8")
+    forget(folder)
+    lesson = load_lesson_folder(folder)
+    lesson = type(lesson)(**{**lesson.__dict__, "checkpoints": lesson.checkpoints[:2]})
+    problems, report = run_mutants([lesson])
+    line = next(r for r in report if r.startswith(f"{lesson.id} 2:"))
+    assert re.search(r", \d+ in code carried over from checkpoint 1 \(graded there\)$", line), line
+    assert not [p for p in problems if "02-variance" in p and "mean" in p], problems
+
+
+def _mistake(folder: Path, checkpoint: str, name: str, header: str, body: str, feedback: str = "Look again.") -> Path:
+    """Write mistakes/<name> (a .py program or a .diff patch) with a header and feedback in en and nl."""
+    path = folder / checkpoint / "mistakes" / name
+    path.write_text(f"# mistake: {header}\n# expect-fail: three-values\n# feedback.en: {feedback}\n"
+                    f"# feedback.nl: {feedback}\n{body}", encoding="utf-8")
+    return path
+
+
+def test_two_mistakes_a_learner_cannot_tell_apart_are_named(new_lesson):
+    """Both fail their first case with the same value: the second one's verdict would show the first one's
+    feedback, so check names it (the retrieval lesson's 05_ignores_k and 06_default_k_zero were such a pair)."""
+    folder = new_lesson()
+    _mistake(folder, "01-mean", "02_halves.py", "halves the sum", "def mean(values):\n    return sum(values) * 0.5\n")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "01-mean/mistakes/02_halves.py", "gets the feedback of mistake '01_first_mistake'")
+    assert "both fail case three-values first, with the same result (4.5)" in line
+
+
+def test_feedback_a_trivial_program_or_the_starter_would_get_is_named(new_lesson):
+    """A declared mistake whose first failure is what a program that does nothing would give: returning its input,
+    raising ValueError, or the starter's NotImplementedError. Its feedback would reach learners who did not make it."""
+    folder = new_lesson()
+    _mistake(folder, "01-mean", "02_returns_input.py", "returns the list", "def mean(values):\n    return values\n")
+    _mistake(folder, "02-variance", "02_always_raises.py", "raises on every list",
+             "def variance(values):\n    raise ValueError('no')\n")
+    _mistake(folder, "03-zscores", "02_not_written.py", "not written yet",
+             "def zscores(values):\n    raise NotImplementedError\n")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    one_line_naming(problems, "01-mean/mistakes/02_returns_input.py",
+                    "a program that only returns its first argument gets the feedback of mistake '02_returns_input'")
+    one_line_naming(problems, "02-variance/mistakes/02_always_raises.py",
+                    "a program that only raises ValueError gets the feedback of mistake '02_always_raises'")
+    one_line_naming(problems, "03-zscores/starter.py", "the starter gets the feedback of mistake '02_not_written'")
+
+
+def test_a_mistake_that_fails_first_on_the_learners_first_failing_case_is_the_one_shown():
+    """Mistake A fails case x first and case y later; B fails y first. A learner whose first failing case is y with
+    the value both give there made B, not A (the engine's rule, graders/engine/judge.py known_mistake)."""
+    from graders.engine.judge import known_mistake
+
+    value = ["float", 1.5]
+    a = {"name": "a", "feedback": {}, "fails": {"x": {"kind": "return", "value": value},
+                                               "y": {"kind": "return", "value": value}}}
+    b = {"name": "b", "feedback": {}, "fails": {"y": {"kind": "return", "value": value}}}
+    learner = {"kind": "return", "value": value}
+    assert known_mistake({"mistakes": [a, b]}, "y", learner)["name"] == "b"
+    assert known_mistake({"mistakes": [a, b]}, "x", learner)["name"] == "a"
+    assert known_mistake({"mistakes": [a]}, "y", learner)["name"] == "a"  # the only one that fails there so
+    assert known_mistake({"mistakes": [a, b]}, "y", {"kind": "return", "value": ["float", 2.0]}) is None
+
+
+def test_feedback_markdown_becomes_parts_the_verdict_shows_and_other_markdown_is_named(new_lesson):
+    """Feedback may use `code`, *emphasis*, **strong** and [links](https://…): a learner whose failure matches the
+    mistake gets them as parts the page builds elements from. A list, an image, $math$, raw HTML or a relative link
+    would show as written: check names the file and the language."""
+    from graders.engine.judge import judge
+    from graders.hosts import cpython
+    from werkbank.grading import prepare_checkpoint
+
+    folder = new_lesson()
+    path = folder / "01-mean" / "mistakes" / "01_first_mistake.diff"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("# feedback.en: Divide by how many values there are, `len(values)`, not by a fixed "
+                                 "number.", "# feedback.en: Divide by **how many** values there are, `len(values)`; "
+                                 "see [the docs](https://docs.python.org/3/library/functions.html#len)."),
+                    encoding="utf-8")
+    assert lint(folder) == []
+    lesson = load_lesson_folder(folder)
+    mistake = lesson.checkpoints[0].mistakes()[0]
+    prepared = prepare_checkpoint(lesson.checkpoints[0])
+    verdict = judge(prepared, cpython.run(mistake.source(), prepared["plan"]), "en")
+    assert verdict["failure"]["mistake"] == "01_first_mistake"
+    assert verdict["failure"]["feedback_parts"] == [
+        {"text": "Divide by "}, {"text": "how many", "strong": True}, {"text": " values there are, "},
+        {"text": "len(values)", "code": True}, {"text": "; see "},
+        {"text": "the docs", "href": "https://docs.python.org/3/library/functions.html#len"}, {"text": "."}]
+    for bad, needle in (("- a list", "a list is not shown in a verdict"), ("see $x^2$", "math ($…$) is not rendered"),
+                        ("![x](https://e.org/x.png)", "image is not shown"), ("a <b>bold</b> word", "raw HTML '<b>'"),
+                        ("[the task](task.html)", "a link in a verdict is written [text](https://…)")):
+        path.write_text(text.replace("# feedback.nl: Deel door", f"# feedback.nl: {bad} Deel door"), encoding="utf-8")
+        one_line_naming(lint(folder), "01-mean/mistakes/01_first_mistake.diff", "feedback.nl", needle)
+
+
+def test_check_says_whether_the_reference_or_the_alternative_looks_wrong(new_lesson, tmp_path, monkeypatch):
+    """Where a correct alternative and the reference disagree: a reference that overflows to inf on finite inputs is
+    named as the file that looks wrong (not the alternative); an alternative that crashes with an exception the task
+    never uses is named, with the generated family to skip if the task leaves that input open."""
+    import werkbank.lessons
+
+    folder = new_lesson()
+    lesson_id = folder.name
+    grader = _grader_file(folder, "mean")
+    grader.write_text(grader.read_text(encoding="utf-8").replace("    )\n", "    )\n    yield Case(id=\"two-huge\", "
+                      "call=\"mean\", args=([1e308, 1e308],), explain={\"en\": \"Huge.\", \"nl\": \"Groot.\"})\n", 1),
+                      encoding="utf-8")
+    _add_domain(folder, "mean", 'Domain("mean", (Param("values", Seq(Real(), min_len=1)),), numpy=False, '
+                                'skip=("huge-int", "type-*", "complex", "container-*", "nan", "inf", "scale"))')
+    data = tmp_path / "tests" / "data"
+    monkeypatch.setattr(werkbank.lessons, "TESTS_DATA", data)
+    (data / lesson_id).mkdir(parents=True)
+    careful = "def mean(values):\n    if not values:\n        raise ValueError('empty')\n" \
+              "    return sum(v / len(values) for v in values)\n"
+    (data / lesson_id / "alt_1_careful.py").write_text(careful, encoding="utf-8")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "01-mean/solution.py", "the reference looks wrong")
+    assert "on case two-huge (mean([1e+308, 1e+308])), with " in line and "alt_1_careful.py" in line
+    assert "it returns float('inf') from finite inputs where the alternative returns 1e+308 (an overflow?)" in line
+    assert not [p for p in problems if p.startswith(str(data))], problems  # the alternative is not blamed
+    (data / lesson_id / "alt_1_careful.py").write_text(careful.replace("return sum(v / len(values) for v in values)",
+                                                                       "return sum(values) / len(values)"))
+    grader_text = grader.read_text(encoding="utf-8")
+    solution = folder / "01-mean" / "solution.py"
+    solution.write_text(solution.read_text(encoding="utf-8").replace("return sum(values) / len(values)",
+                                                                     "return sum(v / len(values) for v in values)"))
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    one_line_naming(problems, "alt_1_careful.py", "the alternative looks wrong: it returns float('inf') from finite inputs "
+                                                  "where the reference returns 1e+308 (an overflow?)")
+    assert grader_text == grader.read_text(encoding="utf-8")
+    solution.write_text(solution.read_text(encoding="utf-8").replace("return sum(v / len(values) for v in values)",
+                                                                     "return sum(values) / len(values)"))
+
+    grader.write_text(grader.read_text(encoding="utf-8").replace('"container-*", ', '"container-none", '
+                      '"container-str", "container-dict", "container-nested", "container-set", "container-frozenset", '
+                      '"container-item", '), encoding="utf-8")  # of the other containers, tuples only
+    (data / lesson_id / "alt_1_careful.py").write_text(  # computes as the reference does, but takes lists only
+        "def mean(values):\n    values = values + []\n    if not values:\n        raise ValueError('empty')\n"
+        "    return sum(values) / len(values)\n", encoding="utf-8")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "alt_1_careful.py", "the alternative looks wrong: it raises TypeError")
+    assert "fails case gen/container-" in line and "skip 'container-" in line
+
+
+# --- the texts: rules of werkbank/lesson_checks.py, each proven on a scaffolded lesson -----------------------------
+
+def _texts(folder: Path) -> list[str]:
+    from werkbank.lesson_checks import text_problems
+
+    forget(folder)
+    return text_problems(load_lesson_folder(folder))
+
+
+def _write(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+CHECKS_PY = '''from werkbank.lesson_checks import close, reference
+
+
+def mean():
+    return reference(__file__, "1").mean
+
+
+def check_worked_example():
+    assert close(mean()([1.0, 2.0, 6.0]), {value})
+
+
+def check_data_words():
+    assert "{word}" not in (__import__("pathlib").Path(__file__).parent / "prose.en.md").read_text(encoding="utf-8")
+
+
+PROSE_CLAIMS = [("The mean of 1, 2 and 6 is 3.", check_worked_example)]
+CHECKS = [check_data_words]
+'''
+
+
+def test_every_number_of_the_prose_is_proven_by_the_lessons_own_checks(new_lesson):
+    """A number in the prose outside every PROSE_CLAIMS passage is named; with checks.py beside lesson.toml quoting
+    the passage and computing it, the prose is clean; a check that computes something else is named by its line in
+    checks.py, as is a passage no longer in the prose and a further check of CHECKS that fails."""
+    folder = new_lesson()
+    prose = folder / "prose.en.md"
+    _write(prose, prose.read_text(encoding="utf-8").replace("## The mean\n\n", "## The mean\n\nThe mean of 1, 2 and "
+                                                           "6 is 3.\n\n", 1))
+    line = one_line_naming(_texts(folder), "prose.en.md", "the numbers 1, 2, 6, 3 in 'The mean of 1, 2 and 6 is 3.'",
+                           "not in a passage of checks.py's PROSE_CLAIMS")
+    assert re.search(r"prose\.en\.md:5: ", line), line
+    _write(folder / "checks.py", CHECKS_PY.format(value="3.0", word="banana"))
+    assert [p for p in _texts(folder) if "prose.en.md" in p.split(":")[0]] == []
+    _write(folder / "checks.py", CHECKS_PY.format(value="4.0", word="mean"))
+    problems = _texts(folder)
+    line = one_line_naming(problems, "checks.py", "check_worked_example (for 'The mean of 1, 2 and 6 is 3.') fails")
+    assert re.search(r"checks\.py:9: ", line) and "AssertionError" in line
+    one_line_naming(problems, "checks.py", "check_data_words fails")
+    _write(prose, prose.read_text(encoding="utf-8").replace("is 3.", "is three."))
+    one_line_naming(_texts(folder), "checks.py", "the PROSE_CLAIMS passage 'The mean of 1, 2 and 6 is 3.' is not "
+                                                 "in prose.en.md")
+    _write(folder / "checks.py", "PROSE_CLAIMS = [\n")
+    one_line_naming(_texts(folder), "checks.py:1", "cannot be imported: SyntaxError")
+
+
+def test_a_translation_states_the_same_numbers_section_by_section(new_lesson):
+    folder = new_lesson()
+    for lang, text in (("en", "The mean of 1, 2 and 6 is 3."), ("nl", "Het gemiddelde van 1, 2 en 6 is 4.")):
+        path = folder / f"prose.{lang}.md"
+        _write(path, path.read_text(encoding="utf-8").replace("\n\n```checkpoint 1", f"\n\n{text}\n\n```checkpoint 1"))
+    _write(folder / "checks.py", CHECKS_PY.format(value="3.0", word="banana"))
+    line = one_line_naming(_texts(folder), "prose.nl.md", "states other numbers than prose.en.md")
+    assert "section 1 ('## Het gemiddelde')" in line and "['1', '2', '4', '6'] against ['1', '2', '3', '6']" in line
+    nl = folder / "prose.nl.md"
+    _write(nl, nl.read_text(encoding="utf-8").replace("## De variantie", "De variantie"))
+    one_line_naming(_texts(folder), "prose.nl.md", "2 sections (## headings), prose.en.md has 3")
+
+
+def test_hints_are_two_or_three_and_the_first_is_a_nudge(new_lesson):
+    folder = new_lesson()
+    hint = folder / "01-mean" / "hint.en.md"
+    _write(hint, "Only one hint.\n")
+    one_line_naming(_texts(folder), "01-mean/hint.en.md", "1 hint(s): write 2 or 3")
+    _write(hint, "A first hint that says everything there is to say about the mean, at length.\n\n---\n\nShort.\n")
+    one_line_naming(_texts(folder), "01-mean/hint.en.md", "the first hint is as long as the answer")
+    _write(hint, "Gentle.\n---\nSpecific, and longer than the first.\n")
+    one_line_naming(_texts(folder), "01-mean/hint.en.md", "leave an empty line before each ---")
+
+
+def test_examples_and_task_blocks_give_what_the_task_shows(new_lesson):
+    """Every language has an example whose last line calls an entry; the task opens with the signature and a pycon
+    block showing what the example gives after solution.py; every pycon block is a passing doctest."""
+    folder = new_lesson()
+    cp = folder / "01-mean"
+    (cp / "example.nl.py").unlink()
+    one_line_naming(_texts(folder), "01-mean/example.nl.py", "missing")
+    _write(cp / "example.nl.py", "mean([1.0, 2.0, 6.0])\n")
+    task = cp / "task.en.md"
+    _write(task, task.read_text(encoding="utf-8").replace("3.0\n```", "3.5\n```", 1))
+    line = one_line_naming(_texts(folder), "01-mean/task.en.md", "the first pycon block shows '3.5'")
+    assert "but example.en.py gives '3.0' after solution.py" in line
+    one_line_naming(_texts(folder), "01-mean/task.en.md", "pycon block 1 is no passing doctest",
+                    "'mean([1.0, 2.0, 6.0])' gives '3.0', the block shows '3.5'")
+    _write(task, task.read_text(encoding="utf-8").replace("`mean(values) -> float`", "The mean."))
+    one_line_naming(_texts(folder), "01-mean/task.en.md", "must open with the signature of every entry")
+    _write(cp / "example.en.py", "x = [1.0]\nlen(x)\n")
+    one_line_naming(_texts(folder), "01-mean/example.en.py", "the last line calls none of ['mean']")
+
+
+def test_a_listed_lessons_task_keeps_its_input_rules_in_a_fold(new_lesson):
+    folder = new_lesson()
+    toml = folder / "lesson.toml"
+    _write(toml, toml.read_text(encoding="utf-8").replace("listed = false", "listed = true"))
+    assert not [p for p in _texts(folder) if "fold" in p]
+    task = folder / "02-variance" / "task.nl.md"
+    _write(task, re.sub(r"::: details.*?:::\n", "Een lege lijst geeft ValueError.\n", task.read_text(encoding="utf-8"),
+                        flags=re.S))
+    one_line_naming(_texts(folder), "02-variance/task.nl.md", "keep the input rules", "'::: details' fold")
+
+
+def test_an_arabic_starter_holds_code_not_arabic_text(new_lesson):
+    folder = new_lesson(("en", "ar"))
+    starter = folder / "01-mean" / "starter.ar.py"
+    assert not [p for p in _texts(folder) if "starter" in p]
+    _write(starter, starter.read_text(encoding="utf-8") + "# اكتب الكود هنا\n")
+    one_line_naming(_texts(folder), "01-mean/starter.ar.py", "holds Arabic text")
+
+
+def test_check_runs_the_text_rules_with_the_same_message(new_lesson):
+    """`werkbank check` reports a text rule's problem exactly as tests/test_lesson_text.py would."""
+    folder = new_lesson()
+    _write(folder / "01-mean" / "hint.en.md", "Only one hint.\n")
+    expected = one_line_naming(_texts(folder), "01-mean/hint.en.md", "1 hint(s)")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    assert expected in problems
+
+
+def test_check_runs_the_lessons_own_tests_and_another_seed(new_lesson):
+    """What make test runs on a lesson, check runs too: its own tests/test_lesson_<package>.py (one line per failing
+    test, naming the file and the test) and the reference against another seed's cases."""
+    folder = new_lesson()
+    package = folder.name.replace("-", "_")
+    tests = folder.parent.parent / "tests"
+    tests.mkdir()
+    _write(tests / f"test_lesson_{package}.py", "def test_fine():\n    assert True\n\n\n"
+                                                "def test_the_worked_example():\n    assert 1 + 1 == 3, 'the sum'\n")
+    grader = _grader_file(folder, "mean")
+    _write(grader, grader.read_text(encoding="utf-8") + '''
+
+RANDOM_CASES = 1
+
+
+def random_cases(rng, count):  # seed 0 draws 0.84 (a valid list), seed 1 draws 0.13 (a None the reference cannot add)
+    values = [None] if rng.random() < 0.5 else [1.0]
+    yield Case(id="random-0", call="mean", args=(values,), explain={"en": "Random.", "nl": "Willekeurig."})
+''')
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, f"test_lesson_{package}.py::test_the_worked_example", "AssertionError")
+    assert "the sum" in line and not [p for p in problems if "test_fine" in p]
+    one_line_naming(problems, "01-mean/solution.py", "author error with seed 1", "TypeError")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, lesson_tests=False, root=folder.parent)
+    assert not [p for p in problems if "test_lesson_" in p]

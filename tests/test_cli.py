@@ -179,3 +179,18 @@ def test_a_file_that_is_not_text_is_a_usage_error_with_its_json(tmp_path):
     assert verdict["status"] == "error" and verdict["usage"] is True
     assert "cannot read" in verdict["message"] and "binary.py" in verdict["message"]
 
+
+
+def test_grade_text_names_the_declared_mistake_it_recognises(tmp_path):
+    """A file that fails exactly as a declared mistake does: the text verdict names that mistake and its feedback,
+    as the JSON verdict's failure.mistake and failure.feedback do."""
+    from werkbank.lessons import load_lesson
+
+    checkpoint = load_lesson("retrieval-evaluation").checkpoint("1")
+    mistake = next(m for m in checkpoint.mistakes() if m.feedback)
+    path = tmp_path / "mistake.py"
+    path.write_text(mistake.source(), encoding="utf-8")
+    result = werkbank("grade", "retrieval-evaluation", "1", str(path))
+    verdict = json.loads(werkbank("grade", "retrieval-evaluation", "1", str(path), "--json").stdout)
+    assert result.returncode == 1 and verdict["failure"]["mistake"] == mistake.name
+    assert f"  mistake:  {mistake.name}: {mistake.feedback['en']}" in result.stdout.splitlines()

@@ -22,6 +22,16 @@ def test_every_message_exists_in_every_language_with_the_same_placeholders(key):
         assert _fields(template) == english, (key, lang)
 
 
+def test_a_catalog_that_gives_a_key_twice_is_refused_with_its_file(tmp_path):
+    """json keeps the last of two equal keys silently, so a merge that leaves one twice would change a text unseen."""
+    from graders.engine.i18n import load_catalogs
+
+    (tmp_path / "en.json").write_text('{"pass": "All pass.", "fail": "x", "pass": "Every case passes."}',
+                                      encoding="utf-8")
+    with pytest.raises(ValueError, match=r"en\.json: the key 'pass' is given twice"):
+        load_catalogs(tmp_path, ("en",))
+
+
 def test_no_language_has_keys_english_lacks():
     for lang in LANGUAGES:
         assert set(CATALOGS[lang]) <= set(CATALOGS[FALLBACK_LANGUAGE]), lang
@@ -70,3 +80,30 @@ def test_text_filled_into_a_message_cannot_turn_the_message_around():
     assert isolate("\u05d0") == f"{FSI}\u05d0{PDI}"
     assert isolate("ValueError") == "ValueError" and isolate("café") == "café"
     assert text("exit", "en", code=3) == text("exit", "en", code=3).replace(FSI, "")  # numbers: as they are
+
+
+@pytest.mark.parametrize("group", sorted(__import__("graders.engine.generate", fromlist=["GROUPS"]).GROUPS) + ["other"])
+def test_every_generated_family_group_has_its_texts_in_every_language(group):
+    """A failing generated case shows its group's name, explanation and hint: a group the catalog lacks would stop
+    the judge with a KeyError instead of a verdict."""
+    from graders.engine.judge import case_texts
+
+    for lang in LANGUAGES:
+        for key in (f"gen_name_{group}", f"gen_{group}", f"gen_hint_{group}"):
+            assert CATALOGS[lang].get(key), (key, lang)
+        label, explain, hint = case_texts({"generated": {"group": group, "site": "lr_max", "detail": "1e308"}}, lang)
+        assert "lr_max" in label and "1e308" in label and explain and hint
+
+
+def test_a_generated_case_reads_as_a_phrase_in_the_verdict_headline():
+    """The headline names the first failing case by its label: "First failure: a special number at lr_max
+    (1e308)." with one period, and a case that changes the whole call names no site."""
+    from graders.engine.judge import case_texts
+
+    label, _, _ = case_texts({"generated": {"group": "special-number", "site": "lr_max", "detail": "1e308"}}, "en")
+    assert label == "a special number at lr_max (1e308)"
+    whole, _, _ = case_texts({"generated": {"group": "scale", "site": "-", "detail": "2000 items"}}, "en")
+    assert whole == "a large input (2000 items)"
+    for lang in LANGUAGES:
+        message = text("fail", lang, passed=1, total=2, case=label)
+        assert ".." not in message and message.rstrip().endswith(".")

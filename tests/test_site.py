@@ -216,8 +216,9 @@ def test_lesson_page_has_every_hook(site, lang):
         body = text.split(f'data-checkpoint="{cp}"', 1)[1].split("</section>", 1)[0]
         sub = Page("<x " + body)
         actions = [b["data-action"] for b in sub.find("button", **{"data-action": True})]
+        # Reset, which replaces the learner's code, comes last, away from Run and Check
         assert [a for a in actions if a in {"run", "check", "stop", "reset", "hint", "solution"}] == \
-            ["run", "check", "stop", "reset", "hint", "solution"]
+            ["run", "check", "stop", "hint", "solution", "reset"]
         verdict = sub.find(**{"data-verdict": "idle"})
         assert verdict and "aria-live" not in verdict[0]  # one announcement per run, via the page's announcer
         assert sub.find("pre", **{"data-output": True, "dir": "ltr"})

@@ -52,11 +52,32 @@ def test_show_looks_like_python_and_is_bounded():
         "{'status': 'supported', 'sources': ['s1', 's2']}"
     assert show(encode((0.5, 2))) == "(0.5, 2)"
     assert show(encode((1,))) == "(1,)"
-    assert show(encode(np.array([1.0, 2.5]))) == "array([1.0, 2.5], dtype=float64)"
-    assert show(encode(np.int64(4))) == "numpy.int64(4)"
+    assert show(encode(np.array([1.0, 2.5]))) == "np.array([1.0, 2.5], dtype=np.float64)"
+    assert show(encode(np.int64(4))) == "np.int64(4)"
     long = show(encode(list(range(10_000))))
     assert len(long) < 200 and "more" in long
     assert len(show(encode("x" * 100_000))) < 200
+
+
+@pytest.mark.parametrize("value", [
+    [1.5, float("nan"), float("inf"), -float("inf")], np.array([0.25, np.nan]), np.arange(6, dtype=np.int32).reshape(2, 3),
+    np.float32(0.5), np.int64(-3), np.bool_(True), {"a": (1,), "b": {2, 3}, "c": frozenset()}, set(), np.array(["a", "bc"]),
+    b"\x00ab", 1 + 2j, [None, True, "it's"],
+])
+def test_show_writes_python_that_reads_back_as_the_same_value(value):
+    """What "Expected" and "Got" show can be pasted into Python (with numpy imported as np) and gives the value."""
+    text = show(encode(value), pasteable=True)
+    back = eval(text, {"np": np, "__builtins__": {"float": float, "set": set, "frozenset": frozenset}})  # noqa: S307
+    assert encode(back) == encode(value), (text, back)
+
+
+def test_a_cut_value_stays_valid_python_and_says_how_much_was_left_out():
+    import ast
+
+    text = show(encode({"a": list(range(30)), "b": np.arange(40.0)}), pasteable=True, more="… {n} more")
+    ast.parse(text)  # the cut places are `...` (Ellipsis), the count a comment after the value
+    assert text.endswith("  # … 46 more") and text.count("...") == 2, text
+    assert show(encode(list(range(5))), pasteable=True) == "[0, 1, 2, 3, 4]"  # nothing cut: no comment
 
 
 def test_objects_are_shown_by_their_attributes_without_calling_repr():

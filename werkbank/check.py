@@ -2,8 +2,10 @@
 
 1. **Lint** (:func:`lint_lesson`): ``lesson.toml`` against its schema (unknown keys rejected with "did you mean"),
    every language complete (each missing file named), no raw HTML in any text, every case's call names something
-   the task asks for (``entry``), every ``expect-fail`` names a real case, patches apply, missing files reported
-   as one line. Each problem is one line that starts with the file and says what to do.
+   the task asks for (``entry``), every ``expect-fail`` names a real case, patches apply, feedback markdown the
+   verdict can show, ``skip`` names that are families, missing files reported as one line; then the texts
+   (:func:`werkbank.lesson_checks.text_problems`: numbers in the prose and the lesson's ``checks.py``, hints,
+   examples, doctests, folds, starters). Each problem is one line that starts with the file and says what to do.
 2. **Grade** every file of :func:`items` (the one list, shared with ``tests/test_checkpoints.py``): the reference
    passes, every starter (each language) fails, every declared mistake fails as declared, every alternative
    solution (``tests/data/<lesson>/alt_*.py``) passes.
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
+from werkbank.lesson_checks import text_problems
 from werkbank.lessons import (EXERCISES, Checkpoint, Lesson, LessonError, Mistake, did_you_mean, lesson_alternatives,
                               lesson_folders, load_lesson_folder, parse_mistake, read_text, rel)
 
@@ -124,7 +127,9 @@ def judge_job(kind: str, verdict: dict, mistake: Mistake | None, case_ids=None) 
             return f"{what} must pass but got {status}: {detail}"
         return None
     if kind == "starter":
-        return "the starter passes: a starter must fail (leave the body to write)" if status == "pass" else None
+        if status == "pass":
+            return "the starter passes: a starter must fail (leave the body to write)"
+        return _misplaced_feedback("the starter", verdict)
     failed = verdict.get("failed_cases") or []
     if mistake.expect_fail and case_ids is not None and not matching(mistake.expect_fail, case_ids):
         return (f"expect-fail {mistake.expect_fail!r} is not a case of this checkpoint"
@@ -137,10 +142,92 @@ def judge_job(kind: str, verdict: dict, mistake: Mistake | None, case_ids=None) 
         return (f"{mistake.description!r}: case {mistake.expect_fail} should fail but passes; the failing cases "
                 f"are: {_few(failed) or status} (declare one of those, or fix the case)")
     shown = verdict.get("failure") or {}
-    if mistake.feedback and status == "fail" and not shown.get("mistake"):
+    other = shown.get("mistake")
+    if other and other != mistake.name:
+        return (f"{mistake.description!r} gets the feedback of mistake {other!r}: both fail case {shown.get('case')} "
+                f"first, with the same result ({shown.get('actual')}), so a learner cannot be told which one they "
+                "made; add a case where they differ that runs before it, or give only one of them feedback")
+    if mistake.feedback and status == "fail" and not other:
         return (f"{mistake.description!r}: its feedback would never be shown: a learner failing case "
                 f"{shown.get('case')} this way is not recognised as this mistake (does it behave differently "
                 "from one run to the next?)")
+    return None
+
+
+def _misplaced_feedback(what: str, verdict: dict) -> str | None:
+    """A problem when ``verdict`` (of a program that makes no declared mistake) shows a declared mistake's feedback."""
+    shown = verdict.get("failure") or {}
+    if not shown.get("mistake"):
+        return None
+    return (f"{what} gets the feedback of mistake {shown['mistake']!r} (it fails case {shown.get('case')} first with "
+            f"{shown.get('actual')}, as that mistake does): the feedback would be shown to learners who did not make "
+            "that mistake; make the mistake fail first on a case where its result is its own")
+
+
+def _non_finite(value) -> bool:
+    """True when ``value`` (a decoded input or result) is or holds a NaN or an infinity."""
+    import math
+
+    import numpy as np
+
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (float, complex)):
+        return not (math.isfinite(value.real) and math.isfinite(value.imag))
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "fc" and not bool(np.isfinite(value).all())
+    if isinstance(value, dict):
+        return any(_non_finite(k) or _non_finite(v) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_non_finite(v) for v in value)
+    return False
+
+
+def blame(prepared: dict, outcomes: list, case_id: str) -> tuple[str, str] | None:
+    """Which of the two looks wrong where the reference and a correct alternative disagree on ``case_id``:
+    ``("reference" or "alternative", why)``, or None without a clue. A reference that returns NaN or an infinity
+    from finite inputs where the alternative returns a finite result looks wrong (an overflow); an alternative that
+    raises an exception that is no expected outcome looks wrong; otherwise the two differ on a rule and the task
+    decides. For a generated case the advice names the family to ``skip`` if the task leaves that input open."""
+    from graders.engine import values
+    from graders.engine.judge import plan_case
+
+    key = prepared["key"]
+    expected = key["expected"][case_id]
+    actual = next((o for o in outcomes if o.get("id") == case_id), None)
+    if actual is None or actual.get("kind") not in ("return", "raise"):
+        return None
+    generated = (key["cases"][case_id].get("generated") or {}).get("family")
+    skip = f"; if the task leaves such input open, skip {generated!r} in the grader's DOMAIN" if generated else ""
+    args, kwargs = values.case_inputs(plan_case(prepared, case_id))
+    finite_inputs = not _non_finite([values.decode(args), values.decode(kwargs)])
+    shown = {"return": lambda o: values.show(o["value"]), "raise": lambda o: f"raises {o['exc']}"}
+    theirs, ours = shown[actual["kind"]](actual), shown[expected["kind"]](expected)
+    if expected["kind"] == "return" and actual["kind"] == "return" and finite_inputs \
+            and _non_finite(values.decode(expected["value"])) and not _non_finite(values.decode(actual["value"])):
+        return "reference", (f"the reference looks wrong: it returns {ours} from finite inputs where the alternative "
+                             f"returns {theirs} (an overflow?); compute without overflowing, or raise ValueError for "
+                             f"such input and say so in the task{skip}")
+    if expected["kind"] == "return" and actual["kind"] == "return" and finite_inputs \
+            and _non_finite(values.decode(actual["value"])) and not _non_finite(values.decode(expected["value"])):
+        return "alternative", (f"the alternative looks wrong: it returns {theirs} from finite inputs where the "
+                               f"reference returns {ours} (an overflow?){skip}")
+    if actual["kind"] == "raise" and (expected["kind"] == "return" or expected["exc"] not in actual.get("builtin_mro",
+                                                                                                     [])):
+        outcomes_raised = {o["exc"] for o in key["expected"].values() if o["kind"] == "raise"}
+        if not set(actual.get("builtin_mro", [actual["exc"]])) & outcomes_raised:  # no exception the task uses
+            message = actual.get("message", "")[:80]
+            reference = ours if expected["kind"] == "raise" else f"returns {ours}"
+            return "alternative", (f"the alternative looks wrong: it raises {actual['exc']} ({message}) where the "
+                                   f"reference {reference}{skip}")
+    if expected["kind"] == "raise" and actual["kind"] == "return":
+        return "alternative", (f"the reference rejects this input ({expected['exc']}: {expected.get('message', '')[:80]})"
+                               f" and the alternative returns {theirs}: if the task states that rule, the alternative "
+                               f"misses it; if not, state it in the task{skip}")
+    if expected["kind"] == "return" and actual["kind"] == "raise":
+        return "alternative", (f"the alternative rejects an input the reference accepts (it returns {ours}): if the "
+                               f"task allows this input, the alternative is wrong; if not, make the reference raise "
+                               f"and say so in the task{skip}")
     return None
 
 
@@ -155,6 +242,78 @@ def matching(pattern: str, case_ids) -> list[str]:
 def _few(ids, n: int = 4) -> str:
     ids = list(ids)
     return ", ".join(ids[:n]) + (f" (+{len(ids) - n} more)" if len(ids) > n else "")
+
+
+# --- feedback only for the mistake it is about ---------------------------------------------------------------------
+
+#: What the trivial programs do instead of each called function's body (see :func:`trivial_programs`).
+TRIVIAL = {
+    "returns its first argument": "return {first}",
+    "returns a constant of the result's type": "return {constant}",
+    "raises ValueError": "raise ValueError('trivial')",
+}
+
+_CONSTANTS = {"float": "0.0", "int": "0", "str": "''", "bool": "False", "none": "None", "list": "[]", "tuple": "()",
+              "dict": "{}", "set": "set()"}
+
+
+def trivial_programs(reference: str, calls: dict[str, list]) -> dict[str, str]:
+    """Programs that make no declared mistake but are wrong in the plainest ways: the reference with the body of
+    every function the cases call (``calls``: call path -> the wire value the reference returns on its first case)
+    replaced by ``return <first argument>``, by ``return <a constant of the result's type>``, or by ``raise
+    ValueError``. A declared mistake's feedback shown to one of them would be shown to learners who did not make
+    that mistake."""
+    import ast
+
+    from werkbank.mutants import scope_names
+
+    out = {}
+    for name, body in TRIVIAL.items():
+        tree = ast.parse(reference)
+        scopes = scope_names(tree)
+        changed = False
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            scope = scopes.get(node, "<module>")
+            path = node.name if scope == "<module>" else f"{scope}.{node.name}"
+            if path not in calls:
+                continue
+            params = [a.arg for a in node.args.posonlyargs + node.args.args if a.arg not in ("self", "cls")]
+            wire = calls[path]
+            constant = _CONSTANTS.get(wire[0] if isinstance(wire, list) and wire else None)
+            if ("{first}" in body and not params) or ("{constant}" in body and constant is None):
+                continue
+            node.body = ast.parse(body.format(first=params[0] if params else "", constant=constant)).body
+            changed = True
+        if changed:
+            out[name] = ast.unparse(tree)
+    return out
+
+
+def feedback_problems(cp: Checkpoint, prepared: dict) -> list[str]:
+    """Each trivial program (:func:`trivial_programs`) that a declared mistake's feedback would be shown to, one
+    problem line naming that mistake's file."""
+    from graders.engine.judge import judge
+    from graders.hosts import cpython
+
+    key = prepared["key"]
+    if not key.get("mistakes"):
+        return []
+    calls: dict = {}
+    for entry in prepared["plan"]["cases"]:
+        expected = key["expected"][entry["id"]]
+        if entry["call"] not in calls and expected["kind"] == "return":
+            calls[entry["call"]] = expected["value"]
+    paths = {m.name: m.path for m in parsed_mistakes(cp)[0]}
+    problems = []
+    for name, program in trivial_programs(cp.solution(), calls).items():
+        verdict = judge(prepared, cpython.run(program, prepared["plan"]))
+        problem = _misplaced_feedback(f"a program that only {name}", verdict)
+        if problem:
+            mistake = verdict["failure"]["mistake"]
+            problems.append(f"{rel(paths.get(mistake, cp.folder / 'mistakes'))}: {problem}")
+    return problems
 
 
 # --- the linter -----------------------------------------------------------------------------------------------------
@@ -296,10 +455,6 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
         if block and shown != example:
             problems.append(f"{rel(cp.folder / f'example.{lang}.py')}: differs from the first pycon example of "
                             f"task.{lang}.md ({shown[0] if shown else ''!s:.60}): make them the same snippet")
-    for lang in langs:
-        if examples and lang not in examples:
-            problems.append(f"{rel(cp.folder / f'example.{lang}.py')}: missing: the checkpoint has an example in "
-                            f"{', '.join(examples)}, so every language needs one")
     if not cp.solution_path.is_file():
         problems.append(f"{rel(cp.solution_path)}: missing: write the reference solution (the graders compute "
                         "every expected value with it)")
@@ -334,12 +489,32 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
             if missing:
                 problems.append(f"{rel(mistake.path)}: feedback missing in {', '.join(missing)}: add "
                                 f"'# feedback.{missing[0]}: …' (or give no feedback at all)")
+            problems += _feedback_problems(mistake)
     problems += _lint_grader(lesson, cp, mistakes, seed)
+    return problems
+
+
+def _feedback_problems(mistake: Mistake) -> list[str]:
+    """Markdown in a mistake's feedback that the verdict would show as written (werkbank.markdown.inline_parts)."""
+    from werkbank.markdown import MarkdownError, inline_parts
+
+    problems = []
+    for lang, text in mistake.feedback.items():
+        where = f"{rel(mistake.path)}: feedback.{lang}"
+        html = _html_problems(text, mistake.path)
+        if html:
+            problems += [p.replace(f"{rel(mistake.path)}:1:", f"{where}:", 1) for p in html]
+            continue
+        try:
+            inline_parts(text, where)
+        except MarkdownError as error:
+            problems.append(str(error))
     return problems
 
 
 def _lint_grader(lesson: Lesson, cp: Checkpoint, mistakes: list[Mistake], seed: int) -> list[str]:
     from graders.engine.case import AuthorError
+    from graders.engine.generate import FAMILIES, unknown_skips
     from graders.engine.prepare import collect_cases, domains_of
 
     path = grader_path(cp.grader)
@@ -379,6 +554,9 @@ def _lint_grader(lesson: Lesson, cp: Checkpoint, mistakes: list[Mistake], seed: 
         if entry and domain.call.split(".")[0] not in entry:
             problems.append(f"{where}: DOMAIN calls {domain.call}, which the task does not ask for (entry = "
                             f"{sorted(entry)} in {toml}): generated cases would fail every correct learner")
+        for name in unknown_skips(domain.skip):
+            problems.append(f"{where}: DOMAIN {domain.call} skips {name!r}, which is no family, so it skips nothing"
+                            f"{did_you_mean(name.rstrip('*'), FAMILIES)}; AUTHORING.md lists every family")
     for case in cases:
         head = case.call.split(".")[0]
         if entry and head not in entry:
@@ -579,13 +757,15 @@ def select_lessons(lesson_ids=None, root: Path | None = None) -> tuple[list[Less
 
 
 def check_lessons(lesson_ids=None, *, seed: int = CASE_SEED, jobs: int = 2, pyodide: bool = True, mutants: bool = False,
-                  progress=None, root: Path | None = None) -> tuple[list[str], list[str]]:
+                  lesson_tests: bool = True, progress=None, root: Path | None = None) -> tuple[list[str], list[str]]:
     """Check the given lessons (default: all under ``root``, the exercises folder). Returns ``(problems, report
     lines)``; see the module docstring."""
     say = progress or (lambda line: None)
     lessons, problems = select_lessons(lesson_ids, root)
     for lesson in lessons:
         problems += lint_lesson(lesson, seed=seed)
+        problems += [p for p in text_problems(lesson) if p not in problems]
+        problems += _source_problems(lesson)
     prepared = _prepare_all(lessons, seed, problems)
     work = []
     for item in items(lessons):
@@ -610,16 +790,96 @@ def check_lessons(lesson_ids=None, *, seed: int = CASE_SEED, jobs: int = 2, pyod
         problem = judge_job(item.kind, verdict, item.mistake, ready["key"]["order"])
         report.append(f"{'ok  ' if problem is None else 'FAIL'} {item.lesson.id} {item.checkpoint.id} "
                       f"{item.name}: {verdict['status']} ({verdict.get('passed')}/{verdict.get('total')})")
+        if problem and item.kind == "alternative" and verdict["status"] == "fail":
+            found = blame(ready, cpython[item.id].outcomes, verdict["failure"]["case"])
+            if found and found[0] == "reference":
+                problems.append(f"{rel(item.checkpoint.solution_path)}: on case {verdict['failure']['case']} "
+                                f"({verdict['failure']['call']}), with {rel(item.path)}: {found[1]}")
+                continue
+            if found:
+                problem = (f"fails case {verdict['failure']['case']} ({verdict['failure']['call']}): {found[1]}")
         if problem and not (item.kind == "mistake" and "is not a case of" in problem):  # the linter said so
             problems.append(f"{rel(item.path)}: {problem}")
+    for lesson in lessons:
+        for cp in lesson.checkpoints:
+            if (lesson.id, cp.id) in prepared:
+                problems += feedback_problems(cp, prepared[(lesson.id, cp.id)])
+                problems += other_seed_problems(cp, seed + 1)
     if pyodide and work:
         say(f"check: the same {len(work)} files in Pyodide (Node)")
         found, line = compare_with_pyodide(lessons, work, cpython, prepared, seed)
         problems += found
         report.append(line)
+    for lesson in lessons:
+        if lesson_tests and lesson_test_file(lesson) is not None:
+            say(f"check: {rel(lesson_test_file(lesson))} (the lesson's own tests)")
+            problems += lesson_test_problems(lesson)
     if mutants:
         problems += _run_mutants(lessons, seed, report)
     return problems, report
+
+
+def _source_problems(lesson: Lesson) -> list[str]:
+    """Runs of seven words shared with the source documents (werkbank.sources); a grader that cannot even be
+    imported is the linter's to name."""
+    from werkbank.sources import source_problems
+
+    try:
+        return source_problems(lesson)
+    except Exception:  # noqa: BLE001 - a broken grader or lesson file: named by the linter
+        return []
+
+
+def other_seed_problems(cp: Checkpoint, seed: int) -> list[str]:
+    """The reference must also pass the cases of another seed (other random and generated cases): a reference that
+    passes only its own seed's cases hides an input it cannot handle."""
+    from graders.engine.case import AuthorError
+    from graders.engine.judge import judge
+    from graders.hosts import cpython
+    from werkbank.grading import prepare_checkpoint
+
+    try:
+        prepared = prepare_checkpoint(cp, seed=seed)
+    except AuthorError as error:
+        return [f"{rel(cp.solution_path)} / {rel(grader_path(cp.grader))}: author error with seed {seed}: {error}"]
+    except Exception:  # noqa: BLE001 - a broken grader: named by the default seed's run
+        return []
+    verdict = judge(prepared, cpython.run(cp.solution(), prepared["plan"]))
+    problem = judge_job("reference", verdict, None)
+    return [f"{rel(cp.solution_path)}: with seed {seed}: {problem}"] if problem else []
+
+
+def lesson_test_file(lesson: Lesson) -> Path | None:
+    """The lesson's own tests, ``tests/test_lesson_<package>.py`` beside the exercises folder (the package of its
+    graders), when there is such a file."""
+    packages = {cp.grader.split(".")[1] for cp in lesson.checkpoints if cp.grader.count(".") >= 2}
+    for package in sorted(packages):
+        path = lesson.folder.parent.parent / "tests" / f"test_lesson_{package}.py"
+        if path.is_file():
+            return path
+    return None
+
+
+def lesson_test_problems(lesson: Lesson) -> list[str]:
+    """The lesson's own test file run with pytest (as ``make test`` runs it): one line per failing test, naming the
+    file and the test."""
+    import os
+    import subprocess
+
+    path = lesson_test_file(lesson)
+    if path is None:
+        return []
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=no", "-rfE",
+                           "--color=no", str(path)], cwd=path.parent.parent, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "COLUMNS": "400"})
+    if done.returncode in (0, 5):  # passed, or no tests in it
+        return []
+    failed = [line.split(" ", 1)[1] for line in done.stdout.splitlines() if line.startswith(("FAILED ", "ERROR "))]
+    where = rel(path)
+    if not failed:
+        tail = (done.stdout.strip().splitlines() or done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        return [f"{where}: the lesson's own tests do not run: {tail}"]
+    return [f"{where}::{line.split('::', 1)[1] if '::' in line else line}" for line in failed]
 
 
 def _run_mutants(lessons, seed: int, report: list[str]) -> list[str]:

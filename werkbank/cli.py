@@ -74,6 +74,8 @@ def format_verdict(verdict: dict) -> str:
             lines.append(f"  about:    {failure['explanation']}")
         if failure.get("hint"):
             lines.append(f"  hint:     {failure['hint']}")
+        if failure.get("mistake"):  # a declared mistake that fails exactly like this: its name and feedback
+            lines.append(f"  mistake:  {failure['mistake']}: {failure.get('feedback') or ''}".rstrip())
     if verdict.get("traceback"):
         lines.append(verdict["traceback"].rstrip())
     lines += [f"  note: {note}" for note in verdict.get("notes", [])]
@@ -92,6 +94,7 @@ def _check(args) -> int:
     try:
         problems, report = check_lessons(args.lessons or None, seed=args.seed, jobs=args.jobs,
                                          pyodide=not args.no_pyodide, mutants=args.mutants,
+                                         lesson_tests=not args.no_lesson_tests,
                                          progress=lambda line: print(line, file=sys.stderr, flush=True))
     except LessonError as error:
         print(f"werkbank check: {error}", file=sys.stderr)
@@ -172,6 +175,8 @@ def parser() -> argparse.ArgumentParser:
                        help="skip the Pyodide parity run (faster while drafting; make test never skips it)")
     check.add_argument("--mutants", action="store_true",
                        help="also run the graders against generated mutants of each reference (werkbank.mutants)")
+    check.add_argument("--no-lesson-tests", action="store_true",
+                       help="skip the lesson's own test file, tests/test_lesson_<package>.py (faster while drafting)")
     check.set_defaults(func=_check)
     new = sub.add_parser("new", help="scaffold a lesson that passes check at once")
     new.add_argument("lesson", metavar="LESSON_ID", help="lowercase words joined by '-', e.g. my-lesson")

@@ -56,8 +56,11 @@ from werkbank.vendor.wheels import PIN  # noqa: E402
 
 #: The schema of ``lesson.toml``: every key a table may hold, and the type of its value. Anything else is an error
 #: with a "did you mean" (a misspelled key must never be ignored silently).
-LESSON_KEYS = {"id": str, "languages": list, "listed": bool, "order": int, "minutes": int, "requirements": list,
-               "text": dict, "checkpoints": list}
+LESSON_KEYS = {"id": str, "languages": list, "listed": bool, "order": int, "minutes": int, "level": str,
+               "requirements": list, "text": dict, "checkpoints": list}
+#: A lesson's level (``level = "basic"``), shown on the home page and the lesson's header; ``order`` is the suggested
+#: order of the listed lessons, so it should rise with the level.
+LEVELS = ("basic", "intermediate", "advanced")
 TEXT_KEYS = {"title": str, "summary": str, "prerequisites": str, "goals": list, "takeaways": list,
              "further_reading": str, "sources": list}
 CHECKPOINT_KEYS = {"id": str, "folder": str, "grader": str, "entry": list, "plot": str, "needs": list,
@@ -250,9 +253,13 @@ class Checkpoint:
 
     def mistake_feedback(self) -> list[dict]:
         """The grading bundle's data for showing a learner what a known mistake means: every declared mistake
-        with feedback, as ``{"name", "expect_fail", "expect_status", "feedback": {lang: markdown}, "source"}``
-        (``source``: the complete wrong program, a patch already applied, so the engine can run it on the case a
-        learner failed and compare outcomes, as futurecoder's message steps do)."""
+        with feedback, as ``{"name", "expect_fail", "expect_status", "feedback": {lang: markdown}, "parts": {lang:
+        inline parts}, "source"}`` (``source``: the complete wrong program, a patch already applied, so the engine can
+        run it on the case a learner failed and compare outcomes, as futurecoder's message steps do; ``parts``: the
+        feedback as :func:`werkbank.markdown.inline_parts` reads it, which the verdict shows as code, emphasis and
+        links; markdown it refuses is shown as written, and ``werkbank check`` names it)."""
+        from werkbank.markdown import MarkdownError, inline_parts  # markdown builds on this module
+
         found = []
         for m in self.mistakes():
             if not m.feedback:
@@ -261,8 +268,14 @@ class Checkpoint:
                 source = m.source()
             except LessonError:
                 continue  # a patch that no longer applies: `werkbank check` names it; grading goes on without it
+            parts = {}
+            for lang, text in m.feedback.items():
+                try:
+                    parts[lang] = inline_parts(text)
+                except MarkdownError:
+                    parts[lang] = [{"text": text}]
             found.append({"name": m.name, "expect_fail": m.expect_fail, "expect_status": m.expect_status,
-                          "feedback": dict(m.feedback), "source": source})
+                          "feedback": dict(m.feedback), "parts": parts, "source": source})
         return found
 
     def alternatives(self) -> list[Alternative]:
@@ -293,6 +306,7 @@ class Lesson:
     requirements: tuple[str, ...]
     text: dict[str, LessonText]
     checkpoints: tuple[Checkpoint, ...] = field(default=())
+    level: str = ""
 
     def prose(self, lang: str) -> str:
         """The lesson's prose (markdown) in ``lang``."""
@@ -551,6 +565,10 @@ def load_lesson_folder(folder: Path) -> Lesson:
         if lang not in LANGUAGES:
             raise LessonError(f"{where('languages')}: language {lang!r} is not one of {', '.join(LANGUAGES)}"
                               f"{did_you_mean(lang, LANGUAGES)}")
+    level = data.get("level", "")
+    if level and level not in LEVELS:
+        raise LessonError(f"{where('level')}: level {level!r} is not one of {', '.join(LEVELS)}"
+                          f"{did_you_mean(level, LEVELS)}")
     requirements = _strings(data["requirements"], "requirements", where) if data.get("requirements") else ()
     for pin in requirements:
         if not PIN.match(pin):
@@ -627,6 +645,7 @@ def load_lesson_folder(folder: Path) -> Lesson:
         listed=data.get("listed", True),
         order=data.get("order", 100),
         minutes=data.get("minutes", 0),
+        level=level,
         requirements=requirements,
         text=texts,
         checkpoints=tuple(checkpoints),

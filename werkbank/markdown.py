@@ -10,7 +10,10 @@ Everything is rendered at build time, so a lesson page reads without JavaScript:
 - a fence ```` ```checkpoint N ```` with an empty body marks where checkpoint ``N`` belongs in the prose and becomes
   ``<div data-checkpoint-slot="N"></div>`` (the page moves the checkpoint's section there);
 - a container ``::: details Summary text`` … ``:::`` becomes a fold: ``<details><summary>Summary text</summary>…``;
-- fenced code is escaped into ``<pre><code class="language-...">``.
+- fenced code is escaped into ``<pre><code class="language-...">``; a long inline code span (a signature) gets
+  ``<wbr>`` after its brackets, dots and commas, so a narrow screen wraps it there and not inside a name;
+- in a right-to-left language, runs of code, numbers and intervals in running text are left-to-right isolates
+  (:mod:`werkbank.bidi`), so "[0, bins − 1]" in an Arabic hint keeps its order.
 
 Raw HTML is off: ``<script>`` or ``onerror=`` in a lesson show up as escaped text. Links and images must be
 ``http(s):``, ``mailto:``, relative or ``#anchors``; anything else (``javascript:``, ``data:``, ``vbscript:``...)
@@ -33,10 +36,11 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from graders.engine import settings as _settings
 from werkbank import flowchart as _flowchart
+from werkbank.bidi import isolate_html
 from werkbank.lessons import LessonError
 
-__all__ = ["MarkdownError", "render", "render_inline", "flowchart_svg", "check_url", "checkpoint_markers",
-           "split_hints", "RTL_LANGUAGES"]
+__all__ = ["MarkdownError", "render", "render_inline", "inline_parts", "flowchart_svg", "check_url",
+           "checkpoint_markers", "split_hints", "RTL_LANGUAGES"]
 
 SAFE_SCHEMES = ("http", "https", "mailto")
 FIGURE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -113,6 +117,20 @@ def _checkpoint_id(tok) -> str | None:
     return " ".join(info[1:])
 
 
+#: Where a long inline code span (a signature) may break: after an opening bracket, a dot or a comma, and before
+#: "->". Without these a narrow screen breaks it inside a name ("neg_l" / "og_probs").
+_CODE_BREAK = re.compile(r"(?<=[(\[.,])(?=\S)|(?= ->)")
+_CODE_BREAK_FROM = 24
+
+
+def _code_inline(content: str) -> str:
+    """An inline code span: escaped, and when it is long, with ``<wbr>`` where a signature may wrap."""
+    if len(content) < _CODE_BREAK_FROM:
+        return f"<code>{html.escape(content, quote=False)}</code>"
+    parts = _CODE_BREAK.split(content)
+    return "<code>" + "<wbr>".join(html.escape(part, quote=False) for part in parts) + "</code>"
+
+
 def _is_details(params: str, *_) -> bool:
     return params.strip().split(" ", 1)[0] == "details"
 
@@ -136,6 +154,7 @@ class _Renderer:
         rules["math_block_label"] = lambda t, i, o, e: _math(t[i].content, "block", source)
         default_fence = rules["fence"]
         rules["fence"] = lambda t, i, o, e: self._fence(t, i, o, e, default_fence)
+        rules["code_inline"] = lambda t, i, o, e: _code_inline(t[i].content)
         self.md = md
 
     def _details(self, tok) -> str:
@@ -202,13 +221,18 @@ class _Renderer:
         if inline:
             tokens = self.md.parseInline(text)
             self._check_links(tokens)
-            return self.md.renderer.render(tokens, self.md.options, {})
+            return self._isolated(self.md.renderer.render(tokens, self.md.options, {}))
         tokens = self.md.parse(text)
         self._check_links(tokens)
         self.markers(tokens, checkpoints)
         if self.heading_ids:
             _slug_ids(tokens)
-        return self.md.renderer.render(tokens, self.md.options, {})
+        return self._isolated(self.md.renderer.render(tokens, self.md.options, {}))
+
+    def _isolated(self, markup: str) -> str:
+        """In a right-to-left language, code, numbers and intervals in running text keep their order
+        (:func:`werkbank.bidi.isolate_html`)."""
+        return isolate_html(markup) if self.lang in RTL_LANGUAGES else markup
 
 
 def render(text: str, source: str = "<markdown>", lang: str = _settings.FALLBACK_LANGUAGE, heading_ids: bool = False,
@@ -227,6 +251,57 @@ def render(text: str, source: str = "<markdown>", lang: str = _settings.FALLBACK
 def render_inline(text: str, source: str = "<markdown>", lang: str = _settings.FALLBACK_LANGUAGE) -> str:
     """Render one line of markdown (no paragraph wrapper), with the same safety rules as :func:`render`."""
     return _Renderer(source, lang, False).render(text, inline=True)
+
+
+_INLINE_MARKUP = {"em_open": "em", "em_close": "em", "strong_open": "strong", "strong_close": "strong"}
+_MATH = re.compile(r"(?<![\\$])\$[^$\s][^$]*\$")
+
+
+def inline_parts(text: str, source: str = "<feedback>") -> list[dict]:
+    """One line of markdown as the parts a verdict shows (a declared mistake's feedback): ``[{"text", "code"?,
+    "strong"?, "em"?, "href"?}]``, each flag present only when set, so the page builds the elements itself from text
+    (never HTML). Only `code`, *emphasis*, **strong** and [links](https://…) are allowed; anything else (a list, a
+    heading, an image, an autolink, raw HTML, $math$, a link that is not http(s)) raises :class:`MarkdownError`
+    naming ``source``, since the verdict would show it as written."""
+    allowed = "use only `code`, *emphasis*, **strong** and [links](https://…)"
+    if _MATH.search(text):
+        raise MarkdownError(f"{source}: math ($…$) is not rendered in a verdict: {allowed}")
+    tokens = MarkdownIt("commonmark", {"html": False}).parse(text)
+    blocks = [t.type for t in tokens]
+    if blocks and blocks != ["paragraph_open", "inline", "paragraph_close"]:
+        block = next(b for b in blocks if b not in ("paragraph_open", "inline", "paragraph_close"))
+        name = {"bullet_list_open": "a list", "ordered_list_open": "a list", "heading_open": "a heading",
+                "fence": "a code block", "code_block": "a code block", "blockquote_open": "a quote",
+                "hr": "a rule"}.get(block, "more than one paragraph")
+        raise MarkdownError(f"{source}: {name} is not shown in a verdict: {allowed}")
+    parts: list[dict] = []
+    flags: dict = {}
+    for token in tokens[1].children if blocks else ():
+        if token.type in _INLINE_MARKUP:
+            name = _INLINE_MARKUP[token.type]
+            if token.type.endswith("_open"):
+                flags[name] = True
+            else:
+                flags.pop(name, None)
+        elif token.type == "link_open":
+            href = token.attrGet("href") or ""
+            if not re.match(r"^https?://", href) or token.info == "auto":
+                raise MarkdownError(f"{source}: a link in a verdict is written [text](https://…), not {href!r}")
+            flags["href"] = href
+        elif token.type == "link_close":
+            flags.pop("href", None)
+        elif token.type in ("text", "code_inline", "softbreak"):
+            part = {"text": " " if token.type == "softbreak" else token.content, **flags}
+            if token.type == "code_inline":
+                part["code"] = True
+            if parts and {k: v for k, v in parts[-1].items() if k != "text"} == \
+                    {k: v for k, v in part.items() if k != "text"}:
+                parts[-1]["text"] += part["text"]
+            else:
+                parts.append(part)
+        else:
+            raise MarkdownError(f"{source}: {token.type.replace('_', ' ')} is not shown in a verdict: {allowed}")
+    return parts
 
 
 def checkpoint_markers(text: str, source: str = "<markdown>", checkpoints=None) -> list[str]:

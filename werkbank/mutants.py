@@ -6,8 +6,18 @@ mutant is a wrong solution the grader lets pass, unless it is *equivalent* (it b
 input the task allows). Authors mark equivalent mutants, with a reason, in the checkpoint's ``mutants.toml``::
 
     [[equivalent]]
-    mutant = "compare: if count == 0: -> if count <= 0:"
+    mutant = "compare in summary: if count == 0: -> if count <= 0:"
     reason = "count is a length, never negative"
+
+A mutant's id names the operator, the function it is in (its qualified name, ``Report.from_rows`` for a method,
+``<module>`` outside any function), the statement before and after; when one function holds the same statement twice,
+the later ones end in `` (#2)``, `` (#3)``. So a mark stays on its mutant when code around it moves, and never covers
+a mutant elsewhere. A mark may leave the place out (``compare: if count == 0: -> if count <= 0:``), but one that
+then matches more than one mutant is a problem, as is a mark that matches none.
+
+A checkpoint that ``needs`` earlier ones starts with their code (the reference is self-contained): a function or class
+that is the same, statement for statement, in a needed checkpoint's reference is mutated and graded there, and not
+again here (its input checks are usually unreachable through the new functions, which validate first).
 
 The mutation operators (a small :mod:`ast` mutator; it knows this project's reference solutions better than a
 general tool, and needs no extra dependency):
@@ -30,6 +40,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import json
 import signal
 import tomllib
 from dataclasses import dataclass, field
@@ -54,17 +65,26 @@ MUTANT_TIME = 20.0
 
 @dataclass(frozen=True)
 class Mutant:
-    """One mutated reference: its source, the operator, and a one-line description usable as a stable id."""
+    """One mutated reference: its source, the operator, where it is, and a one-line description usable as a stable
+    id (see the module docstring)."""
 
     operator: str
     line: int
     before: str
     after: str
     source: str
+    where: str = "<module>"
+    occurrence: int = 1
 
     @property
     def id(self) -> str:
-        return f"{self.operator}: {self.before} -> {self.after}"
+        suffix = f" (#{self.occurrence})" if self.occurrence > 1 else ""
+        return f"{self.operator} in {self.where}: {self.before} -> {self.after}{suffix}"
+
+    @property
+    def top(self) -> str:
+        """The top-level function or class the mutant is in (``<module>`` outside any)."""
+        return self.where.split(".")[0]
 
     def diff(self, filename: str = "solution.py") -> str:
         """A one-line diff: where, the line before and the line after."""
@@ -203,13 +223,30 @@ def _at(tree, lineno, col):
     return None
 
 
+def scope_names(tree) -> dict:
+    """For every node of ``tree``, the qualified name of the function or class it is in (``<module>`` outside)."""
+    out = {}
+
+    def walk(node, scope):
+        for child in ast.iter_child_nodes(node):
+            out[child] = scope
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                walk(child, child.name if scope == "<module>" else f"{scope}.{child.name}")
+            else:
+                walk(child, scope)
+
+    walk(tree, "<module>")
+    return out
+
+
 def mutants(source: str) -> list[Mutant]:
-    """Every single-change mutant of ``source`` that still compiles, each once."""
+    """Every single-change mutant of ``source`` that still compiles, each once, with ids unique within the file."""
     tree = ast.parse(source)
+    scopes = scope_names(tree)
     sites = _Sites()
     sites.visit(tree)
     baseline = ast.unparse(tree)
-    found, seen = [], set()
+    found, seen, counts = [], set(), {}
     for operator, node, make in sites.found:
         fresh = ast.parse(source)
         applier = _Apply(node, make)
@@ -229,8 +266,30 @@ def mutants(source: str) -> list[Mutant]:
         seen.add(text)
         before = _one_line(statement) if statement is not None else ""
         after = "pass" if operator in ("raise", "branch") else _one_line(changed) if changed is not None else "?"
-        found.append(Mutant(operator, node.lineno, before, after, text))
+        where = scopes.get(node, "<module>")
+        key = (operator, where, before, after)
+        counts[key] = counts.get(key, 0) + 1
+        found.append(Mutant(operator, node.lineno, before, after, text, where, counts[key]))
     return found
+
+
+def _definitions(source: str) -> dict[str, str]:
+    """The top-level functions and classes of ``source``: name -> their code, positions left out."""
+    out = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out[node.name] = ast.dump(node, include_attributes=False)
+    return out
+
+
+def carried_over(source: str, needed_sources) -> set[str]:
+    """The top-level functions and classes of ``source`` that a needed checkpoint's reference holds unchanged."""
+    mine = _definitions(source)
+    out = set()
+    for other in needed_sources:
+        theirs = _definitions(other)
+        out.update(name for name, code in mine.items() if theirs.get(name) == code)
+    return out
 
 
 @dataclass
@@ -243,7 +302,9 @@ class Result:
     killed: int = 0
     equivalent: list = field(default_factory=list)   # (mutant, reason)
     survivors: list = field(default_factory=list)    # mutants
-    stale: list = field(default_factory=list)        # equivalent marks that match no mutant
+    stale: list = field(default_factory=list)        # equivalent marks that match no mutant, with a near id or ""
+    ambiguous: list = field(default_factory=list)    # (mark, the ids of the mutants it matches)
+    carried: int = 0                                  # mutants in code a needed checkpoint grades
 
     @property
     def score(self) -> float:
@@ -292,37 +353,76 @@ def killed(source: str, prepared: dict, *, seconds: float = MUTANT_TIME) -> bool
 
 def equivalent_marks(folder: Path) -> dict[str, str]:
     """The checkpoint's marked equivalent mutants: id -> reason (``mutants.toml``; none when it is missing)."""
+    from werkbank.lessons import rel
+
     path = Path(folder) / "mutants.toml"
     if not path.is_file():
         return {}
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{rel(path)}: not valid TOML: {error}") from None
     marks = {}
+    unknown = sorted(set(data) - {"equivalent"})
+    if unknown:
+        raise ValueError(f"{rel(path)}: unknown table {unknown[0]!r}: the file holds [[equivalent]] entries only")
     for entry in data.get("equivalent", []):
-        if not isinstance(entry, dict) or not entry.get("mutant") or not str(entry.get("reason", "")).strip():
-            raise ValueError(f"{path}: every [[equivalent]] needs 'mutant' and a non-empty 'reason'")
+        if not isinstance(entry, dict) or not entry.get("mutant") or not str(entry.get("reason", "")).strip() \
+                or set(entry) - {"mutant", "reason"}:
+            raise ValueError(f"{rel(path)}: every [[equivalent]] holds 'mutant' (the id check prints) and a "
+                             "non-empty 'reason', nothing else")
         marks[entry["mutant"]] = entry["reason"]
     return marks
 
 
-def score_checkpoint(lesson_id: str, checkpoint, *, seed: int = CASE_SEED) -> Result:
-    """Grade every mutant of the checkpoint's reference against its full case set."""
+def _matches(mark: str, mutant: Mutant) -> bool:
+    """A mark names a mutant by its id, or in the short form without the place (``compare: a -> b``), which
+    matches the mutant of that change wherever it is, so possibly several (a problem :func:`run_mutants` names)."""
+    return mark == mutant.id or mark == f"{mutant.operator}: {mutant.before} -> {mutant.after}"
+
+
+def score_checkpoint(lesson_id: str, checkpoint, *, seed: int = CASE_SEED, lesson=None) -> Result:
+    """Grade every mutant of the checkpoint's reference against its full case set. ``lesson``: the checkpoint's
+    lesson, to find the checkpoints it ``needs`` (their code is graded there, not again here)."""
+    import difflib
+
     from werkbank.grading import prepare_checkpoint
 
     prepared = prepare_checkpoint(checkpoint, seed=seed)
     marks = equivalent_marks(checkpoint.folder)
     result = Result(lesson_id, checkpoint.id)
-    seen_ids = set()
-    for mutant in mutants(checkpoint.solution()):
+    source = checkpoint.solution()
+    needed = [lesson.checkpoint(cid).solution() for cid in checkpoint.needs] if lesson is not None else []
+    carried = carried_over(source, needed)
+    found = mutants(source)
+    matched: dict[str, list[Mutant]] = {mark: [m for m in found if _matches(mark, m)] for mark in marks}
+    for mark, hits in matched.items():
+        if len(hits) > 1:
+            result.ambiguous.append((mark, [m.id for m in hits]))
+        elif not hits:
+            place = mark.split(":", 1)[0] + ":"  # "raise in mean:": a mutant of the same kind and place first
+            same = [m.id for m in found if m.id.startswith(place)]
+            near = difflib.get_close_matches(mark, same, n=1, cutoff=0.3) or \
+                difflib.get_close_matches(mark, [m.id for m in found], n=1, cutoff=0.6)
+            result.stale.append((mark, near[0] if near else ""))
+    reasons = {hits[0].id: marks[mark] for mark, hits in matched.items() if len(hits) == 1}
+    for mutant in found:
+        if mutant.top in carried:
+            result.carried += 1
+            continue
         result.total += 1
-        seen_ids.add(mutant.id)
-        if mutant.id in marks:
-            result.equivalent.append((mutant, marks[mutant.id]))
+        if mutant.id in reasons:
+            result.equivalent.append((mutant, reasons[mutant.id]))
         elif killed(mutant.source, prepared):
             result.killed += 1
         else:
             result.survivors.append(mutant)
-    result.stale = sorted(set(marks) - seen_ids)
     return result
+
+
+def _toml(text: str) -> str:
+    """``text`` as a TOML string, ready to paste into mutants.toml."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def run_mutants(lessons) -> tuple[list[str], list[str]]:
@@ -331,14 +431,38 @@ def run_mutants(lessons) -> tuple[list[str], list[str]]:
     problems, report = [], []
     for lesson in lessons:
         for checkpoint in lesson.checkpoints:
-            result = score_checkpoint(lesson.id, checkpoint)
-            relevant = result.total - len(result.equivalent)
-            report.append(f"{lesson.id} {checkpoint.id}: {result.killed}/{relevant} mutants killed "
-                          f"({result.score:.0%}), {len(result.equivalent)} marked equivalent")
-            for mutant in result.survivors:
-                line = f"{lesson.id} {checkpoint.id} survivor {mutant.diff()}"
-                report.append("  " + line)
-                problems.append(f"{line}   (mutant id: {mutant.id!r})")
-            for stale in result.stale:
-                problems.append(f"{lesson.id} {checkpoint.id}: mutants.toml marks {stale!r}, which no mutant matches")
+            found, lines = checkpoint_problems(lesson, checkpoint)
+            problems += found
+            report += lines
+    return problems, report
+
+
+def checkpoint_problems(lesson, checkpoint) -> tuple[list[str], list[str]]:
+    """:func:`run_mutants` for one checkpoint of ``lesson``: ``(problems, report lines)``."""
+    from werkbank.lessons import rel
+
+    problems, report = [], []
+    try:
+        result = score_checkpoint(lesson.id, checkpoint, lesson=lesson)
+    except ValueError as error:  # a malformed mutants.toml: named, one line
+        return [str(error)], []
+    relevant = result.total - len(result.equivalent)
+    carried = f", {result.carried} in code carried over from checkpoint {', '.join(checkpoint.needs)} " \
+              "(graded there)" if result.carried else ""
+    report.append(f"{lesson.id} {checkpoint.id}: {result.killed}/{relevant} mutants killed "
+                  f"({result.score:.0%}), {len(result.equivalent)} marked equivalent{carried}")
+    solution = rel(checkpoint.solution_path)
+    marks = rel(checkpoint.folder / "mutants.toml")
+    for mutant in result.survivors:
+        report.append(f"  {lesson.id} {checkpoint.id} survivor {mutant.diff()}")
+        problems.append(f"{solution}:{mutant.line}: a mutant survives every case: {mutant.before}  ->  "
+                        f"{mutant.after}; add a case that tells them apart, or mark it equivalent in "
+                        f"{marks} with mutant = {_toml(mutant.id)}")
+    for mark, near in result.stale:
+        hint = f" (did you mean {_toml(near)}?)" if near else ""
+        problems.append(f"{marks}: the mark {_toml(mark)} matches no mutant{hint}; remove it, or write the id "
+                        "check prints for the survivor")
+    for mark, ids in result.ambiguous:
+        problems.append(f"{marks}: the mark {_toml(mark)} matches {len(ids)} mutants; name one: "
+                        + "; ".join(_toml(i) for i in ids))
     return problems, report

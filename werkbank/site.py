@@ -24,10 +24,11 @@ from functools import partial
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from graders.engine.settings import FALLBACK_LANGUAGE, LANGUAGES, RTL_LANGUAGES
 from werkbank.assets import EDITOR_STAGES, SiteError, bundle, editor_modules  # bundling lives in werkbank.assets
+from werkbank.bidi import isolate_html
 from werkbank.catalog import for_page, ui
 from werkbank.markdown import render, render_inline
 
@@ -104,9 +105,18 @@ _ENV.globals.update(dir=_dir, home_path=_home_path, languages=LANGUAGES, default
                     language_name=lambda lang: ui(lang, "language_name"))
 
 
+def _isolated(lang: str, text: str) -> Markup:
+    """``text`` (plain) for a page in ``lang``: escaped, and in a right-to-left language with its runs of code,
+    numbers and intervals as left-to-right isolates (:func:`werkbank.bidi.isolate_html`)."""
+    escaped = str(escape(text))
+    return Markup(isolate_html(escaped) if lang in RTL_LANGUAGES else escaped)
+
+
 def _render(template: str, lang: str, **context) -> str:
-    """Render ``template`` for a page in ``lang``: ``t(key, **values)`` is that language's UI string."""
-    return _ENV.get_template(template).render(lang=lang, t=partial(ui, lang), **context)
+    """Render ``template`` for a page in ``lang``: ``t(key, **values)`` is that language's UI string, ``iso(text)``
+    a plain text isolated for the page's direction (:func:`_isolated`)."""
+    return _ENV.get_template(template).render(lang=lang, t=partial(ui, lang), iso=partial(_isolated, lang),
+                                              **context)
 
 
 def _page(template: str, *, lang: str, root: str, title: str, page: str, versions: dict[str, str],
@@ -128,7 +138,9 @@ def _lesson_lang(lesson, lang: str) -> str:
     return lesson.languages[0]
 
 
-def _home(lang: str, lessons: list, versions: dict[str, str]) -> str:
+def _home(lang: str, lessons: list, versions: dict[str, str], download_mb: int = 0) -> str:
+    """A home page: the listed lessons in their suggested order (``order``), each with its level, time,
+    prerequisites and the learner's state (web/src/progress.js), and a way back to the last lesson worked on."""
     root = "" if lang == DEFAULT_LANGUAGE else "../"
     cards = []
     for lesson in lessons:
@@ -136,15 +148,21 @@ def _home(lang: str, lessons: list, versions: dict[str, str]) -> str:
             continue
         ll = _lesson_lang(lesson, lang)
         text = lesson.text[ll]
+        toml = f"{lesson.folder / 'lesson.toml'} [text.{ll}]"
         cards.append({
-            "id": lesson.id, "lang": ll, "title": text.title, "minutes": lesson.minutes,
+            "id": lesson.id, "lang": ll, "title": text.title, "minutes": lesson.minutes, "level": lesson.level,
             "href": f"{root}lessons/{lesson.id}/{ll}.html", "total": len(lesson.checkpoints),
-            "summary": _md(text.summary, f"{lesson.folder / 'lesson.toml'} [text.{ll}]", ll),
+            "summary": _md(text.summary, toml, ll),
+            "prerequisites": _md_inline(text.prerequisites, toml, ll) if text.prerequisites else "",
             "languages": [(x, f"{root}lessons/{lesson.id}/{x}.html") for x in lesson.languages],
         })
-    index = [{"id": l.id, "checkpoints": [c.id for c in l.checkpoints]} for l in lessons]
+    # what the scripts read: each lesson's checkpoints (progress), and for "continue" its title and address in
+    # each of its languages
+    index = [{"id": l.id, "checkpoints": [c.id for c in l.checkpoints],
+              "pages": {x: {"title": l.text[x].title, "href": f"{root}lessons/{l.id}/{x}.html"} for x in l.languages}}
+             for l in lessons]
     return _page("home.html", lang=lang, root=root, title=ui(lang, "site_title"), page="home", versions=versions,
-                 switch=[(o, root + _home_path(o)) for o in LANGUAGES], cards=cards,
+                 switch=[(o, root + _home_path(o)) for o in LANGUAGES], cards=cards, download_mb=download_mb,
                  site_data={"lessons": index})
 
 
@@ -179,9 +197,12 @@ def _checkpoint(lesson, cp, lang: str, index: int, numbers: dict[str, int], next
     """One checkpoint's section (``checkpoint.html``). The carried-over code of the checkpoints it needs is visible
     and editable, and runs before the learner's own code."""
     hint_source = str(cp.folder / f"hint.{lang}.md")
+    # The task's folds (its input rules, which most cases test) start open: the task stands beside the editor.
+    task = str(_md(cp.task(lang), str(cp.folder / f"task.{lang}.md"), lang)).replace(
+        '<details class="fold">', '<details class="fold" open>')
     return Markup(_render(
         "checkpoint.html", lang, cp=cp, index=index, title=_title(lesson, cp, lang),
-        task=_md(cp.task(lang), str(cp.folder / f"task.{lang}.md"), lang),
+        task=Markup(task),
         carried=[{"id": need.id, "n": numbers[need.id], "key": f"{cp.id}-{need.id}"}
                  for need in _needs_closure(lesson, cp)],
         starter=cp.starter(lang), example=cp.example(lang),
@@ -219,23 +240,37 @@ def place_checkpoints(prose_html: str, sections: dict[str, str]) -> str:
 
 def _next_links(lesson, lang: str, next_lesson) -> list[dict]:
     """The "Next" link shown after each checkpoint's pass: the next checkpoint, or after the last one the next
-    lesson (or all lessons)."""
+    lesson in this page's language (``next_lesson``, see :func:`_next_lesson`), or all lessons."""
     links = []
     cps = lesson.checkpoints
     for i, cp in enumerate(cps):
         if i + 1 < len(cps):
             links.append({"kind": "checkpoint", "href": f"#checkpoint-{cps[i + 1].id}",
                           "text": ui(lang, "next_checkpoint", n=i + 2)})
-        elif next_lesson is not None:
-            ll = _lesson_lang(next_lesson, lang)
-            links.append({"kind": "lesson", "href": f"../{next_lesson.id}/{ll}.html",
-                          "text": ui(lang, "next_lesson", title=next_lesson.text[ll].title)})
         else:
-            links.append({"kind": "home", "href": f"../../{_home_path(lang)}", "text": ui(lang, "all_lessons")})
+            links.append(_lesson_after(lang, next_lesson))
     return links
 
 
+def _lesson_after(lang: str, next_lesson) -> dict:
+    """The link to go on after a lesson, from a page in ``lang``: the next lesson in that language, else the home
+    page."""
+    if next_lesson is not None:
+        return {"kind": "lesson", "href": f"../{next_lesson.id}/{lang}.html",
+                "text": ui(lang, "next_lesson", title=next_lesson.text[lang].title)}
+    return {"kind": "home", "href": f"../../{_home_path(lang)}", "text": ui(lang, "all_lessons")}
+
+
+def _next_lesson(lesson, lang: str, listed: list):
+    """The lesson to suggest after ``lesson`` to a learner reading it in ``lang``: the first later listed lesson
+    (in the suggested order) that has ``lang``, else None (the home page is suggested instead: a lesson in another
+    language is no next step for a learner who reads this one in ``lang``)."""
+    later = listed[listed.index(lesson) + 1:] if lesson in listed else []
+    return next((other for other in later if lang in other.languages), None)
+
+
 def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None, editor: tuple[str, ...] = ()) -> str:
+    """A lesson's page in ``lang``; ``next_lesson``: the lesson suggested after it in that language (or None)."""
     text = lesson.text[lang]
     toml = f"{lesson.folder / 'lesson.toml'} [text.{lang}]"
     root = "../../"
@@ -272,7 +307,8 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None, 
         switch=[(o, f"{o}.html") for o in lesson.languages],
         stepper=[{"id": cp.id, "number": i, "title": _title(lesson, cp, lang)}
                  for i, cp in enumerate(lesson.checkpoints, 1)],
-        text=text, minutes=lesson.minutes, total=len(lesson.checkpoints),
+        text=text, minutes=lesson.minutes, total=len(lesson.checkpoints), level=lesson.level,
+        end_next=_lesson_after(lang, next_lesson),
         prerequisites=_md_inline(text.prerequisites, toml, lang) if text.prerequisites else "",
         goals=[_md_inline(g, toml, lang) for g in text.goals],
         body=Markup(place_checkpoints(prose, sections)),
@@ -284,17 +320,18 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None, 
 
 # ---------------------------------------------------------------- entry point
 
-def render_pages(lessons: list, versions: dict[str, str], editor: tuple[str, ...] = ()) -> dict[str, str]:
+def render_pages(lessons: list, versions: dict[str, str], editor: tuple[str, ...] = (),
+                 download_mb: int = 0) -> dict[str, str]:
     """Every page as HTML, by its path under ``dist/``: a home page per UI language and one page per language of
     each lesson. ``versions``: the cache-busting hashes of the bundles and static files (``app``, ``early``,
-    ``editor``, ``static``); ``editor``: the editor's module files that lesson pages preload."""
-    pages = {_home_path(lang): _home(lang, lessons, versions) for lang in LANGUAGES}
+    ``editor``, ``static``); ``editor``: the editor's module files that lesson pages preload; ``download_mb``: about
+    how many MB a first visit downloads for Python (:func:`download_size_mb`; 0: not said)."""
+    pages = {_home_path(lang): _home(lang, lessons, versions, download_mb) for lang in LANGUAGES}
     listed = [lesson for lesson in lessons if lesson.listed]
     for lesson in lessons:
-        later = listed[listed.index(lesson) + 1:] if lesson in listed else []
-        next_lesson = later[0] if later else None
         for lang in lesson.languages:
-            pages[f"lessons/{lesson.id}/{lang}.html"] = _lesson_page(lesson, lang, versions, next_lesson, editor)
+            pages[f"lessons/{lesson.id}/{lang}.html"] = _lesson_page(lesson, lang, versions,
+                                                                     _next_lesson(lesson, lang, listed), editor)
     return pages
 
 
@@ -311,5 +348,21 @@ def build_site(dist: Path, lessons: list | None = None) -> None:
     dist = Path(dist)
     versions = bundle(dist)
     versions["static"] = copy_static(dist)
-    for rel, text in render_pages(lessons, versions, tuple(editor_modules(dist))).items():
+    pages = render_pages(lessons, versions, tuple(editor_modules(dist)), download_mb=download_size_mb(dist))
+    for rel, text in pages.items():
         _write(dist / rel, text)
+
+
+#: The runtime's files a first visit downloads (werkbank.vendor puts them in dist/pyodide/), by name pattern.
+_RUNTIME_DOWNLOAD = re.compile(r"^(pyodide\.asm\.(js|wasm)|pyodide\.mjs|python_stdlib\.zip|numpy-.*\.whl)$")
+
+
+def download_size_mb(dist: Path) -> int:
+    """About how many MB a learner's first visit downloads for Python (the runtime, its standard library, numpy),
+    rounded up to a multiple of 5 (the build may still precompile the standard library, which adds a little); 0
+    when the runtime is not there. Said on the home page, so nobody on a metered line is surprised."""
+    folder = Path(dist) / "pyodide"
+    if not folder.is_dir():
+        return 0
+    size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file() and _RUNTIME_DOWNLOAD.match(p.name))
+    return -(-size // (5 * 1_000_000)) * 5 if size else 0

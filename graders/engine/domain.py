@@ -155,7 +155,7 @@ def _on_and_next_to(x: float):
 
 @dataclass(frozen=True)
 class Real(Spec):
-    """A real number in ``[lo, hi]`` (``None`` for an open end).
+    """A real number from ``lo`` to ``hi`` (``None`` for an open end).
 
     ``edges``: further values where behaviour changes (bin edges, thresholds), tried on and next to them.
     ``bools``: ``True``/``False`` count as the numbers 1 and 0 (Python's bool is an int), so they are tried as
@@ -167,7 +167,6 @@ class Real(Spec):
     edges: tuple = ()
     bools: bool = False
     strings: bool = False
-    finite: bool = True
 
     def variants(self, value):
         out = [Variant("nan", "nan", float("nan")), Variant("inf", "inf", float("inf")),
@@ -183,11 +182,13 @@ class Real(Spec):
             out.append(Variant("numeric-str", "'0.5'", "0.5"))
         if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
             out.append(Variant("npfloat", "numpy.float64", np.float64(value)))
-            if float(np.float32(value)) == value:
-                out.append(Variant("float32", "numpy.float32", np.float32(value)))
+            with np.errstate(over="ignore"):
+                if float(np.float32(value)) == value:
+                    out.append(Variant("float32", "numpy.float32", np.float32(value)))
             if float(value).is_integer():
                 out.append(Variant("int-form", str(int(value)), int(value)))
-                out.append(Variant("npint", "numpy.int64", np.int64(int(value))))
+                if -2**63 <= int(value) < 2**63:  # a huge integral float (1e308) has no int64 form
+                    out.append(Variant("npint", "numpy.int64", np.int64(int(value))))
         points = [p for p in (self.lo, self.hi) if p is not None] + list(self.edges)
         for point in points:
             for where, x in _on_and_next_to(point):
@@ -208,7 +209,7 @@ class Real(Spec):
 
 @dataclass(frozen=True)
 class Integer(Spec):
-    """An ``int`` in ``[lo, hi]`` (``None`` for an open end). ``bools``: True/False count as 1/0. ``floats``:
+    """An ``int`` from ``lo`` to ``hi`` (``None`` for an open end). ``bools``: True/False count as 1/0. ``floats``:
     integral floats (``3.0``) and fractions are tried (only when the task settles them)."""
 
     lo: int | None = None
@@ -268,7 +269,8 @@ class Flag(Spec):
 
 @dataclass(frozen=True)
 class Maybe(Spec):
-    """``None`` or a value of ``spec`` (e.g. a prediction that may be an abstention)."""
+    """``None`` or a value of ``spec`` (e.g. a prediction that may be an abstention). ``weight``: the share of
+    random values that are ``None``."""
 
     spec: Spec
     weight: float = 0.3
@@ -286,7 +288,8 @@ class Maybe(Spec):
 # --------------------------------------------------------------------------------------------------- containers
 
 
-_NUMERIC_DTYPES = ("float64", "float32", "int64", "int8", "uint8", "bool")
+#: The dtypes a numeric sequence is tried in (families ``ndarray-<dtype>``).
+NUMERIC_DTYPES = ("float64", "float32", "int64", "int8", "uint8", "bool")
 
 
 def array_of(items) -> np.ndarray:
@@ -309,7 +312,7 @@ def _array_variants(items: list):
         return out
     out.append(Variant("ndarray", str(base.dtype), base))
     if base.dtype.kind in "biuf":
-        for dtype in _NUMERIC_DTYPES:
+        for dtype in NUMERIC_DTYPES:
             if dtype == str(base.dtype):
                 continue
             with np.errstate(all="ignore"):
@@ -334,7 +337,8 @@ def _array_variants(items: list):
 class Seq(Spec):
     """A sequence of ``item`` values with ``min_len`` to ``max_len`` items.
 
-    ``containers``: the container types random valid values use ("list", "tuple", "ndarray"). Every other
+    ``containers``: the container types the task allows ("list", "tuple", "ndarray"): random valid values use
+    them, and when two arguments allow several, every mix of them is tried (family ``combo``). Every other
     container (tuple, set, frozenset, str, dict, None, a bare item, a nested list, numpy arrays of each dtype and
     shape) is tried as a variant anyway; the reference decides which are valid.
     """
@@ -410,6 +414,17 @@ class Seq(Spec):
         return [(i, self.item, items[i]) for i in picked]
 
 
+def holds_numpy(value) -> bool:
+    """True when ``value`` is or holds a numpy scalar or array (inside lists, tuples, sets and dicts)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return True
+    if isinstance(value, dict):
+        return any(holds_numpy(k) or holds_numpy(v) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(holds_numpy(v) for v in value)
+    return False
+
+
 def _as_list(value):
     if isinstance(value, (list, tuple)):
         return list(value)
@@ -461,8 +476,8 @@ class Record(Spec):
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter: its documented name, its spec, whether it may be passed by keyword (``keyword``: as every
-    Python parameter may, unless the task makes it positional-only) and whether it may be left out
+    """One parameter: its documented ``name``, its ``spec``, whether it may be passed by keyword (``keyword``: as
+    every Python parameter may, unless the task makes it positional-only) and whether it may be left out
     (``has_default``). Generated calls pass arguments by these names, so they must be the reference's own."""
 
     name: str
@@ -477,9 +492,11 @@ class Domain:
 
     ``call``: the name (or dotted path) the cases call. ``params``: :class:`Param` per positional parameter.
     ``aligned``: groups of parameter names whose sequences must have equal length (tried shorter, as one item
-    numpy would broadcast, and as a column). ``repeat``: the same call is made again later with the same
-    arguments. ``records``: groups of parameter names holding records with the same ``key`` fields, for key
+    numpy would broadcast, and as a column). ``repeat``: some valid calls are made again after all the others
+    (family ``repeat``; False is the same as skipping it). ``records``: groups of parameter names holding records with the same ``key`` fields, for key
     collisions. ``skip``: families not to generate (the task leaves them open), as names or name prefixes.
+    ``numpy``: with False no generated input holds a numpy value (no numpy scalars, no arrays), for a task in plain
+    Python that says nothing about numpy.
     """
 
     call: str
@@ -488,6 +505,7 @@ class Domain:
     repeat: bool = True
     records: tuple = ()
     skip: tuple = ()
+    numpy: bool = True
 
     def skips(self, family: str) -> bool:
         """True when ``family`` is excluded by ``skip`` (an exact name or a prefix ending in ``*``)."""
@@ -498,4 +516,4 @@ class Domain:
 
 
 __all__ = ["Domain", "Param", "Spec", "Text", "Real", "Integer", "Flag", "Maybe", "Seq", "Record", "Variant",
-           "WHITESPACE", "SEPARATORS", "char_name"]
+           "WHITESPACE", "SEPARATORS", "NUMERIC_DTYPES", "char_name", "holds_numpy"]

@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .domain import Domain, Flag, Integer, Maybe, Real, Record, Seq, Text, Variant, array_of
+from .domain import (NUMERIC_DTYPES, Domain, Flag, Integer, Maybe, Real, Record, Seq, Text, Variant, array_of,
+                     holds_numpy)
 
 #: Families grouped for explanations (catalog key ``gen_<group>``) and for the verdict's summary.
 GROUPS = {
@@ -49,6 +50,103 @@ GROUPS = {
     "transform": ("accented",), "keyword": ("keyword", "default"), "combo": ("combo",), "scale": ("scale",),
     "repeat": ("repeat",), "refill": ("refill",),
 }
+#: Every family, by the name a ``skip`` names it: what it tries. ``<dtype>`` stands for each numpy dtype that holds
+#: the items. AUTHORING.md's table of families is made from this and the specs' own variants
+#: (``python -m werkbank.authoring_docs``); a test keeps both in step with what :func:`generate` makes.
+FAMILIES = {
+    # a value of another type
+    "type-none": "None instead of the value", "type-int": "an int instead of a text", "type-float":
+    "a float instead of a text", "type-nan": "NaN instead of a text", "type-bool": "True instead of a text",
+    "type-bytes": "the text as bytes", "type-list": "the value inside a list", "type-str": "a text instead of a number",
+    # texts
+    "empty": "the empty text", "blank": "every Unicode whitespace character (str.isspace), and a mix of them",
+    "invisible": "characters that look empty but are not whitespace (zero-width space, BOM, word joiner)",
+    "padded": "the text with spaces, a no-break space or a newline around it", "case":
+    "the text in upper, swapped and title case", "substring": "the first half of the text",
+    "superstring": "the text with its last character doubled", "nfd": "the text decomposed (NFD)",
+    "nfc": "the text composed (NFC)", "nfkc": "the text in compatibility form (NFKC)",
+    "separator": "the text with a separator and more after it ('x|x', 'x:x', ...)",
+    "nonascii": "accented, emoji, Arabic and combining-accent texts", "numeric": "texts that read as numbers ('10')",
+    "nonelike": "texts that read as nothing ('None', 'null', 'nan', 'N/A')",
+    "len-max": "a text exactly max_len code points long (ASCII, accented, emoji, combining)",
+    "len-over": "a text one code point past max_len", "len-max-padded": "max_len code points, a space among them",
+    "len-over-padded": "one past max_len once a space or no-break space is counted",
+    # numbers
+    "nan": "float('nan')", "inf": "float('inf') and float('-inf')", "neg-zero": "-0.0",
+    "tiny-neg": "negatives just below 0 (-5e-324, -1e-300)", "huge": "a huge value (1e308 for a real, 10**20 for an int)",
+    "huge-int": "10**400, an int too large to become a float", "complex": "a complex number",
+    "bool": "True and False (only with bools=True)", "npbool": "numpy.True_ and numpy.False_",
+    "numeric-str": "the number as a text, '0.5' (only with strings=True)", "npfloat": "the number as numpy.float64",
+    "float32": "the number as numpy.float32 (where it is exact)", "int-form": "an integral float as an int (2.0 -> 2)",
+    "npint": "the number as a numpy integer (int64 for a real; int32, int8, uint8 for an int)", "zero": "0",
+    "neg": "-1", "large": "40000, 70000 and 3000000000 (past int16, uint16, int32), up to hi",
+    "float-int": "an int as a float, 3.0 (only with floats=True)", "float-frac": "2.5 (only with floats=True)",
+    "edge-on": "each of lo, hi and edges", "edge-below": "the value just below each (math.nextafter, or minus 1)",
+    "edge-above": "the value just above each",
+    # labels
+    "label-half": "0.5 as a label", "label-two": "2 as a label", "label-neg": "-1 as a label",
+    "label-nan": "NaN as a label", "label-int": "1 and 0 as labels", "label-float": "1.0 as a label",
+    # containers and arrays
+    "container-tuple": "the sequence as a tuple", "container-none": "None instead of the sequence",
+    "container-str": "a text instead of the sequence", "container-dict": "a dict {0: item, ...}",
+    "container-nested": "the sequence inside a list", "container-set": "the sequence as a set",
+    "container-frozenset": "the sequence as a frozenset", "container-item": "its first item instead of the sequence",
+    "ndarray": "the sequence as a numpy array", "ndarray-<dtype>": "a numpy array of another dtype that holds the "
+    "items exactly (float64, float32, int64, int8, uint8, bool)", "ndarray-object": "a numpy array of dtype object",
+    "ndarray-complex": "a complex128 array", "ndarray-0d": "a 0-d array of the first item",
+    "ndarray-2d": "arrays of shape (1, n) and (n, 1)",
+    "ndarray-sum-wraps": "uint8 and int8 arrays whose sum does not fit their dtype (a list of Integer with hi >= 200)",
+    "size-empty": "an empty sequence", "size-one": "one item", "size-under": "one item fewer than min_len",
+    "size-max": "exactly max_len items", "size-over": "max_len + 1 items",
+    "size-max-uint8": "max_len ones as a uint8 array (0/1 items only)",
+    "dup-item": "the sequence with its first item again at its end",
+    # records
+    "record-type": "the record as a list of values, a tuple of pairs, or None", "record-reordered":
+    "the keys in reverse order", "record-missing": "each key left out", "record-extra": "an extra key",
+    # the domain's own
+    "align-short": "an aligned sequence one item shorter", "align-long": "an aligned sequence one item longer",
+    "align-broadcast": "an aligned sequence of one item (numpy would broadcast it)", "align-column":
+    "an aligned sequence as an (n, 1) column", "align-scalar": "a bare item instead of an aligned sequence",
+    "align-2d-empty": "every aligned array empty and 2-D, shape (0, 2)", "align-2d-column":
+    "every aligned array as an (n, 1) column at once", "align-max": "the aligned sequences grown together to max_len",
+    "align-over": "the aligned sequences grown together one past max_len",
+    "collision": "records whose key fields glue into the same text ('ab|x' + 'cd' against 'ab' + 'x|cd')",
+    "accented": "every text of a case with an accent added, equal texts kept equal",
+    "keyword-all": "every argument passed by name, in reverse order",
+    "keyword": "the trailing arguments passed by name", "default": "an argument with a default left out",
+    "default-explicit": "a left-out default passed explicitly, with the reference's default value",
+    "combo": "the sequences in every mix of the containers their Seq allows; then values of the edge, special-number,"
+    " label, type and number-type groups at their first item (ids gen/combo-<family>/...)",
+    "scale": "large valid inputs: sequences grown to max_len or 2000 items, Integer sizes far above the usual",
+    "repeat": "a valid call made again after all the others", "refill": "an earlier call's list and dict objects "
+    "passed again, refilled with this call's contents",
+}
+
+
+def family_entry(name: str) -> str | None:
+    """The entry of :data:`FAMILIES` that describes the family ``name`` (``ndarray-float32`` -> ``ndarray-<dtype>``),
+    or None when there is no such family."""
+    if name in FAMILIES:
+        return name
+    if name.startswith("ndarray-") and name[len("ndarray-"):] in NUMERIC_DTYPES:
+        return "ndarray-<dtype>"
+    return None
+
+
+def unknown_skips(skip) -> list[str]:
+    """The entries of a domain's ``skip`` that name no family (a typo skips nothing): exact names, or prefixes
+    ending in ``*`` that begin no family's name."""
+    names = [n for n in FAMILIES if "<" not in n] + [f"ndarray-{d}" for d in NUMERIC_DTYPES]
+    out = []
+    for entry in skip:
+        if entry.endswith("*"):
+            if not any(n.startswith(entry[:-1]) for n in names):
+                out.append(entry)
+        elif family_entry(entry) is None:
+            out.append(entry)
+    return out
+
+
 #: Families whose valid results become bases for deeper variants.
 CONVERSIONS = ("container", "ndarray", "record-reordered", "accented", "size-max")
 #: Most variants of one family (chosen evenly over sites and bases).
@@ -243,7 +341,7 @@ def _site_candidates(domain: Domain, bases: list[Base], per_where: int, only_und
     for where, sites in by_where.items():
         for base, path, shown, spec, value in sites[:per_where]:
             for number, variant in enumerate(spec.variants(value)):
-                if not domain.skips(variant.family):
+                if not domain.skips(variant.family) and (domain.numpy or not holds_numpy(variant.value)):
                     yield _Candidate(base, path, shown, where, variant, number)
 
 
@@ -775,13 +873,17 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, rep
             built.append(Generated(id=f"gen/accented/-/{b.id}/0", call=domain.call, args=b.args, kwargs=b.kwargs,
                                    family="accented", detail="accents", site="-", base=b.id,
                                    stratum=("transform", "accented", "-", ""), size=b.size))
+    if not domain.numpy:  # a plain-Python task: no generated input holds a numpy value
+        built = [case for case in built if _plain(case)]
+        combos = [case for case in combos if _plain(case)]
     chosen = _choose(candidates + _unique(built))
     cases = [c if isinstance(c, Generated) else _build(domain, c) for c in chosen]
     out = [(case, reference(case)) for case in _unique([c for c in cases if c is not None])]
     combo_out = [(case, reference(case)) for case in _unique(combos)]
     out.extend(combo_out)
     out.extend(_combo_rule_breakers(domain, combo_out, reference))
-    scaled = [(case, reference(case)) for case in _scale_variants(domain, bases, random.Random(f"{seed}:{domain.call}:scale"))]
+    scaled = [(case, reference(case)) for case in _scale_variants(domain, bases, random.Random(f"{seed}:{domain.call}:scale"))
+              if domain.numpy or _plain(case)]
     out.extend((case, outcome) for case, outcome in scaled if outcome.get("kind") == "return")
     out.extend(_roomy_conversions(domain, bases, out, reference))
     # Deeper: vary the places inside a valid conversion (a tuple, an array of another dtype, accented texts).
@@ -800,7 +902,7 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, rep
     out.extend((case, reference(case)) for case in _unique([c for c in deep_cases if c is not None]))
     # Repeats: the same call again, last, for a few valid cases (state kept between calls shows here).
     valid = [(c, o) for c, o in out if o.get("kind") == "return"]
-    count = min(len(valid), repeats)
+    count = min(len(valid), repeats) if domain.repeat and not domain.skips("repeat") else 0
     for case, outcome in rng.sample(valid, count):
         again = Generated(id=f"gen/repeat/-/{case.id}", call=case.call, args=copy.deepcopy(case.args),
                           kwargs=copy.deepcopy(case.kwargs), family="repeat", detail="the same call again",
@@ -808,6 +910,10 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, rep
         out.append((again, outcome))
     out.extend(_refills(domain, valid, reference, rng, 4))
     return out
+
+
+def _plain(case: Generated) -> bool:
+    return not holds_numpy(case.args) and not holds_numpy(case.kwargs)
 
 
 def _refillable(args: tuple) -> tuple:
@@ -902,7 +1008,8 @@ def _roomy_conversions(domain: Domain, bases: list, out: list, reference) -> lis
             for number, variant in enumerate(spec.variants(value)):
                 kind = (variant.family, shown)
                 if kind in have or not variant.family.startswith(("container", "ndarray")) \
-                        or domain.skips(variant.family) or not _holds_items(variant.value):
+                        or domain.skips(variant.family) or not _holds_items(variant.value) \
+                        or (not domain.numpy and holds_numpy(variant.value)):
                     continue
                 have.add(kind)  # tried once, on the smallest base that holds items
                 case = _build(domain, _Candidate(base, path, shown, where, variant, number))

@@ -20,12 +20,27 @@ from .settings import FALLBACK_LANGUAGE, LANGUAGES
 _CATALOG_DIR = Path(__file__).with_name("catalog")
 
 
+def _unique_keys(pairs: list) -> dict:
+    """A JSON object's members as a dict; a key given twice is an error (json would keep the last one silently)."""
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"the key {key!r} is given twice")
+        seen[key] = value
+    return seen
+
+
 def load_catalogs(folder: Path, languages=LANGUAGES) -> dict[str, dict[str, str]]:
-    """Every ``<lang>.json`` of ``folder`` for ``languages`` (a missing file is an empty catalog)."""
+    """Every ``<lang>.json`` of ``folder`` for ``languages`` (a missing file is an empty catalog). A key given twice
+    in one file raises ValueError naming the file."""
     catalogs = {}
     for lang in languages:
         path = Path(folder) / f"{lang}.json"
-        catalogs[lang] = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        try:
+            catalogs[lang] = (json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_unique_keys)
+                              if path.is_file() else {})
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
     return catalogs
 
 

@@ -2,8 +2,10 @@
 
 A verdict is a plain JSON-able dict: ``status`` (pass, fail, error, timeout or author_error), ``passed`` and
 ``total``, the first ``failure`` (case id and label, the call as bounded text and as complete Python source,
-expected and actual as bounded reprs, the reason, the case's explanation and hint, the learner's own Python error
-when that is what went wrong), ``failed_cases``, ``stdout``/``stderr``, the trimmed ``traceback`` with its
+expected and actual as bounded reprs that are valid Python, the reason, the case's explanation and hint, the
+learner's own Python error when that is what went wrong), ``failed_cases`` (every failing case id), ``summary`` and
+``summary_text`` (the failing cases counted by kind), ``failing`` (the first failing cases with their calls, to try
+one by one), ``stdout``/``stderr``, the trimmed ``traceback`` with its
 ``error_line``, a one-line ``message`` and ``notes``, all in the learner's language.
 
 A case fails when the outcome differs from the reference's, when the function changed its arguments, or when a
@@ -23,14 +25,17 @@ from .settings import (EXIT_TEXT_LIMIT, FALLBACK_LANGUAGE, LANGUAGES, MAX_CASES,
 from .values import WireError, is_name, plain, show, validate
 
 
-def _outcome_text(outcome: dict, lang: str) -> str:
+def _outcome_text(outcome: dict, lang: str, message_graded: bool = True) -> str:
+    """An outcome as Python a learner can paste: the value (cut places ``...``, how much was cut in a comment), or
+    the exception. ``message_graded``: whether the case checks the exception's message; an expected exception whose
+    message is not checked shows only its type (the reference's wording would read as a requirement)."""
     kind = outcome.get("kind")
     more = text("more_items", lang)
     if kind == "return":
-        return show(outcome["value"], more=more)
+        return show(outcome["value"], more=more, pasteable=True)
     if kind == "raise":
         message = outcome.get("message") or ""
-        return f"{outcome['exc']}({message[:200]!r})" if message else outcome["exc"]
+        return f"{outcome['exc']}({message[:200]!r})" if message and message_graded else outcome["exc"]
     if kind in ("missing", "not_callable"):
         return f"<{outcome.get('name')} not defined>"
     return "<no result>"
@@ -108,7 +113,7 @@ def _reason(found: Mismatch, lang: str) -> str:
 #: Exceptions a learner's own code raises by mistake, each explained in the catalog (``pyerr_<name>``).
 PYTHON_ERRORS = ("NameError", "UnboundLocalError", "TypeError", "IndexError", "KeyError", "AttributeError",
                  "ZeroDivisionError", "RecursionError", "NotImplementedError", "ModuleNotFoundError", "ImportError",
-                 "ValueError", "AssertionError", "OverflowError", "FloatingPointError", "StopIteration")
+                 "ValueError", "AssertionError", "OverflowError", "FloatingPointError", "StopIteration", "EOFError")
 
 
 def python_error(expected: dict, actual: dict | None, lang: str) -> dict | None:
@@ -122,12 +127,13 @@ def python_error(expected: dict, actual: dict | None, lang: str) -> dict | None:
                          actual["error_line"], lang)
 
 
-def explain_error(exc, builtin_mro, message, line, lang: str) -> dict:
+def explain_error(exc, builtin_mro, message, line, lang: str, in_case: bool = True) -> dict:
     """``{exc, message, line, explain}`` for an exception the learner's code raised: what it means, in ``lang``,
-    chosen by the nearest built-in class that has an explanation."""
+    chosen by the nearest built-in class that has an explanation. ``in_case``: it was raised in a case's call (else
+    by a Run, or by the module before any case: no case to speak of)."""
     mro = builtin_mro if isinstance(builtin_mro, list) else []
     name = next((c for c in mro if c in PYTHON_ERRORS), None)
-    explain = text(f"pyerr_{name}", lang) if name else text("pyerr_other", lang)
+    explain = text(f"pyerr_{name}", lang) if name else text("pyerr_other" if in_case else "pyerr_other_run", lang)
     return {"exc": str(exc), "message": str(message or "")[:500], "line": line if type(line) is int else None,
             "explain": explain}
 
@@ -322,6 +328,7 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
     passed = 0
     first = None
     counts: dict = {}
+    kinds: list = []  # the kind of each of the first FAILING_LIMIT failing cases
     for case_id in key["order"]:
         meta = key["cases"][case_id]
         actual = outcomes.get(case_id)
@@ -331,6 +338,8 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
             continue
         counts[problem[2]] = counts.get(problem[2], 0) + 1
         verdict["failed_cases"].append(case_id)
+        if len(kinds) < FAILING_LIMIT:
+            kinds.append(problem[2])
         if first is None:
             first = failure(prepared, case_id, actual, problem, lang)
             if actual and actual.get("kind") == "raise" and actual.get("traceback"):
@@ -340,6 +349,7 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
     verdict["failure"] = first
     if counts:
         verdict["summary"], verdict["summary_text"] = summary(counts, lang)
+        verdict["failing"] = failing_list(prepared, list(zip(verdict["failed_cases"], kinds)), lang)
     if status in ("exit", "interrupted", "error"):
         # The run stopped part-way: never a pass.
         verdict["status"] = "error"
@@ -353,11 +363,47 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
         error = first.get("python_error")
         verdict["message"] = text("fail_python", lang, passed=passed, total=verdict["total"], exc=error["exc"],
                                   line=error["line"]) if error else \
-            text("fail", lang, passed=passed, total=verdict["total"], case=first["case_label"])
+            text("fail", lang, passed=passed, total=verdict["total"], case=first["case_label"].rstrip(". "))
     plot = plot_data(key, run)
     if plot:
         verdict["plot"] = plot
     return verdict
+
+
+#: How many failing cases a verdict lists with their call (``failing``), and how much complete call source it carries
+#: for them: per case, and for the whole list (a case with thousands of items has a long source).
+FAILING_LIMIT = 50
+FAILING_SOURCE_LIMIT = 4_000
+FAILING_SOURCE_BUDGET = 60_000
+
+
+def failing_list(prepared: dict, failed: list, lang: str) -> list:
+    """The first :data:`FAILING_LIMIT` of the failing cases ``failed`` (``(case id, kind)`` pairs, in order), for the
+    learner to open and try one by one: ``{case, label, kind, call, call_source, generated, expected}``. ``call_source`` (runnable Python) is ``None`` for a case whose source is
+    longer than :data:`FAILING_SOURCE_LIMIT`, or once the list holds :data:`FAILING_SOURCE_BUDGET` characters of
+    source; ``call`` is always there (bounded text)."""
+    key = prepared["key"]
+    out = []
+    budget = FAILING_SOURCE_BUDGET
+    for case_id, kind in failed[:FAILING_LIMIT]:
+        meta = key["cases"][case_id]
+        entry = plan_case(prepared, case_id)
+        plain = entry.get("json")
+        if type(plain) is str and len(plain) > min(FAILING_SOURCE_LIMIT, budget):
+            # inputs held as JSON text: their source is at least about as long, so it is not made at all
+            call, source = values.show_call(entry["call"], *values.case_inputs(entry)), None
+        else:
+            call, source = call_texts(entry)
+            if len(source) > min(FAILING_SOURCE_LIMIT, budget):
+                source = None
+            else:
+                budget -= len(source)
+        out.append({
+            "case": case_id, "label": case_texts(meta, lang)[0] or case_id, "kind": kind,
+            "call": call, "call_source": source, "generated": bool(meta.get("generated")),
+            "expected": _outcome_text(key["expected"][case_id], lang, message_graded=bool(meta.get("message"))),
+        })
+    return out
 
 
 def _module_error(run: dict, lang: str) -> dict | None:
@@ -366,7 +412,7 @@ def _module_error(run: dict, lang: str) -> dict | None:
     if type(exception) is not dict or type(exception.get("exc")) is not str:
         return None
     return explain_error(exception["exc"], exception.get("builtin_mro"), exception.get("message"),
-                         run.get("error_line"), lang)
+                         run.get("error_line"), lang, in_case=False)
 
 
 def plan_case(prepared: dict, case_id: str) -> dict:
@@ -399,7 +445,7 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
         "case_label": label or case_id,
         "call": call,
         "call_source": source,
-        "expected": _outcome_text(expected, lang),
+        "expected": _outcome_text(expected, lang, message_graded=bool(meta.get("message"))),
         "actual": _outcome_text(actual, lang) if actual else "<no result>",
         "reason": reason,
         "explanation": explain,
@@ -410,27 +456,40 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
         "python_error": python_error(expected, actual, lang),
     }
     if actual and "later" in actual and actual.get("kind") == "return":
-        entry["actual_later"] = show(actual["later"], more=text("more_items", lang))
+        entry["actual_later"] = show(actual["later"], more=text("more_items", lang), pasteable=True)
     known = known_mistake(key, case_id, actual)
     if known is not None:
         entry["mistake"], entry["feedback"] = known["name"], pick(known["feedback"], lang)
+        # the same text as parts to show: code, emphasis, links (werkbank.markdown.inline_parts)
+        parts = known.get("parts") or {}
+        entry["feedback_parts"] = parts.get(lang) or parts.get(FALLBACK_LANGUAGE) or [{"text": entry["feedback"]}]
     return entry
 
 
 def known_mistake(key: dict, case_id: str, actual: dict | None) -> dict | None:
-    """The declared mistake (with feedback) that fails ``case_id`` exactly as the learner did, if any."""
+    """The declared mistake (with feedback) that fails ``case_id``, the learner's first failing case, exactly as the
+    learner did: the same exception class, or the same value (and every way it misbehaves: a shared, changed or
+    mutating result). A mistake whose own first failing case is ``case_id`` goes before one that fails there only
+    later, so two mistakes that give the same value on a case are told apart by where each fails first; among equals
+    the first declared wins (``werkbank check`` reports such a pair)."""
     if not actual:
         return None
+    later = None
     for mistake in key.get("mistakes") or ():
         theirs = mistake["fails"].get(case_id)
         if theirs is None or theirs["kind"] != actual.get("kind"):
             continue
-        if theirs["kind"] == "raise" and theirs["exc"] == actual.get("exc"):
+        if theirs["kind"] == "raise":
+            same = theirs["exc"] == actual.get("exc")
+        else:
+            same = theirs["kind"] == "return" and compare(theirs["value"], actual["value"]) is None and all(
+                actual.get(flag) for flag in ("shared", "mutated", "later") if theirs.get(flag))
+        if not same:
+            continue
+        if next(iter(mistake["fails"])) == case_id:
             return mistake
-        if theirs["kind"] == "return" and compare(theirs["value"], actual["value"]) is None and all(
-                actual.get(flag) for flag in ("shared", "mutated", "later") if theirs.get(flag)):
-            return mistake  # the same value, and every way it misbehaves (a shared, changed or mutating result)
-    return None
+        later = later or mistake
+    return later
 
 
 def adopt_shrunk(verdict: dict, prepared: dict, case_id: str, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
@@ -484,5 +543,6 @@ def author_error(detail: str, lang: str = FALLBACK_LANGUAGE, **extra) -> dict:
     return verdict
 
 
-__all__ = ["judge", "author_error", "adopt_shrunk", "check_case", "case_texts", "explain_error", "failure", "summary",
+__all__ = ["judge", "author_error", "adopt_shrunk", "check_case", "case_texts", "explain_error", "failure",
+           "failing_list", "summary",
            "FAILURE_KINDS", "plot_data", "python_error"]

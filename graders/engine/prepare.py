@@ -161,8 +161,13 @@ class Reference:
             target = resolve(self.module.__dict__, call)
         except (LookupError, AttributeError):
             raise AuthorError(f"case {case_id}: the reference solution has no {call}") from None
-        args, kwargs = copy.deepcopy(args), copy.deepcopy(kwargs)
-        before = values.encode((args, kwargs))
+        # The reference gets exactly what a learner's call gets: the inputs as the plan carries them, decoded (a
+        # numpy.float64 travels as a float, for one). Inputs the wire cannot carry are an author error later on.
+        before = values.encode((tuple(args), dict(kwargs)))
+        if _has_foreign(before):
+            args, kwargs = copy.deepcopy(args), copy.deepcopy(kwargs)
+        else:
+            args, kwargs = values.decode(before)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -178,7 +183,7 @@ class Reference:
                 if outcome["value"][0] == "foreign":
                     raise AuthorError(f"case {case_id}: the reference returned a {type(result).__name__}, "
                                       "which the engine cannot compare")
-        if values.encode((args, kwargs)) != before:
+        if values.encode((tuple(args), dict(kwargs))) != before:
             raise AuthorError(f"case {case_id}: the reference solution changes its arguments; learners are "
                               "failed for that, so the reference must not")
         if forbid_warnings and caught:
@@ -328,7 +333,8 @@ def _fingerprint(mistake: dict, plan: dict, expected: dict, metas: dict, run=Non
             fails[case_id] = kept
         else:
             fails[case_id] = {"kind": outcome["kind"]}
-    return {"name": mistake["name"], "feedback": mistake["feedback"], "fails": fails}
+    return {"name": mistake["name"], "feedback": mistake["feedback"], "parts": mistake.get("parts") or {},
+            "fails": fails}
 
 def _aligned_indices(domain: Domain) -> list:
     """The domain's aligned parameter groups as lists of positional indices (for shrinking)."""

@@ -2,7 +2,9 @@
 
 :func:`run` is the only place learner code executes. It takes the learner's source and a *plan*: either
 ``{"mode": "run"}`` (execute the module, as ``__main__``) or a check plan from :func:`graders.engine.prepare.prepare`
-(execute the module as ``main``, then call every case); a run plan may carry ``cases`` too. The plan holds the
+(execute the module as ``main``, then call every case); a run plan may carry ``cases`` too, an ``after`` snippet
+(run after the module; the value of its last line is shown) and ``trace`` (the snippet runs under the line tracer of
+:mod:`graders.engine.trace`: "Trace this case"). The plan holds the
 cases' inputs, never their expected values. The result is JSON-able: status, output, a traceback trimmed to the learner's own lines, and one outcome per
 case, each encoded with :mod:`graders.engine.values`.
 
@@ -34,7 +36,7 @@ import traceback
 import types
 import warnings
 
-from . import values
+from . import trace as _trace, values
 from .settings import EXIT_TEXT_LIMIT, MESSAGE_LIMIT, OUTPUT_LIMIT, TRACEBACK_LIMIT
 
 #: The file name learner code is compiled under; tracebacks keep only frames from it.
@@ -53,6 +55,7 @@ _SYS_ATTRS = ("path", "meta_path", "path_hooks", "stdout", "stderr", "stdin", "d
 
 _BaseException = BaseException
 _KeyboardInterrupt = KeyboardInterrupt
+_TraceLimit = _trace.TraceLimit
 _SystemExit = SystemExit
 _monotonic = time.monotonic
 _catch_warnings = warnings.catch_warnings
@@ -563,6 +566,16 @@ def _compile_after(snippet: str):
     return compile(tree, AFTER_FILENAME, "exec", dont_inherit=True), last
 
 
+def _tracer(plan: dict):
+    """The :class:`graders.engine.trace.Tracer` a run plan asks for (``"trace": {"steps": N}``), or ``None``: the
+    ``after`` snippet (a case's call) then runs under it, and the result gets its ``trace``."""
+    wanted = plan.get("trace")
+    if type(wanted) is not dict:
+        return None
+    steps = wanted.get("steps", _trace.STEPS)
+    return _trace.Tracer(FILENAME, steps if type(steps) is int else _trace.STEPS)
+
+
 def run(source: str, plan: dict, on_output=None) -> dict:
     """Execute ``source`` under ``plan``; see the module docstring. Never raises for anything learner code does,
     except ``KeyboardInterrupt`` when the host interrupts it (the interpreter is restored first)."""
@@ -610,10 +623,23 @@ def run(source: str, plan: dict, on_output=None) -> dict:
             if after is not None:
                 result["after_ran"] = False
                 statements, last = after
-                exec(statements, namespace)
-                if last is not None:
-                    value = eval(last, namespace)
-                    result["value"] = values.show(_encode(value), limit=VALUE_LIMIT, max_items=VALUE_ITEMS)
+                tracer = _tracer(plan)
+                try:
+                    if tracer is not None:
+                        tracer.start()
+                    exec(statements, namespace)
+                    if last is not None:
+                        value = eval(last, namespace)
+                        if tracer is not None:
+                            tracer.stop()
+                        result["value"] = values.show(_encode(value), limit=VALUE_LIMIT, max_items=VALUE_ITEMS,
+                                                      pasteable=True)
+                except _TraceLimit:  # the traced call ran far past the recorded steps: it was stopped, not failed
+                    result["trace_stopped"] = True
+                finally:
+                    if tracer is not None:
+                        tracer.stop()
+                        result["trace"] = tracer.result()
                 result["after_ran"] = True
             if check or plan.get("cases"):  # a Run may ask for cases too (the data for a checkpoint's plot)
                 attrs = plan.get("attrs", {})

@@ -627,23 +627,40 @@ def decode(w):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Display: a bounded repr of wire values (the learner's own __repr__ never runs for feedback).
+# Display: a bounded repr of wire values (the learner's own __repr__ never runs for feedback). What it writes is
+# Python source: numpy values as ``np.array([...], dtype=np.float64)`` and ``np.float64(0.5)`` (the ``np`` of
+# ``import numpy as np``), NaN and the infinities as ``float('nan')``, ``float('inf')``.
 
 class _Budget:
-    def __init__(self, limit: int, more: str):
+    def __init__(self, limit: int, more: str, pasteable: bool = False):
         self.left = limit
         self.more = more
+        self.pasteable = pasteable
+        self.omitted = 0  # items left out, in pasteable mode (said once, in a comment after the value)
+
+    def cut(self, n: int) -> str:
+        """The marker for ``n`` items left out: the ``more`` text, or in pasteable mode ``...`` (Python's
+        Ellipsis: the value stays valid Python) with ``n`` counted for the comment."""
+        if self.pasteable:
+            self.omitted += n
+            return "..."
+        return self.more.format(n=n)
 
 
 def _fmt_float(v) -> str:
     if isinstance(v, str):
-        return {"nan": "nan", "inf": "inf", "-inf": "-inf"}[v]
+        return {"nan": "float('nan')", "inf": "float('inf')", "-inf": "-float('inf')"}[v]
     return repr(float(v))
+
+
+def _np_dtype(dtype: str) -> str:
+    """A dtype as Python source: ``np.float64``; a dtype whose text is no attribute name (``<U5``) as text."""
+    return f"np.{dtype}" if dtype.isidentifier() else repr(dtype)
 
 
 def _show(w, budget: _Budget, depth: int, max_items: int) -> str:
     if budget.left <= 0:
-        return "…"
+        return "..." if budget.pasteable else "…"
     tag = w[0]
     if tag == "none":
         out = "None"
@@ -660,7 +677,7 @@ def _show(w, budget: _Budget, depth: int, max_items: int) -> str:
         out = repr(complex(float(w[1]), float(w[2])))
     elif tag == "bytes":
         data = bytes.fromhex(w[1])
-        out = repr(data if len(data) <= 60 else data[:40]) + ("…" if len(data) > 60 else "")
+        out = repr(data if len(data) <= 60 else data[:40]) + ("…" if len(data) > 60 and not budget.pasteable else "")
     elif tag in ("list", "tuple", "set", "frozenset"):
         inner = _seq(w[1], budget, depth, max_items)
         if tag == "list":
@@ -670,7 +687,7 @@ def _show(w, budget: _Budget, depth: int, max_items: int) -> str:
         elif tag == "set":
             out = f"{{{inner}}}" if w[1] else "set()"
         else:
-            out = f"frozenset({{{inner}}})"
+            out = f"frozenset({{{inner}}})" if w[1] else "frozenset()"
     elif tag == "dict":
         parts = [(lambda k=k, v=v: _show(k, budget, depth + 1, max_items) + ": " + _show(v, budget, depth + 1, max_items))
                  for k, v in w[1]]
@@ -688,16 +705,19 @@ def _show(w, budget: _Budget, depth: int, max_items: int) -> str:
         else:
             shown = [str(v) for v in values[: max_items + 1]]
         if len(values) > max_items:
-            shown = shown[:max_items] + [budget.more.format(n=len(values) - max_items)]
+            shown = shown[:max_items] + [budget.cut(len(values) - max_items)]
         body = ", ".join(shown)
-        if len(shape) != 1:
-            out = f"array([{body}], dtype={dtype}, shape={tuple(shape)})"
+        dtype_text = "object" if kind == "O" else _np_dtype(dtype)
+        if len(shape) == 0:
+            out = f"np.array({body}, dtype={dtype_text})"
+        elif len(shape) != 1:
+            out = f"np.array([{body}], dtype={dtype_text}).reshape({tuple(shape)!r})"
         else:
-            out = f"array([{body}], dtype={dtype})"
+            out = f"np.array([{body}], dtype={dtype_text})"
     elif tag == "npscalar":
         _, dtype, kind, value = w
-        shown = _fmt_float(value) if kind == "f" else str(value)
-        out = f"numpy.{dtype}({shown})"
+        shown = _fmt_float(value) if kind == "f" else ("True" if value else "False") if kind == "b" else str(value)
+        out = f"{_np_dtype(dtype)}({shown})"
     elif tag == "object":
         parts = [(lambda n=n, v=v: f"{n}={_show(v, budget, depth + 1, max_items)}") for n, v in w[2]]
         out = f"{w[1]}(" + _join(parts, budget, max_items) + ")"
@@ -721,16 +741,21 @@ def _join(thunks, budget: _Budget, max_items: int) -> str:
     shown = []
     for i, thunk in enumerate(thunks):
         if i >= max_items or budget.left <= 0:
-            shown.append(budget.more.format(n=len(thunks) - i))
+            shown.append(budget.cut(len(thunks) - i))
             break
         shown.append(thunk())
     return ", ".join(shown)
 
 
-def show(w, limit: int = 400, max_items: int = 12, more: str = "… {n} more") -> str:
-    """A bounded Python-like repr of a wire value: at most about ``limit`` characters. ``more`` says how many items
-    were left out (``{n}``), in the reader's language."""
-    text = _show(w, _Budget(limit, more), 0, max_items)
+def show(w, limit: int = 400, max_items: int = 12, more: str = "… {n} more", pasteable: bool = False) -> str:
+    """A bounded repr of a wire value, as Python source: at most about ``limit`` characters. ``more`` says how many
+    items were left out (``{n}``), in the reader's language: where they were left out, or with ``pasteable`` once,
+    in a comment after the value, the places themselves marked ``...``, so that the text stays valid Python a
+    learner can paste (``[0, 1, ...]  # … 38 more``)."""
+    budget = _Budget(limit, more, pasteable)
+    text = _show(w, budget, 0, max_items)
+    if pasteable:
+        return f"{text}  # {more.format(n=budget.omitted)}" if budget.omitted else text
     return text if len(text) <= limit + 40 else text[: limit] + "…"
 
 

@@ -137,8 +137,19 @@ def editor_text(page, cp):
     return lines_of(editor(page, cp))
 
 
+def show_work(page, locator):
+    """On a narrow screen a checkpoint's task and work are tabs: select the work tab of the checkpoint holding
+    `locator` when it is hidden there (as a learner taps "Code")."""
+    if locator.is_visible():
+        return
+    tab = locator.locator("xpath=ancestor::section[@data-checkpoint][1]").locator('[role="tab"][data-tab="work"]')
+    if tab.count() and tab.is_visible():
+        tab.click()
+
+
 def replace_in(page, content, code):
     """Select everything in an editor's content element and put `code` there as if pasted (no auto-indent)."""
+    show_work(page, content)
     content.click()
     page.keyboard.press("Control+a")
     page.keyboard.press("Delete")
@@ -166,6 +177,7 @@ def click(page, cp, action):
     mouse click on a section still settling can be lost, and a Check then never starts (a verdict wait of 120 s, seen
     in CI). The mouse path of these buttons is driven by test_learner_ui, test_hostile and test_offline."""
     button = section(page, cp).locator(f'button[data-action="{action}"]').first
+    show_work(page, button)
     button.wait_for(state="visible")  # a hidden button takes no focus: Enter would go to whatever had it
     button.focus()
     assert button.evaluate("b => b === document.activeElement"), f"{action} of {cp} did not take the focus"

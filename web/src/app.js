@@ -3,10 +3,12 @@
 import { CheckpointView, laterTask, loadEditor } from "./checkpoint.js";
 import { mountFigures } from "./figures/index.js";
 import { loadStrings, pageLang, t } from "./i18n.js";
-import { renderHomeProgress, renderLessonProgress, renderStepper } from "./progress.js";
+import { setupCheckpointTabs } from "./layout.js";
+import { renderHomeProgress, renderLessonEnd, renderLessonProgress, renderStartCard, renderStepper } from "./progress.js";
 import { Runtime, runtimeAttribute, takeEarlyWorker } from "./runtime.js";
 import { mayReload, registerServiceWorker, reloadedIntoIsolation } from "./offline.js";
-import { KEY, ProgressStore } from "./storage.js";
+import { KEY, ProgressStore, VerdictStore } from "./storage.js";
+import { setupSymbolBar } from "./symbols.js";
 import { setupTheme } from "./theme.js";
 
 function readJson(id) {
@@ -152,10 +154,11 @@ function trackTopbar() {
   else requestAnimationFrame(set);
 }
 
-/** In-page jumps (stepper, "Next: checkpoint N"): scroll there and move focus to the section's heading. */
+/** In-page jumps (stepper, start card, "Next: checkpoint N", the lesson's end): scroll there and move focus to the
+ * section's heading. */
 function jumpLinks() {
   document.addEventListener("click", (event) => {
-    const link = event.target.closest && event.target.closest('a[href^="#checkpoint-"], a[href="#try"]');
+    const link = event.target.closest && event.target.closest('a[href^="#checkpoint-"], a[href="#try"], a[href="#lesson-end"]');
     if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
     const section = document.getElementById(link.getAttribute("href").slice(1));
     if (!section) return;
@@ -194,7 +197,7 @@ function download(name, text) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-function progressTools(store) {
+function progressTools(store, verdicts) {
   const message = document.querySelector("[data-progress-message]");
   const say = (text) => {
     if (message) message.textContent = text;
@@ -214,6 +217,7 @@ function progressTools(store) {
   document.querySelector('[data-action="reset-all"]')?.addEventListener("click", () => {
     if (!window.confirm(t("confirm_reset_all"))) return;
     store.resetAll();
+    verdicts.clear();
     say(t("reset_all_done"));
   });
 }
@@ -292,6 +296,7 @@ function main() {
   const serviceWorker = registerServiceWorker({ onUpdate: showUpdate });
   const lang = pageLang();
   const store = new ProgressStore();
+  const verdicts = new VerdictStore();
   showStoreWarnings(store);
   window.addEventListener("storage", (event) => {
     if (event.key === KEY || event.key === null) store.syncFromStorage();
@@ -334,6 +339,12 @@ function main() {
           paintSoon = setTimeout(() => paintStepper(), 300);
         },
         scrollables: (root) => focusableScrollers(root),
+        verdicts,
+        lessonDone: () => store.passedCount(lesson.id, ids) === ids.length,
+        // where the learner works: the home page offers to continue there
+        markLast: (view) => {
+          if (view.data) store.markLast(lesson.id, lang, view.data.id);
+        },
       };
       const sections = Array.from(document.querySelectorAll("[data-checkpoint], [data-playground]"));
       // earlier checkpoints first, so carried-over code finds their editors; the free editor last
@@ -354,16 +365,29 @@ function main() {
         views.push(view);
       }
       const paintStepper = () => {
-        renderStepper(document, new Map(context.checkpointViews().map((v) => [v.data.id, v.progressState()])), t);
+        const states = new Map(context.checkpointViews().map((v) => [v.data.id, v.progressState()]));
+        const solution = new Set(ids.filter((id) => store.passedWithSolution(lesson.id, id)));
+        renderStepper(document, states, t, solution);
+        renderStartCard(document, states, ids, t, solution);
       };
       const paint = () => {
         renderLessonProgress(document, store, lesson.id, ids);
         for (const view of views) view.refreshPassed();
         paintStepper();
+        renderLessonEnd(document, store, lesson.id, ids, t);
         showStoreWarnings(store);
       };
       store.onChange(paint);
+      store.onForeignDraft(({ lesson: id, key, text }) => {
+        const view = id === lesson.id ? byKey.get(key) : null;
+        if (view) view.foreignDraft(text);
+      });
+      setupCheckpointTabs(document);
       paint();
+      const last = store.last();
+      if (!last || last.lesson !== lesson.id || last.lang !== lang) {
+        store.markLast(lesson.id, lang, ids.find((id) => !store.isPassed(lesson.id, id)) || ids[ids.length - 1]);
+      }
       window.addEventListener("pagehide", () => views.forEach((view) => view.flushDraft()));
       document.addEventListener("visibilitychange", () => {
         if (document.visibilityState === "hidden") views.forEach((view) => view.flushDraft());
@@ -376,7 +400,10 @@ function main() {
       let editorLoaded = false;
       const load = () =>
         loadEditor().then(
-          () => (editorLoaded = true),
+          (module) => {
+            editorLoaded = true;
+            setupSymbolBar(module);
+          },
           (error) => {
             console.warn("werkbank: the code editor did not load:", (error && error.message) || error);
             showWarning("editor_failed");
@@ -397,12 +424,12 @@ function main() {
   } else {
     const site = readJson("site-data") || { lessons: [] };
     const paint = () => {
-      renderHomeProgress(document, store, site.lessons);
+      renderHomeProgress(document, store, site.lessons, t);
       showStoreWarnings(store);
     };
     store.onChange(paint);
     paint();
-    progressTools(store);
+    progressTools(store, verdicts);
   }
   rememberLanguageChoice();
   trackTopbar();

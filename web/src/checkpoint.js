@@ -5,13 +5,21 @@
 // editor, a scratch editor holding the task's example call (or a failing case to try), Run / Check / Stop / Reset /
 // Hint (in steps) / Solution, the verdict and the output. Run executes the composed code, then the scratch snippet,
 // and shows the snippet's value; Check grades the composed code. The free editor runs every checkpoint's code first,
-// so it shares their names. Each run announces once, through the page: its headline. Buttons are never `disabled`
-// while a run goes on (that would drop keyboard focus to <body>); they are aria-disabled and ignore activation.
+// so it shares their names. Each run announces once, through the page: its headline (a Check's with the first failing
+// case and why). Reset, hints and the solution announce what they did. Buttons are never `disabled` while a run goes
+// on (that would drop keyboard focus to <body>); they are aria-disabled and ignore activation.
+//
+// A failing case (the first one, or any of the verdict's list) can be tried (its call in the scratch editor, run
+// beside the expected result) or traced ("Trace this case": the call runs under the engine's line tracer, and
+// web/src/trace_view.js shows it step by step, below the verdict, which stays). The last verdict is kept
+// (storage.js VerdictStore) and shown again after a reload.
 
 import { renderPlot } from "./figures/index.js";
 import { t } from "./i18n.js";
 import { OutputView } from "./output.js";
+import { renderTrace } from "./trace_view.js";
 import {
+  el,
   locate,
   pythonError,
   pythonErrorBox,
@@ -97,6 +105,10 @@ const setText = (view, text) => editor.setText(view, text);
 const markErrorLine = (view, line) => editor.markErrorLine(view, line);
 
 const DRAFT_DELAY_MS = 400;
+/** How long the note after choosing between two tabs' versions stays. */
+const DRAFT_NOTICE_MS = 8000;
+/** Steps "Trace this case" records (graders/engine/trace.py bounds them too). */
+const TRACE_STEPS = 300;
 /** Longest result value that goes into the announced headline ("Done. Result: 42"). */
 const ANNOUNCED_VALUE_MAX = 80;
 
@@ -180,6 +192,9 @@ export class CheckpointView {
     this.caseSource = null;
     this.caseExpected = null;
     this.verdict = section.querySelector("[data-verdict]");
+    this.traceBox = section.querySelector("[data-trace]");
+    this.draftNotice = section.querySelector("[data-draft-notice]");
+    this.lastCheck = null; // {verdict, timeLimit, segments}: the Check's verdict, to come back to after trying a case
     this.output = new OutputView(section.querySelector("[data-output]"), t);
     this.buttons = {};
     for (const button of section.querySelectorAll("button[data-action]")) {
@@ -213,6 +228,7 @@ export class CheckpointView {
       }));
     }
     if (data && store.checkpoint(lesson.id, data.id)?.solutionRevealed) this.showSolution(false);
+    this._restoreVerdict();
   }
 
   /**
@@ -229,6 +245,7 @@ export class CheckpointView {
       onChange: (text) => {
         this.saveDraft(text);
         this.page.changed(this);
+        if (this.page.markLast) this.page.markLast(this);
       },
       onSubmit: this.data ? () => this.check(this.view.contentDOM) : () => this.run(this.view.contentDOM),
     });
@@ -427,6 +444,9 @@ export class CheckpointView {
     if (badge) badge.hidden = !passed;
     const next = this.section.querySelector("[data-next]");
     if (next) next.hidden = !passed;
+    // after the last checkpoint: the lesson's end, once every checkpoint is passed
+    const recap = this.section.querySelector("[data-recap]");
+    if (recap) recap.hidden = !this.page.lessonDone || !this.page.lessonDone();
     this.section.dataset.passed = String(passed);
     this.syncCarried();
   }
@@ -451,6 +471,7 @@ export class CheckpointView {
 
   _begin(origin) {
     this.busy = true;
+    if (this.page.markLast) this.page.markLast(this);
     this.origin = origin || null;
     const focusInVerdict = this.verdict.contains(document.activeElement);
     this.section.dataset.state = "running";
@@ -460,6 +481,11 @@ export class CheckpointView {
     if (this.example) markErrorLine(this.example.view, null);
     const queued = this.runtime.state !== "idle";
     showStatus(this.verdict, "running", queued ? t("verdict_queued") : t("verdict_running"));
+    delete this.verdict.dataset.restored;
+    if (this.traceBox && !this.traceBox.hidden) {
+      this.traceBox.hidden = true; // a trace of code that is about to change
+      this.traceBox.replaceChildren();
+    }
     if (focusInVerdict) this._refocus(); // the element that had focus was just replaced
     this.setRuntimeState(this.runtime.state);
   }
@@ -544,6 +570,7 @@ export class CheckpointView {
         if (value !== null) renderRunValue(this.verdict, value, tryingCase ? this.caseExpected : null);
         else this.output.placeholder(t("no_output"));
       }
+      if (tryingCase && this.lastCheck) this._offerBack();
       if (result.plot) renderPlot(this.verdict, result.plot, this.lang);
     } else {
       headline = this._other(result);
@@ -578,6 +605,79 @@ export class CheckpointView {
     }
     if (view && line) markErrorLine(view, line);
     return headline;
+  }
+
+  /** After a tried case: a button back to the Check's verdict and its list of failing cases. */
+  _offerBack() {
+    const back = el("button", "btn back-to-verdict", t("back_to_verdict"));
+    back.type = "button";
+    back.dataset.action = "back-to-verdict";
+    back.addEventListener("click", () => this._backToVerdict());
+    this.verdict.append(back);
+  }
+
+  /**
+   * "Trace this case": run the case's call in the learner's worker under the engine's line tracer (a run plan with
+   * `trace`, graders/engine/trace.py) and show it step by step below the verdict, which stays as it is.
+   */
+  async traceCase({ source, label = "" }) {
+    if (this.busy || !this.traceBox) return;
+    this._ready();
+    const composed = this.compose();
+    this.busy = true;
+    this.origin = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    this.section.dataset.state = "running";
+    this.output.clear();
+    const box = this.traceBox;
+    box.hidden = false;
+    box.removeAttribute("role");
+    box.replaceChildren(el("p", "trace-status", t("trace_running")));
+    box.dataset.traceState = "running";
+    this.setRuntimeState(this.runtime.state);
+    const result = await this.runtime.execute({
+      type: "run",
+      owner: this.owner,
+      lessonId: this.lesson.id,
+      checkpoint: this.data ? String(this.data.id) : undefined,
+      lang: this.lang,
+      source: composed.source,
+      after: source,
+      trace: { steps: TRACE_STEPS },
+      onOutput: (stream, text, truncated) => this.output.append(stream, text, truncated),
+    });
+    this.busy = false;
+    this.section.dataset.state = "idle";
+    this.setRuntimeState(this.runtime.state);
+    const run = result.kind === "result" ? result.run || {} : null;
+    if (!run || !run.trace) {
+      const reason = result.kind === "timeout" ? t("verdict_timeout", { seconds: result.timeLimit ?? "?" })
+        : result.kind === "stopped" ? t("verdict_stopped")
+          : run && run.after_error ? t("run_example_error", { line: 1 }) : (result.message || t("verdict_error"));
+      box.replaceChildren(el("p", "trace-note", t("trace_failed", { reason })));
+      box.dataset.traceState = "failed";
+      this.page.announce(t("trace_failed", { reason }));
+      return;
+    }
+    if (run.traceback) this.output.append("stderr", `${trimTraceback(this._relabel(composed.segments)(run.traceback))}\n`);
+    const view = renderTrace(box, {
+      trace: run.trace,
+      run,
+      label,
+      source: composed.source,
+      segments: composed.segments,
+      announce: (text) => this.page.announce(text),
+      idPrefix: `${this.section.id || this.key}-trace`,
+      onClose: () => {
+        box.hidden = true;
+        box.replaceChildren();
+        const back = this.origin && this.origin.isConnected ? this.origin : this.buttons.check || this.buttons.run;
+        if (back) back.focus();
+      },
+    });
+    box.dataset.traceState = "done";
+    view.heading.focus();
+    view.heading.scrollIntoView({ block: "nearest" });
+    this.page.announce(box.querySelector(".trace-status")?.textContent || t("trace_title", { label }));
   }
 
   /** Put a failing case's complete call into the scratch editor and run it beside the expected result. */
@@ -638,13 +738,9 @@ export class CheckpointView {
       return;
     }
     const verdict = result.verdict;
-    const { status, headline } = renderVerdict(this.verdict, verdict, {
-      lang: this.lang,
-      timeLimit: result.timeLimit,
-      where: (line) => this._where(segments, line),
-      relabel: this._relabel(segments),
-      onTryCase: this.example ? (c) => this.tryCase(c) : null,
-    });
+    this.lastCheck = { verdict, timeLimit: result.timeLimit, segments };
+    const { status, announcement } = renderVerdict(this.verdict, verdict, this._verdictOptions(result.timeLimit, segments));
+    if (this.page.verdicts) this.page.verdicts.put(this.lesson.id, this.data.id, verdict, { timeLimit: result.timeLimit, code: own });
     if (verdict.stdout && this.output.size === 0) this.output.append("stdout", verdict.stdout);
     if (verdict.stderr && this.output.size === 0) this.output.append("stderr", verdict.stderr);
     const error = status === "pass" ? null : pythonError(verdict);
@@ -653,7 +749,50 @@ export class CheckpointView {
     if (where.view) markErrorLine(where.view, where.line);
     if (status === "pass") this.store.markPassed(this.lesson.id, this.data.id, own);
     else this.store.markTried(this.lesson.id, this.data.id);
-    this.page.announce(headline);
+    this.page.announce(announcement);
+  }
+
+  /** How this section renders a verdict: its line mapping, and trying or tracing a failing case. */
+  _verdictOptions(timeLimit, segments) {
+    return {
+      lang: this.lang,
+      timeLimit,
+      where: segments ? (line) => this._where(segments, line) : undefined,
+      relabel: segments ? this._relabel(segments) : undefined,
+      onTryCase: this.example ? (c) => this.tryCase(c) : null,
+      onTraceCase: this.traceBox ? (c) => this.traceCase(c) : null,
+      idPrefix: this.section.id || `cp-${this.key}`,
+    };
+  }
+
+  /** Show the verdict of the last Check again after a reload (storage.js VerdictStore), saying when it was given
+   * and whether the code has changed since. Not announced: nothing ran. */
+  _restoreVerdict() {
+    const kept = this.data && this.page.verdicts ? this.page.verdicts.get(this.lesson.id, this.data.id) : null;
+    if (!kept) return;
+    renderVerdict(this.verdict, kept.verdict, this._verdictOptions(kept.timeLimit, null));
+    this.lastCheck = { verdict: kept.verdict, timeLimit: kept.timeLimit, segments: null };
+    this.verdict.dataset.restored = "true";
+    const when = new Date(kept.at);
+    const note = el("p", "restored-note", t("restored_verdict", {
+      when: Number.isNaN(when.getTime()) ? kept.at : when.toLocaleString(this.lang),
+    }));
+    if (typeof kept.code === "string" && kept.code !== this.initialText) {
+      note.append(" ", el("span", null, t("restored_changed")));
+    }
+    this.verdict.firstChild.after(note);
+  }
+
+  /** Show the Check's verdict again (after trying one of its cases). */
+  _backToVerdict() {
+    if (!this.lastCheck) return;
+    const { verdict, timeLimit, segments } = this.lastCheck;
+    renderVerdict(this.verdict, verdict, this._verdictOptions(timeLimit, segments));
+    const list = this.verdict.querySelector("[data-failing]");
+    if (list) list.open = true;
+    const focus = this.verdict.querySelector(".verdict-line");
+    focus.tabIndex = -1;
+    focus.focus();
   }
 
   _other(result) {
@@ -688,14 +827,71 @@ export class CheckpointView {
     this.runtime.stop(this.owner);
   }
 
-  /** Put the starter back; one undoable change, with a notice saying how to undo. */
+  /** Put the starter back: one undoable change, announced, with an "Undo reset" button beside the notice (on a
+   * phone there is no Ctrl/Cmd+Z), which stays until the verdict area shows something else. */
   reset() {
     this._ready();
     const starter = this.data ? this.data.starter : "";
+    const before = getText(this.view);
     setText(this.view, starter);
     markErrorLine(this.view, null);
     showStatus(this.verdict, "idle", t("reset_done"));
+    delete this.verdict.dataset.restored;
+    if (before !== starter) {
+      const undo = el("button", "btn verdict-undo", t("reset_undo"));
+      undo.type = "button";
+      undo.dataset.action = "undo-reset";
+      undo.addEventListener("click", () => {
+        setText(this.view, before);
+        showStatus(this.verdict, "idle", t("reset_undone"));
+        this.page.announce(t("reset_undone"));
+        this.view.focus();
+      });
+      this.verdict.querySelector(".verdict-line").append(" ", undo);
+    }
+    this.page.announce(t("reset_done"));
     this.view.focus();
+  }
+
+  /**
+   * Another tab changed this editor's draft to `text` (storage.js onForeignDraft). When the editor holds something
+   * else, both are kept until the learner chooses: use the other tab's version (one undoable change) or keep this
+   * one (saved now).
+   */
+  foreignDraft(text) {
+    if (!this.view || !this.draftNotice || getText(this.view) === text) return;
+    const box = this.draftNotice;
+    box.replaceChildren(el("p", null, t("draft_other_tab")));
+    const row = el("p");
+    const use = el("button", "btn", t("draft_use_other"));
+    use.type = "button";
+    use.dataset.action = "draft-use-other";
+    const keep = el("button", "btn", t("draft_keep_mine"));
+    keep.type = "button";
+    keep.dataset.action = "draft-keep-mine";
+    row.append(use, " ", keep);
+    box.append(row);
+    box.hidden = false;
+    const done = (message) => {
+      box.replaceChildren(el("p", null, message));
+      this.page.announce(message);
+      this.view.focus();
+      setTimeout(() => {
+        if (box.textContent === message) box.hidden = true;
+      }, DRAFT_NOTICE_MS);
+    };
+    use.addEventListener("click", () => {
+      setText(this.view, text);
+      this.saveDraft.flush();
+      this.store.saveDraft(this.lesson.id, this.key, text);
+      done(t("draft_used_other"));
+    });
+    keep.addEventListener("click", () => {
+      this.saveDraft.flush();
+      this.store.saveDraft(this.lesson.id, this.key, getText(this.view));
+      done(t("draft_kept_mine"));
+    });
+    this.page.announce(t("draft_other_tab"));
   }
 
   /** Show the reference solution; asks first unless it was revealed before, and remembers it. */
@@ -729,5 +925,6 @@ export class CheckpointView {
     box.append(heading, pre, copy);
     box.hidden = false;
     this.page.scrollables(box);
+    if (ask) this.page.announce(t("solution_shown"));
   }
 }

@@ -13,7 +13,7 @@
 // (`[0, 1]`, `bins <= 0`, `ValueError`) are isolated again as left-to-right, so `[0, 1]` never shows as `[1 ,0]`.
 // The same ranges go to EditorView.bidiIsolatedRanges, so cursor motion follows what is shown.
 
-import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { defaultKeymap, history, historyKeymap, indentLess, indentMore, indentWithTab } from "@codemirror/commands";
 import { highlightSelectionMatches } from "@codemirror/search";
 import {
   HighlightStyle,
@@ -274,4 +274,19 @@ export function markErrorLine(view, line) {
       ...(valid ? [EditorView.scrollIntoView(view.state.doc.line(line).from, { y: "center" })] : []),
     ],
   });
+}
+
+/** The editor whose DOM holds `node` (a `.cm-content` that has focus), or null. */
+export function viewOf(node) {
+  return node ? EditorView.findFromDOM(node) : null;
+}
+
+/** Put `text` in place of the selection, as one typed change (the phone's symbol keys, web/src/symbols.js). */
+export function typeText(view, text) {
+  view.dispatch(view.state.replaceSelection(text), { userEvent: "input.type", scrollIntoView: true });
+}
+
+/** Indent the selected lines one step (or one step less: `less`), as Tab and Shift-Tab do. */
+export function indent(view, less = false) {
+  (less ? indentLess : indentMore)(view);
 }

@@ -11,12 +11,20 @@ export class OutputView {
     this.t = t;
     this.size = 0;
     this.full = false;
+    // the pane's visible label ("Output"), shown and hidden with it
+    const label = pre.id ? pre.ownerDocument.getElementById(`${pre.id}-label`) : null;
+    this.label = label && label.hasAttribute("data-output-label") ? label : null;
+  }
+
+  _show(shown) {
+    this.pre.hidden = !shown;
+    if (this.label) this.label.hidden = !shown;
   }
 
   /** Empty the pane and hide it. */
   clear() {
     this.pre.replaceChildren();
-    this.pre.hidden = true;
+    this._show(false);
     this.size = 0;
     this.full = false;
   }
@@ -24,7 +32,7 @@ export class OutputView {
   /** Append `text` of `stream` ("stdout" | "stderr"); past OUTPUT_LIMIT only a notice is shown. */
   append(stream, text, truncatedUpstream = false) {
     if (!text && !truncatedUpstream) return;
-    this.pre.hidden = false;
+    this._show(true);
     if (!this.full) {
       let chunk = text;
       if (this.size + chunk.length > OUTPUT_LIMIT) {
@@ -62,7 +70,7 @@ export class OutputView {
   /** Show a line of status text (e.g. "(no output)") when nothing was printed. */
   placeholder(text) {
     if (this.size === 0 && !this.full) {
-      this.pre.hidden = false;
+      this._show(true);
       const span = document.createElement("span");
       span.className = "output-placeholder";
       span.textContent = text;

@@ -560,7 +560,7 @@ export class Runtime {
 
   /**
    * Queue a job and resolve when it ends. job: {type: "run"|"check", source, lessonId, checkpoint, lang,
-   * after?, onOutput(stream, text, truncated)}. Resolves to {kind: "result"|"verdict"|"stopped"|"timeout"|"crashed"|
+   * after?, trace? ({steps}: a Run whose `after` runs under the line tracer), onOutput(stream, text, truncated)}. Resolves to {kind: "result"|"verdict"|"stopped"|"timeout"|"crashed"|
    * "failure"|"failed"|"cancelled", ...}; never rejects.
    */
   execute(job) {
@@ -676,6 +676,7 @@ export class Runtime {
     }
     if (typeof job.after === "string") plan.after = job.after; // the example or case snippet (graders/engine/runner.py)
     if (typeof job.lang === "string") plan.lang = job.lang; // the language run.python_error is explained in
+    if (job.trace && typeof job.trace === "object") plan.trace = { steps: Number(job.trace.steps) || 0 }; // "Trace this case"
     const planJson = Object.keys(plan).length > 1 ? JSON.stringify(plan) : '{"mode": "run"}';
     const runJson = await this._learnerRun(job, planJson, job.timeLimit);
     if (this.job !== job) return;

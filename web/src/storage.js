@@ -1,14 +1,23 @@
 // Progress and drafts in localStorage, under one versioned key.
 //
 // {"version": 1, "lessons": {"<id>": {"checkpoints": {"<cp>": {"passedAt", "lastPassingCode", "solutionRevealed",
-//                                                                 "triedAt"?, "hints"?}},
-//                                       "drafts": {"<cp>" | "example:<cp>" | "carried:<cp>:<earlier cp>": "source"}}}}
-// `triedAt` (first Check that did not pass) and `hints` (how many hints were revealed) are optional: written only
-// once they have a value, so documents from before they existed stay valid and unchanged.
+//                                                                 "triedAt"?, "hints"?, "solutionFirst"?}},
+//                                       "drafts": {"<cp>" | "example:<cp>" | "carried:<cp>:<earlier cp>": "source"}}},
+//  "last"?: {"lesson", "lang", "checkpoint", "at"}}
+// `triedAt` (first Check that did not pass), `hints` (how many hints were revealed), `solutionFirst` (the first pass
+// came after the reference solution was shown) and `last` (where the learner worked last: the home page offers to
+// continue there) are optional: written only once they have a value, so documents from before they existed stay
+// valid and unchanged.
 //
 // Every write reads what is stored first and merges, and a `storage` event from another tab merges too, so a pass
-// recorded in one tab is never lost by another. Broken data is set aside, never thrown away; a newer schema is left
-// untouched; a blocked or full storage keeps everything in memory and says so.
+// recorded in one tab is never lost by another. Drafts: what is stored wins, except for the drafts this tab wrote
+// itself, so a tab never writes back a stale copy of a draft another tab changed; a draft another tab changed is
+// reported (`onForeignDraft`), and the page lets the learner choose between the two versions. Broken data is set
+// aside, never thrown away; a newer schema is left untouched; a blocked or full storage keeps everything in memory
+// and says so.
+//
+// The last verdict of each checkpoint is kept apart, under its own key (`VerdictStore`): it is derived data, not
+// part of an export.
 
 /** The localStorage key of the progress document. */
 export const KEY = "werkbank:progress";
@@ -63,6 +72,7 @@ export function validateProgress(doc) {
       };
       if (typeof rec.triedAt === "string" && !Number.isNaN(Date.parse(rec.triedAt))) entry.checkpoints[cp].triedAt = rec.triedAt;
       if (Number.isInteger(rec.hints) && rec.hints > 0) entry.checkpoints[cp].hints = rec.hints;
+      if (rec.solutionFirst === true && passedAt) entry.checkpoints[cp].solutionFirst = true;
     }
     for (const [cp, draft] of Object.entries(lesson.drafts || {})) {
       if (typeof draft !== "string") throw new Error(`lesson ${id} draft ${cp} must be text`);
@@ -70,7 +80,19 @@ export function validateProgress(doc) {
     }
     out.lessons[id] = entry;
   }
+  const last = validLast(doc.last);
+  if (last) out.last = last;
   return out;
+}
+
+/** `last` ({lesson, lang, checkpoint, at}) when well-formed, else null (dropped, never an error). */
+function validLast(last) {
+  if (!isObject(last)) return null;
+  const { lesson, lang, checkpoint, at } = last;
+  const text = (v) => typeof v === "string" && v.length > 0 && v.length <= 64;
+  if (!text(lesson) || !/^[a-z0-9][a-z0-9-]*$/.test(lesson) || !text(lang) || !/^[a-z]{2}$/.test(lang)) return null;
+  if (!text(checkpoint) || typeof at !== "string" || Number.isNaN(Date.parse(at))) return null;
+  return { lesson, lang, checkpoint, at };
 }
 
 /** Bring an older document up to VERSION; returns null for a newer (unknown) version. */
@@ -120,9 +142,14 @@ export function mergeProgress(preferred, other) {
       if (triedAt) checkpoints[cp].triedAt = triedAt;
       const hints = Math.max(x.hints || 0, y.hints || 0);
       if (hints > 0) checkpoints[cp].hints = hints;
+      // how the first pass came about: the side whose pass is the earliest says
+      const first = checkpoints[cp].passedAt;
+      if (first && (first === x.passedAt ? x.solutionFirst : y.solutionFirst)) checkpoints[cp].solutionFirst = true;
     }
     out.lessons[id] = { checkpoints, drafts: { ...b.drafts, ...a.drafts } };
   }
+  const lasts = [preferred.last, other.last].filter(Boolean).sort((p, q) => Date.parse(q.at) - Date.parse(p.at));
+  if (lasts.length) out.last = lasts[0];
   return out;
 }
 
@@ -138,6 +165,10 @@ export class ProgressStore {
     this.listeners = new Set();
     this.readOnly = false; // a newer schema is stored: never overwrite it
     this.memoryOnly = false;
+    this.touched = new Set(); // "<lesson>\u0000<draft key>" of the drafts this tab saved: its versions win on a write
+    this.draftListeners = new Set();
+    this.foreign = []; // drafts other tabs changed, not yet reported
+    this.base = {}; // the drafts as last read from or written to the storage
     try {
       this.storage = storage === undefined ? window.localStorage : storage;
     } catch {
@@ -145,6 +176,7 @@ export class ProgressStore {
     }
     if (!this.storage) this._memory();
     this.doc = this._read() || emptyProgress();
+    this._rebase();
   }
 
   _warn(key) {
@@ -197,12 +229,14 @@ export class ProgressStore {
     if (this.readOnly || this.memoryOnly || !this.storage) return;
     const stored = this._read();
     if (this.readOnly) return;
-    if (stored) this.doc = mergeProgress(this.doc, stored);
+    if (stored) this.doc = this._merged(stored);
     try {
       this.storage.setItem(KEY, JSON.stringify(this.doc));
+      this._rebase();
     } catch {
       this._memory(); // QuotaExceededError, SecurityError: keep going in memory
     }
+    if (this.foreign.length) queueMicrotask(() => this._report());
   }
 
   _changed() {
@@ -213,6 +247,54 @@ export class ProgressStore {
   onChange(fn) {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
+  }
+
+  /**
+   * This document merged with `stored`: passes and the rest as mergeProgress does; drafts as stored, except the ones
+   * this tab saved itself since it last synced. A draft whose stored text changed since this tab last synced
+   * (`base`) was changed by another tab: its text wins, and when this tab holds another one, the change is queued
+   * for the `onForeignDraft` listeners (`_report`). So a tab never writes back a stale copy of another tab's draft.
+   */
+  _merged(stored) {
+    const merged = mergeProgress(this.doc, stored);
+    for (const [id, lesson] of Object.entries(merged.lessons)) {
+      const theirs = (stored.lessons[id] || {}).drafts || {};
+      const base = this.base[id] || {};
+      const mine = (this.doc.lessons[id] || {}).drafts || {};
+      for (const [key, text] of Object.entries(theirs)) {
+        const tag = `${id}\u0000${key}`;
+        if (base[key] !== text) {
+          if (key in mine && mine[key] !== text) this.foreign.push({ lesson: id, key, text });
+          this.touched.delete(tag);
+          lesson.drafts[key] = text;
+        } else if (!this.touched.has(tag)) {
+          lesson.drafts[key] = text;
+        }
+      }
+    }
+    return merged;
+  }
+
+  /** Remember the drafts as they are now stored: what another tab's later change is told apart from. */
+  _rebase() {
+    this.base = {};
+    for (const [id, lesson] of Object.entries(this.doc.lessons)) this.base[id] = { ...lesson.drafts };
+  }
+
+  /** Tell the `onForeignDraft` listeners about the drafts other tabs changed. */
+  _report() {
+    const changes = this.foreign;
+    this.foreign = [];
+    for (const change of changes) for (const fn of this.draftListeners) fn(change);
+  }
+
+  /**
+   * Call `fn({lesson, key, text})` when another tab changed a draft (a `storage` event): `text` is its version,
+   * which is now the stored one; the page compares it with its editor. Returns a function that unsubscribes.
+   */
+  onForeignDraft(fn) {
+    this.draftListeners.add(fn);
+    return () => this.draftListeners.delete(fn);
   }
 
   /** Merge in what another tab wrote (call from a `storage` event). */
@@ -230,8 +312,10 @@ export class ProgressStore {
     }
     const stored = this._read();
     if (stored) {
-      this.doc = mergeProgress(this.doc, stored);
+      this.doc = this._merged(stored);
+      this._rebase();
       this._changed();
+      this._report();
     }
   }
 
@@ -263,9 +347,11 @@ export class ProgressStore {
     return checkpointIds.filter((cp) => this.isPassed(id, cp)).length;
   }
 
-  /** Record a pass with the code that passed (the first pass time is kept). */
+  /** Record a pass with the code that passed (the first pass time is kept; a first pass after the solution was
+   * shown is marked `solutionFirst`). */
   markPassed(id, cp, code) {
     const rec = this._record(id, cp);
+    if (!rec.passedAt && rec.solutionRevealed) rec.solutionFirst = true;
     rec.passedAt = rec.passedAt || new Date().toISOString();
     rec.lastPassingCode = code;
     this._write();
@@ -311,6 +397,26 @@ export class ProgressStore {
   /** Save a draft now (callers debounce). */
   saveDraft(id, cp, code) {
     this._lesson(id).drafts[cp] = code;
+    this.touched.add(`${id}\u0000${cp}`);
+    this._write();
+  }
+
+  /** True when the first pass of a checkpoint came after its reference solution was shown. */
+  passedWithSolution(id, cp) {
+    const rec = this.checkpoint(id, cp);
+    return Boolean(rec && rec.passedAt && rec.solutionFirst);
+  }
+
+  /** Where the learner worked last ({lesson, lang, checkpoint, at}), or null. */
+  last() {
+    return this.doc.last || null;
+  }
+
+  /** Remember where the learner works now (the home page offers to continue there). */
+  markLast(lesson, lang, checkpoint) {
+    const last = this.doc.last;
+    if (last && last.lesson === lesson && last.lang === lang && last.checkpoint === String(checkpoint)) return;
+    this.doc.last = { lesson, lang, checkpoint: String(checkpoint), at: new Date().toISOString() };
     this._write();
   }
 
@@ -345,5 +451,90 @@ export class ProgressStore {
       }
     }
     this._changed();
+  }
+}
+
+/** The localStorage key of the last verdicts. */
+export const VERDICTS_KEY = "werkbank:verdicts";
+/** The most a kept verdict may take (characters of JSON): the parts that can be left out go first. */
+const VERDICT_LIMIT = 60_000;
+
+/**
+ * A verdict as it is kept: without its output (the page shows it only after a Check), and smaller than VERDICT_LIMIT
+ * (first without the failing cases' sources, then without their list, then without the plot); null when even that
+ * is too large.
+ */
+export function compactVerdict(verdict) {
+  if (!isObject(verdict)) return null;
+  const { stdout, stderr, ...rest } = verdict; // eslint-disable-line no-unused-vars
+  const steps = [
+    (v) => v,
+    (v) => ({ ...v, failing: Array.isArray(v.failing) ? v.failing.map((f) => ({ ...f, call_source: null })) : v.failing }),
+    (v) => { const { failing, ...r } = v; return r; }, // eslint-disable-line no-unused-vars
+    (v) => { const { plot, ...r } = v; return r; }, // eslint-disable-line no-unused-vars
+  ];
+  let out = rest;
+  for (const step of steps) {
+    out = step(out);
+    if (JSON.stringify(out).length <= VERDICT_LIMIT) return out;
+  }
+  return null;
+}
+
+/**
+ * The last verdict of each checkpoint, so that it survives a reload: {"<lesson>": {"<cp>": {verdict, timeLimit,
+ * code, at}}} under VERDICTS_KEY. `code` is the learner's own code that was checked (the page says when the editor
+ * holds other code now). Anything unreadable is ignored; a full or blocked storage keeps them in memory only.
+ */
+export class VerdictStore {
+  constructor(storage) {
+    try {
+      this.storage = storage === undefined ? window.localStorage : storage;
+    } catch {
+      this.storage = null;
+    }
+    this.memory = {};
+  }
+
+  _all() {
+    try {
+      const raw = this.storage ? this.storage.getItem(VERDICTS_KEY) : null;
+      const doc = raw ? JSON.parse(raw) : null;
+      return isObject(doc) ? doc : this.memory;
+    } catch {
+      return this.memory;
+    }
+  }
+
+  /** The kept verdict of a checkpoint ({verdict, timeLimit, code, at}), or null. */
+  get(lesson, cp) {
+    const entry = (this._all()[lesson] || {})[cp];
+    return isObject(entry) && isObject(entry.verdict) && typeof entry.at === "string" ? entry : null;
+  }
+
+  /** Keep `verdict` as the last of a checkpoint (checked `code`). */
+  put(lesson, cp, verdict, { timeLimit = null, code = "" } = {}) {
+    const kept = compactVerdict(verdict);
+    if (!kept) return;
+    const all = this._all();
+    const lessonEntry = isObject(all[lesson]) ? all[lesson] : {};
+    lessonEntry[cp] = { verdict: kept, timeLimit, code, at: new Date().toISOString() };
+    all[lesson] = lessonEntry;
+    this.memory = all;
+    try {
+      if (this.storage) this.storage.setItem(VERDICTS_KEY, JSON.stringify(all));
+    } catch {
+      /* full or blocked: kept in memory for this page */
+    }
+  }
+
+  /** Forget every kept verdict (with "Reset all progress"). */
+  clear() {
+    this.memory = {};
+    try {
+      if (this.storage) this.storage.removeItem(VERDICTS_KEY);
+    } catch {
+      /* nothing to do */
+    }
   }
 }

@@ -1,13 +1,21 @@
 // The verdict area of a checkpoint: what the grader (or a Run) said, in the learner's language, as text nodes only.
 //
-// Order of a failing verdict: the headline; how many cases failed, by kind; a Python error raised in the learner's
-// own code, explained; then where it happened (the case's label, the complete call with "Try this case", expected, got, why, hint);
-// the traceback; notes; the plot. The headline is what the page announces (once per run).
+// Order of a failing verdict: the headline; a Python error raised in the learner's own code, explained; how many
+// cases failed, by kind; then where it happened (the case's label, the complete call with "Try this case" and "Trace
+// this case", expected, got, why, hint); the list of every failing case (the first ones with their calls, each to try
+// or trace); the traceback; notes; the plot. The page announces the headline with the first failing case's label
+// and why it failed (once per run; `announcement`).
+//
+// Text that mixes right-to-left words with code, numbers or intervals (an Arabic case text) has its left-to-right
+// runs isolated (web/src/bidi.js), each in an element of its own; code stays in `pre`/`code` with dir="ltr".
 
+import { setIsolatedText } from "./bidi.js";
 import { renderPlot } from "./figures/index.js";
 import { t } from "./i18n.js";
 
 const TRACEBACK_LINES = 30;
+/** A failing call longer than this (characters of source) is shown in its bounded form. */
+const LONG_CALL = 600;
 /* global SETTINGS */
 /**
  * Characters of learner text shown at most per piece (a Run's result is made in the learner's worker, so nothing
@@ -21,10 +29,11 @@ export function cut(text, limit) {
   return value.length <= limit ? value : `${value.slice(0, limit)}…`;
 }
 
+/** An element with `text` as text nodes (left-to-right runs of right-to-left text isolated: web/src/bidi.js). */
 export function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (text !== undefined && text !== null) setIsolatedText(node, String(text));
   return node;
 }
 
@@ -81,7 +90,7 @@ export function bidiNodes(text) {
     if (OPENS_ISOLATE.has(ch)) depth += 1;
     else if (ch === PDI) depth -= 1;
     if (depth === 0) {
-      if (plain) nodes.push(document.createTextNode(plain));
+      if (plain) nodes.push(setIsolatedText(document.createDocumentFragment(), plain));
       nodes.push(bdi(inner));
       plain = "";
     } else {
@@ -89,7 +98,7 @@ export function bidiNodes(text) {
     }
   }
   if (depth > 0) plain += FSI + inner; // an unclosed span: kept as text
-  if (plain) nodes.push(document.createTextNode(balanced(plain)));
+  if (plain) nodes.push(setIsolatedText(document.createDocumentFragment(), balanced(plain)));
   return nodes;
 }
 
@@ -182,14 +191,46 @@ export function showStatus(area, status, text = "") {
   return text;
 }
 
-function row(dl, label, value, { code = false, after = null } = {}) {
+function row(dl, label, value, { code = false, after = null, nodes = null } = {}) {
   if (value === undefined || value === null || value === "") return;
   dl.append(el("dt", null, label));
   const dd = el("dd");
   if (code) dd.append(codeBlock(value));
+  else if (nodes && nodes.length) dd.append(...nodes);
   else dd.append(...bidiNodes(value));
   if (after) dd.append(after);
   dl.append(dd);
+}
+
+/**
+ * A declared mistake's feedback as nodes: its parts (`failure.feedback_parts`, the author's markdown read at build
+ * time by werkbank/markdown.py inline_parts: [{text, code?, em?, strong?, href?}]) become text inside code, em,
+ * strong and link elements. Text only, never HTML; a link only to http(s). `make(tag, className, text)` and
+ * `text(string)` build the nodes (the DOM's by default).
+ */
+export function feedbackNodes(parts, make = el, text = (s) => document.createTextNode(s)) {
+  const out = [];
+  for (const part of Array.isArray(parts) ? parts : []) {
+    if (!part || typeof part.text !== "string") continue;
+    let node = part.code ? make("code", null, part.text) : text(part.text);
+    for (const tag of ["em", "strong"]) {
+      if (part[tag] === true) {
+        const wrap = make(tag, null);
+        wrap.append(node);
+        node = wrap;
+      }
+    }
+    if (typeof part.href === "string" && /^https?:\/\//i.test(part.href)) {
+      const link = make("a", null);
+      link.href = part.href;
+      link.rel = "noopener noreferrer";
+      link.target = "_blank";
+      link.append(node);
+      node = link;
+    }
+    out.push(node);
+  }
+  return out;
 }
 
 /**
@@ -229,13 +270,15 @@ export function pythonErrorBox(error, where) {
 }
 
 /**
- * Render a grader verdict into `area`; returns {status, headline}.
+ * Render a grader verdict into `area`; returns {status, headline, announcement}.
  * Options: lang, timeLimit, where(line) -> {line, label} for a line of the composed source, relabel(traceback),
- * onTryCase({source, expected}) (offered when the failure carries a complete call). Plots go through the figure
+ * onTryCase({source, expected, label}) and onTraceCase({source, expected, label}) (offered for the failing case and
+ * each listed one that carries a complete call), idPrefix (unique ids in the page). Plots go through the figure
  * registry (web/src/figures/index.js).
  */
 export function renderVerdict(area, verdict, {
   lang, timeLimit, where = (line) => ({ line, label: null }), relabel = (text) => text, onTryCase = null,
+  onTraceCase = null, idPrefix = "verdict",
 } = {}) {
   const status = ["pass", "fail", "error", "timeout"].includes(verdict.status) ? verdict.status : "error";
   area.dataset.verdict = status;
@@ -255,7 +298,12 @@ export function renderVerdict(area, verdict, {
   }
   // an error Python raised in the learner's code comes first: its line is the most direct thing to fix
   const error = status === "pass" ? null : pythonError(verdict);
-  if (error) area.append(pythonErrorBox(error, Number.isInteger(error.line) ? where(error.line) : null));
+  let errorTitle = null;
+  if (error) {
+    const box = pythonErrorBox(error, Number.isInteger(error.line) ? where(error.line) : null);
+    errorTitle = box.querySelector(".python-error-title").textContent;
+    area.append(box);
+  }
   if (verdict.status === "fail" && typeof verdict.summary_text === "string" && verdict.summary_text) {
     // every failing case counted by kind (graders/engine/judge.py summary), before the first one is shown
     const summary = el("p", "verdict-summary", verdict.summary_text);
@@ -276,23 +324,25 @@ export function renderVerdict(area, verdict, {
     }
     const dl = el("dl", "verdict-details");
     const source = tryableSource(failure);
-    let tryButton = null;
-    if (source && onTryCase) {
-      tryButton = el("button", "btn try-case", t("try_case"));
-      tryButton.type = "button";
-      tryButton.dataset.action = "try-case";
-      tryButton.addEventListener("click", () => onTryCase({ source, expected: failure.expected }));
-    }
-    row(dl, t("call"), source || failure.call, { code: true, after: tryButton });
+    const buttons = source ? caseButtons({ source, expected: failure.expected, label: failure.case_label || "" },
+      { onTryCase, onTraceCase }) : null;
+    // a long call (hundreds of items) is shown bounded; "Try this case" takes the complete one
+    const shown = source && (source.length <= LONG_CALL || !failure.call) ? source : failure.call || source;
+    row(dl, t("call"), shown, { code: true, after: buttons });
     row(dl, t("expected"), failure.expected, { code: true });
     row(dl, t("got"), failure.actual, { code: true });
     row(dl, t("got_later"), failure.actual_later, { code: true });
     row(dl, t("why"), failure.reason);
     row(dl, "", failure.explanation);
     row(dl, t("case_hint"), failure.hint);
-    row(dl, t("known_mistake"), failure.feedback); // a declared mistake that fails exactly like this (engine)
+    // a declared mistake that fails exactly like this (engine), its markdown shown as code, emphasis and links
+    row(dl, t("known_mistake"), failure.feedback, { nodes: feedbackNodes(failure.feedback_parts) });
     details.append(dl);
     area.append(details);
+  }
+  if (verdict.status === "fail") {
+    const list = failingList(verdict, { onTryCase, onTraceCase, idPrefix });
+    if (list) area.append(list);
   }
   if (verdict.traceback && verdict.status !== "pass") {
     const details = el("details", "verdict-traceback");
@@ -303,7 +353,90 @@ export function renderVerdict(area, verdict, {
   }
   for (const note of verdict.notes || []) area.append(sentence("p", "verdict-note", note));
   if (verdict.plot) renderPlot(area, verdict.plot, lang);
-  return { status, headline };
+  return { status, headline, announcement: announcement(verdict, headline, errorTitle) };
+}
+
+/** The first sentence of `text` (up to its first full stop followed by a space), at most 200 characters. */
+function firstSentence(text) {
+  const value = String(text || "").replace(/\s+/g, " ").trim();
+  const match = value.match(/^.+?[.!?؟。](?=\s|$)/u);
+  const sentence = match ? match[0] : value;
+  return sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
+}
+
+/**
+ * What the page announces for a verdict: the headline (pass or fail, with the counts), and for a failing one the
+ * first failing case's label and the first sentence of why it failed (the learner's own Python error, else the
+ * reason, else the case's explanation).
+ */
+export function announcement(verdict, headline, errorTitle = null) {
+  const failure = verdict.failure;
+  if (verdict.status !== "fail" || !failure) return headline;
+  const why = firstSentence(errorTitle || failure.reason || failure.explanation || "");
+  const label = failure.case_label || "";
+  return `${headline}. ${t("announce_case", { label, why }).trim()}`;
+}
+
+/** "Try this case" and "Trace this case" for one case ({source, expected, label}), as those the page offers: the
+ * first failing case's are data-action="try-case" and "trace-case", a listed case's "try-listed" and "trace-listed". */
+function caseButtons(item, { onTryCase, onTraceCase }, describedBy = null, listed = false) {
+  if (!onTryCase && !onTraceCase) return null;
+  const box = el("div", "case-buttons");
+  const add = (kind, text, fn) => {
+    const action = listed ? `${kind}-listed` : `${kind}-case`;
+    if (!fn) return;
+    const button = el("button", `btn ${kind}-case`, text);
+    button.type = "button";
+    button.dataset.action = action;
+    if (describedBy) button.setAttribute("aria-describedby", describedBy);
+    button.addEventListener("click", () => fn(item));
+    box.append(button);
+  };
+  add("try", t("try_case"), onTryCase);
+  add("trace", t("trace_case"), onTraceCase);
+  return box;
+}
+
+/**
+ * Every failing case, the first ones listed with their calls (the engine's `failing`, see graders/engine/judge.py
+ * failing_list): a fold the learner opens, each case with its label, its kind and its call, to try or trace. Null
+ * when the verdict lists none.
+ */
+export function failingList(verdict, { onTryCase = null, onTraceCase = null, idPrefix = "verdict" } = {}) {
+  const listed = Array.isArray(verdict.failing) ? verdict.failing : [];
+  const total = Array.isArray(verdict.failed_cases) ? verdict.failed_cases.length : listed.length;
+  if (!listed.length) return null;
+  const box = el("details", "failing-list");
+  box.dataset.failing = String(total);
+  box.append(el("summary", null, t("failing_title", { n: total })));
+  if (listed.length < total) box.append(el("p", "failing-note failing-count", t("failing_first", { shown: listed.length, n: total })));
+  const list = el("ol");
+  listed.forEach((item, index) => {
+    const li = el("li");
+    li.dataset.case = String(item.case || "");
+    const head = el("div", "failing-item-head");
+    const labelId = `${idPrefix}-failing-${index + 1}`;
+    const label = el("span", "failing-label", item.label || item.case || "");
+    label.id = labelId;
+    head.append(label);
+    if (item.kind) head.append(el("span", "failing-kind", t(`kind_${item.kind}`)));
+    li.append(head);
+    const call = el("code", "failing-call");
+    call.dir = "ltr";
+    call.textContent = String(item.call || "");
+    li.append(call);
+    const source = typeof item.call_source === "string" && item.call_source.trim() ? item.call_source : null;
+    if (source) {
+      const buttons = caseButtons({ source, expected: item.expected ?? null, label: item.label || "" },
+        { onTryCase, onTraceCase }, labelId, true);
+      if (buttons) li.append(buttons);
+    } else {
+      li.append(el("p", "failing-note failing-no-source", t("failing_no_source")));
+    }
+    list.append(li);
+  });
+  box.append(list);
+  return box;
 }
 
 /** The failing call as runnable Python: the engine's complete `call_source`, else the shown call when nothing in it

@@ -190,3 +190,73 @@ test("tried and revealed hints are kept, merged, and absent from documents that 
   const plain = validateProgress({ version: 1, lessons: { x: { checkpoints: { 1: pass("2026-01-01T00:00:00Z") } } } });
   assert.deepEqual(Object.keys(plain.lessons.x.checkpoints["1"]).sort(), ["lastPassingCode", "passedAt", "solutionRevealed"]);
 });
+
+test("a draft another tab changed is never written back stale, and is reported", async () => {
+  const storage = new FakeStorage();
+  const a = new ProgressStore(storage);
+  const b = new ProgressStore(storage);
+  a.saveDraft("les", "1", "# first");
+  b.syncFromStorage();
+  const heard = [];
+  a.onForeignDraft((change) => heard.push(change));
+  b.saveDraft("les", "1", "# from tab b"); // b changes the draft a wrote
+  a.markTried("les", "2"); // a writes something else before its storage event about b's change arrived
+  assert.equal(JSON.parse(storage.getItem(KEY)).lessons.les.drafts["1"], "# from tab b");
+  await Promise.resolve();
+  assert.deepEqual(heard, [{ lesson: "les", key: "1", text: "# from tab b" }]);
+  a.saveDraft("les", "1", "# a again"); // a's learner goes on with a's own version: that is saved
+  assert.equal(JSON.parse(storage.getItem(KEY)).lessons.les.drafts["1"], "# a again");
+});
+
+test("a tab that never saved a draft keeps the stored one when it writes", () => {
+  const storage = new FakeStorage();
+  const a = new ProgressStore(storage);
+  const b = new ProgressStore(storage); // loaded before a's draft existed
+  a.saveDraft("les", "1", "# a's draft");
+  b.markTried("les", "2"); // b writes without having heard of a's draft: it must not drop or replace it
+  assert.equal(JSON.parse(storage.getItem(KEY)).lessons.les.drafts["1"], "# a's draft");
+  const heard = [];
+  b.onForeignDraft((change) => heard.push(change));
+  a.saveDraft("les", "1", "# a's second draft");
+  b.syncFromStorage();
+  assert.deepEqual(heard, [{ lesson: "les", key: "1", text: "# a's second draft" }]);
+  assert.equal(b.draft("les", "1"), "# a's second draft");
+  b.saveDraft("les", "1", "# b keeps typing"); // b's learner chose to go on with b's version
+  assert.equal(JSON.parse(storage.getItem(KEY)).lessons.les.drafts["1"], "# b keeps typing");
+});
+
+test("a first pass after the shown solution is marked, and where the learner was last is kept", () => {
+  const storage = new FakeStorage();
+  const store = new ProgressStore(storage);
+  store.markSolutionRevealed("les", "1");
+  store.markPassed("les", "1", "x");
+  store.markPassed("les", "2", "y");
+  store.markSolutionRevealed("les", "2"); // shown after passing: solved alone
+  assert.equal(store.passedWithSolution("les", "1"), true);
+  assert.equal(store.passedWithSolution("les", "2"), false);
+  store.markLast("les", "ar", "2");
+  const again = new ProgressStore(storage);
+  assert.equal(again.passedWithSolution("les", "1"), true);
+  assert.deepEqual({ ...again.last(), at: null }, { lesson: "les", lang: "ar", checkpoint: "2", at: null });
+  assert.equal(validateProgress({ version: 1, lessons: {}, last: { lesson: "BAD ID", lang: "en", checkpoint: "1", at: "x" } }).last, undefined);
+  const older = { version: 1, lessons: {}, last: { lesson: "old", lang: "en", checkpoint: "1", at: "2020-01-01T00:00:00.000Z" } };
+  assert.equal(mergeProgress(older, again.doc).last.lesson, "les"); // the later place wins
+});
+
+test("the last verdict of a checkpoint is kept apart, without its output, and bounded", async () => {
+  const { VerdictStore, VERDICTS_KEY, compactVerdict } = await import("../src/storage.js");
+  const storage = new FakeStorage();
+  const verdicts = new VerdictStore(storage);
+  verdicts.put("les", "1", { status: "fail", passed: 1, total: 2, stdout: "noise", failing: [] }, { code: "c", timeLimit: 5 });
+  const kept = new VerdictStore(storage).get("les", "1");
+  assert.equal(kept.verdict.status, "fail");
+  assert.equal(kept.verdict.stdout, undefined);
+  assert.equal(kept.code, "c");
+  assert.ok(storage.getItem(VERDICTS_KEY));
+  assert.equal(storage.getItem(KEY), null); // not part of the progress document
+  const big = { status: "fail", failing: Array.from({ length: 50 }, () => ({ call_source: "x".repeat(4000) })) };
+  const small = compactVerdict(big);
+  assert.ok(JSON.stringify(small).length <= 60_000 && small.failing.length === 50 && small.failing[0].call_source === null);
+  verdicts.clear();
+  assert.equal(verdicts.get("les", "1"), null);
+});

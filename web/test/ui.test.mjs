@@ -11,7 +11,7 @@ globalThis.SETTINGS = { languages: ["nl", "en", "ar"], rtlLanguages: ["ar"], fal
 const { fill, loadStrings, t, isRtl } = await import("../src/i18n.js");
 const { isMostlyRtl, ltrRuns } = await import("../src/editor.js");
 const { compose } = await import("../src/checkpoint.js");
-const { balanced, cut, locate, pythonError, relabelTraceback, snippetLine, tryableSource } = await import(
+const { balanced, cut, feedbackNodes, locate, pythonError, relabelTraceback, snippetLine, tryableSource } = await import(
   "../src/verdict.js"
 );
 const { REGISTRY } = await import("../src/figures/index.js");
@@ -74,6 +74,25 @@ test("verdict helpers: the Python error to explain first (the engine's), the cal
   assert.equal(tryableSource({ call: "f([1, 2])" }), "f([1, 2])");
   assert.equal(tryableSource({ call: "f([1, …])", call_source: "import numpy as np\nf(np.arange(3))" }),
     "import numpy as np\nf(np.arange(3))");
+});
+
+test("feedback parts become text inside code, em, strong and link elements; a link only to http(s)", () => {
+  // a stand-in for the DOM: an element is {tag, children, text}; a text node is a string
+  const make = (tag, className, text) => ({
+    tag, children: text === undefined ? [] : [String(text)], append(node) { this.children.push(node); },
+  });
+  const show = (node) => (typeof node === "string" ? node
+    : `<${node.tag}${node.href ? ` href=${node.href}` : ""}>${node.children.map(show).join("")}</${node.tag}>`);
+  const parts = [
+    { text: "Divide by " }, { text: "how many", strong: true }, { text: " values, " },
+    { text: "len(values)", code: true }, { text: "; " }, { text: "both", em: true, strong: true },
+    { text: " see " }, { text: "the docs", href: "https://docs.python.org/3/" }, { text: "<b>x</b>" },
+    { text: "bad", href: "javascript:alert(1)" }, { nope: 1 }, null,
+  ];
+  const shown = feedbackNodes(parts, make, (s) => s).map(show).join("");
+  assert.equal(shown, "Divide by <strong>how many</strong> values, <code>len(values)</code>; "
+    + "<strong><em>both</em></strong> see <a href=https://docs.python.org/3/>the docs</a><b>x</b>bad");
+  assert.deepEqual(feedbackNodes(undefined, make, (s) => s), []);
 });
 
 test("plot data: three plain lists of numbers; null stands for NaN", () => {

@@ -1,0 +1,188 @@
+"""Feedback on all cases and "Trace this case" in Chromium, keyboard only, in English and Arabic: a failing verdict
+counts its failing cases by kind and lists them to try or trace; "Expected" shows only the exception type when the
+message is not graded; the announcement says pass or fail, the first failing case and why; a traced call shows, step
+by step, the lines that ran and the variables.
+
+One booted page per language (module fixtures): the tests only drive it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.learner import ARABIC_LESSON, LESSON, focused, open_lesson, poll, replace_code, section, wait_verdict
+from tests.test_feedback import NO_CHECKS
+
+pytestmark = pytest.mark.browser
+
+
+def booted(browser, server, lang, lesson):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="block")
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.werkbank_errors = errors
+    open_lesson(page, server, lang=lang, lesson=lesson)
+    page.evaluate("""() => {
+        window.__said = [];
+        new MutationObserver(() => window.__said.push(document.querySelector('[data-announcer]').textContent))
+            .observe(document.querySelector('[data-announcer]'), {childList: true, characterData: true, subtree: true});
+    }""")
+    return context, page
+
+
+@pytest.fixture(scope="module")
+def en_page(browser, isolated_server):
+    context, page = booted(browser, isolated_server, "en", LESSON)
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def ar_page(browser, isolated_server):
+    context, page = booted(browser, isolated_server, "ar", ARABIC_LESSON)
+    yield page
+    context.close()
+
+
+def press(page, locator, key="Enter"):
+    """Focus `locator` and press `key`: the keyboard's way to use a control."""
+    locator.focus()
+    assert locator.evaluate("el => el === document.activeElement")
+    page.keyboard.press(key)
+
+
+def check_by_keyboard(page, cp, code):
+    replace_code(page, cp, code)
+    page.keyboard.press("Control+Enter")  # Check from inside the editor
+    return wait_verdict(page, cp)
+
+
+def said(page):
+    return page.evaluate("window.__said.filter(Boolean)")
+
+
+def test_a_failing_check_counts_by_kind_lists_the_cases_and_announces_the_first(en_page):
+    page = en_page
+    page.evaluate("window.__said = []")
+    state, text = check_by_keyboard(page, "1", NO_CHECKS)
+    assert state == "fail"
+    box = section(page, "1").locator("[data-verdict]")
+    summary = box.locator("[data-summary]").inner_text()
+    assert "with invalid input" in summary
+    # the first failing case: an invalid input whose message is not graded, so "Expected" is the exception type
+    expected = box.locator(".verdict-details dt", has_text="Expected").locator("xpath=following-sibling::dd[1]")
+    assert expected.inner_text().strip() == "ValueError"
+    label = box.locator(".case-label").inner_text()
+    # one announcement: not passed, with the counts, the first failing case's label and why it failed
+    announced = said(page)
+    assert len(announced) == 1, announced
+    headline = box.locator(".verdict-line").inner_text()
+    assert announced[0].startswith(headline) and "not passed" in headline
+    assert label.split(": ", 1)[1].split(" (")[0] in announced[0] and "Expected ValueError" in announced[0]
+    # the list of failing cases: closed at first, opened from the keyboard, the first 50 of them with their calls
+    listing = box.locator("[data-failing]")
+    total = int(listing.get_attribute("data-failing"))
+    assert total > 50 and listing.get_attribute("open") is None
+    press(page, listing.locator("summary"))
+    assert listing.get_attribute("open") is not None
+    items = listing.locator("li")
+    assert items.count() == 50 and f"of {total}" in listing.locator(".failing-count").inner_text()
+    assert items.nth(0).locator(".failing-kind").inner_text() == "invalid input"
+    assert items.nth(4).locator(".failing-call").inner_text().startswith("claim_support(")
+
+
+def test_any_listed_case_can_be_tried_and_the_verdict_comes_back(en_page):
+    page = en_page
+    listing = section(page, "1").locator("[data-failing]")
+    item = listing.locator("li").nth(3)
+    call = item.locator(".failing-call").inner_text()
+    press(page, item.locator('[data-action="try-listed"]'))
+    wait_verdict(page, "1", ("idle", "error"))
+    tried = section(page, "1").locator("[data-example-editor] .cm-content")
+    source = tried.evaluate("el => el.cmTile ? el.cmTile.root.view.state.doc.toString() : el.textContent")
+    assert source.startswith("claim_support(") and (call.rstrip(")…") in source or "…" in call)
+    expected = section(page, "1").locator('[data-result-part="expected"] pre').inner_text()
+    assert expected == "ValueError"
+    back = section(page, "1").locator('[data-action="back-to-verdict"]')
+    press(page, back)
+    assert section(page, "1").locator("[data-failing]").get_attribute("open") is not None
+    assert focused(page).startswith("p")  # the verdict's headline took focus
+
+
+def test_trace_this_case_steps_through_the_call_by_keyboard(en_page):
+    page = en_page
+    item = section(page, "1").locator("[data-failing] li").nth(2)
+    page.evaluate("window.__said = []")
+    press(page, item.locator('[data-action="trace-listed"]'))
+    trace = section(page, "1").locator("[data-trace]")
+    poll(page, "() => ['done', 'failed'].includes(document.querySelector('[data-checkpoint=\"1\"] [data-trace]')"
+               ".dataset.traceState)")
+    assert trace.get_attribute("data-trace-state") == "done"
+    assert focused(page) == f"h3#{trace.locator('h3').get_attribute('id')}"
+    status = trace.locator(".trace-status")
+    first = status.inner_text()
+    assert first.startswith("Step 1 of ") and "claim_support" in first
+    steps = int(first.split(" of ")[1].split(":")[0])
+    assert steps > 5
+    # the lines that ran are marked with how often; the one about to run is the current one
+    code = trace.locator(".trace-code")
+    assert code.locator('li[data-ran="true"]').count() >= 5
+    assert code.locator('li[data-ran="false"]').count() >= 1  # e.g. the branch for an unknown claim
+    current = code.locator('li[aria-current="true"]')
+    assert current.count() == 1 and current.get_attribute("data-line") == first.split("line ")[1].split(" ")[0]
+    # Next step by keyboard, then the slider with the arrow keys and End
+    press(page, trace.locator('[data-trace-control="next"]'))
+    assert status.inner_text().startswith("Step 2 of ")
+    assert said(page)[-1] == status.inner_text()  # each step is announced
+    slider = trace.locator('[data-trace-control="slider"]')
+    press(page, slider, "ArrowRight")
+    assert status.inner_text().startswith("Step 3 of ")
+    page.keyboard.press("End")
+    last = status.inner_text()
+    assert last.startswith(f"Step {steps} of {steps}") and "returns" in last
+    assert trace.locator('[data-trace-control="next"]').get_attribute("aria-disabled") == "true"
+    # the variables at that step, with the ones that changed marked
+    press(page, trace.locator('[data-trace-control="first"]'))
+    press(page, trace.locator('[data-trace-control="next"]'))
+    names = trace.locator(".trace-vars tbody td.trace-var-name").all_inner_texts()
+    assert any(name.startswith("claims") for name in names)
+    for _ in range(6):
+        press(page, trace.locator('[data-trace-control="next"]'))
+    assert trace.locator('.trace-vars tr[data-changed="true"]').count() >= 1
+    # the verdict is still there above the trace; closing the trace brings focus back to its button
+    assert section(page, "1").locator("[data-failing]").count() == 1
+    press(page, trace.locator('[data-trace-control="close"]'))
+    assert trace.is_hidden() and focused(page) == "button[trace-listed]"
+    assert page.werkbank_errors == []
+
+
+def test_in_arabic_the_verdict_and_the_trace_speak_arabic_and_keep_code_in_order(ar_page):
+    """A failing Check of the reliability checkpoint's binning mistake in Arabic: the counts, the list and the
+    trace are Arabic, and the case hint's interval and code are left-to-right isolates."""
+    from werkbank.lessons import load_lesson
+
+    page = ar_page
+    mistake = load_lesson(ARABIC_LESSON).checkpoint("2").mistake("inner_edge_goes_down").source()
+    state, _ = check_by_keyboard(page, "2", mistake)
+    assert state == "fail"
+    box = section(page, "2").locator("[data-verdict]")
+    assert "الحالات الفاشلة حسب النوع" in box.locator("[data-summary]").inner_text()
+    hint = box.locator(".verdict-details dd", has_text="searchsorted")
+    assert hint.count() == 1
+    runs = hint.locator(".ltr-run").all_inner_texts()
+    assert "[0, bins − 1]" in runs and any("np.searchsorted(edges, p" in run for run in runs)
+    listing = box.locator("[data-failing]")
+    press(page, listing.locator("summary"))
+    assert "كل الحالات التي أخفقت" in listing.locator("summary").inner_text()
+    press(page, listing.locator("li").first.locator('[data-action="trace-listed"]'))
+    poll(page, "() => document.querySelector('[data-checkpoint=\"2\"] [data-trace]').dataset.traceState === 'done'")
+    trace = section(page, "2").locator("[data-trace]")
+    status = trace.locator(".trace-status").inner_text()
+    assert status.startswith("الخطوة 1 من ")
+    press(page, trace.locator('[data-trace-control="last"]'))
+    assert "تُرجع" in trace.locator(".trace-status").inner_text()
+    # the code listing stays left to right inside the right-to-left page
+    assert trace.locator(".trace-code").evaluate("el => getComputedStyle(el).direction") == "ltr"
+    assert page.werkbank_errors == []

@@ -1,0 +1,82 @@
+// Direction isolation of left-to-right runs (code, numbers, intervals) inside right-to-left text: the rule of
+// werkbank/bidi.py (the build applies it to rendered markdown), for text the page writes itself (verdicts). Both are
+// tested on tests/data/bidi_runs.json. Text only: the pieces become text nodes, never HTML.
+
+const RTL = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc";
+const PARTS = new RegExp(`([^${RTL}]+)`, "u");
+const STRONG = /[A-Za-z0-9\u00c0-\u024f\u0370-\u03ff]/;
+const OPEN = "([{";
+const CLOSE = ")]}";
+const TRAIL = " \t\n\u00a0.,;:!?\"'“”‘’«»";
+const LEAD = " \t\n\u00a0,;:!?\"'“”‘’«»";
+const HAS_RTL = new RegExp(`[${RTL}]`, "u");
+
+const count = (text, chars) => Array.from(text).filter((c) => chars.includes(c)).length;
+
+/** `text` as [piece, isLtrRun] pairs, in order; joined, the pieces are `text` again. */
+export function ltrRuns(text) {
+  const out = [];
+  String(text).split(PARTS).forEach((part, index) => {
+    if (!part) return;
+    if (index % 2 === 0 || !STRONG.test(part)) {
+      out.push([part, false]);
+      return;
+    }
+    let start = 0;
+    let end = part.length;
+    while (start < end && LEAD.includes(part[start])) start++;
+    while (end > start && TRAIL.includes(part[end - 1])) end--;
+    let core = part.slice(start, end);
+    while (core && CLOSE.includes(core[core.length - 1]) && count(core, CLOSE) > count(core, OPEN)) {
+      core = core.slice(0, -1);
+      end--;
+      while (end > start && TRAIL.includes(part[end - 1])) {
+        core = core.slice(0, -1);
+        end--;
+      }
+    }
+    while (core && OPEN.includes(core[0]) && count(core, OPEN) > count(core, CLOSE)) {
+      core = core.slice(1);
+      start++;
+    }
+    if (!STRONG.test(core)) {
+      out.push([part, false]);
+      return;
+    }
+    if (start) out.push([part.slice(0, start), false]);
+    out.push([core, true]);
+    if (end < part.length) out.push([part.slice(end), false]);
+  });
+  const merged = [];
+  for (const [piece, isRun] of out) {
+    const last = merged[merged.length - 1];
+    if (last && !isRun && !last[1]) last[0] += piece;
+    else merged.push([piece, isRun]);
+  }
+  return merged;
+}
+
+/**
+ * Put `text` into `node` as text nodes; in right-to-left text (one with right-to-left letters) each left-to-right run
+ * goes into a `<span dir="ltr" class="ltr-run">` of its own (an element with `dir` is a bidi isolate).
+ */
+export function setIsolatedText(node, text) {
+  const value = String(text ?? "");
+  node.replaceChildren();
+  if (!HAS_RTL.test(value)) {
+    node.textContent = value;
+    return node;
+  }
+  for (const [piece, isRun] of ltrRuns(value)) {
+    if (!isRun) {
+      node.append(document.createTextNode(piece));
+      continue;
+    }
+    const span = document.createElement("span");
+    span.dir = "ltr";
+    span.className = "ltr-run";
+    span.textContent = piece;
+    node.append(span);
+  }
+  return node;
+}
