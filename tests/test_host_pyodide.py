@@ -1,10 +1,8 @@
 """graders/hosts/pyodide.py, the workers' entry points, exercised in CPython with a real lesson bundle."""
 
-import gc
 from pathlib import Path
 import json
 import sys
-import types
 
 import pytest
 

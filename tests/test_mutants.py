@@ -6,7 +6,7 @@ import textwrap
 import pytest
 
 from werkbank.lessons import load_all
-from werkbank.mutants import equivalent_marks, killed, mutants, score_checkpoint
+from werkbank.mutants import equivalent_marks, killed, mutants
 
 SAMPLE = textwrap.dedent('''
     def f(xs, limit=3):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
-from werkbank.lessons import load_all, load_lesson_folder
+from werkbank.lessons import load_all
 from werkbank.markdown import MarkdownError
 from graders.engine.settings import LANGUAGES as UI_LANGUAGES
 from werkbank.catalog import FOLDER as CATALOG_FOLDER, catalogs, ui

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from graders.engine.values import decode, encode, show
+from graders.engine.values import WireError, decode, encode, show, validate
 
 ROUND_TRIPS = [
     None, True, False, 0, -7, 2**80, 0.5, -0.0, "tekst", "", [1, [2.5, None]], (1, "a"), {"a": [1], "b": None},
@@ -109,12 +109,8 @@ def test_self_referencing_structures_stop_at_a_depth_limit():
     assert "nesting too deep" in text
 
 
-import pytest as _pytest
 
-from graders.engine.values import WireError, validate
-
-
-@_pytest.mark.parametrize("wire", [
+@pytest.mark.parametrize("wire", [
     ["ndarray", "float64", "f", [3], [1.0, 2.0]],           # fewer values than the shape says
     ["ndarray", "float64", "f", [2, 2], [1.0, 2.0, 3.0]],
     ["ndarray", "int64", "i", [1], [1]],                    # ints travel as text
@@ -135,7 +131,7 @@ from graders.engine.values import WireError, validate
     [],
 ])
 def test_validate_rejects_malformed_wire_values(wire):
-    with _pytest.raises(WireError):
+    with pytest.raises(WireError):
         validate(wire)
 
 
@@ -150,9 +146,9 @@ def test_validate_accepts_what_encode_makes_and_bounds_size():
     deep = ["list", []]
     for _ in range(200):
         deep = ["list", [deep]]
-    with _pytest.raises(WireError):
+    with pytest.raises(WireError):
         validate(deep)
-    with _pytest.raises(WireError):
+    with pytest.raises(WireError):
         validate(["list", [["none"]] * 50], limit=10)
 
 

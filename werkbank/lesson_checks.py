@@ -430,11 +430,12 @@ def doctests(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
 
                 class Runner(doctest.DocTestRunner):
                     def report_failure(self, out, test, example, got):
-                        failures.append(f"{example.source.strip()!r} gives {got.strip()!r}, the block shows "
+                        failures.append(f"{example.source.strip()!r} gives {got.strip()!r}, the block shows "  # noqa: B023 - used within the iteration
                                         f"{example.want.strip()!r}")
 
                     def report_unexpected_exception(self, out, test, example, exc_info):
-                        failures.append(f"{example.source.strip()!r} raises {exc_info[0].__name__}: {exc_info[1]}")
+                        failures.append(  # noqa: B023 - the runner is used within the iteration that made it
+                            f"{example.source.strip()!r} raises {exc_info[0].__name__}: {exc_info[1]}")
 
                 test = parser.get_doctest(block, namespace, f"{rel(task)} block {number}", str(task), 0)
                 test.globs = namespace  # one console session per task text

@@ -158,9 +158,10 @@ def _home(lang: str, lessons: list, versions: dict[str, str], download_mb: int =
         })
     # what the scripts read: each lesson's checkpoints (progress), and for "continue" its title and address in
     # each of its languages
-    index = [{"id": l.id, "checkpoints": [c.id for c in l.checkpoints],
-              "pages": {x: {"title": l.text[x].title, "href": f"{root}lessons/{l.id}/{x}.html"} for x in l.languages}}
-             for l in lessons]
+    index = [{"id": one.id, "checkpoints": [c.id for c in one.checkpoints],
+              "pages": {x: {"title": one.text[x].title, "href": f"{root}lessons/{one.id}/{x}.html"}
+                        for x in one.languages}}
+             for one in lessons]
     return _page("home.html", lang=lang, root=root, title=ui(lang, "site_title"), page="home", versions=versions,
                  switch=[(o, root + _home_path(o)) for o in LANGUAGES], cards=cards, download_mb=download_mb,
                  site_data={"lessons": index})
@@ -243,7 +244,7 @@ def _next_links(lesson, lang: str, next_lesson) -> list[dict]:
     lesson in this page's language (``next_lesson``, see :func:`_next_lesson`), or all lessons."""
     links = []
     cps = lesson.checkpoints
-    for i, cp in enumerate(cps):
+    for i in range(len(cps)):
         if i + 1 < len(cps):
             links.append({"kind": "checkpoint", "href": f"#checkpoint-{cps[i + 1].id}",
                           "text": ui(lang, "next_checkpoint", n=i + 2)})

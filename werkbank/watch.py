@@ -175,7 +175,7 @@ class DevHandler(DistHandler):
                 self.wfile.write(message)
                 self.wfile.flush()
                 with state.changed:  # wait for the next build (or a heartbeat), then write outside the lock
-                    state.changed.wait_for(lambda: state.stopping or state.version != seen, HEARTBEAT_S)
+                    state.changed.wait_for(lambda seen=seen: state.stopping or state.version != seen, HEARTBEAT_S)
                     if state.stopping:
                         return
                     message = state.event() if state.version != seen else b": still here\n\n"

@@ -388,7 +388,9 @@ def _aligned_variants(domain: Domain, base: Base):
                 list(value) if isinstance(value, (list, tuple)) else None
             if not items:
                 continue
-            make = (lambda xs, v=value: np.asarray(xs, dtype=v.dtype) if isinstance(v, np.ndarray) else type(v)(xs))
+            def make(xs, v=value):
+                return np.asarray(xs, dtype=v.dtype) if isinstance(v, np.ndarray) else type(v)(xs)
+
             options = [("align-short", "one item fewer", make(items[:-1])),
                        ("align-long", "one item more", make(items + items[-1:])),
                        ("align-broadcast", "one item", make(items[:1])),
@@ -794,7 +796,7 @@ def _collision_variants(domain: Domain, base: Base):
         specs = [(i, s) for i, s in seqs if isinstance(s, Seq) and isinstance(s.item, Record) and len(s.item.key) >= 2]
         if not specs:
             continue
-        (src, src_spec), (dst, dst_spec) = specs[0], specs[-1]
+        (src, src_spec), (dst, _) = specs[0], specs[-1]
         source_items = base.args[src] if isinstance(base.args[src], list) else None
         target_items = base.args[dst] if isinstance(base.args[dst], list) else None
         if not source_items or target_items is None or not isinstance(source_items[0], dict):

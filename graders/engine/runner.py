@@ -71,7 +71,7 @@ _decode = values.decode
 # JSON inputs are read and written by the C scanner and encoder, created here: the Python layer of the json module
 # looks up builtins such as len and isinstance at call time, and learner code may have replaced those by then.
 # (CPython and Pyodide both have _json.)
-from _json import encode_basestring as _c_basestring, make_encoder as _c_encoder, make_scanner as _c_scanner
+from _json import encode_basestring as _c_basestring, make_encoder as _c_encoder, make_scanner as _c_scanner  # noqa: E402
 
 
 def _no_default(value):

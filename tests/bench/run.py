@@ -612,7 +612,7 @@ def main(argv: list[str] | None = None) -> int:
         report["machine"]["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
     except OSError:
         pass
-    for engine, e in report["engines"].items():
+    for e in report["engines"].values():
         if "floor" in e:
             e["summary"] = engine_summary(e)
     Path(args.out).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")

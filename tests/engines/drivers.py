@@ -55,7 +55,7 @@ def chromium_path() -> str | None:
 def missing(engine: str) -> str | None:
     """Why ``engine`` cannot start on this machine (a sentence naming the missing piece), or None."""
     if engine == "chromium":
-        return None if chromium_path() else f"Chromium is not installed (make chromium)"
+        return None if chromium_path() else "Chromium is not installed (make chromium)"
     if engine == "firefox":
         if not Path(FIREFOX).exists():
             return f"Firefox is not installed at {FIREFOX} (FIREFOX=...): {INSTALL_HINT}"

@@ -150,7 +150,10 @@ function rank(path) {
  */
 async function complete() {
   const cache = await caches.open(CACHE);
-  await cache.put(MANIFEST_URL, new Response(JSON.stringify(BUILD.files), { headers: { "Content-Type": "application/json" } }));
+  await cache.put(
+    MANIFEST_URL,
+    new Response(JSON.stringify(BUILD.files), { headers: { "Content-Type": "application/json" } }),
+  );
   const have = new Set((await cache.keys()).map((request) => request.url));
   const missing = [...FILES.keys()].filter((path) => !have.has(urlOf(path))).sort((a, b) => rank(a) - rank(b));
   const donors = missing.length ? await reusable() : new Map();
@@ -329,7 +332,9 @@ self.addEventListener("fetch", (event) => {
   const role = event.clientId ? roles.get(event.clientId) : "other"; // a navigation has no client yet
   if (role !== "other") {
     // a learner worker's, or a client not seen yet: the answer waits for which it is
-    event.respondWith(roleOf(event.clientId).then((found) => (found === "learner" ? forLearner(request) : ordinary(request))));
+    event.respondWith(
+      roleOf(event.clientId).then((found) => (found === "learner" ? forLearner(request) : ordinary(request))),
+    );
     return;
   }
   if (request.method !== "GET") return;
