@@ -165,8 +165,9 @@ def isolated_server(server_factory, dist) -> Server:
 @pytest.fixture(scope="session")
 def plain_server(server_factory, dist) -> Server:
     """A plain static host (``python3 -m http.server``) on ``dist``: no COOP/COEP, stock MIME types."""
-    return server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
-                           "--directory", str(dist)])
+    return server_factory(
+        [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(dist)]
+    )
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -208,7 +209,9 @@ class RequestLog:
     def foreign(self, origin: str) -> list[str]:
         """Recorded URLs that went anywhere but ``origin`` (data:, blob: and about: URLs are local, not foreign)."""
         origin = origin.rstrip("/")
-        return [u for u in self.urls if not u.startswith(_LOCAL_SCHEMES) and not (u == origin or u.startswith(origin + "/"))]
+        return [
+            u for u in self.urls if not u.startswith(_LOCAL_SCHEMES) and not (u == origin or u.startswith(origin + "/"))
+        ]
 
     def assert_only(self, origin: str) -> None:
         """Fail unless at least one request was seen and all of them went to ``origin``."""
@@ -262,9 +265,14 @@ def page(context, request_log):
 def pytest_terminal_summary(terminalreporter):
     """The engine walks' step times (tests/engines/, ``walk_log``), from the tests' reports: this runs where xdist
     gathers them, which never collects tests/engines/conftest.py."""
-    lines = [value for reports in terminalreporter.stats.values() for report in reports
-             if getattr(report, "when", None) == "call"
-             for key, value in getattr(report, "user_properties", ()) if key == "engine walk"]
+    lines = [
+        value
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        if getattr(report, "when", None) == "call"
+        for key, value in getattr(report, "user_properties", ())
+        if key == "engine walk"
+    ]
     if lines:
         terminalreporter.section("engine walks (wall time per step, s)")
         for line in lines:

@@ -10,8 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from werkbank.check import (LISTED_CHECKPOINT_IDS, MIN_MISTAKES_LISTED, feedback_problems, items, judge_job, lint_lesson,
-                            other_seed_problems)
+from werkbank.check import (
+    LISTED_CHECKPOINT_IDS,
+    MIN_MISTAKES_LISTED,
+    feedback_problems,
+    items,
+    judge_job,
+    lint_lesson,
+    other_seed_problems,
+)
 from werkbank.grading import prepare_checkpoint
 from werkbank.lessons import load_all
 
@@ -86,8 +93,11 @@ def test_every_reference_gives_the_same_expected_outcomes_in_pyodide():
     from werkbank.check import grader_path, rel
     from werkbank.parity import expected_differences, run_pyodide
 
-    prepare = [{"lesson": lesson.id, "checkpoint": cp.id, "seed": 0, "lang": "en"}
-               for lesson in LESSONS for cp in lesson.checkpoints]
+    prepare = [
+        {"lesson": lesson.id, "checkpoint": cp.id, "seed": 0, "lang": "en"}
+        for lesson in LESSONS
+        for cp in lesson.checkpoints
+    ]
     theirs, _ = run_pyodide(LESSONS, [], prepare)
     problems = []
     for lesson in LESSONS:

@@ -252,8 +252,11 @@ def serve_watching(dist: Path, host: str = "127.0.0.1", port: int = 8000) -> int
     watcher = threading.Thread(target=watch_loop, args=(Path(dist), state, stop), daemon=True)
     watcher.start()
     bound_host, bound_port = server.server_address[:2]
-    print(f"werkbank serve: serving {dist} at http://{bound_host}:{bound_port}/ with live reload; watching "
-          f"{', '.join(p.name for p in watched_paths())} (Ctrl+C stops)", flush=True)
+    print(
+        f"werkbank serve: serving {dist} at http://{bound_host}:{bound_port}/ with live reload; watching "
+        f"{', '.join(p.name for p in watched_paths())} (Ctrl+C stops)",
+        flush=True,
+    )
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -10,7 +10,7 @@ their callers hold them:
   numpy once. Used by the CLI, ``werkbank check`` and pytest. Never shipped to the browser.
 - :mod:`graders.hosts.pyodide`: ``run(source, plan_json: str, on_output=None) -> str`` (JSON text; ``run_encoded``
   takes and gives UTF-8 bytes), in the current interpreter, inside the site's learner workers; the page enforces the
-  time limit by interrupting or replacing the worker.
+  time limit by terminating the worker.
 
 The grader worker's entry points (load a lesson, prepare, judge, plot, shrink) are in
 :mod:`graders.hosts.pyodide_grader`; it never runs learner code. :func:`current` picks the host of the running

@@ -24,9 +24,14 @@ def run(source: str, plan_json: str, on_output=None) -> str:
     if exception:
         from graders.engine.judge import explain_error
 
-        result["python_error"] = explain_error(exception["exc"], exception["builtin_mro"], exception["message"],
-                                               result.get("error_line"), str(plan.get("lang", FALLBACK_LANGUAGE)),
-                                               in_case=False)
+        result["python_error"] = explain_error(
+            exception["exc"],
+            exception["builtin_mro"],
+            exception["message"],
+            result.get("error_line"),
+            str(plan.get("lang", FALLBACK_LANGUAGE)),
+            in_case=False,
+        )
     return json.dumps(result)
 
 

@@ -11,9 +11,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.browser.learner import (ARABIC_LESSON, DONE, KEY, LESSON, click, editor, editor_text, open_lesson,  # noqa: F401
-                                   passed_ids, poll, put_solution, replace_code, section, selector, stored,
-                                   wait_idle, wait_ready, wait_verdict)
+from tests.browser.learner import (
+    KEY,
+    click,
+    open_lesson,  # noqa: F401
+    poll,
+    replace_code,
+    section,
+    selector,
+    wait_idle,
+    wait_verdict,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,24 +31,13 @@ def wait_python(page, timeout=120_000):
     page.wait_for_selector('body[data-python="ready"]', timeout=timeout)
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 def wait_running(page, cp="try"):
     """Wait until learner code of ``cp`` is running (the page shows ``data-runtime="running"``)."""
-    poll(page, "sel => document.querySelector(sel).dataset.state === 'running' && "
-               "document.body.dataset.runtime === 'running'", selector(cp))
+    poll(
+        page,
+        "sel => document.querySelector(sel).dataset.state === 'running' && document.body.dataset.runtime === 'running'",
+        selector(cp),
+    )
 
 
 def run(page, cp, code):
@@ -61,16 +58,14 @@ def check(page, code, cp="1"):
     return state, text, section(page, cp).locator("[data-output]").inner_text(), box.get_attribute("data-stopped")
 
 
-
-
-
-
-
-
 def wait_stored(page, predicate_js, timeout=30.0):
     """Wait until the stored progress document satisfies ``predicate_js`` (a JS function of the parsed document)."""
-    return poll(page, f"""() => {{ const raw = localStorage.getItem({json.dumps(KEY)});
-        return ({predicate_js})(raw ? JSON.parse(raw) : null); }}""", timeout=timeout)
+    return poll(
+        page,
+        f"""() => {{ const raw = localStorage.getItem({json.dumps(KEY)});
+        return ({predicate_js})(raw ? JSON.parse(raw) : null); }}""",
+        timeout=timeout,
+    )
 
 
 # ---------------------------------------------------------------- the site's workers, message by message

@@ -117,10 +117,14 @@ def replace_code(page, cp, code):
 def wait_verdict(page, cp, states=DONE):
     """Wait until the verdict of `cp` is one of `states` and no run is going on; return (state, text)."""
     sel = selector(cp)
-    poll(page, """([sel, states]) => {
+    poll(
+        page,
+        """([sel, states]) => {
             const s = document.querySelector(sel);
             return s.dataset.state !== 'running' && states.includes(s.querySelector('[data-verdict]').dataset.verdict);
-        }""", [sel, list(states)])
+        }""",
+        [sel, list(states)],
+    )
     box = section(page, cp).locator("[data-verdict]")
     return box.get_attribute("data-verdict"), box.inner_text()
 
@@ -167,11 +171,15 @@ def passed_ids(doc, lesson=LESSON):
 def wait_draft(page, key, startswith, lesson=LESSON):
     """Wait until the autosaved draft `key` of `lesson` starts with `startswith` (instead of sleeping past the
     debounce)."""
-    poll(page, """([key, lesson, start, storageKey]) => {
+    poll(
+        page,
+        """([key, lesson, start, storageKey]) => {
             const doc = JSON.parse(localStorage.getItem(storageKey) || 'null');
             const draft = doc && doc.lessons[lesson] && doc.lessons[lesson].drafts[key];
             return typeof draft === 'string' && draft.startsWith(start);
-        }""", [key, lesson, startswith, KEY])
+        }""",
+        [key, lesson, startswith, KEY],
+    )
 
 
 def seed_progress(page, doc):

@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from tests.browser.learner import (
-    ARABIC_LESSON, LESSON, click, open_lesson, put_solution, replace_code, section, wait_verdict,
+    ARABIC_LESSON,
+    LESSON,
+    click,
+    open_lesson,
+    put_solution,
+    replace_code,
+    section,
+    wait_verdict,
 )
 
 pytestmark = pytest.mark.browser
@@ -89,8 +96,10 @@ def test_no_serious_axe_violation_on_any_page_in_either_theme(browser, isolated_
         context.close()
 
 
-@pytest.mark.parametrize("lang, lesson, theme", [("en", LESSON, "light"), ("nl", LESSON, "dark"),
-                                                 ("ar", ARABIC_LESSON, "dark"), ("ar", ARABIC_LESSON, "light")])
+@pytest.mark.parametrize(
+    "lang, lesson, theme",
+    [("en", LESSON, "light"), ("nl", LESSON, "dark"), ("ar", ARABIC_LESSON, "dark"), ("ar", ARABIC_LESSON, "light")],
+)
 def test_no_serious_axe_violation_after_working_on_checkpoints(browser, isolated_server, lang, lesson, theme):
     context = browser.new_context(bypass_csp=True, color_scheme=theme, service_workers="block")
     try:

@@ -8,7 +8,10 @@ import pytest
 from werkbank.grading import grade_source
 from werkbank.lessons import load_lesson
 
-from tests.browser.helpers import drive_workers, final  # drives the site's learner and grader workers message by message
+from tests.browser.helpers import (
+    drive_workers,
+    final,
+)  # drives the site's learner and grader workers message by message
 
 pytestmark = pytest.mark.browser
 
@@ -34,10 +37,15 @@ print("SNOOP", mods, keys, importable, on_disk, [m for m in sys.modules if m.sta
 def _boot(page, server, repo_root, lesson_id):
     """Start the site's learner and grader workers on ``page`` for ``lesson_id`` (a Check needs both booted)."""
     lesson = {"lessonId": lesson_id}
-    boot_l, boot_g = drive_workers(page, server, repo_root, [
-        {"to": "learner", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
-        {"to": "grader", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
-    ])
+    boot_l, boot_g = drive_workers(
+        page,
+        server,
+        repo_root,
+        [
+            {"to": "learner", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
+            {"to": "grader", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
+        ],
+    )
     assert final(boot_l)["type"] == "ready" and final(boot_g)["type"] == "ready"
 
 
@@ -48,23 +56,46 @@ def _check(page, server, repo_root, lesson_id, checkpoint, sources, lang, *, boo
     where = {"lessonId": lesson_id, "checkpoint": checkpoint, "lang": lang}
     if boot:
         _boot(page, server, repo_root, lesson_id)
-    prepared, = drive_workers(page, server, repo_root, [
-        {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]}])
+    (prepared,) = drive_workers(
+        page,
+        server,
+        repo_root,
+        [{"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]}],
+    )
     plan = final(prepared)["plan"]
     verdicts = []
     for source in sources:
-        ran, = drive_workers(page, server, repo_root, [
-            {"to": "learner", "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
-             "finals": ["result", "failure"]}])
-        judged, = drive_workers(page, server, repo_root, [
-            {"to": "grader", "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
-             "finals": ["verdict", "failure"]}])
+        (ran,) = drive_workers(
+            page,
+            server,
+            repo_root,
+            [
+                {
+                    "to": "learner",
+                    "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
+                    "finals": ["result", "failure"],
+                }
+            ],
+        )
+        (judged,) = drive_workers(
+            page,
+            server,
+            repo_root,
+            [
+                {
+                    "to": "grader",
+                    "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
+                    "finals": ["verdict", "failure"],
+                }
+            ],
+        )
         verdicts.append(final(judged)["verdict"])
     return verdicts
 
 
-@pytest.mark.parametrize("lesson_id,checkpoint,lang", [("claims-abstention", "1", "nl"),
-                                                       ("perplexity-calibration", "3", "ar")])
+@pytest.mark.parametrize(
+    "lesson_id,checkpoint,lang", [("claims-abstention", "1", "nl"), ("perplexity-calibration", "3", "ar")]
+)
 def test_worker_verdicts_equal_cli_verdicts(page, plain_server, repo_root, lesson_id, checkpoint, lang):
     cp = load_lesson(lesson_id).checkpoint(checkpoint)
     mistake = cp.mistakes()[0]
@@ -81,7 +112,7 @@ def test_worker_verdicts_equal_cli_verdicts(page, plain_server, repo_root, lesso
 
 def test_graders_and_expected_values_are_out_of_reach_during_a_check(page, plain_server, repo_root):
     page.goto(plain_server.url + "build.json")
-    verdict, = _check(page, plain_server, repo_root, "claims-abstention", "1", [SNOOP], "en")
+    (verdict,) = _check(page, plain_server, repo_root, "claims-abstention", "1", [SNOOP], "en")
     assert verdict["status"] == "fail"  # no claim_support: every case fails
     line = next(line for line in verdict["stdout"].splitlines() if line.startswith("SNOOP"))
     assert line == "SNOOP [] 0 False [] []", line
@@ -106,6 +137,7 @@ def test_alternative_correct_solutions_pass_in_the_browser(page, plain_server, r
     page.goto(plain_server.url + "build.json")
     lang = load_lesson(lesson_id).languages[0]
     for n, (checkpoint, path) in enumerate(alternatives):
-        verdict, = _check(page, plain_server, repo_root, lesson_id, checkpoint, [path.read_text(encoding="utf-8")],
-                          lang, boot=n == 0)
+        (verdict,) = _check(
+            page, plain_server, repo_root, lesson_id, checkpoint, [path.read_text(encoding="utf-8")], lang, boot=n == 0
+        )
         assert verdict["status"] == "pass", (path.name, verdict["failure"])

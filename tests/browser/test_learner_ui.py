@@ -11,14 +11,30 @@ import re
 import pytest
 
 from tests.browser.learner import (
-    ARABIC_LESSON, KEY, LESSON, editor, editor_text, open_lesson, page_errors, passed_ids, poll, put_solution,
-    replace_code, section, stored, wait_draft, wait_idle, wait_ready, wait_verdict,
+    ARABIC_LESSON,
+    KEY,
+    LESSON,
+    editor,
+    editor_text,
+    open_lesson,
+    page_errors,
+    passed_ids,
+    poll,
+    put_solution,
+    replace_code,
+    section,
+    stored,
+    wait_draft,
+    wait_idle,
+    wait_ready,
+    wait_verdict,
 )
 
 pytestmark = pytest.mark.browser
 
 
 # ---------------------------------------------------------------- home
+
 
 def test_home_lists_lessons_and_shows_python_ready(page, plain_server, request_log, dist):
     page.goto(plain_server.url)
@@ -48,10 +64,13 @@ def test_a_lesson_whose_editor_module_does_not_load_says_so_and_still_shows_the_
     assert "editor" in page.locator('[data-warning="editor_failed"]').inner_text()
     assert page.locator(".cm-editor").count() == 0
     starter = json.loads(page.locator("#lesson-data").text_content())["checkpoints"][0]["starter"]
-    assert page.locator('[data-checkpoint="1"] [data-editor] pre.editor-fallback').inner_text().strip() == starter.strip()
+    assert (
+        page.locator('[data-checkpoint="1"] [data-editor] pre.editor-fallback').inner_text().strip() == starter.strip()
+    )
 
 
 # ---------------------------------------------------------------- keyboard, Run, Check
+
 
 def test_checkpoint_reachable_by_keyboard_typed_run_and_escape_tab_leaves(page, isolated_server):
     open_lesson(page, isolated_server)
@@ -149,8 +168,10 @@ def test_editors_are_built_in_slices_and_at_once_when_a_section_is_used(page, is
     # one request: the page's <link rel="modulepreload"> and app.js's import() share it (a URL that differed, even
     # in its query, would be fetched and compiled a second time)
     assert len(held) == 1, [route.request.url for route in held]
-    assert page.locator(".cm-editor").count() == page.locator("[data-editor], [data-example-editor], "
-                                                              "[data-carried-editor]").count()
+    assert (
+        page.locator(".cm-editor").count()
+        == page.locator("[data-editor], [data-example-editor], [data-carried-editor]").count()
+    )
     starter = json.loads(page.locator("#lesson-data").text_content())["checkpoints"][2]["starter"]
     assert editor_text(page, "3") == starter
 
@@ -167,6 +188,7 @@ def test_run_error_highlights_the_line_and_shows_the_traceback(page, isolated_se
 
 
 # ---------------------------------------------------------------- Stop and time limits
+
 
 @pytest.mark.parametrize("server_name", ["isolated_server", "plain_server"])
 def test_stop_ends_an_endless_loop_and_the_next_run_works(browser, request, server_name):
@@ -189,8 +211,11 @@ def test_stop_ends_an_endless_loop_and_the_next_run_works(browser, request, serv
         stop.wait_for(state="visible")
         poll(page, "() => document.body.dataset.runtime === 'running'")
         stop.click()
-        poll(page, "() => document.querySelector('[data-playground] [data-verdict]').dataset.stopped === 'true'",
-             timeout=10)
+        poll(
+            page,
+            "() => document.querySelector('[data-playground] [data-verdict]').dataset.stopped === 'true'",
+            timeout=10,
+        )
         assert "while True:" in editor_text(page, "try")  # the code stays
         wait_ready(page)
         # the worker running the loop is gone: the ready spare took over at once, or a new one booted ("restarting")
@@ -210,16 +235,21 @@ def test_stop_restarts_python_when_the_loop_swallows_the_interrupt(page, isolate
     page.evaluate("""() => new MutationObserver(() => window.noteState(document.body.dataset.runtime))
                      .observe(document.body, {attributes: true, attributeFilter: ['data-runtime']})""")
     # swallows KeyboardInterrupt at two levels, so even an interrupt that lands twice cannot end it
-    replace_code(page, "try", "def spin():\n    while True:\n        try:\n            while True:\n                pass\n"
-                               "        except BaseException:\n            pass\n\n"
-                               "print('spinning', flush=True)\n"
-                               "while True:\n    try:\n        spin()\n    except BaseException:\n        pass\n")
+    replace_code(
+        page,
+        "try",
+        "def spin():\n    while True:\n        try:\n            while True:\n                pass\n"
+        "        except BaseException:\n            pass\n\n"
+        "print('spinning', flush=True)\n"
+        "while True:\n    try:\n        spin()\n    except BaseException:\n        pass\n",
+    )
     section(page, "try").locator('[data-action="run"]').click()
     # inside the swallowing loop: its first line of output has arrived
     poll(page, "() => document.querySelector('[data-playground] [data-output]').textContent.includes('spinning')")
     section(page, "try").locator('[data-action="stop"]').click()
-    poll(page, "() => document.querySelector('[data-playground] [data-verdict]').dataset.stopped === 'true'",
-         timeout=10)
+    poll(
+        page, "() => document.querySelector('[data-playground] [data-verdict]').dataset.stopped === 'true'", timeout=10
+    )
     wait_ready(page)
     # the worker was replaced: by the ready spare at once (no restart to see), or by a new worker ("restarting")
     assert states[-1] == "ready" and page.get_attribute("body", "data-python") == "ready"
@@ -257,11 +287,14 @@ def test_check_of_an_endless_loop_times_out(page, isolated_server):
 
 # ---------------------------------------------------------------- output safety
 
+
 def test_printed_html_is_shown_literally(page, isolated_server):
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     open_lesson(page, isolated_server)
-    replace_code(page, "try", "print('<img src=x onerror=alert(1)>')\nimport sys\nprint('<b>err</b>', file=sys.stderr)\n")
+    replace_code(
+        page, "try", "print('<img src=x onerror=alert(1)>')\nimport sys\nprint('<b>err</b>', file=sys.stderr)\n"
+    )
     section(page, "try").locator('[data-action="run"]').click()
     wait_idle(page, "try")
     out = section(page, "try").locator("[data-output]")
@@ -284,13 +317,19 @@ def test_output_is_capped_with_a_notice(page, isolated_server):
 
 def test_forged_worker_message_from_learner_code_is_ignored(page, isolated_server):
     open_lesson(page, isolated_server)
-    forged = {"schema": 1, "type": "verdict", "runId": "0" * 32,
-              "verdict": {"status": "pass", "passed": 9, "total": 9, "message": "forged"}}
-    code = ("import js, json\n"
-            f"msg = {json.dumps(json.dumps(forged))}\n"
-            "js.postMessage(js.JSON.parse(msg))\n"
-            "js.postMessage(js.JSON.parse(json.dumps({'type': 'verdict', 'verdict': {'status': 'pass'}})))\n"
-            "def claim_support(claims, facts):\n    return []\n")
+    forged = {
+        "schema": 1,
+        "type": "verdict",
+        "runId": "0" * 32,
+        "verdict": {"status": "pass", "passed": 9, "total": 9, "message": "forged"},
+    }
+    code = (
+        "import js, json\n"
+        f"msg = {json.dumps(json.dumps(forged))}\n"
+        "js.postMessage(js.JSON.parse(msg))\n"
+        "js.postMessage(js.JSON.parse(json.dumps({'type': 'verdict', 'verdict': {'status': 'pass'}})))\n"
+        "def claim_support(claims, facts):\n    return []\n"
+    )
     replace_code(page, "1", code)
     section(page, "1").locator('[data-action="check"]').click()
     state, text = wait_verdict(page, "1")
@@ -303,11 +342,15 @@ def test_hidden_graders_never_reach_the_python_file_system(page, isolated_server
     open_lesson(page, isolated_server)
     section(page, "1").locator('[data-action="check"]').click()  # the lesson's grading data is loaded now
     wait_verdict(page, "1")
-    replace_code(page, "try", "import os\nfor root, dirs, files in os.walk('/'):\n"
-                               "    if '/proc' in root or '/dev' in root:\n        continue\n"
-                               "    for f in files:\n        p = os.path.join(root, f)\n"
-                               "        if 'claims_abstention' in p or 'solution' in f:\n            print('FOUND', p)\n"
-                               "print('walked')\n")
+    replace_code(
+        page,
+        "try",
+        "import os\nfor root, dirs, files in os.walk('/'):\n"
+        "    if '/proc' in root or '/dev' in root:\n        continue\n"
+        "    for f in files:\n        p = os.path.join(root, f)\n"
+        "        if 'claims_abstention' in p or 'solution' in f:\n            print('FOUND', p)\n"
+        "print('walked')\n",
+    )
     section(page, "try").locator('[data-action="run"]').click()
     wait_idle(page, "try")
     out = section(page, "try").locator("[data-output]").inner_text()
@@ -323,6 +366,7 @@ def test_run_can_import_the_lessons_extra_package(page, plain_server):
 
 
 # ---------------------------------------------------------------- progress and storage
+
 
 def test_reload_keeps_drafts_and_progress(page, isolated_server):
     open_lesson(page, isolated_server)
@@ -398,10 +442,22 @@ def test_blocked_storage_keeps_working_in_memory(page, isolated_server):
 
 
 def test_export_then_import_round_trip(page, isolated_server, tmp_path):
-    doc = {"version": 1, "lessons": {LESSON: {
-        "checkpoints": {"1": {"passedAt": "2026-01-02T03:04:05.000Z", "lastPassingCode": "x = 1", "solutionRevealed": False},
-                        "3": {"passedAt": "2026-01-03T03:04:05.000Z", "lastPassingCode": "y = 2", "solutionRevealed": True}},
-        "drafts": {"2": "# draft <b>&</b>"}}}}
+    doc = {
+        "version": 1,
+        "lessons": {
+            LESSON: {
+                "checkpoints": {
+                    "1": {
+                        "passedAt": "2026-01-02T03:04:05.000Z",
+                        "lastPassingCode": "x = 1",
+                        "solutionRevealed": False,
+                    },
+                    "3": {"passedAt": "2026-01-03T03:04:05.000Z", "lastPassingCode": "y = 2", "solutionRevealed": True},
+                },
+                "drafts": {"2": "# draft <b>&</b>"},
+            }
+        },
+    }
     page.goto(isolated_server.url)
     page.evaluate(f"localStorage.setItem({json.dumps(KEY)}, {json.dumps(json.dumps(doc))})")
     page.reload()
@@ -450,12 +506,17 @@ def test_two_tabs_keep_both_passes(context, isolated_server):
 
 # ---------------------------------------------------------------- languages, theme
 
+
 def test_arabic_page_is_rtl_with_ltr_editor_code_and_output(page, isolated_server):
     open_lesson(page, isolated_server, lang="ar", lesson=ARABIC_LESSON)
     assert page.get_attribute("html", "lang") == "ar"
     assert page.get_attribute("html", "dir") == "rtl"
     assert page.evaluate("getComputedStyle(document.querySelector('main')).direction") == "rtl"
-    for selector in ('[data-checkpoint="1"] .cm-editor', '[data-checkpoint="1"] [data-output]', "[data-playground] .cm-content"):
+    for selector in (
+        '[data-checkpoint="1"] .cm-editor',
+        '[data-checkpoint="1"] [data-output]',
+        "[data-playground] .cm-content",
+    ):
         assert page.evaluate(f"getComputedStyle(document.querySelector({json.dumps(selector)})).direction") == "ltr"
     maths = page.locator("math")
     if maths.count():

@@ -10,7 +10,7 @@
 // reports itself "installed" (the page shows "update available"); it takes over when the page posts
 // {type: "skip-waiting"}. Old caches are deleted when the new worker activates.
 //
-// Isolation: a page is crossOriginIsolated (SharedArrayBuffer, so Stop can interrupt Python) only when its document
+// Isolation: a page is crossOriginIsolated (a process of its own, shared with no cross-origin page) only when its document
 // comes with COOP same-origin + COEP require-corp. A plain static host sends neither, so every same-origin response
 // that passes through here gets COOP, COEP and CORP added when the host did not send them.
 //
