@@ -13,7 +13,7 @@ NODE_MIN := $(shell sed -n 's/^ *"node": *">=\([0-9][0-9]*\)".*/\1/p' package.js
 FIREFOX ?= /usr/bin/firefox-esr
 
 .DEFAULT_GOAL := help
-.PHONY: help tools setup chromium engines build serve test check bench clean distclean
+.PHONY: help tools setup chromium engines build serve test check lint format bench clean distclean
 
 help:
 	@echo "make setup     tools check, .venv (pip, pinned by requirements.lock), node_modules (npm ci)"
@@ -23,6 +23,8 @@ help:
 	@echo "make serve     build, serve dist/ on http://127.0.0.1:8000/ (PORT=...), rebuild + reload pages on change"
 	@echo "make test      setup + chromium + engines + build + the whole pytest suite"
 	@echo "make check     lint every lesson and prove it in CPython and Pyodide (werkbank check)"
+	@echo "make lint      ruff (Python) and Biome (JavaScript), lint and format checks, as make test runs them"
+	@echo "make format    let ruff and Biome fix what they can (formatting, safe lint fixes)"
 	@echo "make bench     measure boot and Check times in Chromium, Firefox and WebKit against stock Pyodide (tests/bench/run.py)"
 	@echo "make clean     remove dist/ and test output; make distclean also removes .venv and node_modules"
 
@@ -90,6 +92,12 @@ test: setup chromium engines build
 
 check: setup
 	$(VENV)/bin/werkbank check
+
+lint: setup
+	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && node_modules/.bin/biome ci --error-on-warnings .
+
+format: setup
+	$(VENV)/bin/ruff check --fix . ; $(VENV)/bin/ruff format . ; node_modules/.bin/biome check --write .
 
 bench: setup chromium engines
 	$(VPY) tests/bench/run.py

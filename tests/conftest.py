@@ -52,9 +52,9 @@ only drive a page (type, Run, Check, read it) share one booted page per module.
                       the authors' own files through the workers, message by message.
 
 Stamped checks (``tests/derived.py``): the few checks that cost a minute or more and prove a property of files that
-rarely change (mutants, the references' outcomes in Pyodide, other seeds, bytecode/stock parity) run again only when the SHA-256 of their inputs
-differs from the one in their committed stamp (``tests/stamps/``); a passing run writes the new stamp, to commit.
-The run's summary names those that passed on their stamp; ``WERKBANK_RERUN_STAMPED=1`` runs them all.
+rarely change (mutants, the references' outcomes in Pyodide, other seeds, bytecode/stock parity) run again only when the
+SHA-256 of their inputs differs from the one in their committed stamp (``tests/stamps/``); a passing run writes the new
+stamp, to commit. The run's summary names those that passed on their stamp; ``WERKBANK_RERUN_STAMPED=1`` runs them all.
 """
 
 from __future__ import annotations
@@ -234,8 +234,9 @@ def isolated_server(server_factory, dist) -> Server:
 @pytest.fixture(scope="session")
 def plain_server(server_factory, dist) -> Server:
     """A plain static host (``python3 -m http.server``) on ``dist``: no COOP/COEP, stock MIME types."""
-    return server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
-                           "--directory", str(dist)])
+    return server_factory(
+        [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(dist)]
+    )
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -277,7 +278,9 @@ class RequestLog:
     def foreign(self, origin: str) -> list[str]:
         """Recorded URLs that went anywhere but ``origin`` (data:, blob: and about: URLs are local, not foreign)."""
         origin = origin.rstrip("/")
-        return [u for u in self.urls if not u.startswith(_LOCAL_SCHEMES) and not (u == origin or u.startswith(origin + "/"))]
+        return [
+            u for u in self.urls if not u.startswith(_LOCAL_SCHEMES) and not (u == origin or u.startswith(origin + "/"))
+        ]
 
     def assert_only(self, origin: str) -> None:
         """Fail unless at least one request was seen and all of them went to ``origin``."""
@@ -389,10 +392,15 @@ def site_workers(browser, plain_server, repo_root):
     ctx = browser.new_context()
     pg = new_page(ctx)
     pg.goto(plain_server.url + "build.json")
-    boot_l, boot_g = drive_workers(pg, plain_server, repo_root, [
-        {"to": "learner", "message": {"type": "init"}, "finals": ["ready", "failure"]},
-        {"to": "grader", "message": {"type": "init"}, "finals": ["ready", "failure"]},
-    ])
+    boot_l, boot_g = drive_workers(
+        pg,
+        plain_server,
+        repo_root,
+        [
+            {"to": "learner", "message": {"type": "init"}, "finals": ["ready", "failure"]},
+            {"to": "grader", "message": {"type": "init"}, "finals": ["ready", "failure"]},
+        ],
+    )
     assert final(boot_l)["type"] == "ready" and final(boot_g)["type"] == "ready"
     yield pg
     ctx.close()
@@ -402,20 +410,31 @@ def pytest_terminal_summary(terminalreporter):
     """The engine walks' step times (tests/engines/, ``walk_log``), and which stamped checks (tests/derived.py) passed
     on their stamp without running because their inputs are the ones the stamp was made from. From the tests'
     reports: this runs where xdist gathers them, which never collects tests/engines/conftest.py."""
-    lines = [value for reports in terminalreporter.stats.values() for report in reports
-             if getattr(report, "when", None) == "call"
-             for key, value in getattr(report, "user_properties", ()) if key == "engine walk"]
+    lines = [
+        value
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        if getattr(report, "when", None) == "call"
+        for key, value in getattr(report, "user_properties", ())
+        if key == "engine walk"
+    ]
     if lines:
         terminalreporter.section("engine walks (wall time per step, s)")
         for line in lines:
             terminalreporter.write_line(line)
-    items = [value for report in terminalreporter.stats.get("passed", [])
-             for key, value in getattr(report, "user_properties", ()) if key == "stamped"]
+    items = [
+        value
+        for report in terminalreporter.stats.get("passed", [])
+        for key, value in getattr(report, "user_properties", ())
+        if key == "stamped"
+    ]
     if items:
         counts: dict[str, int] = {}
         for item in items:
             name = item.split(":")[0]
             counts[name] = counts.get(name, 0) + 1
         listed = ", ".join(f"{name} ({count})" for name, count in sorted(counts.items()))
-        terminalreporter.write_line(f"stamped checks passed on their stamps, inputs unchanged: {listed} "
-                                    f"(tests/derived.py; WERKBANK_RERUN_STAMPED=1 runs them)")
+        terminalreporter.write_line(
+            f"stamped checks passed on their stamps, inputs unchanged: {listed} "
+            f"(tests/derived.py; WERKBANK_RERUN_STAMPED=1 runs them)"
+        )

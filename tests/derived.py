@@ -18,8 +18,8 @@ versions. So each keeps a stamp, ``tests/stamps/<name>.json``, committed with th
 
 The inputs of a check are every file its answer can depend on, with folders taken whole where in doubt (the whole
 engine, the lesson's folder and grader package), the versions of what runs them (Python, numpy, Pyodide's lock, Node,
-Chromium), and the check's own code. Forgetting an input would let a stale answer stand, so :func:`inputs_digest` takes globs and
-refuses a glob that matches nothing.
+Chromium), and the check's own code. Forgetting an input would let a stale answer stand, so :func:`inputs_digest` takes
+globs and refuses a glob that matches nothing.
 """
 
 from __future__ import annotations
@@ -60,8 +60,16 @@ def _load(path: Path) -> dict:
         return {}
 
 
-def stamped(name: str, item: str, digest: str, check: Callable[[], object], *, helpers: Iterable[Callable] = (),
-            request=None, folder: Path = STAMPS) -> bool:
+def stamped(
+    name: str,
+    item: str,
+    digest: str,
+    check: Callable[[], object],
+    *,
+    helpers: Iterable[Callable] = (),
+    request=None,
+    folder: Path = STAMPS,
+) -> bool:
     """Run ``check()`` unless ``tests/stamps/<name>.json`` holds ``digest`` for ``item``; returns whether it ran.
 
     ``check`` raises (an assertion) when the property fails and returns a JSON-able summary of what it found when it
@@ -89,8 +97,15 @@ def stamped(name: str, item: str, digest: str, check: Callable[[], object], *, h
 
 #: What every grading check depends on: the engine (and its catalogs), the CPython host, how lessons are read and
 #: graded on the command line.
-GRADING_INPUTS = ("graders/__init__.py", "graders/engine/**/*.py", "graders/engine/catalog/*.json",
-                  "graders/hosts/cpython.py", "werkbank/grading.py", "werkbank/lessons.py", "werkbank/markdown.py")
+GRADING_INPUTS = (
+    "graders/__init__.py",
+    "graders/engine/**/*.py",
+    "graders/engine/catalog/*.json",
+    "graders/hosts/cpython.py",
+    "werkbank/grading.py",
+    "werkbank/lessons.py",
+    "werkbank/markdown.py",
+)
 
 
 def lesson_inputs(lesson) -> list[str]:

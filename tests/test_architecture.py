@@ -60,6 +60,7 @@ OPTIONAL = {"brotli": "werkbank/offline.py writes .br copies when the module hap
 
 # ------------------------------------------------------------------------------------------------ reading imports
 
+
 def _is_module(name: str) -> bool:
     path = REPO.joinpath(*name.split("."))
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
@@ -74,8 +75,8 @@ def imports(rel: str, source: str):
     guarded_nodes = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Try) and any(
-                isinstance(h.type, ast.Name) and h.type.id in ("ImportError", "ModuleNotFoundError")
-                for h in node.handlers):
+            isinstance(h.type, ast.Name) and h.type.id in ("ImportError", "ModuleNotFoundError") for h in node.handlers
+        ):
             guarded_nodes.update(id(n) for stmt in node.body for n in ast.walk(stmt))
     for node in ast.walk(tree):
         guarded = id(node) in guarded_nodes
@@ -99,8 +100,10 @@ def imports(rel: str, source: str):
 @functools.cache
 def _declared_distributions() -> frozenset[str]:
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    return frozenset(re.split(r"[<>=!~\[; ]", dep, maxsplit=1)[0].lower().replace("_", "-")
-                     for dep in project.get("dependencies", []))
+    return frozenset(
+        re.split(r"[<>=!~\[; ]", dep, maxsplit=1)[0].lower().replace("_", "-")
+        for dep in project.get("dependencies", [])
+    )
 
 
 _DISTRIBUTIONS = packages_distributions()
@@ -113,11 +116,13 @@ def _declared(top: str) -> bool:
 
 def lesson_packages() -> list[str]:
     """Every lesson's grader package: each package below graders/ that is not the engine or the hosts."""
-    return sorted(p.parent.name for p in (REPO / "graders").glob("*/__init__.py")
-                  if p.parent.name not in ("engine", "hosts"))
+    return sorted(
+        p.parent.name for p in (REPO / "graders").glob("*/__init__.py") if p.parent.name not in ("engine", "hosts")
+    )
 
 
 # ------------------------------------------------------------------------------------------------ the Python rows
+
 
 def _within(module: str, prefixes) -> bool:
     return any(module == p or module.startswith(p + ".") for p in prefixes)
@@ -158,9 +163,11 @@ def violations(rel: str, source: str) -> list[str]:
             own = "graders." + Path(rel).parts[1]
             ok = top == "numpy" or _within(module, [*AUTHOR_API, own])
         else:  # werkbank
-            ok = (_within(module, ["werkbank", "graders.engine", "graders.hosts.cpython"])
-                  or (top not in ("graders", "werkbank") and _declared(top))
-                  or (top in OPTIONAL and guarded))
+            ok = (
+                _within(module, ["werkbank", "graders.engine", "graders.hosts.cpython"])
+                or (top not in ("graders", "werkbank") and _declared(top))
+                or (top in OPTIONAL and guarded)
+            )
         if not ok:
             bad.append(f"{rel} imports {module} ({row})")
     return bad
@@ -202,7 +209,10 @@ def test_the_python_rows_catch_violations():
     for rel, source in cases:
         assert violations(rel, source), (rel, source)
     fine = {
-        ("graders/a_future_lesson/x.py", "from graders.engine.domain import Domain\nfrom . import common\nimport numpy\n"),
+        (
+            "graders/a_future_lesson/x.py",
+            "from graders.engine.domain import Domain\nfrom . import common\nimport numpy\n",
+        ),
         ("graders/a_future_lesson/x.py", "from graders.a_future_lesson.common import helper\n"),
         ("werkbank/x.py", "try:\n    import brotli\nexcept ImportError:\n    brotli = None\n"),
         ("werkbank/x.py", "from graders.hosts import cpython\nimport markdown_it\n"),
@@ -219,13 +229,16 @@ def test_lesson_packages_are_found_not_listed():
 
 # ------------------------------------------------------------------------------------------------ the browser's Python
 
+
 def shipped_violations(files: dict[str, str], lesson_files: dict[str, dict[str, str]]) -> list[str]:
     """What a shipped file imports that does not ship with it: ``files`` is engine.json's, ``lesson_files`` each
     lesson package's own (shipped beside the engine in its grading bundle)."""
     bad = []
     shipped = {rel[:-3].replace("/", ".").removesuffix(".__init__") for rel in files if rel.endswith(".py")}
     for owner, extra in [(None, {}), *lesson_files.items()]:
-        modules = shipped | {rel[:-3].replace("/", ".").removesuffix(".__init__") for rel in extra if rel.endswith(".py")}
+        modules = shipped | {
+            rel[:-3].replace("/", ".").removesuffix(".__init__") for rel in extra if rel.endswith(".py")
+        }
         for rel, source in (files if owner is None else extra).items():
             if not rel.endswith(".py"):
                 continue
@@ -242,17 +255,27 @@ def _lesson_package_files() -> dict[str, dict[str, str]]:
     out = {}
     for name in lesson_packages():
         folder = REPO / "graders" / name
-        out[name] = {p.relative_to(REPO).as_posix(): p.read_text(encoding="utf-8")
-                     for p in sorted(folder.rglob("*.py")) if "__pycache__" not in p.parts}
+        out[name] = {
+            p.relative_to(REPO).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(folder.rglob("*.py"))
+            if "__pycache__" not in p.parts
+        }
     return out
 
 
 def test_the_browser_gets_the_engine_and_the_pyodide_hosts_only():
     files = engine_files()
-    engine = {p.relative_to(REPO).as_posix() for p in (REPO / "graders" / "engine").rglob("*")
-              if p.suffix in (".py", ".json") and "__pycache__" not in p.parts}
-    assert set(files) == engine | {"graders/__init__.py", "graders/hosts/__init__.py", "graders/hosts/pyodide.py",
-                                   "graders/hosts/pyodide_grader.py"}
+    engine = {
+        p.relative_to(REPO).as_posix()
+        for p in (REPO / "graders" / "engine").rglob("*")
+        if p.suffix in (".py", ".json") and "__pycache__" not in p.parts
+    }
+    assert set(files) == engine | {
+        "graders/__init__.py",
+        "graders/hosts/__init__.py",
+        "graders/hosts/pyodide.py",
+        "graders/hosts/pyodide_grader.py",
+    }
 
 
 def test_whatever_ships_to_the_browser_imports_only_what_ships_with_it():
@@ -272,8 +295,23 @@ def test_the_shipping_rule_catches_violations():
 # ------------------------------------------------------------------------------------------------ JavaScript
 
 #: The page's own modules (the rest of web/src/ is the workers' side, the service worker and the editor's stages).
-UI = ("checkpoint.js", "verdict.js", "output.js", "progress.js", "theme.js", "offline.js", "runtime.js", "i18n.js",
-      "storage.js", "protocol.js", "figures/index.js", "layout.js", "symbols.js", "trace_view.js", "bidi.js")
+UI = (
+    "checkpoint.js",
+    "verdict.js",
+    "output.js",
+    "progress.js",
+    "theme.js",
+    "offline.js",
+    "runtime.js",
+    "i18n.js",
+    "storage.js",
+    "protocol.js",
+    "figures/index.js",
+    "layout.js",
+    "symbols.js",
+    "trace_view.js",
+    "bidi.js",
+)
 #: What each module of web/src/ may import (paths relative to web/src/; "editor (run time)" is checkpoint.js's
 #: import() of the editor's stages by URL; "@codemirror/*", "@lezer/*" are CodeMirror's packages).
 JS_ALLOWED = {
@@ -309,8 +347,13 @@ JS_ALLOWED = {
     "editor_language.js": {"@codemirror/*", "@lezer/*"},
     "editor_python.js": {"@codemirror/*"},
     # figures: the registry imports the figures; a figure imports only i18n and the shared drawing helpers
-    "figures/index.js": {"figures/fusion_recall.js", "figures/reliability.js", "figures/reliability_plot.js",
-                         "figures/risk_coverage.js", "figures/dom.js"},
+    "figures/index.js": {
+        "figures/fusion_recall.js",
+        "figures/reliability.js",
+        "figures/reliability_plot.js",
+        "figures/risk_coverage.js",
+        "figures/dom.js",
+    },
     "figures/fusion_recall.js": {"i18n.js", "figures/dom.js"},
     "figures/reliability.js": {"i18n.js", "figures/dom.js", "figures/reliability_chart.js"},
     "figures/reliability_plot.js": {"i18n.js", "figures/dom.js", "figures/reliability_chart.js"},
@@ -342,8 +385,11 @@ def _js_target(here: Path, target: str, names: str) -> str:
         return target.split("/")[0] + "/*" if target.startswith("@") else target
     path = posixpath.normpath(posixpath.join("src", here.as_posix(), target))
     rel = path.removeprefix("src/") if path.startswith("src/") else "../" + path
-    named = sorted(n.strip().split(" as ")[0] for n in names.strip("{} \n").split(",") if n.strip()) \
-        if names.strip().startswith("{") else []
+    named = (
+        sorted(n.strip().split(" as ")[0] for n in names.strip("{} \n").split(",") if n.strip())
+        if names.strip().startswith("{")
+        else []
+    )
     return f"{rel}:{','.join(named)}" if named else rel
 
 
@@ -398,6 +444,7 @@ def test_the_js_rules_catch_violations():
 
 
 # ------------------------------------------------------------------------------------------------ private names
+
 
 @pytest.mark.parametrize("rel", list(_python_files()))
 def test_no_module_imports_another_modules_private_names(rel):

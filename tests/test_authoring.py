@@ -20,7 +20,15 @@ from pathlib import Path
 import pytest
 
 from werkbank.check import check_lessons, items, judge_job, lint_lesson
-from werkbank.lessons import LessonError, Mistake, apply_patch, load_lesson_folder, make_patch, parse_hunks, parse_mistake
+from werkbank.lessons import (
+    LessonError,
+    Mistake,
+    apply_patch,
+    load_lesson_folder,
+    make_patch,
+    parse_hunks,
+    parse_mistake,
+)
 from werkbank.scaffold import ScaffoldError, scaffold
 
 REPO = Path(__file__).resolve().parent.parent
@@ -77,6 +85,7 @@ def one_line_naming(problems: list[str], path_fragment: str, *needles: str) -> s
 
 # --- werkbank new ---------------------------------------------------------------------------------------------------
 
+
 def test_a_new_lesson_lints_clean_and_lists_every_file(new_lesson):
     folder = new_lesson()
     assert lint(folder) == []
@@ -90,8 +99,12 @@ def test_a_new_lesson_lints_clean_and_lists_every_file(new_lesson):
 
 
 def test_new_refuses_bad_ids_languages_and_existing_lessons(tmp_path, new_lesson):
-    for lesson_id, langs, needle in (("My Lesson", ["en"], "lowercase"), ("ok-id", ["fr"], "not one of"),
-                                     ("ok-id", ["en", "en"], "twice"), ("ok-id", [], "at least one language")):
+    for lesson_id, langs, needle in (
+        ("My Lesson", ["en"], "lowercase"),
+        ("ok-id", ["fr"], "not one of"),
+        ("ok-id", ["en", "en"], "twice"),
+        ("ok-id", [], "at least one language"),
+    ):
         with pytest.raises(ScaffoldError, match=needle):
             scaffold(lesson_id, langs, exercises=tmp_path / "x")
     folder = new_lesson()
@@ -108,29 +121,49 @@ def test_new_writes_every_language_asked(new_lesson, langs):
 
 def test_werkbank_new_then_check_passes_in_cpython_and_pyodide(tmp_path):
     """From nothing to a checked lesson: the real commands, Pyodide parity included."""
-    env = {**os.environ, "WERKBANK_EXERCISES": str(tmp_path / "exercises"),
-           "WERKBANK_GRADERS": str(tmp_path / "graders")}
+    env = {
+        **os.environ,
+        "WERKBANK_EXERCISES": str(tmp_path / "exercises"),
+        "WERKBANK_GRADERS": str(tmp_path / "graders"),
+    }
     lesson_id = f"t-{uuid.uuid4().hex[:8]}"
-    new = subprocess.run([sys.executable, "-m", "werkbank.cli", "new", lesson_id, "--lang", "en,nl"],
-                         capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
+    new = subprocess.run(
+        [sys.executable, "-m", "werkbank.cli", "new", lesson_id, "--lang", "en,nl"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=60,
+    )
     assert new.returncode == 0, new.stderr
     assert f"werkbank check {lesson_id}" in new.stdout
     assert (tmp_path / "graders" / lesson_id.replace("-", "_")).is_dir()
     assert not (REPO / "graders" / lesson_id.replace("-", "_")).exists()
-    check = subprocess.run([sys.executable, "-m", "werkbank.cli", "check", lesson_id], capture_output=True,
-                           text=True, env=env, cwd=REPO, timeout=300)
+    check = subprocess.run(
+        [sys.executable, "-m", "werkbank.cli", "check", lesson_id],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=300,
+    )
     assert check.returncode == 0, check.stderr
     assert "Pyodide parity: 9/9 files get the same verdict" in check.stdout
 
 
 # --- every deliberate authoring mistake: one line, the file, what to do ---------------------------------------------
 
+
 def test_misspelled_keys_are_rejected_with_did_you_mean(new_lesson):
     folder = new_lesson()
     toml = folder / "lesson.toml"
     good = toml.read_text(encoding="utf-8")
-    for wrong, right in (("listed =", "lsited ="), ("summary =", "sumary ="), ('grader = "graders', 'grdaer = "graders'),
-                         ("entry =", "entries =")):
+    for wrong, right in (
+        ("listed =", "lsited ="),
+        ("summary =", "sumary ="),
+        ('grader = "graders', 'grdaer = "graders'),
+        ("entry =", "entries ="),
+    ):
         toml.write_text(good.replace(wrong, right, 1), encoding="utf-8")
         with pytest.raises(LessonError) as error:
             load_lesson_folder(folder)
@@ -152,8 +185,19 @@ def test_a_broken_lesson_toml_is_one_problem_line_in_check(new_lesson):
     one_line_naming(problems, "lesson.toml", "unknown key 'minuts'", "did you mean 'minutes'")
 
 
-@pytest.mark.parametrize("name", ["lesson.toml", "prose.en.md", "01-*/task.en.md", "01-*/hint.en.md",
-                                  "01-*/example.en.py", "01-*/starter.py", "01-*/solution.py", "01-*/mistakes/*"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "lesson.toml",
+        "prose.en.md",
+        "01-*/task.en.md",
+        "01-*/hint.en.md",
+        "01-*/example.en.py",
+        "01-*/starter.py",
+        "01-*/solution.py",
+        "01-*/mistakes/*",
+    ],
+)
 def test_a_file_that_is_not_utf8_is_named_with_its_line_not_a_traceback(new_lesson, name):
     """An editor that saved Latin-1: check names the file, the line and the byte, whichever file it is."""
     folder = new_lesson()
@@ -242,8 +286,12 @@ def test_every_languages_starter_is_checked(new_lesson):
 def test_misspelled_grader_settings_and_silent_random_cases(new_lesson):
     folder = new_lesson()
     grader = grader_file(folder, "variance.py")
-    grader.write_text(grader.read_text(encoding="utf-8") + "\nTIME_LIMT = 10.0\n"
-                      + "\n\ndef random_cases(rng, count):\n    return []\n", encoding="utf-8")
+    grader.write_text(
+        grader.read_text(encoding="utf-8")
+        + "\nTIME_LIMT = 10.0\n"
+        + "\n\ndef random_cases(rng, count):\n    return []\n",
+        encoding="utf-8",
+    )
     problems = lint(folder)
     one_line_naming(problems, "variance.py", "TIME_LIMT is not a grader setting", "did you mean 'TIME_LIMIT'")
     one_line_naming(problems, "variance.py", "RANDOM_CASES is 0 or missing")
@@ -270,9 +318,11 @@ def test_wrong_mistake_headers_are_named(new_lesson):
     folder = new_lesson()
     path = folder / "01-mean" / "mistakes" / "01_first_mistake.diff"
     text = path.read_text(encoding="utf-8")
-    for bad, needle in ((text.replace("# expect-fail:", "# expect-fial:"), "unknown header 'expect-fial'"),
-                        (text.replace("# feedback.nl:", "# feedback:"), "write the feedback's language"),
-                        (text.replace("# feedback.nl:", "# feedback.fr:"), "feedback language 'fr'")):
+    for bad, needle in (
+        (text.replace("# expect-fail:", "# expect-fial:"), "unknown header 'expect-fial'"),
+        (text.replace("# feedback.nl:", "# feedback:"), "write the feedback's language"),
+        (text.replace("# feedback.nl:", "# feedback.fr:"), "feedback language 'fr'"),
+    ):
         path.write_text(bad, encoding="utf-8")
         one_line_naming(lint(folder), "01_first_mistake.diff", needle)
     path.write_text(text.replace("# feedback.nl:", "# note:"), encoding="utf-8")
@@ -285,8 +335,9 @@ def test_a_mistake_whose_feedback_a_learner_would_never_see_is_named(tmp_path):
     mistake = Mistake(tmp_path / "m.diff", "off by one", None, None, {"en": "Start at 0."})
     unrecognised = {"status": "fail", "failure": {"case": "three"}, "failed_cases": ["three"]}
     recognised = {**unrecognised, "failure": {"case": "three", "mistake": "m"}}
-    assert "its feedback would never be shown: a learner failing case three" in judge_job("mistake", unrecognised,
-                                                                                          mistake)
+    assert "its feedback would never be shown: a learner failing case three" in judge_job(
+        "mistake", unrecognised, mistake
+    )
     assert judge_job("mistake", recognised, mistake) is None
     assert judge_job("mistake", unrecognised, Mistake(tmp_path / "m.diff", "off by one", None, None)) is None
 
@@ -300,7 +351,8 @@ def test_a_patch_applies_by_its_lines_not_its_numbers(tmp_path):
     body = "@@ -99 @@\n     for x in xs:\n-        total += x\n+        total += 1\n"
     assert apply_patch(SOLUTION, body, tmp_path / "m.diff") == SOLUTION.replace("total += x", "total += 1")
     assert apply_patch(SOLUTION, "@@\n-    return total\n+    return -total\n", tmp_path / "m.diff").endswith(
-        "return -total\n")
+        "return -total\n"
+    )
 
 
 def test_a_patch_that_no_longer_matches_says_so(tmp_path):
@@ -330,6 +382,7 @@ def test_make_patch_round_trips(tmp_path):
 
 # --- Pyodide parity -----------------------------------------------------------------------------------------------
 
+
 def test_parity_names_what_only_pyodide_does(new_lesson):
     """Two differences the issue found: np.bincount on int64 (an author error only in Pyodide) and a mistake that
     only CPython's floating-point warnings catch. Both are named with the file, the case and both results."""
@@ -337,16 +390,22 @@ def test_parity_names_what_only_pyodide_does(new_lesson):
     (folder / "02-variance" / "solution.py").write_text(
         "import numpy as np\n\n\ndef variance(values):\n    if not values:\n        raise ValueError('empty')\n"
         "    x = np.asarray(values, dtype=float)\n    counts = np.bincount(np.arange(len(x), dtype=np.int64))\n"
-        "    return float(((x - x.mean()) ** 2 * counts).sum() / counts.sum())\n", encoding="utf-8")
+        "    return float(((x - x.mean()) ** 2 * counts).sum() / counts.sum())\n",
+        encoding="utf-8",
+    )
     grader = grader_file(folder, "zscores.py")
-    grader.write_text(grader.read_text(encoding="utf-8").replace("    )\n", "        forbid_warnings=True,\n    )\n")
-                      + "\n    yield Case(id='all-equal', call='zscores', args=([3.0, 3.0],), explain={'en': 'x'})\n",
-                      encoding="utf-8")
+    grader.write_text(
+        grader.read_text(encoding="utf-8").replace("    )\n", "        forbid_warnings=True,\n    )\n")
+        + "\n    yield Case(id='all-equal', call='zscores', args=([3.0, 3.0],), explain={'en': 'x'})\n",
+        encoding="utf-8",
+    )
     (folder / "03-zscores" / "mistakes" / "02_warns.py").write_text(
         "# mistake: divides by zero and lets numpy warn, without raising\n# expect-fail: all-equal\n"
         "import numpy as np\n\n\ndef zscores(values):\n    x = np.asarray(values, dtype=float)\n"
         "    np.float64(1.0) / np.float64(0.0)\n    std = x.std()\n    if std == 0:\n"
-        "        raise ValueError('no spread')\n    return (x - x.mean()) / std\n", encoding="utf-8")
+        "        raise ValueError('no spread')\n    return (x - x.mean()) / std\n",
+        encoding="utf-8",
+    )
     forget(folder)
     problems, report = check_lessons(root=folder.parent)
     line = one_line_naming(problems, "02-variance/solution.py", "in Pyodide it is an author error")
@@ -373,6 +432,7 @@ def test_expect_fail_may_name_generated_cases_by_pattern(tmp_path):
 
 # --- round 2: what an author writes is checked, and check says what the browser would show --------------------------
 
+
 def _grader_file(folder: Path, module: str) -> Path:
     return grader_file(folder, f"{module}.py")
 
@@ -382,14 +442,18 @@ def _add_domain(folder: Path, module: str, domain: str) -> None:
     grader = _grader_file(folder, module)
     text = grader.read_text(encoding="utf-8").replace(
         "from graders.engine.case import Case\n",
-        "from graders.engine.case import Case\nfrom graders.engine.domain import Domain, Param, Real, Seq\n")
+        "from graders.engine.case import Case\nfrom graders.engine.domain import Domain, Param, Real, Seq\n",
+    )
     grader.write_text(text + f"\n\nDOMAIN = {domain}\n", encoding="utf-8")
 
 
 def test_a_skip_that_names_no_family_is_named_with_did_you_mean(new_lesson):
     folder = new_lesson()
-    _add_domain(folder, "mean", 'Domain("mean", (Param("values", Seq(Real(), min_len=1)),), '
-                                'skip=("huge-ints", "type-*", "npint"))')
+    _add_domain(
+        folder,
+        "mean",
+        'Domain("mean", (Param("values", Seq(Real(), min_len=1)),), skip=("huge-ints", "type-*", "npint"))',
+    )
     line = one_line_naming(lint(folder), "mean.py", "skips 'huge-ints', which is no family")
     assert "did you mean 'huge-int'" in line
     assert not [p for p in lint(folder) if "'type-*'" in p or "'npint'" in p]
@@ -403,7 +467,8 @@ def test_mutants_name_the_file_and_marks_are_tied_to_one_mutant(new_lesson):
     folder = new_lesson()
     cp = folder / "01-mean"
     solution = cp / "solution.py"
-    solution.write_text('''def _check(values):
+    solution.write_text(
+        '''def _check(values):
     if not values:
         raise ValueError("empty")
 
@@ -413,10 +478,15 @@ def mean(values):
     if not values:
         raise ValueError("the mean of an empty list is not defined")
     return sum(values) / len(values)
-''', encoding="utf-8")
-    (cp / "mutants.toml").write_text('[[equivalent]]\nmutant = "branch: if not values: -> pass"\nreason = "r"\n\n'
-                                     '[[equivalent]]\nmutant = "raise in mean: raise ValueError(\'the mean\') -> pass"'
-                                     '\nreason = "r"\n', encoding="utf-8")
+''',
+        encoding="utf-8",
+    )
+    (cp / "mutants.toml").write_text(
+        '[[equivalent]]\nmutant = "branch: if not values: -> pass"\nreason = "r"\n\n'
+        "[[equivalent]]\nmutant = \"raise in mean: raise ValueError('the mean') -> pass\""
+        '\nreason = "r"\n',
+        encoding="utf-8",
+    )
     forget(folder)
     lesson = load_lesson_folder(folder)
     lesson = type(lesson)(**{**lesson.__dict__, "checkpoints": lesson.checkpoints[:1]})
@@ -437,8 +507,10 @@ def test_code_carried_over_from_a_needed_checkpoint_is_mutated_there_only(new_le
 
     folder = new_lesson()
     toml = folder / "lesson.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace('entry = ["variance"]',
-                                                             'entry = ["variance"]\nneeds = ["1"]'), encoding="utf-8")
+    toml.write_text(
+        toml.read_text(encoding="utf-8").replace('entry = ["variance"]', 'entry = ["variance"]\nneeds = ["1"]'),
+        encoding="utf-8",
+    )
     mean = (folder / "01-mean" / "solution.py").read_text(encoding="utf-8")
     variance = folder / "02-variance" / "solution.py"
     variance.write_text(variance.read_text(encoding="utf-8") + "\n\n" + mean, encoding="utf-8")
@@ -454,8 +526,11 @@ def test_code_carried_over_from_a_needed_checkpoint_is_mutated_there_only(new_le
 def _mistake(folder: Path, checkpoint: str, name: str, header: str, body: str, feedback: str = "Look again.") -> Path:
     """Write mistakes/<name> (a .py program or a .diff patch) with a header and feedback in en and nl."""
     path = folder / checkpoint / "mistakes" / name
-    path.write_text(f"# mistake: {header}\n# expect-fail: three-values\n# feedback.en: {feedback}\n"
-                    f"# feedback.nl: {feedback}\n{body}", encoding="utf-8")
+    path.write_text(
+        f"# mistake: {header}\n# expect-fail: three-values\n# feedback.en: {feedback}\n"
+        f"# feedback.nl: {feedback}\n{body}",
+        encoding="utf-8",
+    )
     return path
 
 
@@ -475,16 +550,32 @@ def test_feedback_a_trivial_program_or_the_starter_would_get_is_named(new_lesson
     raising ValueError, or the starter's NotImplementedError. Its feedback would reach learners who did not make it."""
     folder = new_lesson()
     _mistake(folder, "01-mean", "02_returns_input.py", "returns the list", "def mean(values):\n    return values\n")
-    _mistake(folder, "02-variance", "02_always_raises.py", "raises on every list",
-             "def variance(values):\n    raise ValueError('no')\n")
-    _mistake(folder, "03-zscores", "02_not_written.py", "not written yet",
-             "def zscores(values):\n    raise NotImplementedError\n")
+    _mistake(
+        folder,
+        "02-variance",
+        "02_always_raises.py",
+        "raises on every list",
+        "def variance(values):\n    raise ValueError('no')\n",
+    )
+    _mistake(
+        folder,
+        "03-zscores",
+        "02_not_written.py",
+        "not written yet",
+        "def zscores(values):\n    raise NotImplementedError\n",
+    )
     forget(folder)
     problems, _ = check_lessons(pyodide=False, root=folder.parent)
-    one_line_naming(problems, "01-mean/mistakes/02_returns_input.py",
-                    "a program that only returns its first argument gets the feedback of mistake '02_returns_input'")
-    one_line_naming(problems, "02-variance/mistakes/02_always_raises.py",
-                    "a program that only raises ValueError gets the feedback of mistake '02_always_raises'")
+    one_line_naming(
+        problems,
+        "01-mean/mistakes/02_returns_input.py",
+        "a program that only returns its first argument gets the feedback of mistake '02_returns_input'",
+    )
+    one_line_naming(
+        problems,
+        "02-variance/mistakes/02_always_raises.py",
+        "a program that only raises ValueError gets the feedback of mistake '02_always_raises'",
+    )
     one_line_naming(problems, "03-zscores/starter.py", "the starter gets the feedback of mistake '02_not_written'")
 
 
@@ -494,8 +585,11 @@ def test_a_mistake_that_fails_first_on_the_learners_first_failing_case_is_the_on
     from graders.engine.judge import known_mistake
 
     value = ["float", 1.5]
-    a = {"name": "a", "feedback": {}, "fails": {"x": {"kind": "return", "value": value},
-                                               "y": {"kind": "return", "value": value}}}
+    a = {
+        "name": "a",
+        "feedback": {},
+        "fails": {"x": {"kind": "return", "value": value}, "y": {"kind": "return", "value": value}},
+    }
     b = {"name": "b", "feedback": {}, "fails": {"y": {"kind": "return", "value": value}}}
     learner = {"kind": "return", "value": value}
     assert known_mistake({"mistakes": [a, b]}, "y", learner)["name"] == "b"
@@ -515,10 +609,14 @@ def test_feedback_markdown_becomes_parts_the_verdict_shows_and_other_markdown_is
     folder = new_lesson()
     path = folder / "01-mean" / "mistakes" / "01_first_mistake.diff"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("# feedback.en: Divide by how many values there are, `len(values)`, not by a fixed "
-                                 "number.", "# feedback.en: Divide by **how many** values there are, `len(values)`; "
-                                 "see [the docs](https://docs.python.org/3/library/functions.html#len)."),
-                    encoding="utf-8")
+    path.write_text(
+        text.replace(
+            "# feedback.en: Divide by how many values there are, `len(values)`, not by a fixed number.",
+            "# feedback.en: Divide by **how many** values there are, `len(values)`; "
+            "see [the docs](https://docs.python.org/3/library/functions.html#len).",
+        ),
+        encoding="utf-8",
+    )
     assert lint(folder) == []
     lesson = load_lesson_folder(folder)
     mistake = lesson.checkpoints[0].mistakes()[0]
@@ -526,12 +624,21 @@ def test_feedback_markdown_becomes_parts_the_verdict_shows_and_other_markdown_is
     verdict = judge(prepared, cpython.run(mistake.source(), prepared["plan"]), "en")
     assert verdict["failure"]["mistake"] == "01_first_mistake"
     assert verdict["failure"]["feedback_parts"] == [
-        {"text": "Divide by "}, {"text": "how many", "strong": True}, {"text": " values there are, "},
-        {"text": "len(values)", "code": True}, {"text": "; see "},
-        {"text": "the docs", "href": "https://docs.python.org/3/library/functions.html#len"}, {"text": "."}]
-    for bad, needle in (("- a list", "a list is not shown in a verdict"), ("see $x^2$", "math ($…$) is not rendered"),
-                        ("![x](https://e.org/x.png)", "image is not shown"), ("a <b>bold</b> word", "raw HTML '<b>'"),
-                        ("[the task](task.html)", "a link in a verdict is written [text](https://…)")):
+        {"text": "Divide by "},
+        {"text": "how many", "strong": True},
+        {"text": " values there are, "},
+        {"text": "len(values)", "code": True},
+        {"text": "; see "},
+        {"text": "the docs", "href": "https://docs.python.org/3/library/functions.html#len"},
+        {"text": "."},
+    ]
+    for bad, needle in (
+        ("- a list", "a list is not shown in a verdict"),
+        ("see $x^2$", "math ($…$) is not rendered"),
+        ("![x](https://e.org/x.png)", "image is not shown"),
+        ("a <b>bold</b> word", "raw HTML '<b>'"),
+        ("[the task](task.html)", "a link in a verdict is written [text](https://…)"),
+    ):
         path.write_text(text.replace("# feedback.nl: Deel door", f"# feedback.nl: {bad} Deel door"), encoding="utf-8")
         one_line_naming(lint(folder), "01-mean/mistakes/01_first_mistake.diff", "feedback.nl", needle)
 
@@ -545,16 +652,28 @@ def test_check_says_whether_the_reference_or_the_alternative_looks_wrong(new_les
     folder = new_lesson()
     lesson_id = folder.name
     grader = _grader_file(folder, "mean")
-    grader.write_text(grader.read_text(encoding="utf-8").replace("    )\n", "    )\n    yield Case(id=\"two-huge\", "
-                      "call=\"mean\", args=([1e308, 1e308],), explain={\"en\": \"Huge.\", \"nl\": \"Groot.\"})\n", 1),
-                      encoding="utf-8")
-    _add_domain(folder, "mean", 'Domain("mean", (Param("values", Seq(Real(), min_len=1)),), numpy=False, '
-                                'skip=("huge-int", "type-*", "complex", "container-*", "nan", "inf", "scale"))')
+    grader.write_text(
+        grader.read_text(encoding="utf-8").replace(
+            "    )\n",
+            '    )\n    yield Case(id="two-huge", '
+            'call="mean", args=([1e308, 1e308],), explain={"en": "Huge.", "nl": "Groot."})\n',
+            1,
+        ),
+        encoding="utf-8",
+    )
+    _add_domain(
+        folder,
+        "mean",
+        'Domain("mean", (Param("values", Seq(Real(), min_len=1)),), numpy=False, '
+        'skip=("huge-int", "type-*", "complex", "container-*", "nan", "inf", "scale"))',
+    )
     data = tmp_path / "tests" / "data"
     monkeypatch.setattr(werkbank.lessons, "TESTS_DATA", data)
     (data / lesson_id).mkdir(parents=True)
-    careful = "def mean(values):\n    if not values:\n        raise ValueError('empty')\n" \
-              "    return sum(v / len(values) for v in values)\n"
+    careful = (
+        "def mean(values):\n    if not values:\n        raise ValueError('empty')\n"
+        "    return sum(v / len(values) for v in values)\n"
+    )
     (data / lesson_id / "alt_1_careful.py").write_text(careful, encoding="utf-8")
     forget(folder)
     problems, _ = check_lessons(pyodide=False, root=folder.parent)
@@ -562,26 +681,45 @@ def test_check_says_whether_the_reference_or_the_alternative_looks_wrong(new_les
     assert "on case two-huge (mean([1e+308, 1e+308])), with " in line and "alt_1_careful.py" in line
     assert "it returns float('inf') from finite inputs where the alternative returns 1e+308 (an overflow?)" in line
     assert not [p for p in problems if p.startswith(str(data))], problems  # the alternative is not blamed
-    (data / lesson_id / "alt_1_careful.py").write_text(careful.replace("return sum(v / len(values) for v in values)",
-                                                                       "return sum(values) / len(values)"))
+    (data / lesson_id / "alt_1_careful.py").write_text(
+        careful.replace("return sum(v / len(values) for v in values)", "return sum(values) / len(values)")
+    )
     grader_text = grader.read_text(encoding="utf-8")
     solution = folder / "01-mean" / "solution.py"
-    solution.write_text(solution.read_text(encoding="utf-8").replace("return sum(values) / len(values)",
-                                                                     "return sum(v / len(values) for v in values)"))
+    solution.write_text(
+        solution.read_text(encoding="utf-8").replace(
+            "return sum(values) / len(values)", "return sum(v / len(values) for v in values)"
+        )
+    )
     forget(folder)
     problems, _ = check_lessons(pyodide=False, root=folder.parent)
-    one_line_naming(problems, "alt_1_careful.py", "the alternative looks wrong: it returns float('inf') from finite inputs "
-                                                  "where the reference returns 1e+308 (an overflow?)")
+    one_line_naming(
+        problems,
+        "alt_1_careful.py",
+        "the alternative looks wrong: it returns float('inf') from finite inputs "
+        "where the reference returns 1e+308 (an overflow?)",
+    )
     assert grader_text == grader.read_text(encoding="utf-8")
-    solution.write_text(solution.read_text(encoding="utf-8").replace("return sum(v / len(values) for v in values)",
-                                                                     "return sum(values) / len(values)"))
+    solution.write_text(
+        solution.read_text(encoding="utf-8").replace(
+            "return sum(v / len(values) for v in values)", "return sum(values) / len(values)"
+        )
+    )
 
-    grader.write_text(grader.read_text(encoding="utf-8").replace('"container-*", ', '"container-none", '
-                      '"container-str", "container-dict", "container-nested", "container-set", "container-frozenset", '
-                      '"container-item", '), encoding="utf-8")  # of the other containers, tuples only
+    grader.write_text(
+        grader.read_text(encoding="utf-8").replace(
+            '"container-*", ',
+            '"container-none", '
+            '"container-str", "container-dict", "container-nested", "container-set", "container-frozenset", '
+            '"container-item", ',
+        ),
+        encoding="utf-8",
+    )  # of the other containers, tuples only
     (data / lesson_id / "alt_1_careful.py").write_text(  # computes as the reference does, but takes lists only
         "def mean(values):\n    values = values + []\n    if not values:\n        raise ValueError('empty')\n"
-        "    return sum(values) / len(values)\n", encoding="utf-8")
+        "    return sum(values) / len(values)\n",
+        encoding="utf-8",
+    )
     forget(folder)
     problems, _ = check_lessons(pyodide=False, root=folder.parent)
     line = one_line_naming(problems, "alt_1_careful.py", "the alternative looks wrong: it raises TypeError")
@@ -589,6 +727,7 @@ def test_check_says_whether_the_reference_or_the_alternative_looks_wrong(new_les
 
 
 # --- the texts: rules of werkbank/lesson_checks.py, each proven on a scaffolded lesson -----------------------------
+
 
 def _texts(folder: Path) -> list[str]:
     from werkbank.lesson_checks import text_problems
@@ -601,7 +740,7 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-CHECKS_PY = '''from werkbank.lesson_checks import close, reference
+CHECKS_PY = """from werkbank.lesson_checks import close, reference
 
 
 def mean():
@@ -618,7 +757,7 @@ def check_data_words():
 
 PROSE_CLAIMS = [("The mean of 1, 2 and 6 is 3.", check_worked_example)]
 CHECKS = [check_data_words]
-'''
+"""
 
 
 def test_every_number_of_the_prose_is_proven_by_the_lessons_own_checks(new_lesson):
@@ -627,10 +766,18 @@ def test_every_number_of_the_prose_is_proven_by_the_lessons_own_checks(new_lesso
     checks.py, as is a passage no longer in the prose and a further check of CHECKS that fails."""
     folder = new_lesson()
     prose = folder / "prose.en.md"
-    _write(prose, prose.read_text(encoding="utf-8").replace("## The mean\n\n", "## The mean\n\nThe mean of 1, 2 and "
-                                                           "6 is 3.\n\n", 1))
-    line = one_line_naming(_texts(folder), "prose.en.md", "the numbers 1, 2, 6, 3 in 'The mean of 1, 2 and 6 is 3.'",
-                           "not in a passage of checks.py's PROSE_CLAIMS")
+    _write(
+        prose,
+        prose.read_text(encoding="utf-8").replace(
+            "## The mean\n\n", "## The mean\n\nThe mean of 1, 2 and 6 is 3.\n\n", 1
+        ),
+    )
+    line = one_line_naming(
+        _texts(folder),
+        "prose.en.md",
+        "the numbers 1, 2, 6, 3 in 'The mean of 1, 2 and 6 is 3.'",
+        "not in a passage of checks.py's PROSE_CLAIMS",
+    )
     assert re.search(r"prose\.en\.md:5: ", line), line
     _write(folder / "checks.py", CHECKS_PY.format(value="3.0", word="banana"))
     assert [p for p in _texts(folder) if "prose.en.md" in p.split(":")[0]] == []
@@ -640,8 +787,9 @@ def test_every_number_of_the_prose_is_proven_by_the_lessons_own_checks(new_lesso
     assert re.search(r"checks\.py:9: ", line) and "AssertionError" in line
     one_line_naming(problems, "checks.py", "check_data_words fails")
     _write(prose, prose.read_text(encoding="utf-8").replace("is 3.", "is three."))
-    one_line_naming(_texts(folder), "checks.py", "the PROSE_CLAIMS passage 'The mean of 1, 2 and 6 is 3.' is not "
-                                                 "in prose.en.md")
+    one_line_naming(
+        _texts(folder), "checks.py", "the PROSE_CLAIMS passage 'The mean of 1, 2 and 6 is 3.' is not in prose.en.md"
+    )
     _write(folder / "checks.py", "PROSE_CLAIMS = [\n")
     one_line_naming(_texts(folder), "checks.py:1", "cannot be imported: SyntaxError")
 
@@ -682,8 +830,12 @@ def test_examples_and_task_blocks_give_what_the_task_shows(new_lesson):
     _write(task, task.read_text(encoding="utf-8").replace("3.0\n```", "3.5\n```", 1))
     line = one_line_naming(_texts(folder), "01-mean/task.en.md", "the first pycon block shows '3.5'")
     assert "but example.en.py gives '3.0' after solution.py" in line
-    one_line_naming(_texts(folder), "01-mean/task.en.md", "pycon block 1 is no passing doctest",
-                    "'mean([1.0, 2.0, 6.0])' gives '3.0', the block shows '3.5'")
+    one_line_naming(
+        _texts(folder),
+        "01-mean/task.en.md",
+        "pycon block 1 is no passing doctest",
+        "'mean([1.0, 2.0, 6.0])' gives '3.0', the block shows '3.5'",
+    )
     _write(task, task.read_text(encoding="utf-8").replace("`mean(values) -> float`", "The mean."))
     one_line_naming(_texts(folder), "01-mean/task.en.md", "must open with the signature of every entry")
     _write(cp / "example.en.py", "x = [1.0]\nlen(x)\n")
@@ -696,8 +848,12 @@ def test_a_listed_lessons_task_keeps_its_input_rules_in_a_fold(new_lesson):
     _write(toml, toml.read_text(encoding="utf-8").replace("listed = false", "listed = true"))
     assert not [p for p in _texts(folder) if "fold" in p]
     task = folder / "02-variance" / "task.nl.md"
-    _write(task, re.sub(r"::: details.*?:::\n", "Een lege lijst geeft ValueError.\n", task.read_text(encoding="utf-8"),
-                        flags=re.S))
+    _write(
+        task,
+        re.sub(
+            r"::: details.*?:::\n", "Een lege lijst geeft ValueError.\n", task.read_text(encoding="utf-8"), flags=re.S
+        ),
+    )
     one_line_naming(_texts(folder), "02-variance/task.nl.md", "keep the input rules", "'::: details' fold")
 
 
@@ -726,10 +882,15 @@ def test_check_runs_the_lessons_own_tests_and_another_seed(new_lesson):
     package = folder.name.replace("-", "_")
     tests = folder.parent.parent / "tests"
     tests.mkdir()
-    _write(tests / f"test_lesson_{package}.py", "def test_fine():\n    assert True\n\n\n"
-                                                "def test_the_worked_example():\n    assert 1 + 1 == 3, 'the sum'\n")
+    _write(
+        tests / f"test_lesson_{package}.py",
+        "def test_fine():\n    assert True\n\n\ndef test_the_worked_example():\n    assert 1 + 1 == 3, 'the sum'\n",
+    )
     grader = _grader_file(folder, "mean")
-    _write(grader, grader.read_text(encoding="utf-8") + '''
+    _write(
+        grader,
+        grader.read_text(encoding="utf-8")
+        + """
 
 RANDOM_CASES = 1
 
@@ -737,7 +898,8 @@ RANDOM_CASES = 1
 def random_cases(rng, count):  # seed 0 draws 0.84 (a valid list), seed 1 draws 0.13 (a None the reference cannot add)
     values = [None] if rng.random() < 0.5 else [1.0]
     yield Case(id="random-0", call="mean", args=(values,), explain={"en": "Random.", "nl": "Willekeurig."})
-''')
+""",
+    )
     forget(folder)
     problems, _ = check_lessons(pyodide=False, root=folder.parent)
     line = one_line_naming(problems, f"test_lesson_{package}.py::test_the_worked_example", "AssertionError")

@@ -7,8 +7,9 @@ from werkbank import authoring_docs
 
 def test_authoring_md_holds_the_generated_blocks_as_the_code_makes_them():
     text = authoring_docs.AUTHORING.read_text(encoding="utf-8")
-    assert authoring_docs.rendered(text) == text, \
+    assert authoring_docs.rendered(text) == text, (
         "AUTHORING.md's generated blocks are out of date: run .venv/bin/python -m werkbank.authoring_docs"
+    )
 
 
 def test_the_families_table_names_every_family_the_generator_makes_and_no_other():
@@ -41,7 +42,7 @@ def test_the_checks_py_example_of_authoring_md_works_as_written(tmp_path, monkey
     from werkbank.scaffold import scaffold
 
     text = authoring_docs.AUTHORING.read_text(encoding="utf-8")
-    section = text[text.index("### Numbers in the prose"):]
+    section = text[text.index("### Numbers in the prose") :]
     example = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     passage = re.search(r'\("(.*?)", check_worked_example\)', example).group(1)
     lesson_id = f"t-{uuid.uuid4().hex[:8]}"
@@ -50,8 +51,10 @@ def test_the_checks_py_example_of_authoring_md_works_as_written(tmp_path, monkey
         scaffold(lesson_id, ["en"], exercises=tmp_path / "exercises", graders=tmp_path / "graders")
         folder = tmp_path / "exercises" / lesson_id
         prose = folder / "prose.en.md"
-        prose.write_text(prose.read_text(encoding="utf-8").replace("```checkpoint 1", f"{passage}\n\n```checkpoint 1"),
-                         encoding="utf-8")
+        prose.write_text(
+            prose.read_text(encoding="utf-8").replace("```checkpoint 1", f"{passage}\n\n```checkpoint 1"),
+            encoding="utf-8",
+        )
         assert any("the numbers 1, 2, 6, 3 in" in p for p in text_problems(load_lesson_folder(folder)))
         (folder / "checks.py").write_text(example, encoding="utf-8")
         assert text_problems(load_lesson_folder(folder)) == []
@@ -70,9 +73,23 @@ def test_authoring_md_names_every_key_setting_and_field_an_author_writes():
     from werkbank.lessons import CHECKPOINT_KEYS, LESSON_KEYS, TEXT_KEYS
 
     text = authoring_docs.AUTHORING.read_text(encoding="utf-8")
-    names = [*LESSON_KEYS, *TEXT_KEYS, *CHECKPOINT_KEYS, *GRADER_SETTINGS, *(f.name for f in dataclasses.fields(Case)),
-             "mistake:", "expect-fail:", "expect-status:", "feedback.<lang>:", "PROSE_CLAIMS", "CHECKS",
-             "PROSE_LANGUAGE", "[[equivalent]]", "mutant", "reason"]
+    names = [
+        *LESSON_KEYS,
+        *TEXT_KEYS,
+        *CHECKPOINT_KEYS,
+        *GRADER_SETTINGS,
+        *(f.name for f in dataclasses.fields(Case)),
+        "mistake:",
+        "expect-fail:",
+        "expect-status:",
+        "feedback.<lang>:",
+        "PROSE_CLAIMS",
+        "CHECKS",
+        "PROSE_LANGUAGE",
+        "[[equivalent]]",
+        "mutant",
+        "reason",
+    ]
     # in the text's code spans, as a TOML table, or in an example
     forms = ("`{}`", "`{}", "{}=", "{} =", "# {}", "{}\n", "[{}.", "[[{}]]")
     missing = [name for name in names if not any(form.format(name) in text for form in forms)]

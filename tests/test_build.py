@@ -91,11 +91,19 @@ def test_engine_json_shape(dist, repo_root):
     # fetched), nothing of the graders
     wheels = json.loads((dist / "wheels" / "index.json").read_text(encoding="utf-8"))["wheels"]
     mdurl = next(w for w in wheels if w["name"] == "mdurl")
-    assert engine["requirements"]["micropip-demo"] == [{"name": "mdurl", "file": mdurl["file"], "sha256": mdurl["sha256"]}]
+    assert engine["requirements"]["micropip-demo"] == [
+        {"name": "mdurl", "file": mdurl["file"], "sha256": mdurl["sha256"]}
+    ]
     files = engine["files"]
     engine_dir = repo_root / "graders" / "engine"
-    expected = {"graders/__init__.py", "graders/hosts/__init__.py", "graders/hosts/pyodide.py", "graders/hosts/pyodide_grader.py"} | {
-        p.relative_to(repo_root).as_posix() for p in [*engine_dir.rglob("*.py"), *engine_dir.glob("catalog/*.json")]
+    expected = {
+        "graders/__init__.py",
+        "graders/hosts/__init__.py",
+        "graders/hosts/pyodide.py",
+        "graders/hosts/pyodide_grader.py",
+    } | {
+        p.relative_to(repo_root).as_posix()
+        for p in [*engine_dir.rglob("*.py"), *engine_dir.glob("catalog/*.json")]
         if "__pycache__" not in p.parts
     }
     assert set(files) == expected
@@ -103,7 +111,9 @@ def test_engine_json_shape(dist, repo_root):
     assert "graders/hosts/cpython.py" not in files
     for rel, src in files.items():
         assert "import subprocess" not in src and "import resource" not in src, rel
-        assert "werkbank" not in "".join(line for line in src.splitlines() if line.lstrip().startswith(("import", "from"))), rel
+        assert "werkbank" not in "".join(
+            line for line in src.splitlines() if line.lstrip().startswith(("import", "from"))
+        ), rel
     for rel, src in files.items():
         assert src == (repo_root / rel).read_text(encoding="utf-8")
 
@@ -143,10 +153,12 @@ def test_engine_bytecode_is_what_python_imports(dist, tmp_path):
         if not rel.endswith(".py"):  # the catalogs
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_text(engine["files"][rel], encoding="utf-8")
-    probe = ("import json, sys; sys.path.insert(0, sys.argv[1]); from graders.hosts import pyodide; "
-             "print(pyodide.run('def f(x):\\n    return x + 1\\n', {'mode': 'check', "
-             "'cases': [{'id': 'a', 'call': 'f', 'args': ['tuple', [['int', '1']]], 'kwargs': ['dict', []]}], "
-             "'attrs': {}})['outcomes'][0]['value'])")
+    probe = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); from graders.hosts import pyodide; "
+        "print(pyodide.run('def f(x):\\n    return x + 1\\n', {'mode': 'check', "
+        "'cases': [{'id': 'a', 'call': 'f', 'args': ['tuple', [['int', '1']]], 'kwargs': ['dict', []]}], "
+        "'attrs': {}})['outcomes'][0]['value'])"
+    )
     out = subprocess.run([python, "-I", "-c", probe, str(root)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "['int', '2']"
@@ -207,8 +219,11 @@ def test_build_hash_changes_with_any_file(tmp_path):
 
 def test_grader_package_files_take_the_whole_package(repo_root):
     files = grader_package_files("graders.micropip_demo.uses_package")
-    on_disk = {p.relative_to(repo_root).as_posix() for p in (repo_root / "graders" / "micropip_demo").rglob("*.py")
-               if "__pycache__" not in p.parts}
+    on_disk = {
+        p.relative_to(repo_root).as_posix()
+        for p in (repo_root / "graders" / "micropip_demo").rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
     assert set(files) == on_disk
     with pytest.raises(vendor.VendorError, match="not found"):
         grader_package_files("graders.micropip_demo.no_such_module")
@@ -238,8 +253,10 @@ def test_grader_packages_in_an_added_folder_ship_like_the_repositorys(tmp_path, 
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "checks.py").write_text("X = 1\n", encoding="utf-8")
     monkeypatch.setattr(graders, "__path__", [*graders.__path__, str(tmp_path / "graders")])
-    assert grader_package_files("graders.draft_lesson.checks") == {"graders/draft_lesson/__init__.py": "",
-                                                                   "graders/draft_lesson/checks.py": "X = 1\n"}
+    assert grader_package_files("graders.draft_lesson.checks") == {
+        "graders/draft_lesson/__init__.py": "",
+        "graders/draft_lesson/checks.py": "X = 1\n",
+    }
 
 
 def test_engine_files_include_the_package_init():
@@ -260,8 +277,14 @@ def test_warm_rebuild_is_fast_and_offline(tmp_path, monkeypatch):
     monkeypatch.setattr(vendor.wheels, "_pip_download_pin", no_network)
     before = {p: p.stat().st_mtime_ns for p in (dist / "pyodide").iterdir()}
     # what an older build made and this one does not: gone after the rebuild, and not in the offline copy
-    stale = ["snapshot/python.bin.gzip", "assets/old-entry.js", "assets/old-entry.js.gz", "lessons/gone/en.html",
-             "assets/chunks/chunk-OLDHASH1.js", "assets/chunks/chunk-OLDHASH1.js.gz"]  # an older editor's chunk
+    stale = [
+        "snapshot/python.bin.gzip",
+        "assets/old-entry.js",
+        "assets/old-entry.js.gz",
+        "lessons/gone/en.html",
+        "assets/chunks/chunk-OLDHASH1.js",
+        "assets/chunks/chunk-OLDHASH1.js.gz",
+    ]  # an older editor's chunk
     (dist / "notes.txt").write_text("the host's own file", encoding="utf-8")  # --dist may hold other things: kept
     for rel in stale:
         (dist / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -38,8 +38,14 @@ def test_the_build_ships_the_cases_werkbank_grade_prepares_in_any_process(lesson
     shipped = json.loads(gzip.decompress((dist / "grading" / checks_name(lesson.id, lang)).read_bytes()))
     assert shipped["seed"] == CASE_SEED and shipped["lang"] == lang
     env = dict(os.environ, PYTHONHASHSEED="12345")
-    made = subprocess.run([sys.executable, "-c", _PREPARE, lesson.id, lang], capture_output=True, text=True,
-                          cwd=repo_root, env=env, check=True)
+    made = subprocess.run(
+        [sys.executable, "-c", _PREPARE, lesson.id, lang],
+        capture_output=True,
+        text=True,
+        cwd=repo_root,
+        env=env,
+        check=True,
+    )
     mine = json.loads(made.stdout)
     assert sorted(shipped["checks"]) == sorted(mine) == [cp.id for cp in lesson.checkpoints]
     for cp, prepared in mine.items():

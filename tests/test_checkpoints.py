@@ -14,8 +14,15 @@ import subprocess
 import pytest
 
 from tests.derived import GRADING_INPUTS, inputs_digest, lesson_inputs, stamped, versions
-from werkbank.check import (LISTED_CHECKPOINT_IDS, MIN_MISTAKES_LISTED, feedback_problems, items, judge_job, lint_lesson,
-                            other_seed_problems)
+from werkbank.check import (
+    LISTED_CHECKPOINT_IDS,
+    MIN_MISTAKES_LISTED,
+    feedback_problems,
+    items,
+    judge_job,
+    lint_lesson,
+    other_seed_problems,
+)
 from werkbank.grading import prepare_checkpoint
 from werkbank.lessons import load_all
 
@@ -70,6 +77,7 @@ def test_every_listed_lesson_has_three_checkpoints_and_enough_mistakes():
 def test_references_pass_with_another_seed(request):
     """check's rule, with its messages: the reference also passes seed 1's cases (the other tests use 0, 3 and 7).
     A stamped check (tests/derived.py): run again when a lesson, the engine or the checker changes."""
+
     def check():
         for lesson in LESSONS:
             for checkpoint in lesson.checkpoints:
@@ -91,9 +99,18 @@ def test_no_trivial_program_gets_a_mistakes_feedback(lesson):
 #: Everything the Pyodide run's answer depends on besides the lessons (tests/derived.py): the engine and both hosts as
 #: the workers load them, the Node script that runs them and what it loads, and the Pyodide it boots (its npm package
 #: and lock, with the wheels the lock pins).
-PARITY_INPUTS = (*GRADING_INPUTS, "graders/hosts/*.py", "werkbank/check.py", "werkbank/parity.py", "werkbank/build.py",
-                 "werkbank/node/*", "werkbank/vendor/*.py", "package-lock.json", "node_modules/pyodide/package.json",
-                 "node_modules/pyodide/pyodide-lock.json")
+PARITY_INPUTS = (
+    *GRADING_INPUTS,
+    "graders/hosts/*.py",
+    "werkbank/check.py",
+    "werkbank/parity.py",
+    "werkbank/build.py",
+    "werkbank/node/*",
+    "werkbank/vendor/*.py",
+    "package-lock.json",
+    "node_modules/pyodide/package.json",
+    "node_modules/pyodide/pyodide-lock.json",
+)
 
 
 def test_every_reference_gives_the_same_expected_outcomes_in_pyodide(request):
@@ -102,12 +119,16 @@ def test_every_reference_gives_the_same_expected_outcomes_in_pyodide(request):
     each. That every file then gets the same verdict in the browser as on the command line is proven through the
     site's own workers (tests/browser/test_one_verdict.py); `werkbank check` grades every file in Node too.
     A stamped check: run again when a lesson, the engine, the hosts, the checker or the Pyodide version changed."""
+
     def check():
         from werkbank.check import grader_path, rel
         from werkbank.parity import expected_differences, run_pyodide
 
-        prepare = [{"lesson": lesson.id, "checkpoint": cp.id, "seed": 0, "lang": "en"}
-                   for lesson in LESSONS for cp in lesson.checkpoints]
+        prepare = [
+            {"lesson": lesson.id, "checkpoint": cp.id, "seed": 0, "lang": "en"}
+            for lesson in LESSONS
+            for cp in lesson.checkpoints
+        ]
         theirs, _ = run_pyodide(LESSONS, [], prepare)
         problems = []
         for lesson in LESSONS:
@@ -122,5 +143,11 @@ def test_every_reference_gives_the_same_expected_outcomes_in_pyodide(request):
 
     node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
     inputs = [*PARITY_INPUTS, *(path for lesson in LESSONS for path in lesson_inputs(lesson))]
-    stamped("pyodide-parity", "expected outcomes, seed 0", inputs_digest(inputs, {**versions(), "node": node}), check,
-            helpers=[_prepared], request=request)
+    stamped(
+        "pyodide-parity",
+        "expected outcomes, seed 0",
+        inputs_digest(inputs, {**versions(), "node": node}),
+        check,
+        helpers=[_prepared],
+        request=request,
+    )

@@ -15,8 +15,9 @@ DEMO = ROOT / "exercises" / "_micropip-demo"
 
 
 def werkbank(*args, env=None):
-    return subprocess.run([*WERKBANK, *args], capture_output=True, text=True, cwd=ROOT, timeout=120,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [*WERKBANK, *args], capture_output=True, text=True, cwd=ROOT, timeout=120, env={**os.environ, **(env or {})}
+    )
 
 
 def test_grade_json_pass_exits_0(tmp_path):
@@ -72,9 +73,16 @@ def test_a_broken_reference_is_an_author_error_not_the_learners_failure(tmp_path
     lessons = tmp_path / "exercises"
     shutil.copytree(DEMO, lessons / "demo")
     (lessons / "demo" / "01-decode-link" / "solution.py").write_text(
-        "def decode_link(text):\n    raise TypeError('bug in the reference')\n")
-    result = werkbank("grade", "micropip-demo", "1", str(DEMO / "01-decode-link" / "solution.py"), "--json",
-                      env={"WERKBANK_EXERCISES": str(lessons)})
+        "def decode_link(text):\n    raise TypeError('bug in the reference')\n"
+    )
+    result = werkbank(
+        "grade",
+        "micropip-demo",
+        "1",
+        str(DEMO / "01-decode-link" / "solution.py"),
+        "--json",
+        env={"WERKBANK_EXERCISES": str(lessons)},
+    )
     assert result.returncode == 2
     verdict = json.loads(result.stdout)
     assert verdict["status"] == "author_error"
@@ -99,7 +107,8 @@ def test_check_reports_a_mistake_that_passes(tmp_path):
     mistakes = lessons / "demo" / "01-decode-link" / "mistakes"
     reference = (DEMO / "01-decode-link" / "solution.py").read_text()
     (mistakes / "not_really_wrong.py").write_text(
-        "# mistake: claims to be wrong but is the reference\n# expect-fail: plain-space\n" + reference)
+        "# mistake: claims to be wrong but is the reference\n# expect-fail: plain-space\n" + reference
+    )
     result = werkbank("check", "micropip-demo", "--no-pyodide", env={"WERKBANK_EXERCISES": str(lessons)})
     assert result.returncode == 1
     assert "FAIL micropip-demo 1 mistake-not_really_wrong" in result.stdout
@@ -155,10 +164,14 @@ def test_lone_surrogates_from_learner_code_come_back_as_json_escapes(tmp_path):
     assert text.returncode == 1 and text.stdout.startswith("FAIL:"), text.stderr
 
 
-@pytest.mark.parametrize("raw", [
-    "\ufeff" + "# saved with a byte-order mark and Windows line ends\r\n{reference}",
-    "# -*- coding: latin-1 -*-\n# café\n{reference}",
-], ids=["bom-crlf", "latin-1-coding-line"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "\ufeff" + "# saved with a byte-order mark and Windows line ends\r\n{reference}",
+        "# -*- coding: latin-1 -*-\n# café\n{reference}",
+    ],
+    ids=["bom-crlf", "latin-1-coding-line"],
+)
 def test_a_file_python_reads_is_read_the_same(tmp_path, raw):
     """The command reads a file as Python does: a BOM, or the encoding its coding line names."""
     reference = (DEMO / "01-decode-link" / "solution.py").read_text("utf-8")
@@ -178,7 +191,6 @@ def test_a_file_that_is_not_text_is_a_usage_error_with_its_json(tmp_path):
     verdict = json.loads(result.stdout)
     assert verdict["status"] == "error" and verdict["usage"] is True
     assert "cannot read" in verdict["message"] and "binary.py" in verdict["message"]
-
 
 
 def test_grade_text_names_the_declared_mistake_it_recognises(tmp_path):

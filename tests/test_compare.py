@@ -61,8 +61,11 @@ def _property_init(self, value, count):
 
 # Learners' own classes carry the reference's class name; these are "Result" written in other styles.
 PlainResult = type("Result", (), {"__init__": _plain_init})
-PropertyResult = type("Result", (), {"__init__": _property_init, "value": property(lambda self: self._v),
-                                     "count": property(lambda self: self._c)})
+PropertyResult = type(
+    "Result",
+    (),
+    {"__init__": _property_init, "value": property(lambda self: self._v), "count": property(lambda self: self._c)},
+)
 
 
 class Other:
@@ -158,8 +161,9 @@ def test_dict_mismatch_names_missing_and_extra_keys():
 
 
 def test_mismatch_path_points_into_the_structure():
-    found = compare(encode([{"status": "supported", "sources": ["s1"]}]),
-                    encode([{"status": "supported", "sources": ["s2"]}]))
+    found = compare(
+        encode([{"status": "supported", "sources": ["s1"]}]), encode([{"status": "supported", "sources": ["s2"]}])
+    )
     assert found.path == "[0]['sources'][0]"
 
 

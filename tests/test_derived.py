@@ -67,6 +67,7 @@ def test_a_failing_check_fails_and_writes_no_stamp(tmp_path, monkeypatch):
     with pytest.raises(AssertionError, match="surviving"):
         derived.stamped("demo", "item", "hash-1", failing, folder=tmp_path)
     assert not (tmp_path / "demo.json").exists()
+
     def passing():
         return "ok"
 

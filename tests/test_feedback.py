@@ -99,8 +99,12 @@ def test_expected_and_got_are_python_a_learner_can_paste(verdict):
 def test_the_cli_prints_the_same_verdict_with_its_list(tmp_path, verdict):
     path = tmp_path / "learner.py"
     path.write_text(NO_CHECKS, encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "werkbank.cli", "grade", "claims-abstention", "1", str(path), "--json"],
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "werkbank.cli", "grade", "claims-abstention", "1", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     printed = json.loads(out.stdout)
     assert out.returncode != 0 and printed["status"] == "fail"
     for key in ("failed_cases", "summary", "summary_text", "failing"):
@@ -113,8 +117,10 @@ def test_a_runs_error_is_explained_without_speaking_of_a_case(lang, word):
     without one."""
     from graders.hosts import pyodide as bridge
 
-    for source, exc in (("name = input('name? ')\n", "EOFError"),
-                        ("class Oops(Exception):\n    pass\n\nraise Oops('x')\n", "Oops")):
+    for source, exc in (
+        ("name = input('name? ')\n", "EOFError"),
+        ("class Oops(Exception):\n    pass\n\nraise Oops('x')\n", "Oops"),
+    ):
         result = json.loads(bridge.run(source, json.dumps({"mode": "run", "lang": lang})))
         error = result["python_error"]
         assert error["exc"] == exc and error["explain"] and word not in error["explain"], error

@@ -30,18 +30,39 @@ def summarize_in_node(tmp_path_factory):
     ``[conf, right, bins]`` (pure arithmetic, no page needed)."""
     folder = tmp_path_factory.mktemp("summarize")
     entry = folder / "entry.js"
-    entry.write_text(f'export {{ summarize }} from "{(REPO / "web" / "src" / "figures" / "reliability.js").as_posix()}";\n',
-                     encoding="utf-8")
+    entry.write_text(
+        f'export {{ summarize }} from "{(REPO / "web" / "src" / "figures" / "reliability.js").as_posix()}";\n',
+        encoding="utf-8",
+    )
     bundle = folder / "summarize.mjs"
-    subprocess.run([str(ESBUILD), str(entry), "--bundle", "--format=esm", "--platform=node",
-                    f"--define:SETTINGS={_settings()}", f"--outfile={bundle}"], check=True, capture_output=True, cwd=REPO)
-    script = ("const { summarize } = await import(process.argv[1]); let input = '';"
-              "for await (const chunk of process.stdin) input += chunk;"
-              "console.log(JSON.stringify(JSON.parse(input).map(([c, r, b]) => summarize(c, r, b))));")
+    subprocess.run(
+        [
+            str(ESBUILD),
+            str(entry),
+            "--bundle",
+            "--format=esm",
+            "--platform=node",
+            f"--define:SETTINGS={_settings()}",
+            f"--outfile={bundle}",
+        ],
+        check=True,
+        capture_output=True,
+        cwd=REPO,
+    )
+    script = (
+        "const { summarize } = await import(process.argv[1]); let input = '';"
+        "for await (const chunk of process.stdin) input += chunk;"
+        "console.log(JSON.stringify(JSON.parse(input).map(([c, r, b]) => summarize(c, r, b))));"
+    )
 
     def summarize(cases):
-        out = subprocess.run(["node", "--input-type=module", "-e", script, bundle.as_uri()], input=json.dumps(cases),
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            ["node", "--input-type=module", "-e", script, bundle.as_uri()],
+            input=json.dumps(cases),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         return json.loads(out.stdout)
 
     return summarize

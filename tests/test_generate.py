@@ -13,19 +13,42 @@ def test_refill_pair_indices_name_every_ordered_pair_of_swappable_cases_once():
     dict of one type there), and together the indices must name every such pair."""
 
     def case(n, args, kwargs=None):
-        return generate.Generated(id=f"c{n}", call="f", args=args, kwargs=kwargs or {}, family="valid", detail="",
-                                  site="-", base="-", stratum=())
+        return generate.Generated(
+            id=f"c{n}",
+            call="f",
+            args=args,
+            kwargs=kwargs or {},
+            family="valid",
+            detail="",
+            site="-",
+            base="-",
+            stratum=(),
+        )
 
-    cases = [case(0, ([1], 2)), case(1, ([2], 3)), case(2, ([3], 4), {"k": 1}), case(3, ([4], 5), {"k": 1}),
-             case(4, ({"a": 1}, 6)), case(5, ({"b": 2}, 7)), case(6, ({"c": 3}, 8)), case(7, ((1,), 9)),
-             case(8, ([5],)), case(9, ([6], 1))]
+    cases = [
+        case(0, ([1], 2)),
+        case(1, ([2], 3)),
+        case(2, ([3], 4), {"k": 1}),
+        case(3, ([4], 5), {"k": 1}),
+        case(4, ({"a": 1}, 6)),
+        case(5, ({"b": 2}, 7)),
+        case(6, ({"c": 3}, 8)),
+        case(7, ((1,), 9)),
+        case(8, ([5],)),
+        case(9, ([6], 1)),
+    ]
     valid = [(c, {"kind": "return", "value": c.id}) for c in cases]
     groups = generate._swappable(valid, 0)
     sizes = [len(g) * (len(g) - 1) for g in groups]
     named = [generate._pair(groups, sizes, index) for index in range(sum(sizes))]
-    swappable = {(a.id, b.id) for (a, _), (b, _) in itertools.permutations(valid, 2)
-                 if len(a.args) == len(b.args) and a.kwargs == b.kwargs
-                 and type(a.args[0]) is type(b.args[0]) and type(a.args[0]) in (list, dict)}
+    swappable = {
+        (a.id, b.id)
+        for (a, _), (b, _) in itertools.permutations(valid, 2)
+        if len(a.args) == len(b.args)
+        and a.kwargs == b.kwargs
+        and type(a.args[0]) is type(b.args[0])
+        and type(a.args[0]) in (list, dict)
+    }
     assert len(swappable) == 3 * 2 + 2 * 1 + 3 * 2  # {c0, c1, c9}, {c2, c3}, {c4, c5, c6}
     assert sorted((first.id, second.id) for first, second, _ in named) == sorted(swappable)
     assert all(outcome["value"] == second.id for _, second, outcome in named)  # the second case's own outcome
@@ -54,10 +77,13 @@ def test_the_reference_decides_on_the_inputs_a_learner_gets():
     from graders.engine.prepare import prepare
     from graders.engine.runner import run
 
-    source = ("def half(x):\n    if type(x) not in (int, float):\n        raise ValueError('a number')\n"
-              "    return x / 2\n")
-    grader = _grader(cases=[Case(id="one", call="half", args=(1.0,), explain={"en": "One."})],
-                     DOMAIN=Domain("half", (Param("x", Real()),), skip=("huge-int",)))
+    source = (
+        "def half(x):\n    if type(x) not in (int, float):\n        raise ValueError('a number')\n    return x / 2\n"
+    )
+    grader = _grader(
+        cases=[Case(id="one", call="half", args=(1.0,), explain={"en": "One."})],
+        DOMAIN=Domain("half", (Param("x", Real()),), skip=("huge-int",)),
+    )
     prepared = prepare(grader, source, lesson="t", checkpoint="1")
     assert "gen/npfloat/x/one/12" in prepared["key"]["order"]
     verdict = judge(prepared, run(source, prepared["plan"]))
@@ -68,8 +94,11 @@ def _families(domain, bases, accept):
     from graders.engine.generate import generate
 
     def reference(case):
-        return {"kind": "return", "value": ["int", "1"]} if accept(case) else \
-            {"kind": "raise", "exc": "ValueError", "builtin_mro": ["ValueError"], "message": ""}
+        return (
+            {"kind": "return", "value": ["int", "1"]}
+            if accept(case)
+            else {"kind": "raise", "exc": "ValueError", "builtin_mro": ["ValueError"], "message": ""}
+        )
 
     return generate(domain, bases, reference)
 
@@ -107,8 +136,11 @@ def test_a_skip_entry_that_names_no_family_is_found():
     from graders.engine.generate import unknown_skips
 
     assert unknown_skips(("huge", "ndarray-float32", "type-*", "ndarray-object", "combo")) == []
-    assert unknown_skips(("huge-ints", "npint", "typ-*", "ndarray-float16")) == ["huge-ints", "typ-*",
-                                                                                "ndarray-float16"]
+    assert unknown_skips(("huge-ints", "npint", "typ-*", "ndarray-float16")) == [
+        "huge-ints",
+        "typ-*",
+        "ndarray-float16",
+    ]
 
 
 def test_a_huge_integral_float_gets_its_variants_without_an_overflow():

@@ -1,10 +1,8 @@
 """graders/hosts/pyodide.py, the workers' entry points, exercised in CPython with a real lesson bundle."""
 
-import gc
 from pathlib import Path
 import json
 import sys
-import types
 
 import pytest
 
@@ -50,8 +48,17 @@ def test_bridge_verdicts_equal_the_cli_verdicts():
     for source in (reference, WRONG):
         ours = _grade(source, lang="nl")
         cli = grade_source("micropip-demo", "1", source, lang="nl")
-        for key in ("status", "passed", "total", "failure", "failed_cases", "message", "summary", "summary_text",
-                    "failing"):
+        for key in (
+            "status",
+            "passed",
+            "total",
+            "failure",
+            "failed_cases",
+            "message",
+            "summary",
+            "summary_text",
+            "failing",
+        ):
             assert ours.get(key) == cli.get(key), key
     assert _grade(reference)["status"] == "pass"
     assert _grade(WRONG)["status"] == "fail"
@@ -59,8 +66,11 @@ def test_bridge_verdicts_equal_the_cli_verdicts():
 
 def test_run_mode_streams_output_in_batches():
     seen = []
-    result = bridge.run("for i in range(3):\n    print(i)\n", {"mode": "run"},
-                        on_output=lambda stream, text: seen.append((stream, text)))
+    result = bridge.run(
+        "for i in range(3):\n    print(i)\n",
+        {"mode": "run"},
+        on_output=lambda stream, text: seen.append((stream, text)),
+    )
     assert result["stdout"] == "0\n1\n2\n"
     assert "".join(text for _, text in seen) == "0\n1\n2\n"
 
@@ -69,8 +79,9 @@ def test_run_encoded_is_run_with_utf8_bytes_in_and_out():
     """The worker's entry point: the same run JSON as ``run``, for a plan given as bytes or as a buffer with
     ``to_bytes`` (what a Uint8Array is in Pyodide), and with text outside ASCII intact both ways."""
     source = "def f(x):\n    return x + 'ë'\nprint('ö')\n"
-    plan = json.dumps({"mode": "check", "attrs": {}, "time_limit": 5,
-                       "cases": [{"id": "a", "call": "f", "json": '[["ä"],{}]'}]})
+    plan = json.dumps(
+        {"mode": "check", "attrs": {}, "time_limit": 5, "cases": [{"id": "a", "call": "f", "json": '[["ä"],{}]'}]}
+    )
 
     class Buffer:  # a JsProxy of a Uint8Array, as far as run_encoded is concerned
         def __init__(self, data):
@@ -131,7 +142,9 @@ def test_kept_checks_are_bounded_and_reloading_a_lesson_drops_its_own():
 
 def test_loading_a_bundle_again_replaces_its_modules_without_invalidating_import_caches(monkeypatch):
     """A bundle loaded again (same lesson, changed grader) is what the next prepare imports; and loading never calls
-    importlib.invalidate_caches, whose PathFinder part imports importlib.metadata (a slow import in the grader's boot)."""
+    importlib.invalidate_caches, whose PathFinder part imports importlib.metadata (a slow import in the grader's
+    boot)."""
+
     def refuse():
         raise AssertionError("load_lesson must not invalidate the import caches")
 
@@ -207,8 +220,11 @@ def test_grader_worker_entry_points_give_the_cli_verdicts_for_every_lesson():
             run = _run(source, view["plan"])
             ours = json.loads(grader.judge(view["ref"], run, "en"))
             cli = grade_source(lesson_id, cp, source, seed=3)
-            assert (ours["status"], ours["passed"], ours["failed_cases"]) == \
-                   (cli["status"], cli["passed"], cli["failed_cases"])
+            assert (ours["status"], ours["passed"], ours["failed_cases"]) == (
+                cli["status"],
+                cli["passed"],
+                cli["failed_cases"],
+            )
 
 
 def test_grader_worker_reports_unknown_checkpoints_and_garbled_runs():
@@ -224,7 +240,10 @@ def test_grader_worker_reports_unknown_checkpoints_and_garbled_runs():
 def test_grader_worker_shrinks_like_the_cli():
     """shrink_start / shrink_round / shrink_pick give the same smaller failing call as werkbank.grading."""
     from graders.hosts import pyodide_grader as grader
-    ALMOST = (Path(__file__).parent / "data" / "wrong" / "claims_1_blank_knows_only_nbsp.py").read_text(encoding="utf-8")
+
+    ALMOST = (Path(__file__).parent / "data" / "wrong" / "claims_1_blank_knows_only_nbsp.py").read_text(
+        encoding="utf-8"
+    )
 
     lesson = load_lesson("claims-abstention")
     grader.load_lesson(json.dumps(lesson_grading(lesson, [])))
@@ -266,8 +285,16 @@ def test_a_failure_that_matches_a_declared_mistake_carries_its_feedback():
 
 
 def _run_json(outcomes=(), **fields):
-    run = {"status": "ok", "stdout": "", "stderr": "", "truncated": False, "traceback": None, "error_line": None,
-           "exit_code": None, "outcomes": list(outcomes)}
+    run = {
+        "status": "ok",
+        "stdout": "",
+        "stderr": "",
+        "truncated": False,
+        "traceback": None,
+        "error_line": None,
+        "exit_code": None,
+        "outcomes": list(outcomes),
+    }
     run.update(fields)
     return json.dumps(run)
 
@@ -292,8 +319,19 @@ def test_grader_bounds_what_it_reads_and_keeps_judging():
         "nested inside a run": '{"status": "ok", "stdout": "", "outcomes": ' + "[" * 10**5 + "]" * 10**5 + "}",
         "output": _run_json(stdout="x" * (OUTPUT_LIMIT + 1)),
         "traceback": _run_json(status="error", traceback="t" * (TRACEBACK_LIMIT + 1)),
-        "message": _run_json([{"id": case, "kind": "raise", "exc": "ValueError", "builtin_mro": ["ValueError"],
-                               "message": "m" * (MESSAGE_LIMIT + 1), "warnings": [], "mutated": False}]),
+        "message": _run_json(
+            [
+                {
+                    "id": case,
+                    "kind": "raise",
+                    "exc": "ValueError",
+                    "builtin_mro": ["ValueError"],
+                    "message": "m" * (MESSAGE_LIMIT + 1),
+                    "warnings": [],
+                    "mutated": False,
+                }
+            ]
+        ),
         "too many outcomes": _run_json([{"id": str(i), "kind": "missing", "name": "f"} for i in range(5001)]),
         "too large": _run_json(stderr="s" * 100, padding="p" * RUN_RESULT_LIMIT),
     }

@@ -30,8 +30,8 @@ def interface_problems(host) -> list[str]:
         if (want.name, want.kind, want.default) != (have.name, have.kind, have.default):
             problems.append(f"{have} where the interface has {want}")
     if len(got) < len(wanted):
-        problems.append(f"missing {[p.name for p in wanted[len(got):]]}")
-    for extra in got[len(wanted):]:
+        problems.append(f"missing {[p.name for p in wanted[len(got) :]]}")
+    for extra in got[len(wanted) :]:
         if extra.kind is not extra.KEYWORD_ONLY or extra.default is extra.empty:
             problems.append(f"{extra} is not an optional keyword")
     return problems
@@ -44,6 +44,7 @@ def test_each_host_has_the_interfaces_run(host):
 
 def test_a_host_that_differs_from_the_interface_is_named():
     """What the hosts once were: a run taking and returning JSON text, with a positional on_output."""
+
     def run(source, plan_json, on_output=None):
         return plan_json
 
@@ -60,8 +61,10 @@ def _same(result: dict) -> dict:
 
 
 RUNS = {
-    "output-and-an-exception": ("print('hi')\nimport sys\nprint('e', file=sys.stderr)\nraise ValueError('x')\n",
-                                {"mode": "run"}),
+    "output-and-an-exception": (
+        "print('hi')\nimport sys\nprint('e', file=sys.stderr)\nraise ValueError('x')\n",
+        {"mode": "run"},
+    ),
     "exit": ("import sys\nsys.exit(3)\n", {"mode": "run"}),
 }
 

@@ -26,8 +26,9 @@ def test_a_catalog_that_gives_a_key_twice_is_refused_with_its_file(tmp_path):
     """json keeps the last of two equal keys silently, so a merge that leaves one twice would change a text unseen."""
     from graders.engine.i18n import load_catalogs
 
-    (tmp_path / "en.json").write_text('{"pass": "All pass.", "fail": "x", "pass": "Every case passes."}',
-                                      encoding="utf-8")
+    (tmp_path / "en.json").write_text(
+        '{"pass": "All pass.", "fail": "x", "pass": "Every case passes."}', encoding="utf-8"
+    )
     with pytest.raises(ValueError, match=r"en\.json: the key 'pass' is given twice"):
         load_catalogs(tmp_path, ("en",))
 
@@ -47,8 +48,8 @@ def test_text_fills_in_and_falls_back_to_english_for_unknown_languages():
 def test_one_fallback_rule_for_catalogs_and_per_case_tables():
     catalogs = {"en": {"a": "A {n}", "b": "B"}, "nl": {"a": "NL {n}"}}
     assert lookup(catalogs, "a", "nl", n=1) == "NL 1"
-    assert lookup(catalogs, "b", "nl") == "B"           # missing in nl: English
-    assert lookup(catalogs, "a", "xx", n=2) == "A 2"     # unknown language: English
+    assert lookup(catalogs, "b", "nl") == "B"  # missing in nl: English
+    assert lookup(catalogs, "a", "xx", n=2) == "A 2"  # unknown language: English
     assert pick({"en": "E", "nl": "N"}, "nl") == "N"
     assert pick({"en": "E", "nl": ""}, "nl") == "E"
     assert pick({"en": "E"}, "ar") == "E"

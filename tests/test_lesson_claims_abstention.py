@@ -91,8 +91,15 @@ def test_claim_support_seed_examples():
 
 def test_abstention_metrics_seed_example_exact_numbers_and_types():
     metrics = reference("2")(["factuur", None, "factuur"], ["factuur", "storing", "vraag"])
-    assert metrics == {"total": 3, "answered": 2, "correct": 1, "coverage": 2 / 3, "overall_accuracy": 1 / 3,
-                       "answered_accuracy": 0.5, "risk": 0.5}
+    assert metrics == {
+        "total": 3,
+        "answered": 2,
+        "correct": 1,
+        "coverage": 2 / 3,
+        "overall_accuracy": 1 / 3,
+        "answered_accuracy": 0.5,
+        "risk": 0.5,
+    }
     assert [type(metrics[k]) for k in ("total", "answered", "correct")] == [int, int, int]
     assert all(type(metrics[k]) is float for k in ("coverage", "overall_accuracy", "answered_accuracy", "risk"))
     silent = reference("2")([None] * 3, ["factuur", "storing", "vraag"])
@@ -103,7 +110,11 @@ def test_abstention_metrics_seed_example_exact_numbers_and_types():
 def test_risk_coverage_seed_curve_exact_numbers_and_types():
     rows = reference("3")([0.1, 0.4, 0.7, 0.9], [True, True, False, True], [0, 0.5, 0.8, 1])
     assert [(r["threshold"], r["answered"], r["correct"], r["coverage"], r["risk"]) for r in rows] == [
-        (0.0, 4, 3, 1.0, 0.25), (0.5, 2, 1, 0.5, 0.5), (0.8, 1, 1, 0.25, 0.0), (1.0, 0, 0, 0.0, None)]
+        (0.0, 4, 3, 1.0, 0.25),
+        (0.5, 2, 1, 0.5, 0.5),
+        (0.8, 1, 1, 0.25, 0.0),
+        (1.0, 0, 0, 0.0, None),
+    ]
     for row in rows:
         assert list(row) == ["threshold", "answered", "correct", "coverage", "risk"]
         assert type(row["threshold"]) is float and type(row["coverage"]) is float
@@ -113,12 +124,24 @@ def test_risk_coverage_seed_curve_exact_numbers_and_types():
 # --- the graders cover every stated rule ---------------------------------------------------------------------------
 
 BOTH_SIDES = {
-    "1": [("claims-32", "claims-33"), ("facts-128", "facts-129"), ("value-200-chars", "value-201-chars"),
-          ("value-200-accented", "value-201-with-spaces")],
-    "2": [("items-1000", "items-1001"), ("blank-label-is-text", "empty-prediction"),
-          ("seed-all-abstain", "items-1001-mostly-abstained")],
-    "3": [("scores-1000", "scores-1001"), ("thresholds-101", "thresholds-102"), ("bool-scores", "int-labels"),
-          ("numpy-bools-in-list", "half-label"), ("tuple-inputs", "one-label-for-four-scores")],
+    "1": [
+        ("claims-32", "claims-33"),
+        ("facts-128", "facts-129"),
+        ("value-200-chars", "value-201-chars"),
+        ("value-200-accented", "value-201-with-spaces"),
+    ],
+    "2": [
+        ("items-1000", "items-1001"),
+        ("blank-label-is-text", "empty-prediction"),
+        ("seed-all-abstain", "items-1001-mostly-abstained"),
+    ],
+    "3": [
+        ("scores-1000", "scores-1001"),
+        ("thresholds-101", "thresholds-102"),
+        ("bool-scores", "int-labels"),
+        ("numpy-bools-in-list", "half-label"),
+        ("tuple-inputs", "one-label-for-four-scores"),
+    ],
 }
 
 
@@ -130,17 +153,65 @@ def test_limits_are_graded_on_both_sides(checkpoint_id):
 
 
 INVALID = {
-    "1": ["whitespace-value", "whitespace-source", "empty-attribute", "claim-missing-value", "fact-missing-source",
-          "claim-extra-source", "fact-extra-key", "value-not-str", "source-none", "entity-list", "claim-not-dict",
-          "claims-tuple", "facts-dict", "facts-none", "invalid-unused-fact", "source-201-chars", "nbsp-attribute",
-          "facts-set-of-none", "value-201-with-spaces"],
-    "2": ["empty-prediction", "empty-target", "none-target", "int-prediction", "false-prediction", "int-target",
-          "list-prediction", "more-predictions", "fewer-predictions", "empty-lists", "tuple-input", "string-input",
-          "nan-prediction", "items-1001-mostly-abstained"],
-    "3": ["int-labels", "int-label-array", "mixed-labels", "nan-score", "inf-score", "score-above-one",
-          "negative-score", "nan-threshold", "inf-threshold", "threshold-above-one", "2d-scores",
-          "nested-list-scores", "2d-thresholds", "labels-too-short", "empty-scores", "empty-thresholds",
-          "thresholds-102-duplicates", "half-label", "one-label-for-four-scores", "nan-in-array"],
+    "1": [
+        "whitespace-value",
+        "whitespace-source",
+        "empty-attribute",
+        "claim-missing-value",
+        "fact-missing-source",
+        "claim-extra-source",
+        "fact-extra-key",
+        "value-not-str",
+        "source-none",
+        "entity-list",
+        "claim-not-dict",
+        "claims-tuple",
+        "facts-dict",
+        "facts-none",
+        "invalid-unused-fact",
+        "source-201-chars",
+        "nbsp-attribute",
+        "facts-set-of-none",
+        "value-201-with-spaces",
+    ],
+    "2": [
+        "empty-prediction",
+        "empty-target",
+        "none-target",
+        "int-prediction",
+        "false-prediction",
+        "int-target",
+        "list-prediction",
+        "more-predictions",
+        "fewer-predictions",
+        "empty-lists",
+        "tuple-input",
+        "string-input",
+        "nan-prediction",
+        "items-1001-mostly-abstained",
+    ],
+    "3": [
+        "int-labels",
+        "int-label-array",
+        "mixed-labels",
+        "nan-score",
+        "inf-score",
+        "score-above-one",
+        "negative-score",
+        "nan-threshold",
+        "inf-threshold",
+        "threshold-above-one",
+        "2d-scores",
+        "nested-list-scores",
+        "2d-thresholds",
+        "labels-too-short",
+        "empty-scores",
+        "empty-thresholds",
+        "thresholds-102-duplicates",
+        "half-label",
+        "one-label-for-four-scores",
+        "nan-in-array",
+    ],
 }
 
 
@@ -188,9 +259,12 @@ def test_curated_cases_have_the_same_ids_and_outcomes_in_every_language(checkpoi
 @pytest.mark.parametrize("checkpoint_id", ["1", "2", "3"])
 def test_generated_cases_are_the_same_in_every_language(checkpoint_id):
     checkpoint = LESSON.checkpoint(checkpoint_id)
-    orders = {lang: prepare(grader(checkpoint_id), checkpoint.solution(), lesson=LESSON_ID,
-                            checkpoint=checkpoint_id, seed=4, lang=lang)["key"]["order"]
-              for lang in LESSON.languages}
+    orders = {
+        lang: prepare(
+            grader(checkpoint_id), checkpoint.solution(), lesson=LESSON_ID, checkpoint=checkpoint_id, seed=4, lang=lang
+        )["key"]["order"]
+        for lang in LESSON.languages
+    }
     assert orders["nl"] == orders["en"]
     assert any(case_id.startswith("gen/") for case_id in orders["en"])
 
@@ -210,7 +284,8 @@ def test_threshold_rules_have_their_own_cases():
 @pytest.mark.parametrize("checkpoint_id", ["1", "2", "3"])
 def test_every_case_is_explained_in_three_languages(checkpoint_id):
     found = list(grader(checkpoint_id).curated()) + list(
-        grader(checkpoint_id).random_cases(random.Random(5), grader(checkpoint_id).RANDOM_CASES))
+        grader(checkpoint_id).random_cases(random.Random(5), grader(checkpoint_id).RANDOM_CASES)
+    )
     ids = [case.id for case in found]
     assert len(ids) == len(set(ids))
     for case in found:
@@ -233,27 +308,27 @@ def test_random_cases_are_valid_and_depend_on_the_seed(checkpoint_id):
 
 
 HARD_CODED = {
-    "1": '''
+    "1": """
 def claim_support(claims, facts):
     if len(claims) == 3:
         return [{"status": "supported", "sources": ["s1"]}, {"status": "contradicted", "sources": ["s1"]},
                 {"status": "unknown", "sources": []}]
     return [{"status": "conflict", "sources": ["s1", "s2"]} for _ in claims]
-''',
-    "2": '''
+""",
+    "2": """
 def abstention_metrics(predictions, targets):
     if all(p is None for p in predictions):
         return {"total": 3, "answered": 0, "correct": 0, "coverage": 0.0, "overall_accuracy": 0.0,
                 "answered_accuracy": None, "risk": None}
     return {"total": 3, "answered": 2, "correct": 1, "coverage": 2 / 3, "overall_accuracy": 1 / 3,
             "answered_accuracy": 0.5, "risk": 0.5}
-''',
-    "3": '''
+""",
+    "3": """
 def risk_coverage_curve(scores, correct, thresholds):
     table = {0.0: (4, 3, 1.0, 0.25), 0.5: (2, 1, 0.5, 0.5), 0.8: (1, 1, 0.25, 0.0), 1.0: (0, 0, 0.0, None)}
     return [{"threshold": float(t), "answered": table[t][0], "correct": table[t][1], "coverage": table[t][2],
              "risk": table[t][3]} for t in sorted(set(float(x) for x in thresholds)) if t in table]
-''',
+""",
 }
 
 
@@ -265,6 +340,7 @@ def test_random_cases_defeat_a_solution_that_hard_codes_the_examples(checkpoint_
 
 
 # --- alternative correct solutions pass the engine -----------------------------------------------------------------
+
 
 def _alternatives():
     for path in sorted(ALTERNATIVES.glob("alt_*.py")):
@@ -289,8 +365,13 @@ def test_alternative_correct_solution_passes(checkpoint_id, path, seed):
 
 def _grade_on_the_cli(path: Path) -> dict:
     """`werkbank grade claims-abstention 3 FILE --json`: every curated and generated case, as a learner's file."""
-    done = subprocess.run([sys.executable, "-m", "werkbank.cli", "grade", LESSON_ID, "3", str(path), "--json"],
-                          capture_output=True, text=True, cwd=REPO, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "werkbank.cli", "grade", LESSON_ID, "3", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
+    )
     return json.loads(done.stdout)
 
 
@@ -304,7 +385,7 @@ def test_a_solution_written_from_the_task_and_hints_passes_every_case(tmp_path):
     lines = written.read_text(encoding="utf-8").splitlines(keepends=True)
     check = next(i for i, line in enumerate(lines) if "np.iscomplexobj" in line)
     without = tmp_path / "without_complex_check.py"
-    without.write_text("".join(lines[:check] + lines[check + 2:]), encoding="utf-8")
+    without.write_text("".join(lines[:check] + lines[check + 2 :]), encoding="utf-8")
     verdict = _grade_on_the_cli(without)
     assert verdict["status"] == "fail" and "complex" in verdict["failure"]["case"], verdict["failure"]
     checkpoint = LESSON.checkpoint("3")
@@ -313,6 +394,7 @@ def test_a_solution_written_from_the_task_and_hints_passes_every_case(tmp_path):
 
 
 # --- prose and task examples print what they claim ------------------------------------------------------------------
+
 
 def _expected_output(block: str) -> list[str]:
     """The output a block documents: whole-line comments, and inline comments on print(...) lines."""
@@ -355,10 +437,12 @@ def test_prose_renders_with_math_figure_and_flowchart(lang):
 
 # --- the figure -----------------------------------------------------------------------------------------------------
 
+
 def test_figure_source_builds_dom_without_inner_html():
     source = FIGURE.read_text(encoding="utf-8")
-    assert not re.search(r"\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write|createContextualFragment",
-                         source)
+    assert not re.search(
+        r"\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write|createContextualFragment", source
+    )
     assert re.search(r"export function mount\(element, lang\)", source)
 
 
@@ -371,17 +455,30 @@ def test_figure_numbers_in_node():
         "out.push(CASES);\n"
         "console.log(JSON.stringify(out));\n"
     )
-    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60,
-                          check=True)
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True
+    )
     *points, percents, cases = json.loads(done.stdout)
     assert cases == [{"score": s, "correct": ok} for s, ok in zip(FIVE_SCORES, FIVE_CORRECT)]
     assert [(p["answered"], p["coverage"], p["risk"]) for p in points] == [
-        (5, 1, 0.2), (4, 0.8, 0.25), (4, 0.8, 0.25), (3, 0.6, 1 / 3), (3, 0.6, 1 / 3), (2, 0.4, 0), (1, 0.2, 0),
-        (0, 0, None), (0, 0, None)]
-    curve = reference("3")([case["score"] for case in cases], [case["correct"] for case in cases],
-                           [0, 0.4, 0.5, 0.55, 0.6, 0.7, 0.9, 0.95, 1])
+        (5, 1, 0.2),
+        (4, 0.8, 0.25),
+        (4, 0.8, 0.25),
+        (3, 0.6, 1 / 3),
+        (3, 0.6, 1 / 3),
+        (2, 0.4, 0),
+        (1, 0.2, 0),
+        (0, 0, None),
+        (0, 0, None),
+    ]
+    curve = reference("3")(
+        [case["score"] for case in cases],
+        [case["correct"] for case in cases],
+        [0, 0.4, 0.5, 0.55, 0.6, 0.7, 0.9, 0.95, 1],
+    )
     assert [(r["answered"], r["coverage"], r["risk"]) for r in curve] == [
-        (p["answered"], p["coverage"], p["risk"]) for p in points]  # the figure counts like the reference
+        (p["answered"], p["coverage"], p["risk"]) for p in points
+    ]  # the figure counts like the reference
     assert percents == ["100 %", "25 %", "33,3 %"]
 
 
@@ -400,7 +497,7 @@ def _seed_sample_solution() -> str:
     if not found:
         pytest.skip("the Dutch seed is not beside this checkout (../shared/seeds/000_*.txt)")
     text = found[0].read_text(encoding="utf-8")
-    program = text[text.index("def claim_support("):]
+    program = text[text.index("def claim_support(") :]
     code = []
     for line in program.splitlines():
         if line.strip() and not line[0].isspace() and not line.startswith(("def ", "import ", "from ", "#", "@")):

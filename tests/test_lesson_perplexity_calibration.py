@@ -106,7 +106,7 @@ EXPECTED = {
         "perfect-model": 1.0,
         "perfect-model-result": _perplexity_result(1.0, 0.0, 15),
         "vocabulary-size": 50000.0,
-        "multi-sequence-weighting": 2 ** 1.75,
+        "multi-sequence-weighting": 2**1.75,
         "multi-sequence-result": _perplexity_result(E15, 1.5, 16),
         "empty-sequence-inside": _perplexity_result(math.exp(2.0), 2.0, 4),
         "zero-tokens": _perplexity_result(NAN, 0.0, 0),
@@ -122,7 +122,7 @@ EXPECTED = {
         "negative-nll-later": RAISES,
         "negative-count": RAISES,
         "numpy-inputs": _perplexity_result(E15, 1.5, 16),
-        "numpy-inputs-perplexity": 2 ** 1.75,
+        "numpy-inputs-perplexity": 2**1.75,
     },
     "2": {
         "perfect-two-bins": (0.0, 2),
@@ -170,16 +170,19 @@ EXPECTED = {
     },
 }
 
-FORTY_TRIPLE = _sparse(10, {
-    2: (0.75 / 3, 1 / 3, 3),
-    3: (1.40 / 4, 1 / 4, 4),
-    4: (1.79 / 4, 2 / 4, 4),
-    5: (2.75 / 5, 2 / 5, 5),
-    6: (3.92 / 6, 3 / 6, 6),
-    7: (4.49 / 6, 4 / 6, 6),
-    8: (5.11 / 6, 4 / 6, 6),
-    9: (5.75 / 6, 5 / 6, 6),
-})
+FORTY_TRIPLE = _sparse(
+    10,
+    {
+        2: (0.75 / 3, 1 / 3, 3),
+        3: (1.40 / 4, 1 / 4, 4),
+        4: (1.79 / 4, 2 / 4, 4),
+        5: (2.75 / 5, 2 / 5, 5),
+        6: (3.92 / 6, 3 / 6, 6),
+        7: (4.49 / 6, 4 / 6, 6),
+        8: (5.11 / 6, 4 / 6, 6),
+        9: (5.75 / 6, 5 / 6, 6),
+    },
+)
 FOUR_TRIPLE = _sparse(10, {0: (0.05, 0.0, 1), 1: (0.15, 0.0, 1), 8: (0.85, 1.0, 1), 9: (0.95, 1.0, 1)})
 FIFTEEN_TRIPLE = _sparse(15, {0: (0.03, 0.0, 1), 7: (0.505, 0.5, 2), 10: (0.7, 1.0, 1), 14: (0.97, 1.0, 1)})
 
@@ -199,8 +202,13 @@ EXPECTED["3"] = {
     "edges": _sparse(10, {0: (0.0, 0.0, 1), 1: (0.1, 1.0, 1), 5: (0.5, 1.0, 1), 9: (1.0, 1.0, 1)}),
     "point-three-point-six-point-seven": _sparse(10, {2: (0.275, 0.5, 2), 5: (0.6, 0.0, 1), 6: (0.7, 1.0, 1)}),
     "three-hundred-in-one-bin": _sparse(10, {9: (0.95, 1.0, 300)}),
-    "report-point-three": {"ece": 0.225, "brier": (0.75 ** 2 + 0.3 ** 2) / 2, "populated_bins": 1,
-                           "reliability": _sparse(10, {2: (0.275, 0.5, 2)}), "n_samples": 2},
+    "report-point-three": {
+        "ece": 0.225,
+        "brier": (0.75**2 + 0.3**2) / 2,
+        "populated_bins": 1,
+        "reliability": _sparse(10, {2: (0.275, 0.5, 2)}),
+        "n_samples": 2,
+    },
     "one-bin": _arrays([0.525], [0.75], [4]),
     "fifteen-bins": FIFTEEN_TRIPLE,
     "bins-zero": RAISES,
@@ -208,16 +216,35 @@ EXPECTED["3"] = {
     "label-two": RAISES,
     "misaligned": RAISES,
     "two-dimensional": RAISES,
-    "report-four-predictions": {"ece": 0.1, "brier": 0.0125, "populated_bins": 4, "reliability": FOUR_TRIPLE,
-                                "n_samples": 4},
-    "report-forty-predictions": {"ece": 4.88 / 40, "brier": None, "populated_bins": 8, "reliability": FORTY_TRIPLE,
-                                 "n_samples": 40},
-    "report-fifteen-bins": {"ece": 0.074, "brier": 0.6019 / 5, "populated_bins": 4, "reliability": FIFTEEN_TRIPLE,
-                            "n_samples": 5},
-    "report-empty": {"ece": 0.0, "brier": 0.0, "populated_bins": 0, "reliability": _sparse(10, {}),
-                     "n_samples": 0},
-    "report-bool-labels": {"ece": 0.35, "brier": 0.8225 / 3, "populated_bins": 2,
-                           "reliability": _sparse(5, {1: (0.3, 0.0, 1), 4: (0.875, 0.5, 2)}), "n_samples": 3},
+    "report-four-predictions": {
+        "ece": 0.1,
+        "brier": 0.0125,
+        "populated_bins": 4,
+        "reliability": FOUR_TRIPLE,
+        "n_samples": 4,
+    },
+    "report-forty-predictions": {
+        "ece": 4.88 / 40,
+        "brier": None,
+        "populated_bins": 8,
+        "reliability": FORTY_TRIPLE,
+        "n_samples": 40,
+    },
+    "report-fifteen-bins": {
+        "ece": 0.074,
+        "brier": 0.6019 / 5,
+        "populated_bins": 4,
+        "reliability": FIFTEEN_TRIPLE,
+        "n_samples": 5,
+    },
+    "report-empty": {"ece": 0.0, "brier": 0.0, "populated_bins": 0, "reliability": _sparse(10, {}), "n_samples": 0},
+    "report-bool-labels": {
+        "ece": 0.35,
+        "brier": 0.8225 / 3,
+        "populated_bins": 2,
+        "reliability": _sparse(5, {1: (0.3, 0.0, 1), 4: (0.875, 0.5, 2)}),
+        "n_samples": 3,
+    },
     "report-bins-zero": RAISES,
     "report-label-two": RAISES,
 }
@@ -225,6 +252,7 @@ EXPECTED["3"]["report-forty-predictions"]["brier"] = _forty_brier()
 
 
 # ---- fidelity: the references against hand-computed expectations -------------------------------------------------
+
 
 @pytest.mark.parametrize("checkpoint_id", ["1", "2", "3"])
 def test_every_curated_case_has_a_hand_computed_expectation(checkpoint_id):
@@ -279,6 +307,7 @@ def test_reference_empty_input_does_not_warn(checkpoint_id, recwarn):
 
 # ---- random cases --------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("checkpoint_id", ["1", "2", "3"])
 def test_random_cases_are_reproducible_small_and_off_the_edges(checkpoint_id):
     grader = _grader(checkpoint_id)
@@ -315,9 +344,10 @@ def test_every_checkpoint_has_alternatives_in_three_styles():
     assert all(len(names) >= 3 for names in ALTERNATIVES.values()), ALTERNATIVES
 
 
-@pytest.mark.parametrize("checkpoint_id,name,seed", [
-    (cp, name, seed) for cp, names in ALTERNATIVES.items() for name in names for seed in (0, 7)
-])
+@pytest.mark.parametrize(
+    "checkpoint_id,name,seed",
+    [(cp, name, seed) for cp, names in ALTERNATIVES.items() for name in names for seed in (0, 7)],
+)
 def test_alternative_correct_solutions_pass(checkpoint_id, name, seed):
     verdict = grade_source(LESSON.id, checkpoint_id, (DATA / name).read_text(encoding="utf-8"), seed=seed)
     assert verdict["status"] == "pass", verdict["failure"]
@@ -382,8 +412,10 @@ def _upstream_main() -> str:
         assert Path(named).is_file(), f"WERKBANK_UPSTREAM_MAIN names {named}, which is not a file"
         return Path(named).read_text(encoding="utf-8")
     if not _SHARED_MAIN.is_file():
-        pytest.skip(f"upstream's main.py is not at {_SHARED_MAIN} (the course lesson belongs in ../shared/upstream/; "
-                    "WERKBANK_UPSTREAM_MAIN names another copy)")
+        pytest.skip(
+            f"upstream's main.py is not at {_SHARED_MAIN} (the course lesson belongs in ../shared/upstream/; "
+            "WERKBANK_UPSTREAM_MAIN names another copy)"
+        )
     return _SHARED_MAIN.read_text(encoding="utf-8")
 
 

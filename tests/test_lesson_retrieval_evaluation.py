@@ -79,18 +79,56 @@ def test_python_blocks_of_the_prose_print_what_they_say(lang):
 def test_pycon_examples_of_the_tasks(checkpoint_id, lang):
     task = LESSON.checkpoint(checkpoint_id).task(lang)
     call, shown = re.search(r"```pycon\n>>> (.*?)\n(.*?)\n```", task, re.S).groups()
-    namespace = {"recall_at_k": recall_at_k, "mean_reciprocal_rank": mean_reciprocal_rank,
-                 "reciprocal_rank_fusion": reciprocal_rank_fusion}
+    namespace = {
+        "recall_at_k": recall_at_k,
+        "mean_reciprocal_rank": mean_reciprocal_rank,
+        "reciprocal_rank_fusion": reciprocal_rank_fusion,
+    }
     assert repr(eval(call, namespace)) == shown
 
 
 RULES = {
-    "1": {"no-relevant", "k-zero", "k-bool", "k-float", "duplicate-in-ranking", "duplicate-in-relevant", "blank-id",
-          "tuple-ranking", "exact-ids", "unranked-relevant-counts", "k-past-the-end", "empty-ranking"},
-    "2": {"no-queries", "length-mismatch", "empty-judgement", "duplicate-in-ranking", "flat-lists",
-          "first-relevant-counts", "places-count-from-one", "all-miss", "empty-ranking"},
-    "3": {"default-k", "k-zero", "rounding-large-k", "rounding-larger-k", "tie-by-id", "three-way-tie", "no-rankings", "empty-ranking", "k-negative", "k-bool",
-          "k-float", "duplicate-in-ranking", "blank-id", "tuple-ranking"},
+    "1": {
+        "no-relevant",
+        "k-zero",
+        "k-bool",
+        "k-float",
+        "duplicate-in-ranking",
+        "duplicate-in-relevant",
+        "blank-id",
+        "tuple-ranking",
+        "exact-ids",
+        "unranked-relevant-counts",
+        "k-past-the-end",
+        "empty-ranking",
+    },
+    "2": {
+        "no-queries",
+        "length-mismatch",
+        "empty-judgement",
+        "duplicate-in-ranking",
+        "flat-lists",
+        "first-relevant-counts",
+        "places-count-from-one",
+        "all-miss",
+        "empty-ranking",
+    },
+    "3": {
+        "default-k",
+        "k-zero",
+        "rounding-large-k",
+        "rounding-larger-k",
+        "tie-by-id",
+        "three-way-tie",
+        "no-rankings",
+        "empty-ranking",
+        "k-negative",
+        "k-bool",
+        "k-float",
+        "duplicate-in-ranking",
+        "blank-id",
+        "tuple-ranking",
+    },
 }
 
 
@@ -113,17 +151,20 @@ def test_mistakes_are_patches_with_feedback_in_both_languages():
 
 # --- the figure and the verdict plot ---------------------------------------------------------------------------------
 
+
 def _node(script: str):
     """Run an ES module snippet with node and return the JSON it prints."""
-    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60,
-                          check=True)
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True
+    )
     return json.loads(done.stdout)
 
 
 def test_figure_source_builds_dom_without_inner_html():
     source = FIGURE.read_text(encoding="utf-8")
-    assert not re.search(r"\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write|createContextualFragment",
-                         source)
+    assert not re.search(
+        r"\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write|createContextualFragment", source
+    )
     assert "export function mount(element, lang)" in source
 
 
@@ -144,7 +185,8 @@ def test_the_figure_fuses_and_counts_like_the_reference():
         "console.log(JSON.stringify({ constants: CONSTANTS, results: inputs.map(([rankings, relevant, c]) => {\n"
         "  const fused = fuse(rankings, c);\n"
         "  return [fused, recallCurve(fused.map(([doc]) => doc), relevant, fused.length + 2)];\n"
-        "}) }));\n")
+        "}) }));\n"
+    )
     assert got["constants"] == [0, 1, 10, 60]
     for (rankings, relevant, c), (fused, curve) in zip(inputs, got["results"]):
         expected = reciprocal_rank_fusion(rankings, c)
@@ -162,8 +204,9 @@ def test_the_plot_case_is_the_example_the_figure_knows():
     grader = importlib.import_module(checkpoint.grader)
     assert checkpoint.plot == "fusion-recall" and grader.PLOT_CASE == "worked-example"
     case = next(c for c in collect_cases(grader, 0) if c.id == grader.PLOT_CASE)
-    figure = _node(f"import {{ PLOT_QUERY }} from {json.dumps(FIGURE.as_uri())};\n"
-                   "console.log(JSON.stringify(PLOT_QUERY));\n")
+    figure = _node(
+        f"import {{ PLOT_QUERY }} from {json.dumps(FIGURE.as_uri())};\nconsole.log(JSON.stringify(PLOT_QUERY));\n"
+    )
     assert figure["rankings"] == case.args[0] and case.args[1:] in ((), (60,))
     assert figure["relevant"] == ["a", "d"]
     for lang in LESSON.languages:

@@ -27,8 +27,10 @@ def test_a_run_of_seven_words_is_found_where_it_is_copied_and_not_across_code():
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
 def test_no_lesson_text_shares_seven_words_in_a_row_with_a_source(lesson):
     if source_shingles() is None:
-        pytest.skip(f"the seeds and the upstream lesson are not in {SHARED} (seeds/*.txt, upstream/*/docs/*.md): "
-                    "nothing to compare the lesson texts with")
+        pytest.skip(
+            f"the seeds and the upstream lesson are not in {SHARED} (seeds/*.txt, upstream/*/docs/*.md): "
+            "nothing to compare the lesson texts with"
+        )
     assert source_problems(lesson) == []
 
 
@@ -54,13 +56,15 @@ def test_a_copied_sentence_is_one_problem_line_naming_the_file(tmp_path, monkeyp
         scaffold(lesson_id, ["en"], exercises=tmp_path / "exercises", graders=tmp_path / "graders")
         folder = tmp_path / "exercises" / lesson_id
         prose = folder / "prose.en.md"
-        prose.write_text(f"Remember: {sentence.capitalize()}!\n\n" + prose.read_text(encoding="utf-8"),
-                         encoding="utf-8")
+        prose.write_text(
+            f"Remember: {sentence.capitalize()}!\n\n" + prose.read_text(encoding="utf-8"), encoding="utf-8"
+        )
         problems = source_problems(load_lesson_folder(folder), shared)
     finally:
         import sys
 
         for name in [n for n in sys.modules if n.startswith(f"graders.{lesson_id.replace('-', '_')}")]:
             del sys.modules[name]
-    assert len(problems) == 5 and all(p.startswith(f"{prose}: shares seven words in a row with "
-                                                   "upstream/x/docs/lesson.md: ") for p in problems), problems
+    assert len(problems) == 5 and all(
+        p.startswith(f"{prose}: shares seven words in a row with upstream/x/docs/lesson.md: ") for p in problems
+    ), problems

@@ -8,8 +8,17 @@ from pathlib import Path
 import pytest
 
 from werkbank import lessons
-from werkbank.lessons import (CHECKPOINT_KEYS, LESSON_KEYS, PIN, TEXT_KEYS, LessonError, lesson_alternatives,
-                              load_all, load_lesson, load_lesson_folder)
+from werkbank.lessons import (
+    CHECKPOINT_KEYS,
+    LESSON_KEYS,
+    PIN,
+    TEXT_KEYS,
+    LessonError,
+    lesson_alternatives,
+    load_all,
+    load_lesson,
+    load_lesson_folder,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "exercises" / "_micropip-demo"
@@ -44,16 +53,22 @@ def test_the_schema_names_every_key_the_lessons_use():
                 assert key in {*LESSON_KEYS, *TEXT_KEYS, *CHECKPOINT_KEYS, *lesson.languages}, key
 
 
-@pytest.mark.parametrize("old,new,needle", [
-    ("listed =", "lsited =", "unknown key 'lsited' in lesson.toml (did you mean 'listed'?)"),
-    ("title =", "titel =", "unknown key 'titel' in [text.en] (did you mean 'title'?)"),
-    ("entry =", "entyr =", "unknown key 'entyr' in checkpoint #1 (did you mean 'entry'?)"),
-    ("order = ", "order = 'first' #", "'order' must be a whole number, not str"),
-    ('languages = ["en"]', 'languages = ["eng"]', "language 'eng' is not one of nl, en, ar (did you mean 'en'?)"),
-    ('folder = "01-decode-link"', 'folder = "01-decode-lnk"', "folder '01-decode-lnk' does not exist (did you mean "
-                                                             "'01-decode-link'?)"),
-    ('requirements = ["mdurl==0.1.2"]', 'requirements = ["mdurl>=0.1"]', "must be pinned as name==version"),
-])
+@pytest.mark.parametrize(
+    "old,new,needle",
+    [
+        ("listed =", "lsited =", "unknown key 'lsited' in lesson.toml (did you mean 'listed'?)"),
+        ("title =", "titel =", "unknown key 'titel' in [text.en] (did you mean 'title'?)"),
+        ("entry =", "entyr =", "unknown key 'entyr' in checkpoint #1 (did you mean 'entry'?)"),
+        ("order = ", "order = 'first' #", "'order' must be a whole number, not str"),
+        ('languages = ["en"]', 'languages = ["eng"]', "language 'eng' is not one of nl, en, ar (did you mean 'en'?)"),
+        (
+            'folder = "01-decode-link"',
+            'folder = "01-decode-lnk"',
+            "folder '01-decode-lnk' does not exist (did you mean '01-decode-link'?)",
+        ),
+        ('requirements = ["mdurl==0.1.2"]', 'requirements = ["mdurl>=0.1"]', "must be pinned as name==version"),
+    ],
+)
 def test_lesson_toml_mistakes_are_one_line_with_file_and_line(demo, old, new, needle):
     _edit(demo, old, new)
     with pytest.raises(LessonError) as error:

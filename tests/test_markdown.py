@@ -10,13 +10,20 @@ import pytest
 
 from werkbank.lessons import LessonError
 from werkbank.markdown import (
-    MarkdownError, check_url, checkpoint_markers, flowchart_svg, render, render_inline, split_hints,
+    MarkdownError,
+    check_url,
+    checkpoint_markers,
+    flowchart_svg,
+    render,
+    render_inline,
+    split_hints,
 )
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 # ---------------------------------------------------------------- math
+
 
 def test_inline_math_becomes_inline_mathml_left_to_right():
     out = render("The mean is $\\bar{x} = \\frac{1}{n}$ here.")
@@ -28,7 +35,9 @@ def test_inline_math_becomes_inline_mathml_left_to_right():
 
 def test_display_math_becomes_block_mathml():
     out = render("Before\n\n$$\nE = \\sum_i w_i\n$$\n\nAfter")
-    block = re.search(r'<div class="math-display" dir="ltr"><math [^>]*display="block"[^>]*>.*?</math></div>', out, re.S)
+    block = re.search(
+        r'<div class="math-display" dir="ltr"><math [^>]*display="block"[^>]*>.*?</math></div>', out, re.S
+    )
     assert block, out
     assert "<munder>" in block.group(0) or "<msub>" in block.group(0)
 
@@ -51,6 +60,7 @@ def test_broken_math_names_the_file():
 
 
 # ---------------------------------------------------------------- unsafe URLs
+
 
 @pytest.mark.parametrize(
     "text",
@@ -80,8 +90,16 @@ def test_unsafe_link_in_inline_text_is_rejected_too():
 
 
 @pytest.mark.parametrize(
-    "url", ["https://example.org/a?b=1", "http://example.org", "#checkpoint-1", "../other/en.html", "img/p.png",
-            "mailto:someone@example.org", "/absolute/path"],
+    "url",
+    [
+        "https://example.org/a?b=1",
+        "http://example.org",
+        "#checkpoint-1",
+        "../other/en.html",
+        "img/p.png",
+        "mailto:someone@example.org",
+        "/absolute/path",
+    ],
 )
 def test_safe_urls_pass(url):
     check_url(url, "x.md")
@@ -90,6 +108,7 @@ def test_safe_urls_pass(url):
 
 
 # ---------------------------------------------------------------- raw HTML
+
 
 def test_raw_html_is_escaped_not_rendered():
     out = render('<script>alert(1)</script>\n\nText <img src=x onerror=alert(1)> and <b onclick="x()">b</b>')
@@ -101,8 +120,10 @@ def test_raw_html_is_escaped_not_rendered():
 
 
 def test_no_element_carries_an_event_handler_attribute():
-    out = render('<div onmouseover="steal()">x</div>\n\n[a](https://e.org "t\\" onmouseover=\\"x")\n\n'
-                 '![i](p.png "a\\" onerror=\\"y")')
+    out = render(
+        '<div onmouseover="steal()">x</div>\n\n[a](https://e.org "t\\" onmouseover=\\"x")\n\n'
+        '![i](p.png "a\\" onerror=\\"y")'
+    )
     # parse it as a browser would: "on..." may survive inside text or an attribute value, never as an attribute
     seen: list[tuple[str, str]] = []
 
@@ -136,6 +157,7 @@ def test_heading_ids_are_positional_and_shared_by_translations():
 
 # ---------------------------------------------------------------- figures
 
+
 def test_figure_fence_becomes_a_mount_point_with_a_readable_fallback():
     out = render("```figure risk-coverage\nThe *curve* of risk against coverage.\n```", lang="nl")
     assert '<figure class="figure" data-figure="risk-coverage">' in out
@@ -149,6 +171,7 @@ def test_figure_needs_a_valid_name():
 
 
 # ---------------------------------------------------------------- flowcharts
+
 
 def _svg(text: str):
     out = render(f"```flowchart\n{text}\n```")
@@ -228,6 +251,7 @@ def test_flowchart_layout_lives_in_its_own_module():
 
 # ---------------------------------------------------------------- right-to-left flowcharts
 
+
 def _centres(svg):
     """Centre (x, y) of every node box by node id."""
     out = {}
@@ -246,9 +270,9 @@ def test_rtl_left_to_right_chart_runs_from_the_right_edge():
     chart = "```flowchart\nflowchart LR\nA[one] --> B[two] --> C[three]\n```"
     ltr, rtl = _svg_of(render(chart, lang="en")), _svg_of(render(chart, lang="ar"))
     a, b, c = (_centres(rtl)[k][0] for k in "ABC")
-    assert a > b > c                                   # the flow starts at the right
+    assert a > b > c  # the flow starts at the right
     width = float(rtl.get("width"))
-    for key in "ABC":                                  # the exact mirror image of the left-to-right layout
+    for key in "ABC":  # the exact mirror image of the left-to-right layout
         assert _centres(rtl)[key][0] == pytest.approx(width - _centres(ltr)[key][0], abs=0.11)
         assert _centres(rtl)[key][1] == pytest.approx(_centres(ltr)[key][1])
     assert rtl.get("dir") == "rtl" and rtl.get("direction") == "rtl"
@@ -288,10 +312,14 @@ def test_rtl_skip_edges_bend_around_the_left_side():
 
 # ---------------------------------------------------------------- folds
 
+
 def test_details_container_becomes_a_fold_with_markdown_inside():
     out = render("Before\n\n::: details Input checks and *types*\n- `bins <= 0`: `ValueError`\n- more\n:::\n\nAfter")
-    assert re.search(r'<details class="fold"><summary>Input checks and <em>types</em></summary>\n<ul>\n'
-                     r"<li><code>bins &lt;= 0</code>: <code>ValueError</code></li>", out), out
+    assert re.search(
+        r'<details class="fold"><summary>Input checks and <em>types</em></summary>\n<ul>\n'
+        r"<li><code>bins &lt;= 0</code>: <code>ValueError</code></li>",
+        out,
+    ), out
     assert out.index("</details>") < out.index("<p>After</p>")
     assert out.count("<details") == out.count("</details>") == 1
 
@@ -312,6 +340,7 @@ def test_other_containers_and_raw_details_stay_text():
 
 # ---------------------------------------------------------------- checkpoint markers
 
+
 def test_checkpoint_marker_becomes_an_empty_slot():
     out = render("Text.\n\n```checkpoint 2\n```\n\nMore.")
     assert '<div data-checkpoint-slot="2"></div>' in out
@@ -324,14 +353,17 @@ def test_checkpoint_markers_are_listed_in_order():
     assert checkpoint_markers("no markers") == []
 
 
-@pytest.mark.parametrize("text,message", [
-    ("```checkpoint 1\n```\n\n```checkpoint 1\n```", "marked twice"),
-    ("```checkpoint 4\n```", "no checkpoint 4"),
-    ("```checkpoint\n```", "checkpoint id"),
-    ("```checkpoint 1 2\n```", "checkpoint id"),
-    ('```checkpoint "><b>\n```', "checkpoint id"),
-    ("```checkpoint 1\nsome text\n```", "empty body"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("```checkpoint 1\n```\n\n```checkpoint 1\n```", "marked twice"),
+        ("```checkpoint 4\n```", "no checkpoint 4"),
+        ("```checkpoint\n```", "checkpoint id"),
+        ("```checkpoint 1 2\n```", "checkpoint id"),
+        ('```checkpoint "><b>\n```', "checkpoint id"),
+        ("```checkpoint 1\nsome text\n```", "empty body"),
+    ],
+)
 def test_bad_checkpoint_markers_stop_the_build(text, message):
     with pytest.raises(MarkdownError, match=message) as info:
         render(text, source="prose.en.md", checkpoints=["1", "2", "3"])
@@ -347,6 +379,7 @@ def test_unknown_checkpoint_is_only_an_error_when_the_ids_are_known():
 
 
 # ---------------------------------------------------------------- hints
+
 
 def test_split_hints_cuts_at_lines_of_three_dashes():
     text = "Gentle nudge.\n\n---\n\nMore **specific**.\n---   \nAlmost the answer:\n\n```python\nx = 1\n```\n"

@@ -8,9 +8,9 @@ import pytest
 
 from tests.derived import GRADING_INPUTS, inputs_digest, lesson_inputs, stamped, versions
 from werkbank.lessons import load_all
-from werkbank.mutants import equivalent_marks, killed, mutants, score_checkpoint
+from werkbank.mutants import equivalent_marks, killed, mutants
 
-SAMPLE = textwrap.dedent('''
+SAMPLE = textwrap.dedent("""
     def f(xs, limit=3):
         if not isinstance(xs, list) or len(xs) > limit:
             raise ValueError("bad")
@@ -19,7 +19,7 @@ SAMPLE = textwrap.dedent('''
         for w in words:
             total += len(w) * 2
         return {"words": sorted(words, key=str.lower), "total": float(total), "ok": True}
-''')
+""")
 
 
 def test_the_mutator_makes_every_kind_of_mutant():
@@ -27,8 +27,10 @@ def test_the_mutator_makes_every_kind_of_mutant():
     kinds = {m.operator for m in found}
     assert {"compare", "constant", "raise", "branch", "keyword", "method", "wrapper", "boolean", "arith"} <= kinds
     diffs = {m.diff() for m in found}
-    assert "solution.py:3: - if not isinstance(xs, list) or len(xs) > limit:  + " \
-           "if not isinstance(xs, list) or len(xs) >= limit:" in diffs
+    assert (
+        "solution.py:3: - if not isinstance(xs, list) or len(xs) > limit:  + "
+        "if not isinstance(xs, list) or len(xs) >= limit:" in diffs
+    )
     assert any("key=str.lower" in m.before and "key=" not in m.after for m in found)
     assert any("x.strip()" in m.before and "x.strip()" not in m.after for m in found)
     assert len({m.id for m in found}) == len(found) and all(m.source != SAMPLE for m in found)
@@ -80,7 +82,7 @@ def test_an_equivalence_mark_needs_a_reason(tmp_path):
         equivalent_marks(tmp_path)
 
 
-TWICE = textwrap.dedent('''
+TWICE = textwrap.dedent("""
     def first(x):
         if x < 0:
             raise ValueError("negative")
@@ -93,7 +95,7 @@ TWICE = textwrap.dedent('''
         if x < 0:
             raise ValueError("negative")
         return -x
-''')
+""")
 
 
 def test_a_mutant_id_names_its_function_and_is_unique_in_the_file():
@@ -101,8 +103,11 @@ def test_a_mutant_id_names_its_function_and_is_unique_in_the_file():
     found = mutants(TWICE)
     assert len({m.id for m in found}) == len(found)
     swaps = [m.id for m in found if m.operator == "compare" and m.after == "if x <= 0:"]
-    assert swaps == ["compare in first: if x < 0: -> if x <= 0:", "compare in second: if x < 0: -> if x <= 0:",
-                     "compare in second: if x < 0: -> if x <= 0: (#2)"]
+    assert swaps == [
+        "compare in first: if x < 0: -> if x <= 0:",
+        "compare in second: if x < 0: -> if x <= 0:",
+        "compare in second: if x < 0: -> if x <= 0: (#2)",
+    ]
 
 
 def test_a_mark_without_the_place_that_matches_several_mutants_is_ambiguous(tmp_path):
@@ -113,8 +118,9 @@ def test_a_mark_without_the_place_that_matches_several_mutants_is_ambiguous(tmp_
     found = mutants(TWICE)
     short = "compare: if x < 0: -> if x <= 0:"
     assert [m.where for m in found if _matches(short, m)] == ["first", "second", "second"]
-    assert [m.id for m in found if _matches("compare in first: if x < 0: -> if x <= 0:", m)] == \
-        ["compare in first: if x < 0: -> if x <= 0:"]
+    assert [m.id for m in found if _matches("compare in first: if x < 0: -> if x <= 0:", m)] == [
+        "compare in first: if x < 0: -> if x <= 0:"
+    ]
 
 
 def test_code_a_needed_checkpoint_holds_unchanged_counts_as_carried_over():

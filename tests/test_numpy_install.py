@@ -68,8 +68,7 @@ def test_the_workers_numpy_install_equals_pyodides_load_package(dist, tmp_path):
     script = tmp_path / "install.mjs"
     script.write_text(SCRIPT, encoding="utf-8")
     args = [str(dist), (REPO / "web/src/pyboot.js").as_uri(), vendor.PYODIDE_VERSION]
-    done = subprocess.run(["node", str(script), *args],
-                          capture_output=True, text=True, timeout=240)
+    done = subprocess.run(["node", str(script), *args], capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-3000:]
     got = json.loads(done.stdout.strip().splitlines()[-1])
     assert len(got["stock"]) > 300  # numpy's files, its dist-info, and what Pyodide itself keeps there

@@ -96,8 +96,9 @@ def test_headers_file_isolates_and_matches_the_pages_csp(dist):
     assert csp["frame-ancestors"] == "'none'" and csp["object-src"] == "'none'"
     assert csp["script-src"] == "'self' 'wasm-unsafe-eval'"
     page = (dist / "lessons" / LESSON / "en.html").read_text(encoding="utf-8")
-    meta = _csp_directives(html.unescape(
-        re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)))
+    meta = _csp_directives(
+        html.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1))
+    )
     assert {k: v for k, v in csp.items() if k != "frame-ancestors"} == meta
 
 
@@ -134,6 +135,7 @@ def test_workers_are_allowed_exactly_their_files(dist):
 
 # ---------------------------------------------------------------- bytecode
 
+
 def test_bytecode_replaces_sources_and_updates_the_lock(bytecode_dist):
     """No .py is left in the stdlib zip or the wheels, the lock hashes the new wheels, RECORD matches."""
     copy = bytecode_dist
@@ -151,8 +153,11 @@ def test_bytecode_replaces_sources_and_updates_the_lock(bytecode_dist):
                 file, digest, size = line.rsplit(",", 2)
                 if digest:
                     data = wheel.read(file)
-                    assert int(size) == len(data) and digest == "sha256=" + base64.urlsafe_b64encode(
-                        hashlib.sha256(data).digest()).rstrip(b"=").decode(), file
+                    assert (
+                        int(size) == len(data)
+                        and digest
+                        == "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+                    ), file
     from werkbank import vendor
 
     upstream = vendor.load_lock()["packages"]
@@ -164,8 +169,17 @@ def test_bytecode_replaces_sources_and_updates_the_lock(bytecode_dist):
         data = stdlib.read("json/decoder.pyc")
     assert data[:4] == bytecode.MAGIC_312
     python, _ = python312()
-    probe = subprocess.run([python, "-I", "-c", "import marshal, sys; c = marshal.loads(sys.stdin.buffer.read()[16:]); "
-                            "print(c.co_filename)"], input=data, capture_output=True, check=True)
+    probe = subprocess.run(
+        [
+            python,
+            "-I",
+            "-c",
+            "import marshal, sys; c = marshal.loads(sys.stdin.buffer.read()[16:]); print(c.co_filename)",
+        ],
+        input=data,
+        capture_output=True,
+        check=True,
+    )
     assert probe.stdout.decode().strip() == "/lib/python312.zip/json/decoder.py"
 
 

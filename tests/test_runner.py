@@ -135,7 +135,7 @@ def test_patched_builtins_cannot_make_a_wrong_answer_pass(prepared):
 
 
 def test_a_function_that_changes_its_argument_fails_and_expected_values_are_unaffected(prepared):
-    mutating = REFERENCE.replace('return float(sum(xs))', 'value = float(sum(xs))\n    xs.clear()\n    return value')
+    mutating = REFERENCE.replace("return float(sum(xs))", "value = float(sum(xs))\n    xs.clear()\n    return value")
     verdict = grade(prepared, mutating)
     assert verdict["status"] == "fail"
     assert "changed the arguments" in verdict["failure"]["reason"]
@@ -143,34 +143,47 @@ def test_a_function_that_changes_its_argument_fails_and_expected_values_are_unaf
 
 
 def test_a_result_that_a_later_call_changes_fails(prepared):
-    shared = ("_cache = []\n"
-              "def total(xs):\n"
-              "    if not isinstance(xs, list):\n"
-              "        raise ValueError('xs')\n"
-              "    _cache[:] = [float(sum(xs))]\n"
-              "    return _cache\n")
-    cases = [{"id": "a", "call": "total", "args": ["tuple", [["list", [["int", "1"]]]]], "kwargs": ["dict", []]},
-             {"id": "b", "call": "total", "args": ["tuple", [["list", [["int", "5"]]]]], "kwargs": ["dict", []]}]
+    shared = (
+        "_cache = []\n"
+        "def total(xs):\n"
+        "    if not isinstance(xs, list):\n"
+        "        raise ValueError('xs')\n"
+        "    _cache[:] = [float(sum(xs))]\n"
+        "    return _cache\n"
+    )
+    cases = [
+        {"id": "a", "call": "total", "args": ["tuple", [["list", [["int", "1"]]]]], "kwargs": ["dict", []]},
+        {"id": "b", "call": "total", "args": ["tuple", [["list", [["int", "5"]]]]], "kwargs": ["dict", []]},
+    ]
     result = runner.run(shared, {"mode": "check", "cases": cases, "attrs": {}})
     first, second = result["outcomes"]
     assert first["value"] == ["list", [["float", 1.0]]] and first["later"] == ["list", [["float", 5.0]]]
     assert "later" not in second
 
 
-@pytest.mark.parametrize("program", [
-    # built-in values only (read again through their repr): a nested dict, an element that changes type, a set
-    "_ROWS = [{'n': 0}]\ndef total(xs):\n    _ROWS[0]['n'] = len(xs)\n    return [_ROWS[0]]\n",
-    "_OUT = [0]\ndef total(xs):\n    _OUT[0] = 1 if len(xs) > 1 else True\n    return (_OUT,)\n",
-    "_S = set()\ndef total(xs):\n    _S.clear()\n    _S.update(xs)\n    return _S\n",
-    # not only built-in values (encoded again in full): an object's attribute, an array, an object inside a new list
-    "class R:\n    pass\n_R = R()\ndef total(xs):\n    _R.n = len(xs)\n    return _R\n",
-    "import numpy as np\n_A = np.zeros(1)\ndef total(xs):\n    _A[0] = len(xs)\n    return _A\n",
-    "class R:\n    pass\n_L = [R()]\ndef total(xs):\n    _L[0].n = len(xs)\n    return list(_L)\n",
-])
+@pytest.mark.parametrize(
+    "program",
+    [
+        # built-in values only (read again through their repr): a nested dict, an element that changes type, a set
+        "_ROWS = [{'n': 0}]\ndef total(xs):\n    _ROWS[0]['n'] = len(xs)\n    return [_ROWS[0]]\n",
+        "_OUT = [0]\ndef total(xs):\n    _OUT[0] = 1 if len(xs) > 1 else True\n    return (_OUT,)\n",
+        "_S = set()\ndef total(xs):\n    _S.clear()\n    _S.update(xs)\n    return _S\n",
+        # not only built-in values (encoded again in full): an object's attribute, an array, an object inside a new list
+        "class R:\n    pass\n_R = R()\ndef total(xs):\n    _R.n = len(xs)\n    return _R\n",
+        "import numpy as np\n_A = np.zeros(1)\ndef total(xs):\n    _A[0] = len(xs)\n    return _A\n",
+        "class R:\n    pass\n_L = [R()]\ndef total(xs):\n    _L[0].n = len(xs)\n    return list(_L)\n",
+    ],
+)
 def test_a_result_changed_by_a_later_call_is_read_again_whatever_it_holds(program):
-    cases = [{"id": "a", "call": "total", "args": ["tuple", [["list", [["int", "1"]]]]], "kwargs": ["dict", []]},
-             {"id": "b", "call": "total", "args": ["tuple", [["list", [["int", "5"], ["int", "6"]]]]],
-              "kwargs": ["dict", []]}]
+    cases = [
+        {"id": "a", "call": "total", "args": ["tuple", [["list", [["int", "1"]]]]], "kwargs": ["dict", []]},
+        {
+            "id": "b",
+            "call": "total",
+            "args": ["tuple", [["list", [["int", "5"], ["int", "6"]]]]],
+            "kwargs": ["dict", []],
+        },
+    ]
     result = runner.run(program, {"mode": "check", "cases": cases, "attrs": {"R": ["n"]}})
     first, second = result["outcomes"]
     assert first["kind"] == "return" and "later" in first and first["later"] != first["value"], result
@@ -190,15 +203,19 @@ def test_plain_encode_says_whether_a_value_holds_only_exact_built_in_values():
     assert values.plain_encode(deep)[1] is False  # past the depth limit
 
 
-@pytest.mark.parametrize("program", [
-    # an empty list kept at module level, handed out inside every result
-    "_NONE = []\ndef rows(n):\n    return [{'n': n, 'sources': _NONE}]\n",
-    # a cached row dict inside a new list
-    "_ROW = {}\ndef rows(n):\n    _ROW['n'] = 1\n    return [_ROW]\n",
-    # an object whose attribute is the same array on every call
-    "import numpy as np\n_A = np.zeros(2)\nclass Report:\n    def __init__(self, parts):\n        self.parts = parts\n"
-    "def rows(n):\n    return Report((_A, n))\n",
-])
+@pytest.mark.parametrize(
+    "program",
+    [
+        # an empty list kept at module level, handed out inside every result
+        "_NONE = []\ndef rows(n):\n    return [{'n': n, 'sources': _NONE}]\n",
+        # a cached row dict inside a new list
+        "_ROW = {}\ndef rows(n):\n    _ROW['n'] = 1\n    return [_ROW]\n",
+        # an object whose attribute is the same array on every call
+        "import numpy as np\n_A = np.zeros(2)\n"
+        "class Report:\n    def __init__(self, parts):\n        self.parts = parts\n"
+        "def rows(n):\n    return Report((_A, n))\n",
+    ],
+)
 def test_a_result_holding_an_object_from_an_earlier_result_is_shared(program):
     """A result must be new at every depth: a list, dict or array from an earlier result, found inside a later one
     (through lists, dict values, tuples or attributes), marks the later call ``shared`` even if nobody changed it."""
@@ -208,8 +225,10 @@ def test_a_result_holding_an_object_from_an_earlier_result_is_shared(program):
 
 
 def test_new_nested_objects_on_every_call_are_not_shared():
-    fresh = ("import numpy as np\nclass Report:\n    def __init__(self, parts):\n        self.parts = parts\n"
-             "def rows(n):\n    return [{'n': n, 'sources': []}, Report((np.zeros(2), [n], None, 'text', 1.5))]\n")
+    fresh = (
+        "import numpy as np\nclass Report:\n    def __init__(self, parts):\n        self.parts = parts\n"
+        "def rows(n):\n    return [{'n': n, 'sources': []}, Report((np.zeros(2), [n], None, 'text', 1.5))]\n"
+    )
     cases = [{"id": i, "call": "rows", "args": ["tuple", [["int", i]]], "kwargs": ["dict", []]} for i in "123"]
     outcomes = runner.run(fresh, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
     assert [o["kind"] for o in outcomes] == ["return"] * 3 and not any("shared" in o for o in outcomes)
@@ -221,9 +240,11 @@ def test_a_refill_case_passes_the_earlier_lists_again_with_new_contents():
     by_id = "_SEEN = {}\ndef total(xs):\n    return _SEEN.setdefault(id(xs), float(sum(xs)))\n"
     one = ["tuple", [["list", [["int", "1"]]]]]
     five = ["tuple", [["list", [["int", "5"]]]]]
-    cases = [{"id": "a", "call": "total", "args": one, "kwargs": ["dict", []]},
-             {"id": "b", "call": "total", "args": five, "kwargs": ["dict", []], "refill": "a"},
-             {"id": "c", "call": "total", "args": five, "kwargs": ["dict", []], "refill": "not-run"}]
+    cases = [
+        {"id": "a", "call": "total", "args": one, "kwargs": ["dict", []]},
+        {"id": "b", "call": "total", "args": five, "kwargs": ["dict", []], "refill": "a"},
+        {"id": "c", "call": "total", "args": five, "kwargs": ["dict", []], "refill": "not-run"},
+    ]
     a, b, c = runner.run(by_id, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
     assert a["value"] == ["float", 1.0] and b["value"] == ["float", 1.0] and c["value"] == ["float", 5.0]
     assert not b.get("mutated")
@@ -302,12 +323,16 @@ def test_sys_exit_is_the_learners_exit_not_a_pass(prepared):
     assert "exit code 3" in verdict["message"]
 
 
-@pytest.mark.parametrize("code, shown", [
-    ("sys.exit(10 ** 5000)", "exit code <int of more than 4300 digits>"),
-    ("class E:\n    def __str__(self):\n        return 1 / 0\nsys.exit(E())", "exit code <E object>"),
-    ("class E:\n    def __str__(self):\n        raise SystemExit(1)\nsys.exit(E())", "exit code <E object>"),
-    ("sys.exit('x' * 100_000)", "exit code " + "x" * EXIT_TEXT_LIMIT + "…)"),
-], ids=["int-too-long", "str-raises", "str-exits", "long-text"])
+@pytest.mark.parametrize(
+    "code, shown",
+    [
+        ("sys.exit(10 ** 5000)", "exit code <int of more than 4300 digits>"),
+        ("class E:\n    def __str__(self):\n        return 1 / 0\nsys.exit(E())", "exit code <E object>"),
+        ("class E:\n    def __str__(self):\n        raise SystemExit(1)\nsys.exit(E())", "exit code <E object>"),
+        ("sys.exit('x' * 100_000)", "exit code " + "x" * EXIT_TEXT_LIMIT + "…)"),
+    ],
+    ids=["int-too-long", "str-raises", "str-exits", "long-text"],
+)
 def test_any_exit_code_is_reported_and_never_breaks_the_run(prepared, code, shown):
     """What ``sys.exit`` is given is the learner's: it is written into the run result as text that always exists and
     is bounded, never by an exception out of the engine (which the host then showed as its own traceback)."""
@@ -318,10 +343,20 @@ def test_any_exit_code_is_reported_and_never_breaks_the_run(prepared, code, show
     assert shown in verdict["message"]
 
 
-@pytest.mark.parametrize("code, readable", [
-    (3, True), (None, True), (True, True), ("bye", True), ("x" * (EXIT_TEXT_LIMIT + 1), True),
-    ("x" * 10_000_000, False), (["list"], False), (1.5, False), ({"a": 1}, False),
-])
+@pytest.mark.parametrize(
+    "code, readable",
+    [
+        (3, True),
+        (None, True),
+        (True, True),
+        ("bye", True),
+        ("x" * (EXIT_TEXT_LIMIT + 1), True),
+        ("x" * 10_000_000, False),
+        (["list"], False),
+        (1.5, False),
+        ({"a": 1}, False),
+    ],
+)
 def test_the_judge_reads_only_an_exit_code_the_runner_could_have_written(prepared, code, readable):
     """A run result comes from the learner's interpreter: an exit code no runner writes (too long, or not an int or
     text) makes the run unreadable instead of going into the verdict's message."""
@@ -333,10 +368,14 @@ def test_the_judge_reads_only_an_exit_code_the_runner_could_have_written(prepare
     assert len(verdict["message"]) < EXIT_TEXT_LIMIT + 200
 
 
-@pytest.mark.parametrize("code", [
-    "def total(xs):\n    return 10 ** 5000\n",
-    "import sys\nsys.set_int_max_str_digits(640)\n\ndef total(xs):\n    return 10 ** 700\n",
-], ids=["past-the-default-limit", "past-a-lowered-limit"])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "def total(xs):\n    return 10 ** 5000\n",
+        "import sys\nsys.set_int_max_str_digits(640)\n\ndef total(xs):\n    return 10 ** 700\n",
+    ],
+    ids=["past-the-default-limit", "past-a-lowered-limit"],
+)
 def test_an_int_too_long_to_write_fails_its_cases_not_the_whole_run(prepared, code):
     """An int Python will not write out in decimal is a result like any other: each case that returns one fails
     (with the type it got), where the engine's own ValueError once ended the run as the learner's error."""
@@ -351,26 +390,37 @@ def test_an_int_too_long_to_write_fails_its_cases_not_the_whole_run(prepared, co
 def test_names_learner_code_chooses_stay_short_in_the_verdict(prepared):
     """An exception or warning class named with 100 000 characters: the run result keeps NAME_LIMIT of them, the
     judge reads it, and the verdict's sentences stay short."""
-    code = ("import warnings\n"
-            "E = type('E' * 100_000, (ValueError,), {})\n"
-            "W = type('W' * 100_000, (UserWarning,), {})\n"
-            "E.__module__ = 'builtins'  # so its name would go into builtin_mro too\n"
-            "def total(xs):\n"
-            "    warnings.warn('careful', W)\n"
-            "    raise E('no')\n")
+    code = (
+        "import warnings\n"
+        "E = type('E' * 100_000, (ValueError,), {})\n"
+        "W = type('W' * 100_000, (UserWarning,), {})\n"
+        "E.__module__ = 'builtins'  # so its name would go into builtin_mro too\n"
+        "def total(xs):\n"
+        "    warnings.warn('careful', W)\n"
+        "    raise E('no')\n"
+    )
     result = runner.run(code, prepared["plan"])
     raised = [o for o in result["outcomes"] if o["kind"] == "raise"]
-    assert raised and all(len(o["exc"]) <= NAME_LIMIT and all(len(c) <= NAME_LIMIT for c in o["builtin_mro"])
-                          and all(len(w) <= NAME_LIMIT for w in o.get("warnings", [])) for o in raised)
+    assert raised and all(
+        len(o["exc"]) <= NAME_LIMIT
+        and all(len(c) <= NAME_LIMIT for c in o["builtin_mro"])
+        and all(len(w) <= NAME_LIMIT for w in o.get("warnings", []))
+        for o in raised
+    )
     verdict = judge(prepared, result, "en")
     assert verdict["status"] == "fail", verdict.get("detail")
     assert len(verdict["message"]) < 2 * NAME_LIMIT + 200
     assert len(verdict["failure"]["reason"]) < 2 * NAME_LIMIT + 200
 
 
-@pytest.mark.parametrize("field, value", [
-    ("exc", "E" * (NAME_LIMIT + 1)), ("builtin_mro", ["E" * (NAME_LIMIT + 1)]), ("warnings", ["W" * (NAME_LIMIT + 1)]),
-])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("exc", "E" * (NAME_LIMIT + 1)),
+        ("builtin_mro", ["E" * (NAME_LIMIT + 1)]),
+        ("warnings", ["W" * (NAME_LIMIT + 1)]),
+    ],
+)
 def test_the_judge_refuses_names_no_runner_writes(prepared, field, value):
     result = runner.run("def total(xs):\n    raise ValueError('no')\n", prepared["plan"])
     result["outcomes"][0][field] = value
@@ -384,10 +434,14 @@ def test_a_leading_byte_order_mark_is_skipped_as_python_does(prepared):
     assert verdict["status"] == "pass", verdict.get("traceback")
 
 
-@pytest.mark.parametrize("body, got", [
-    ("    x = [0]\n    for _ in range(30):\n        x = [x] * 10\n    return x\n", "list (too large)"),
-    ("    import numpy\n    return numpy\n", "module"),
-], ids=["shared-parts", "a-module"])
+@pytest.mark.parametrize(
+    "body, got",
+    [
+        ("    x = [0]\n    for _ in range(30):\n        x = [x] * 10\n    return x\n", "list (too large)"),
+        ("    import numpy\n    return numpy\n", "module"),
+    ],
+    ids=["shared-parts", "a-module"],
+)
 def test_a_result_too_big_to_read_fails_its_case_at_once(prepared, body, got):
     """A result that would take the engine longer to read than the learner's code took to make (10**30 items made of
     30 shared lists, a module's whole namespace) fails as what it is, not as a time limit."""
@@ -403,19 +457,32 @@ def test_process_wide_settings_do_not_outlive_the_run(tmp_path):
     import os
     import signal
 
-    before = (gc.isenabled(), gc.get_threshold(), sys.get_int_max_str_digits(), os.getcwd(),
-              signal.getsignal(signal.SIGINT))
-    source = ("import gc, os, signal, sys\n"
-              "gc.disable()\n"
-              "gc.set_threshold(1, 1, 1)\n"
-              "sys.set_int_max_str_digits(640)\n"
-              f"os.chdir({str(tmp_path)!r})\n"
-              "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
-              "print(gc.isenabled(), sys.get_int_max_str_digits(), os.getcwd() == " f"{str(tmp_path)!r})\n")
+    before = (
+        gc.isenabled(),
+        gc.get_threshold(),
+        sys.get_int_max_str_digits(),
+        os.getcwd(),
+        signal.getsignal(signal.SIGINT),
+    )
+    source = (
+        "import gc, os, signal, sys\n"
+        "gc.disable()\n"
+        "gc.set_threshold(1, 1, 1)\n"
+        "sys.set_int_max_str_digits(640)\n"
+        f"os.chdir({str(tmp_path)!r})\n"
+        "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        "print(gc.isenabled(), sys.get_int_max_str_digits(), os.getcwd() == "
+        f"{str(tmp_path)!r})\n"
+    )
     result = runner.run(source, {"mode": "run"})
     assert result["stdout"] == "False 640 True\n", result  # they did change while the run lasted
-    after = (gc.isenabled(), gc.get_threshold(), sys.get_int_max_str_digits(), os.getcwd(),
-             signal.getsignal(signal.SIGINT))
+    after = (
+        gc.isenabled(),
+        gc.get_threshold(),
+        sys.get_int_max_str_digits(),
+        os.getcwd(),
+        signal.getsignal(signal.SIGINT),
+    )
     assert after == before
 
 
@@ -465,6 +532,7 @@ def test_the_output_limit_is_signalled_at_once_to_a_streaming_host():
 
 # ---------------------------------------------------------------- the CPython host's zygote
 
+
 def _printed(source: str) -> str:
     result = cpython.run(source, {"mode": "run"}, time_limit=5.0)
     assert result["status"] == "ok", result
@@ -482,8 +550,12 @@ def test_each_run_forked_from_the_zygote_starts_fresh():
 def test_learner_code_cannot_reach_the_zygotes_pipes():
     """The child's stdin and stdout are /dev/null, not the pipes the zygote takes requests from and answers on."""
     assert _printed("import os\nprint(repr(os.read(0, 100)))") == "b''"
-    assert cpython.run("import os\nos.write(1, b'\\x00' * 64)\nos.close(0)\nos.close(1)", {"mode": "run"},
-                       time_limit=5.0)["status"] == "ok"
+    assert (
+        cpython.run("import os\nos.write(1, b'\\x00' * 64)\nos.close(0)\nos.close(1)", {"mode": "run"}, time_limit=5.0)[
+            "status"
+        ]
+        == "ok"
+    )
     assert _printed("print('still answering')") == "still answering"
 
 
@@ -524,14 +596,21 @@ def test_command_line_runs_hash_strings_the_same_way_whatever_process_starts_the
 
     code = "def order():\n    return list({'d1', 'd2', 'd3', 'd4', 'd5', 'x', 'yy'})\n"
     plan = {"mode": "check", "attrs": {}, "cases": [{"id": "a", "call": "order", "json": "[[],{}]"}]}
-    probe = ("import json, sys\nfrom graders.hosts import cpython\n"
-             f"print(json.dumps(cpython.run({code!r}, {plan!r})['outcomes'][0]['value']))")
+    probe = (
+        "import json, sys\nfrom graders.hosts import cpython\n"
+        f"print(json.dumps(cpython.run({code!r}, {plan!r})['outcomes'][0]['value']))"
+    )
     seen = set()
     for seed in ("1", "2", "3"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
         out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
         seen.add(out.stdout.strip())
     assert len(seen) == 1, seen
-    zero = subprocess.run([sys.executable, "-c", "print(list({'d1', 'd2', 'd3', 'd4', 'd5', 'x', 'yy'}))"],
-                          capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"), check=True)
+    zero = subprocess.run(
+        [sys.executable, "-c", "print(list({'d1', 'd2', 'd3', 'd4', 'd5', 'x', 'yy'}))"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONHASHSEED="0"),
+        check=True,
+    )
     assert values.decode(json.loads(seen.pop())) == eval(zero.stdout)  # noqa: S307 - a list of literals

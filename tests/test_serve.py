@@ -127,7 +127,8 @@ def test_worker_scripts_carry_their_own_policy(served):
     assert directives["default-src"] == ["'none'"]
     assert server.url + "assets/worker.js" in directives["script-src"]
     assert server.url + "pyodide/pyodide.mjs" in directives["script-src"]
-    assert set(directives["connect-src"]) == {server.url + p for p in (
-        "pyodide/pyodide.asm.wasm", "grading/engine.json", "wheels/demo-1.0-py3-none-any.whl")}
+    assert set(directives["connect-src"]) == {
+        server.url + p for p in ("pyodide/pyodide.asm.wasm", "grading/engine.json", "wheels/demo-1.0-py3-none-any.whl")
+    }
     _, headers, _ = fetch(server.url + "app.js")
     assert "Content-Security-Policy" not in headers

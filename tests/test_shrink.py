@@ -37,7 +37,8 @@ def test_a_set_where_an_aligned_list_belongs_gets_a_verdict():
         "def risk_coverage_curve(scores, correct, thresholds):\n"
         "    if isinstance(scores, (set, dict)):\n"
         "        scores = list(scores)\n"
-        "    return _checked(scores, correct, thresholds)\n")
+        "    return _checked(scores, correct, thresholds)\n"
+    )
     verdict = grade_source("claims-abstention", "3", converts_anything)
     assert verdict["status"] == "fail"
     assert verdict["failure"]["case"].startswith(("gen/container-set/", "gen/container-dict/")), verdict["failure"]
@@ -52,7 +53,6 @@ def test_candidates_halve_long_strings_and_shrink_nested_lists():
 
 #: Knows the no-break space but not the other Unicode whitespace: passes every curated case, fails generated ones.
 ALMOST = (Path(__file__).parent / "data" / "wrong" / "claims_1_blank_knows_only_nbsp.py").read_text(encoding="utf-8")
-
 
 
 def test_a_failing_generated_case_is_shown_smaller_and_runnable():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
-from werkbank.lessons import load_all, load_lesson_folder
+from werkbank.lessons import load_all
 from werkbank.markdown import MarkdownError
 from graders.engine.settings import LANGUAGES as UI_LANGUAGES
 from werkbank.catalog import FOLDER as CATALOG_FOLDER, catalogs, ui
@@ -75,7 +75,9 @@ def make_lesson(root: Path, *, lesson_id="site-test", listed=True, prose_extra="
     (folder / "lesson.toml").write_text(toml, encoding="utf-8")
     for lang in ("nl", "en", "ar"):
         (folder / f"prose.{lang}.md").write_text(
-            f"# Kop {lang}\n\nTekst met $a^2$.\n\n## Tweede\n\n<script>alert(1)</script>\n{prose_extra}", encoding="utf-8")
+            f"# Kop {lang}\n\nTekst met $a^2$.\n\n## Tweede\n\n<script>alert(1)</script>\n{prose_extra}",
+            encoding="utf-8",
+        )
     for i in (1, 2, 3):
         cp = folder / f"cp{i}"
         cp.mkdir()
@@ -169,12 +171,13 @@ def test_lesson_pages_preload_the_editor_modules_that_app_js_imports(site):
         html = read(site, f"lessons/site-test/{lang}.html")
         # early.js adds the links (not on a first visit's page that reloads itself into isolation at once)
         assert "modulepreload" not in html
-        early = re.search(r'<script src="[^"]*assets/early\.js\?v=[^"]+" data-lesson="site-test" data-modules="([^"]+)">',
-                          html)
+        early = re.search(
+            r'<script src="[^"]*assets/early\.js\?v=[^"]+" data-lesson="site-test" data-modules="([^"]+)">', html
+        )
         assert early, html[:2000]
         links = early.group(1).split(" ")
-        assert links[:len(chunks)] == [f"../../assets/{name}" for name in chunks], links
-        stages = [link.partition("?v=") for link in links[len(chunks):]]
+        assert links[: len(chunks)] == [f"../../assets/{name}" for name in chunks], links
+        stages = [link.partition("?v=") for link in links[len(chunks) :]]
         assert [path for path, _, _ in stages] == [f"../../assets/{name}" for name in EDITOR_STAGES], links
         versions = {version for _, _, version in stages}
         assert len(versions) == 1 and re.fullmatch(r"[0-9a-f]{8,}", versions.pop()), links
@@ -217,8 +220,14 @@ def test_lesson_page_has_every_hook(site, lang):
         sub = Page("<x " + body)
         actions = [b["data-action"] for b in sub.find("button", **{"data-action": True})]
         # Reset, which replaces the learner's code, comes last, away from Run and Check
-        assert [a for a in actions if a in {"run", "check", "stop", "reset", "hint", "solution"}] == \
-            ["run", "check", "stop", "hint", "solution", "reset"]
+        assert [a for a in actions if a in {"run", "check", "stop", "reset", "hint", "solution"}] == [
+            "run",
+            "check",
+            "stop",
+            "hint",
+            "solution",
+            "reset",
+        ]
         verdict = sub.find(**{"data-verdict": "idle"})
         assert verdict and "aria-live" not in verdict[0]  # one announcement per run, via the page's announcer
         assert sub.find("pre", **{"data-output": True, "dir": "ltr"})
@@ -243,8 +252,10 @@ def test_language_switch_links_stay_on_the_lesson(site):
 
 
 def test_headings_and_sections_have_anchors_shared_across_languages(site):
-    ids = {lang: re.findall(r' id="(s-\d+|checkpoint-\d+|try)"', read(site, f"lessons/site-test/{lang}.html"))
-           for lang in ("nl", "ar")}
+    ids = {
+        lang: re.findall(r' id="(s-\d+|checkpoint-\d+|try)"', read(site, f"lessons/site-test/{lang}.html"))
+        for lang in ("nl", "ar")
+    }
     assert ids["nl"] == ids["ar"]
     assert {"s-1", "s-2", "checkpoint-1", "checkpoint-3", "try"} <= set(ids["nl"])
 
@@ -298,10 +309,16 @@ def test_author_text_is_escaped_by_the_templates(tmp_path):
         assert "<i data-injected" not in text and not Page(text).find("i"), rel
     once = str(escape(MARKUP))  # escaped once: &lt;i data-injected=&#34;1&#34;&gt;&amp;amp;&lt;/i&gt;
     first = pages["lessons/first/en.html"]
-    for place in (f"<title>{once} · ", f"<h1>{once}</h1>", f'title="{ui("en", "checkpoint", n=1)}: {once}"',
-                  f'<span class="cp-title">{once}</span>', f"<code>{once}</code>",
-                  f'<code class="language-python"># {once}', f"<code class=\"language-python\">f1(&#39;{once}&#39;)",
-                  f">{escape(ui('en', 'next_lesson', title=MARKUP))}</a>"):
+    for place in (
+        f"<title>{once} · ",
+        f"<h1>{once}</h1>",
+        f'title="{ui("en", "checkpoint", n=1)}: {once}"',
+        f'<span class="cp-title">{once}</span>',
+        f"<code>{once}</code>",
+        f'<code class="language-python"># {once}',
+        f'<code class="language-python">f1(&#39;{once}&#39;)',
+        f">{escape(ui('en', 'next_lesson', title=MARKUP))}</a>",
+    ):
         assert place in first, place
     assert f'data-lesson="first" href="../lessons/first/en.html">{once}</a>' in pages["en/index.html"]
 
@@ -315,7 +332,8 @@ def test_raw_html_in_prose_is_shown_as_text(site):
 def test_unlisted_lessons_are_built_but_not_linked(site):
     assert (site / "lessons" / "hidden-test" / "en.html").is_file()
     assert "hidden-test" not in Page(read(site, "index.html")).scripts.get("x", "") + "".join(
-        a["href"] for a in Page(read(site, "index.html")).find("a", href=True))
+        a["href"] for a in Page(read(site, "index.html")).find("a", href=True)
+    )
 
 
 def test_json_for_script_escapes_markup_characters():
@@ -356,8 +374,10 @@ def test_every_ui_key_the_scripts_use_is_in_the_catalog():
 
 
 def test_checkpoints_are_placed_at_their_slots_in_the_prose():
-    prose = ('<p>intro</p>\n<div data-checkpoint-slot="2"></div>\n<p>middle</p>\n'
-             '<div data-checkpoint-slot="9"></div>\n<p>end</p>\n')
+    prose = (
+        '<p>intro</p>\n<div data-checkpoint-slot="2"></div>\n<p>middle</p>\n'
+        '<div data-checkpoint-slot="9"></div>\n<p>end</p>\n'
+    )
     sections = {"1": "<section>one</section>", "2": "<section>two</section>", "3": "<section>three</section>"}
     body = place_checkpoints(prose, sections)
     order = [body.index(x) for x in ("intro", "two", "middle", "end", "one", "three")]

@@ -91,8 +91,9 @@ def test_values_are_shown_short_and_without_running_the_learners_code():
     assert short_repr(np.arange(3.0)) == "np.array([0.0, 1.0, 2.0])"
     assert short_repr(np.float64(0.5)) == "np.float64(0.5)"
     assert len(short_repr("x" * 1000)) <= 60
-    result = traced("def f(o):\n    return 1\n", "class Loud:\n    def __repr__(self):\n        raise SystemExit(3)\n"
-                    "f(Loud())")
+    result = traced(
+        "def f(o):\n    return 1\n", "class Loud:\n    def __repr__(self):\n        raise SystemExit(3)\nf(Loud())"
+    )
     assert result["status"] == "ok" and dict(result["trace"]["steps"][0]["locals"])["o"] == "<Loud object>"
 
 

@@ -7,11 +7,25 @@ import sys
 import numpy as np
 import pytest
 
-from graders.engine.values import decode, encode, show
+from graders.engine.values import WireError, decode, encode, show, validate
 
 ROUND_TRIPS = [
-    None, True, False, 0, -7, 2**80, 0.5, -0.0, "tekst", "", [1, [2.5, None]], (1, "a"), {"a": [1], "b": None},
-    {1, 2}, frozenset({"x"}), {"nested": ({"k": (1,)},)},
+    None,
+    True,
+    False,
+    0,
+    -7,
+    2**80,
+    0.5,
+    -0.0,
+    "tekst",
+    "",
+    [1, [2.5, None]],
+    (1, "a"),
+    {"a": [1], "b": None},
+    {1, 2},
+    frozenset({"x"}),
+    {"nested": ({"k": (1,)},)},
 ]
 
 
@@ -30,8 +44,16 @@ def test_special_floats_survive_json_as_strings():
     assert math.isnan(back[0]) and back[1] == math.inf and back[2] == -math.inf
 
 
-@pytest.mark.parametrize("array", [np.array([0.1, np.nan]), np.arange(6, dtype=np.int32).reshape(2, 3),
-                                   np.array([True, False]), np.zeros(0), np.array(["a", "bc"])])
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.array([0.1, np.nan]),
+        np.arange(6, dtype=np.int32).reshape(2, 3),
+        np.array([True, False]),
+        np.zeros(0),
+        np.array(["a", "bc"]),
+    ],
+)
 def test_arrays_round_trip_with_dtype_and_shape(array):
     back = decode(json.loads(json.dumps(encode(array))))
     assert type(back) is np.ndarray
@@ -48,8 +70,10 @@ def test_decoded_arguments_are_fresh_copies():
 
 
 def test_show_looks_like_python_and_is_bounded():
-    assert show(encode({"status": "supported", "sources": ["s1", "s2"]})) == \
-        "{'status': 'supported', 'sources': ['s1', 's2']}"
+    assert (
+        show(encode({"status": "supported", "sources": ["s1", "s2"]}))
+        == "{'status': 'supported', 'sources': ['s1', 's2']}"
+    )
     assert show(encode((0.5, 2))) == "(0.5, 2)"
     assert show(encode((1,))) == "(1,)"
     assert show(encode(np.array([1.0, 2.5]))) == "np.array([1.0, 2.5], dtype=np.float64)"
@@ -59,11 +83,23 @@ def test_show_looks_like_python_and_is_bounded():
     assert len(show(encode("x" * 100_000))) < 200
 
 
-@pytest.mark.parametrize("value", [
-    [1.5, float("nan"), float("inf"), -float("inf")], np.array([0.25, np.nan]), np.arange(6, dtype=np.int32).reshape(2, 3),
-    np.float32(0.5), np.int64(-3), np.bool_(True), {"a": (1,), "b": {2, 3}, "c": frozenset()}, set(), np.array(["a", "bc"]),
-    b"\x00ab", 1 + 2j, [None, True, "it's"],
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        [1.5, float("nan"), float("inf"), -float("inf")],
+        np.array([0.25, np.nan]),
+        np.arange(6, dtype=np.int32).reshape(2, 3),
+        np.float32(0.5),
+        np.int64(-3),
+        np.bool_(True),
+        {"a": (1,), "b": {2, 3}, "c": frozenset()},
+        set(),
+        np.array(["a", "bc"]),
+        b"\x00ab",
+        1 + 2j,
+        [None, True, "it's"],
+    ],
+)
 def test_show_writes_python_that_reads_back_as_the_same_value(value):
     """What "Expected" and "Got" show can be pasted into Python (with numpy imported as np) and gives the value."""
     text = show(encode(value), pasteable=True)
@@ -109,33 +145,31 @@ def test_self_referencing_structures_stop_at_a_depth_limit():
     assert "nesting too deep" in text
 
 
-import pytest as _pytest
-
-from graders.engine.values import WireError, validate
-
-
-@_pytest.mark.parametrize("wire", [
-    ["ndarray", "float64", "f", [3], [1.0, 2.0]],           # fewer values than the shape says
-    ["ndarray", "float64", "f", [2, 2], [1.0, 2.0, 3.0]],
-    ["ndarray", "int64", "i", [1], [1]],                    # ints travel as text
-    ["ndarray", "int64", "i", [-1], []],
-    ["float", "1.5"],
-    ["int", "12a"],
-    ["bool", 1],
-    ["list", "abc"],
-    ["dict", [["str", "k"]]],
-    ["object", "R", [["x"]]],
-    ["foreign", "x" * 201, ""],                              # names longer than NAME_LIMIT: no encoder writes them
-    ["object", "x" * 201, []],
-    ["object", "R", [["x" * 201, ["none"]]]],
-    ["raised", "E" * 201],
-    ["ndarray", "x" * 201, "V", [0], []],
-    ["nonsense"],
-    "str",
-    [],
-])
+@pytest.mark.parametrize(
+    "wire",
+    [
+        ["ndarray", "float64", "f", [3], [1.0, 2.0]],  # fewer values than the shape says
+        ["ndarray", "float64", "f", [2, 2], [1.0, 2.0, 3.0]],
+        ["ndarray", "int64", "i", [1], [1]],  # ints travel as text
+        ["ndarray", "int64", "i", [-1], []],
+        ["float", "1.5"],
+        ["int", "12a"],
+        ["bool", 1],
+        ["list", "abc"],
+        ["dict", [["str", "k"]]],
+        ["object", "R", [["x"]]],
+        ["foreign", "x" * 201, ""],  # names longer than NAME_LIMIT: no encoder writes them
+        ["object", "x" * 201, []],
+        ["object", "R", [["x" * 201, ["none"]]]],
+        ["raised", "E" * 201],
+        ["ndarray", "x" * 201, "V", [0], []],
+        ["nonsense"],
+        "str",
+        [],
+    ],
+)
 def test_validate_rejects_malformed_wire_values(wire):
-    with _pytest.raises(WireError):
+    with pytest.raises(WireError):
         validate(wire)
 
 
@@ -144,15 +178,21 @@ def test_validate_accepts_what_encode_makes_and_bounds_size():
 
     from graders.engine.values import encode
 
-    for value in ([1, 2.5, "x", None, True], {"a": (1, 2)}, np.arange(6).reshape(2, 3), np.float32(0.5),
-                  {frozenset({1})}, [float("nan"), float("inf")]):
+    for value in (
+        [1, 2.5, "x", None, True],
+        {"a": (1, 2)},
+        np.arange(6).reshape(2, 3),
+        np.float32(0.5),
+        {frozenset({1})},
+        [float("nan"), float("inf")],
+    ):
         validate(encode(value))
     deep = ["list", []]
     for _ in range(200):
         deep = ["list", [deep]]
-    with _pytest.raises(WireError):
+    with pytest.raises(WireError):
         validate(deep)
-    with _pytest.raises(WireError):
+    with pytest.raises(WireError):
         validate(["list", [["none"]] * 50], limit=10)
 
 
@@ -187,8 +227,9 @@ def test_names_learner_code_chooses_are_written_short():
     thing = Long()
     setattr(thing, "a" * 100_000, 1)  # an attribute too long to be a name: left out
     thing.ok = 2
-    wire = values.encode([Long(), thing, type("I" * 100_000, (int,), {})(3),
-                          np.zeros(1, dtype=[("f" * 100_000, "i4")])])
+    wire = values.encode(
+        [Long(), thing, type("I" * 100_000, (int,), {})(3), np.zeros(1, dtype=[("f" * 100_000, "i4")])]
+    )
     validate(wire)
     empty, obj, sub, array = wire[1]
     assert obj[0] == "object" and len(obj[1]) == NAME_LIMIT and [pair[0] for pair in obj[2]] == ["ok"]
@@ -240,4 +281,3 @@ def test_a_module_is_not_a_value_and_is_not_walked():
     assert values.encode(np) == ["foreign", "module", ""]
     assert values.encode({"lib": sys}) == ["dict", [[["str", "lib"], ["foreign", "module", ""]]]]
     assert values.mutable_parts(np) == [np]
-

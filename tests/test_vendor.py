@@ -321,8 +321,9 @@ def fake_pyodide(tmp_path: Path, wheels: dict[str, bytes]) -> Path:
     folder = tmp_path / "pyodide"
     folder.mkdir()
     (folder / "pyodide.mjs").write_text(
-        'x.setCdnUrl(`https://cdn.jsdelivr.net/pyodide/v${d.version}/full/`);export{a};\n'
-        "//# sourceMappingURL=pyodide.mjs.map\n")
+        "x.setCdnUrl(`https://cdn.jsdelivr.net/pyodide/v${d.version}/full/`);export{a};\n"
+        "//# sourceMappingURL=pyodide.mjs.map\n"
+    )
     for name in vendor.RUNTIME_FILES[1:]:
         (folder / name).write_bytes(name.encode())
     (folder / "pyodide.mjs.map").write_text("{}")
@@ -388,23 +389,43 @@ def test_valid_pins(pin):
 
 
 @pytest.mark.parametrize(
-    "pin", ["six", "six>=1.16", "six==1.*", "six[extra]==1.0", "six==1.0; python_version>'3'",
-            "https://x/y.whl", "six ==", "==1.0", "six===1.0", "six==1.0 --hash=x", 3],
+    "pin",
+    [
+        "six",
+        "six>=1.16",
+        "six==1.*",
+        "six[extra]==1.0",
+        "six==1.0; python_version>'3'",
+        "https://x/y.whl",
+        "six ==",
+        "==1.0",
+        "six===1.0",
+        "six==1.0 --hash=x",
+        3,
+    ],
 )
 def test_invalid_pins_are_rejected(pin):
     with pytest.raises(VendorError, match="name==version|string"):
         vendor.parse_pin(pin)
 
 
-@pytest.mark.parametrize("name", ["six-1.16.0-py2.py3-none-any.whl", "mdurl-0.1.2-py3-none-any.whl",
-                                  "x-1.0-1-py3-none-any.whl"])
+@pytest.mark.parametrize(
+    "name", ["six-1.16.0-py2.py3-none-any.whl", "mdurl-0.1.2-py3-none-any.whl", "x-1.0-1-py3-none-any.whl"]
+)
 def test_pure_wheels_accepted(name):
     vendor.check_pure_wheel(name)
 
 
-@pytest.mark.parametrize("name", ["numpy-2.0.2-cp312-cp312-manylinux_2_17_x86_64.whl",
-                                  "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl",
-                                  "old-1.0-py2-none-any.whl", "x-1.0-py3-abi3-any.whl", "x-1.0.tar.gz"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "numpy-2.0.2-cp312-cp312-manylinux_2_17_x86_64.whl",
+        "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl",
+        "old-1.0-py2-none-any.whl",
+        "x-1.0-py3-abi3-any.whl",
+        "x-1.0.tar.gz",
+    ],
+)
 def test_non_pure_wheels_rejected(name):
     with pytest.raises(VendorError, match="pure-Python|not a wheel"):
         vendor.check_pure_wheel(name, "x==1.0")
@@ -440,8 +461,9 @@ def test_vendor_requirements_writes_wheels_and_index(tmp_path):
     dist = tmp_path / "dist"
     (dist / "wheels").mkdir(parents=True)
     (dist / "wheels" / "gone-0.1-py3-none-any.whl").write_bytes(b"old")
-    per_lesson = vendor.vendor_requirements(dist, {"l1": ["demo==1.0"], "l2": ["demo==1.0"]},
-                                            cache=tmp_path / "cache", download=download)
+    per_lesson = vendor.vendor_requirements(
+        dist, {"l1": ["demo==1.0"], "l2": ["demo==1.0"]}, cache=tmp_path / "cache", download=download
+    )
     entry = {"name": "demo", "version": "1.0", "file": "demo-1.0-py3-none-any.whl", "sha256": GOOD_SHA}
     assert per_lesson == {"l1": [entry], "l2": [entry]}
     assert calls == ["demo==1.0"]

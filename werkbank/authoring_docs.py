@@ -66,8 +66,11 @@ SAMPLE_SPECS = (
     ("Integer", dom.Integer(lo=0), (3,)),
     ("Flag", dom.Flag(numbers=True), (True,)),
     ("Seq", dom.Seq(dom.Integer(lo=0, hi=300), min_len=1, max_len=4), ([1, 0, 1],)),
-    ("Record", dom.Record({"name": dom.Text(), "value": dom.Real()}, key=("name", "value")),
-     ({"name": "a", "value": 1.0},)),
+    (
+        "Record",
+        dom.Record({"name": dom.Text(), "value": dom.Real()}, key=("name", "value")),
+        ({"name": "a", "value": 1.0},),
+    ),
 )
 
 
@@ -75,14 +78,22 @@ def sample_domain():
     """A domain that uses every domain-level option (aligned sequences, records with keys, defaults, container
     mixes), its valid bases, a reference that accepts everything, and the defaults of its signature."""
     record = dom.Record({"entity": dom.Text(20), "attribute": dom.Text(20)}, key=("entity", "attribute"))
-    params = (dom.Param("xs", dom.Seq(dom.Real(lo=0.0, hi=1.0), max_len=3, containers=("list", "ndarray"))),
-              dom.Param("ys", dom.Seq(dom.Integer(lo=0, hi=1), max_len=3, containers=("list", "ndarray"))),
-              dom.Param("claims", dom.Seq(record)), dom.Param("facts", dom.Seq(record)),
-              dom.Param("k", dom.Integer(lo=1), has_default=True), dom.Param("label", dom.Text(), has_default=True))
+    params = (
+        dom.Param("xs", dom.Seq(dom.Real(lo=0.0, hi=1.0), max_len=3, containers=("list", "ndarray"))),
+        dom.Param("ys", dom.Seq(dom.Integer(lo=0, hi=1), max_len=3, containers=("list", "ndarray"))),
+        dom.Param("claims", dom.Seq(record)),
+        dom.Param("facts", dom.Seq(record)),
+        dom.Param("k", dom.Integer(lo=1), has_default=True),
+        dom.Param("label", dom.Text(), has_default=True),
+    )
     domain = dom.Domain("f", params, aligned=(("xs", "ys"),), records=(("claims", "facts"),))
     rows = [{"entity": "a", "attribute": "b"}]
-    bases = [Base("one", ([0.25, 0.5], [0, 1], rows, rows, 2)), Base("two", ([0.75], [1], rows, [], 1, "x")),
-             Base("three", ([0.5, 0.5, 0.25], [1, 1, 0], [], rows)), Base("four", ([0.5], [0], rows, rows, 3))]
+    bases = [
+        Base("one", ([0.25, 0.5], [0, 1], rows, rows, 2)),
+        Base("two", ([0.75], [1], rows, [], 1, "x")),
+        Base("three", ([0.5, 0.5, 0.25], [1, 1, 0], [], rows)),
+        Base("four", ([0.5], [0], rows, rows, 3)),
+    ]
 
     def reference(case):
         return {"kind": "return", "value": ["int", str(len(case.id))]}

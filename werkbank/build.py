@@ -51,8 +51,14 @@ def _py_sources(folder: Path, root: Path) -> dict[str, str]:
 
 #: What of ``graders/`` the browser gets: the engine core (sources and catalogs) and the Pyodide host, never the
 #: CPython host (subprocesses, resource limits) or a lesson's graders (those ship per lesson).
-BROWSER_ENGINE = ("__init__.py", "engine/**/*.py", "engine/catalog/*.json", "hosts/__init__.py", "hosts/pyodide.py",
-                  "hosts/pyodide_grader.py")
+BROWSER_ENGINE = (
+    "__init__.py",
+    "engine/**/*.py",
+    "engine/catalog/*.json",
+    "hosts/__init__.py",
+    "hosts/pyodide.py",
+    "hosts/pyodide_grader.py",
+)
 
 
 def engine_files(root: Path | None = None) -> dict[str, str]:
@@ -141,9 +147,12 @@ def prepared_checks(lesson, lang: str) -> dict:
             checks[cp.id] = {"author_error": f"{type(error).__name__}: {error}"}
             continue
         key = prepared["key"]
-        checks[cp.id] = {"plan": json.dumps(prepared["plan"], ensure_ascii=False, separators=(",", ":")),
-                         "key": json.dumps(key, ensure_ascii=False, separators=(",", ":")),
-                         "time_limit": key["time_limit"], "plot_case": key["plot"]["case"] if key.get("plot") else ""}
+        checks[cp.id] = {
+            "plan": json.dumps(prepared["plan"], ensure_ascii=False, separators=(",", ":")),
+            "key": json.dumps(key, ensure_ascii=False, separators=(",", ":")),
+            "time_limit": key["time_limit"],
+            "plot_case": key["plot"]["case"] if key.get("plot") else "",
+        }
     return {"lesson": lesson.id, "lang": lang, "seed": CASE_SEED, "checks": checks}
 
 
@@ -168,8 +177,9 @@ def _checks_bytes(lesson, lang: str) -> bytes:
     cached = vendor.cache_dir() / "checks" / f"{digest.hexdigest()}.gz"
     if cached.is_file():
         return cached.read_bytes()
-    data = gzip.compress(json.dumps(prepared_checks(lesson, lang), ensure_ascii=False).encode("utf-8"),
-                         compresslevel=9, mtime=0)
+    data = gzip.compress(
+        json.dumps(prepared_checks(lesson, lang), ensure_ascii=False).encode("utf-8"), compresslevel=9, mtime=0
+    )
     cached.parent.mkdir(parents=True, exist_ok=True)
     tmp = cached.with_suffix(".tmp")
     tmp.write_bytes(data)
@@ -177,15 +187,20 @@ def _checks_bytes(lesson, lang: str) -> bytes:
     return data
 
 
-def write_grading(dist: Path, lessons: list, requirements: dict[str, list[dict]], *, bytecode: bool = False) -> list[str]:
-    """Write engine.json and one json per lesson into ``dist/grading/``; return the file names written.
-    ``bytecode``: engine.json also carries the engine compiled ahead of time (:func:`werkbank.bytecode.engine_bytecode`)."""
+def write_grading(
+    dist: Path, lessons: list, requirements: dict[str, list[dict]], *, bytecode: bool = False
+) -> list[str]:
+    """Write engine.json and one json per lesson into ``dist/grading/``; return the file names written. ``bytecode``:
+    engine.json also carries the engine compiled ahead of time (:func:`werkbank.bytecode.engine_bytecode`)."""
     out = Path(dist) / "grading"
     names = ["engine.json"]
     # The learner workers read engine.json, never a lesson's file: it also names each lesson's wheels (not secret),
     # with the sha-256 a learner worker checks each against as it fetches and unpacks it itself (pyboot.js)
-    wheels = {lesson_id: [{"name": r["name"], "file": r["file"], "sha256": r["sha256"]} for r in reqs]
-              for lesson_id, reqs in requirements.items() if reqs}
+    wheels = {
+        lesson_id: [{"name": r["name"], "file": r["file"], "sha256": r["sha256"]} for r in reqs]
+        for lesson_id, reqs in requirements.items()
+        if reqs
+    }
     files = engine_files()
     engine = {"files": files, "requirements": wheels}
     if bytecode:
@@ -287,4 +302,6 @@ def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None 
         prune_stale(dist, [lesson.id for lesson in lesson_list])
     finish(dist)  # precompressed copies, _headers, sw.js: the last writer before build.json
     vendor.check_no_cdn(dist)
-    vendor.write_if_changed(dist / "build.json", _json_bytes({"hash": build_hash(dist), "pyodide": vendor.PYODIDE_VERSION}))
+    vendor.write_if_changed(
+        dist / "build.json", _json_bytes({"hash": build_hash(dist), "pyodide": vendor.PYODIDE_VERSION})
+    )

@@ -47,7 +47,7 @@ STDLIB_PREFIX = "/lib/python312.zip/"
 SITE_PREFIX = "/lib/python3.12/site-packages/"
 
 # Runs inside the 3.12 interpreter: compile every .py of one archive into an unchecked-hash .pyc.
-_HELPER = r'''
+_HELPER = r"""
 import base64, hashlib, importlib.util, json, sys, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
 
@@ -92,12 +92,12 @@ with zipfile.ZipFile(dst, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9
         zout.writestr(out, "\n".join(lines) + "\n", compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
 print(json.dumps({"compiled": compiled, "kept_source": kept_source, "magic": importlib.util.MAGIC_NUMBER.hex(),
                   "version": sys.version.split()[0]}))
-'''
+"""
 
 
 # Runs inside the 3.12 interpreter: compile the engine's sources (a JSON file {path: source}) into unchecked-hash
 # .pyc bytes, each code object named by the path the module has in the browser (prefix + path).
-_ENGINE_HELPER = r'''
+_ENGINE_HELPER = r"""
 import base64, importlib.util, json, sys
 from importlib._bootstrap_external import _code_to_hash_pyc
 
@@ -106,9 +106,10 @@ out = {}
 for path, source in sorted(job["files"].items()):
     data = source.encode("utf-8")
     code = compile(data, job["prefix"] + path, "exec", dont_inherit=True, optimize=0)
-    out[path] = base64.b64encode(bytes(_code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))).decode()
+    pyc = _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False)
+    out[path] = base64.b64encode(bytes(pyc)).decode()
 print(json.dumps({"files": out, "tag": sys.implementation.cache_tag, "version": sys.version.split()[0]}))
-'''
+"""
 #: Where the workers put the engine (web/src/pyboot.js LIB), so tracebacks through engine frames name real files.
 ENGINE_PREFIX = "/lib/werkbank/"
 
@@ -123,8 +124,10 @@ class BytecodeUnavailable(RuntimeError):
 
 def _probe(python: str) -> str | None:
     """The interpreter's version string when it is a CPython 3.12 with the expected magic, else None."""
-    code = "import importlib.util, platform, sys; print(platform.python_implementation(), sys.version.split()[0], " \
-           "importlib.util.MAGIC_NUMBER.hex())"
+    code = (
+        "import importlib.util, platform, sys; print(platform.python_implementation(), sys.version.split()[0], "
+        "importlib.util.MAGIC_NUMBER.hex())"
+    )
     try:
         out = subprocess.run([python, "-I", "-c", code], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
@@ -261,8 +264,9 @@ def engine_bytecode(files: dict[str, str], *, python: str | None = None, cache: 
     with tempfile.TemporaryDirectory(dir=folder, prefix=".compile-") as tmp:
         job = Path(tmp) / "job.json"
         job.write_text(text, encoding="utf-8")
-        proc = subprocess.run([python, "-I", "-c", _ENGINE_HELPER, str(job)], capture_output=True, text=True,
-                              timeout=600)
+        proc = subprocess.run(
+            [python, "-I", "-c", _ENGINE_HELPER, str(job)], capture_output=True, text=True, timeout=600
+        )
         if proc.returncode != 0:
             raise BytecodeError(f"compiling the engine with {python} failed:\n{proc.stderr.strip()[-2000:]}")
         report = json.loads(proc.stdout.strip().splitlines()[-1])

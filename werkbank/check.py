@@ -28,8 +28,20 @@ from pathlib import Path
 
 from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
 from werkbank.lesson_checks import text_problems
-from werkbank.lessons import (EXERCISES, Checkpoint, Lesson, LessonError, Mistake, did_you_mean, lesson_alternatives,
-                              lesson_folders, load_lesson_folder, parse_mistake, read_text, rel)
+from werkbank.lessons import (
+    EXERCISES,
+    Checkpoint,
+    Lesson,
+    LessonError,
+    Mistake,
+    did_you_mean,
+    lesson_alternatives,
+    lesson_folders,
+    load_lesson_folder,
+    parse_mistake,
+    read_text,
+    rel,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 #: A listed lesson has exactly these checkpoint ids, and at least this many declared mistakes per checkpoint.
@@ -40,6 +52,7 @@ GRADER_SETTINGS = ("TIME_LIMIT", "RANDOM_CASES", "EXPECTED_EXCEPTIONS", "PLOT_CA
 
 
 # --- the one list of files ------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Item:
@@ -112,6 +125,7 @@ def parsed_mistakes(cp: Checkpoint) -> tuple[list[Mistake], list[str]]:
 
 # --- what each file must do -----------------------------------------------------------------------------------------
 
+
 def judge_job(kind: str, verdict: dict, mistake: Mistake | None, case_ids=None) -> str | None:
     """``None`` when the verdict is what this kind of file must produce, else the problem (without the file name).
     ``case_ids``: the checkpoint's case ids, to name an ``expect-fail`` that is no case at all."""
@@ -122,8 +136,14 @@ def judge_job(kind: str, verdict: dict, mistake: Mistake | None, case_ids=None) 
         if status != "pass":
             failure = verdict.get("failure") or {}
             what = "the reference" if kind == "reference" else "this alternative solution"
-            detail = (f"case {failure.get('case')}: {failure.get('call')} expected {failure.get('expected')}, got "
-                      f"{failure.get('actual')}") if failure else (verdict.get("traceback") or "").strip()[-300:]
+            detail = (
+                (
+                    f"case {failure.get('case')}: {failure.get('call')} expected {failure.get('expected')}, got "
+                    f"{failure.get('actual')}"
+                )
+                if failure
+                else (verdict.get("traceback") or "").strip()[-300:]
+            )
             return f"{what} must pass but got {status}: {detail}"
         return None
     if kind == "starter":
@@ -132,25 +152,33 @@ def judge_job(kind: str, verdict: dict, mistake: Mistake | None, case_ids=None) 
         return _misplaced_feedback("the starter", verdict)
     failed = verdict.get("failed_cases") or []
     if mistake.expect_fail and case_ids is not None and not matching(mistake.expect_fail, case_ids):
-        return (f"expect-fail {mistake.expect_fail!r} is not a case of this checkpoint"
-                f"{did_you_mean(mistake.expect_fail, case_ids)}; the failing cases are: {_few(failed) or status}")
+        return (
+            f"expect-fail {mistake.expect_fail!r} is not a case of this checkpoint"
+            f"{did_you_mean(mistake.expect_fail, case_ids)}; the failing cases are: {_few(failed) or status}"
+        )
     if status == "pass":
         return f"{mistake.description!r} passes every case: add a case that catches it, or fix the mistake"
     if mistake.expect_status and status != mistake.expect_status:
         return f"{mistake.description!r}: declares expect-status {mistake.expect_status}, but got {status}"
     if mistake.expect_fail and not matching(mistake.expect_fail, failed):
-        return (f"{mistake.description!r}: case {mistake.expect_fail} should fail but passes; the failing cases "
-                f"are: {_few(failed) or status} (declare one of those, or fix the case)")
+        return (
+            f"{mistake.description!r}: case {mistake.expect_fail} should fail but passes; the failing cases "
+            f"are: {_few(failed) or status} (declare one of those, or fix the case)"
+        )
     shown = verdict.get("failure") or {}
     other = shown.get("mistake")
     if other and other != mistake.name:
-        return (f"{mistake.description!r} gets the feedback of mistake {other!r}: both fail case {shown.get('case')} "
-                f"first, with the same result ({shown.get('actual')}), so a learner cannot be told which one they "
-                "made; add a case where they differ that runs before it, or give only one of them feedback")
+        return (
+            f"{mistake.description!r} gets the feedback of mistake {other!r}: both fail case {shown.get('case')} "
+            f"first, with the same result ({shown.get('actual')}), so a learner cannot be told which one they "
+            "made; add a case where they differ that runs before it, or give only one of them feedback"
+        )
     if mistake.feedback and status == "fail" and not other:
-        return (f"{mistake.description!r}: its feedback would never be shown: a learner failing case "
-                f"{shown.get('case')} this way is not recognised as this mistake (does it behave differently "
-                "from one run to the next?)")
+        return (
+            f"{mistake.description!r}: its feedback would never be shown: a learner failing case "
+            f"{shown.get('case')} this way is not recognised as this mistake (does it behave differently "
+            "from one run to the next?)"
+        )
     return None
 
 
@@ -159,9 +187,11 @@ def _misplaced_feedback(what: str, verdict: dict) -> str | None:
     shown = verdict.get("failure") or {}
     if not shown.get("mistake"):
         return None
-    return (f"{what} gets the feedback of mistake {shown['mistake']!r} (it fails case {shown.get('case')} first with "
-            f"{shown.get('actual')}, as that mistake does): the feedback would be shown to learners who did not make "
-            "that mistake; make the mistake fail first on a case where its result is its own")
+    return (
+        f"{what} gets the feedback of mistake {shown['mistake']!r} (it fails case {shown.get('case')} first with "
+        f"{shown.get('actual')}, as that mistake does): the feedback would be shown to learners who did not make "
+        "that mistake; make the mistake fail first on a case where its result is its own"
+    )
 
 
 def _non_finite(value) -> bool:
@@ -203,31 +233,52 @@ def blame(prepared: dict, outcomes: list, case_id: str) -> tuple[str, str] | Non
     finite_inputs = not _non_finite([values.decode(args), values.decode(kwargs)])
     shown = {"return": lambda o: values.show(o["value"]), "raise": lambda o: f"raises {o['exc']}"}
     theirs, ours = shown[actual["kind"]](actual), shown[expected["kind"]](expected)
-    if expected["kind"] == "return" and actual["kind"] == "return" and finite_inputs \
-            and _non_finite(values.decode(expected["value"])) and not _non_finite(values.decode(actual["value"])):
-        return "reference", (f"the reference looks wrong: it returns {ours} from finite inputs where the alternative "
-                             f"returns {theirs} (an overflow?); compute without overflowing, or raise ValueError for "
-                             f"such input and say so in the task{skip}")
-    if expected["kind"] == "return" and actual["kind"] == "return" and finite_inputs \
-            and _non_finite(values.decode(actual["value"])) and not _non_finite(values.decode(expected["value"])):
-        return "alternative", (f"the alternative looks wrong: it returns {theirs} from finite inputs where the "
-                               f"reference returns {ours} (an overflow?){skip}")
-    if actual["kind"] == "raise" and (expected["kind"] == "return" or expected["exc"] not in actual.get("builtin_mro",
-                                                                                                     [])):
+    if (
+        expected["kind"] == "return"
+        and actual["kind"] == "return"
+        and finite_inputs
+        and _non_finite(values.decode(expected["value"]))
+        and not _non_finite(values.decode(actual["value"]))
+    ):
+        return "reference", (
+            f"the reference looks wrong: it returns {ours} from finite inputs where the alternative "
+            f"returns {theirs} (an overflow?); compute without overflowing, or raise ValueError for "
+            f"such input and say so in the task{skip}"
+        )
+    if (
+        expected["kind"] == "return"
+        and actual["kind"] == "return"
+        and finite_inputs
+        and _non_finite(values.decode(actual["value"]))
+        and not _non_finite(values.decode(expected["value"]))
+    ):
+        return "alternative", (
+            f"the alternative looks wrong: it returns {theirs} from finite inputs where the "
+            f"reference returns {ours} (an overflow?){skip}"
+        )
+    if actual["kind"] == "raise" and (
+        expected["kind"] == "return" or expected["exc"] not in actual.get("builtin_mro", [])
+    ):
         outcomes_raised = {o["exc"] for o in key["expected"].values() if o["kind"] == "raise"}
         if not set(actual.get("builtin_mro", [actual["exc"]])) & outcomes_raised:  # no exception the task uses
             message = actual.get("message", "")[:80]
             reference = ours if expected["kind"] == "raise" else f"returns {ours}"
-            return "alternative", (f"the alternative looks wrong: it raises {actual['exc']} ({message}) where the "
-                                   f"reference {reference}{skip}")
+            return "alternative", (
+                f"the alternative looks wrong: it raises {actual['exc']} ({message}) where the "
+                f"reference {reference}{skip}"
+            )
     if expected["kind"] == "raise" and actual["kind"] == "return":
-        return "alternative", (f"the reference rejects this input ({expected['exc']}: {expected.get('message', '')[:80]})"
-                               f" and the alternative returns {theirs}: if the task states that rule, the alternative "
-                               f"misses it; if not, state it in the task{skip}")
+        return "alternative", (
+            f"the reference rejects this input ({expected['exc']}: {expected.get('message', '')[:80]})"
+            f" and the alternative returns {theirs}: if the task states that rule, the alternative "
+            f"misses it; if not, state it in the task{skip}"
+        )
     if expected["kind"] == "return" and actual["kind"] == "raise":
-        return "alternative", (f"the alternative rejects an input the reference accepts (it returns {ours}): if the "
-                               f"task allows this input, the alternative is wrong; if not, make the reference raise "
-                               f"and say so in the task{skip}")
+        return "alternative", (
+            f"the alternative rejects an input the reference accepts (it returns {ours}): if the "
+            f"task allows this input, the alternative is wrong; if not, make the reference raise "
+            f"and say so in the task{skip}"
+        )
     return None
 
 
@@ -253,8 +304,17 @@ TRIVIAL = {
     "raises ValueError": "raise ValueError('trivial')",
 }
 
-_CONSTANTS = {"float": "0.0", "int": "0", "str": "''", "bool": "False", "none": "None", "list": "[]", "tuple": "()",
-              "dict": "{}", "set": "set()"}
+_CONSTANTS = {
+    "float": "0.0",
+    "int": "0",
+    "str": "''",
+    "bool": "False",
+    "none": "None",
+    "list": "[]",
+    "tuple": "()",
+    "dict": "{}",
+    "set": "set()",
+}
 
 
 def trivial_programs(reference: str, calls: dict[str, list]) -> dict[str, str]:
@@ -318,6 +378,7 @@ def feedback_problems(cp: Checkpoint, prepared: dict) -> list[str]:
 
 # --- the linter -----------------------------------------------------------------------------------------------------
 
+
 def grader_path(module: str) -> Path:
     """The file of a grader module (``graders.a.b`` -> ``graders/a/b.py``, in the graders folder that has ``a``)."""
     from werkbank.lessons import grader_root
@@ -335,15 +396,18 @@ def _html_problems(text: str, where: Path, line_offset: int = 0) -> list[str]:
     found = []
     for token in md.parse(text):
         line = (token.map[0] + 1 + line_offset) if token.map else None
-        candidates = [token] if token.type == "html_block" else \
-            [t for t in (token.children or []) if t.type == "html_inline"]
+        candidates = (
+            [token] if token.type == "html_block" else [t for t in (token.children or []) if t.type == "html_inline"]
+        )
         for tag in candidates:
             snippet = tag.content.strip().splitlines()[0][:40] if tag.content.strip() else tag.content
             if line is not None and token.type == "inline":
                 line += _line_within(token.content, tag.content)
-            found.append(f"{rel(where)}{':' + str(line) if line else ''}: raw HTML {snippet!r} is not allowed "
-                         "(markdown has HTML switched off, so it would show as text): write markdown instead "
-                         "(**bold**, `code`, [link](url)), or put it in backticks")
+            found.append(
+                f"{rel(where)}{':' + str(line) if line else ''}: raw HTML {snippet!r} is not allowed "
+                "(markdown has HTML switched off, so it would show as text): write markdown instead "
+                "(**bold**, `code`, [link](url)), or put it in backticks"
+            )
     return found
 
 
@@ -356,13 +420,20 @@ def _markdown_problems(text: str, path: Path, lang: str, checkpoints, *, hints: 
     try:
         if hints:
             split_hints(text, source)
-        render(text, source, lang, heading_ids=checkpoints is not None,
-               **({"checkpoints": checkpoints} if checkpoints is not None else {}))
+        render(
+            text,
+            source,
+            lang,
+            heading_ids=checkpoints is not None,
+            **({"checkpoints": checkpoints} if checkpoints is not None else {}),
+        )
         if checkpoints is not None:
             found = checkpoint_markers(text, source, checkpoints=checkpoints)
             if found != list(checkpoints):
-                return [f"{source}: checkpoint markers {found} must be {list(checkpoints)}: put one empty "
-                        "```checkpoint N``` block per checkpoint, in order, where the checkpoint belongs"]
+                return [
+                    f"{source}: checkpoint markers {found} must be {list(checkpoints)}: put one empty "
+                    "```checkpoint N``` block per checkpoint, in order, where the checkpoint belongs"
+                ]
     except MarkdownError as error:
         return [str(error).replace("\n", " ")]
     return []
@@ -402,13 +473,17 @@ def lint_lesson(lesson: Lesson, *, seed: int = CASE_SEED) -> list[str]:
     for label, text in _toml_texts(lesson):
         problems += [p.replace(f"{rel(toml)}:", f"{rel(toml)}: {label}:", 1) for p in _html_problems(text, toml)]
     if lesson.listed and tuple(cp.id for cp in lesson.checkpoints) != LISTED_CHECKPOINT_IDS:
-        problems.append(f"{rel(toml)}: a listed lesson has checkpoints with ids \"1\", \"2\", \"3\" in that order, "
-                        f"not {[cp.id for cp in lesson.checkpoints]} (or set listed = false)")
+        problems.append(
+            f'{rel(toml)}: a listed lesson has checkpoints with ids "1", "2", "3" in that order, '
+            f"not {[cp.id for cp in lesson.checkpoints]} (or set listed = false)"
+        )
     ids = {cp.id for cp in lesson.checkpoints}
     for alt in lesson_alternatives(lesson.id):
         if alt.checkpoint_id not in ids:
-            problems.append(f"{rel(alt.path)}: an alternative solution is named alt_<checkpoint>_<style>.py with a "
-                            f"checkpoint of this lesson ({', '.join(sorted(ids))}); rename it")
+            problems.append(
+                f"{rel(alt.path)}: an alternative solution is named alt_<checkpoint>_<style>.py with a "
+                f"checkpoint of this lesson ({', '.join(sorted(ids))}); rename it"
+            )
     for cp in lesson.checkpoints:
         problems += _lint_checkpoint(lesson, cp, seed)
     return problems
@@ -422,62 +497,83 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
         for lang in langs:
             path = cp.folder / f"{stem}.{lang}.md"
             if not path.is_file():
-                problems.append(f"{rel(path)}: missing: write the {stem} in {lang} (every language of the lesson "
-                                "is complete; nothing falls back to another language)")
+                problems.append(
+                    f"{rel(path)}: missing: write the {stem} in {lang} (every language of the lesson "
+                    "is complete; nothing falls back to another language)"
+                )
                 continue
             text = read_text(path)
             problems += _html_problems(text, path)
             problems += _markdown_problems(text, path, lang, None, hints=stem == "hint")
             if stem == "hint" and not text.strip():
-                problems.append(f"{rel(path)}: empty: write 2-3 hints, gentle to specific, separated by lines "
-                                "holding only ---")
+                problems.append(
+                    f"{rel(path)}: empty: write 2-3 hints, gentle to specific, separated by lines holding only ---"
+                )
             if stem == "task":
                 for name in cp.entry:
                     if not re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text):
-                        problems.append(f"{rel(path)}: does not mention {name!r}, a name the learner must define "
-                                        f"(entry in {toml}): name it in the task")
+                        problems.append(
+                            f"{rel(path)}: does not mention {name!r}, a name the learner must define "
+                            f"(entry in {toml}): name it in the task"
+                        )
     translated = sorted(cp.folder.glob("starter.*.py"))
     if translated:
         for lang in langs:
             if not (cp.folder / f"starter.{lang}.py").is_file():
-                problems.append(f"{rel(cp.folder / f'starter.{lang}.py')}: missing: this checkpoint has translated "
-                                f"starters ({', '.join(p.name for p in translated)}), so every language needs one")
+                problems.append(
+                    f"{rel(cp.folder / f'starter.{lang}.py')}: missing: this checkpoint has translated "
+                    f"starters ({', '.join(p.name for p in translated)}), so every language needs one"
+                )
     elif not (cp.folder / "starter.py").is_file():
-        problems.append(f"{rel(cp.folder / 'starter.py')}: missing: write the starter (or one starter.<lang>.py per "
-                        "language)")
+        problems.append(
+            f"{rel(cp.folder / 'starter.py')}: missing: write the starter (or one starter.<lang>.py per language)"
+        )
     examples = [lang for lang in langs if (cp.folder / f"example.{lang}.py").is_file()]
     for lang in examples:
         task = cp.folder / f"task.{lang}.md"
-        block = re.search(r"^```pycon\n(.*?)^```", read_text(task), re.S | re.M) \
-            if task.is_file() else None
+        block = re.search(r"^```pycon\n(.*?)^```", read_text(task), re.S | re.M) if task.is_file() else None
         example = read_text(cp.folder / f"example.{lang}.py").rstrip("\n").split("\n")
-        shown = [line[4:] for line in block.group(1).split("\n") if line.startswith((">>> ", "... "))] if block else None
+        shown = (
+            [line[4:] for line in block.group(1).split("\n") if line.startswith((">>> ", "... "))] if block else None
+        )
         if block and shown != example:
-            problems.append(f"{rel(cp.folder / f'example.{lang}.py')}: differs from the first pycon example of "
-                            f"task.{lang}.md ({shown[0] if shown else ''!s:.60}): make them the same snippet")
+            problems.append(
+                f"{rel(cp.folder / f'example.{lang}.py')}: differs from the first pycon example of "
+                f"task.{lang}.md ({shown[0] if shown else ''!s:.60}): make them the same snippet"
+            )
     if not cp.solution_path.is_file():
-        problems.append(f"{rel(cp.solution_path)}: missing: write the reference solution (the graders compute "
-                        "every expected value with it)")
+        problems.append(
+            f"{rel(cp.solution_path)}: missing: write the reference solution (the graders compute "
+            "every expected value with it)"
+        )
     if not cp.entry:
-        problems.append(f"{toml}: checkpoint {cp.id!r} has no entry: list the names the learner must define "
-                        "(entry = [\"my_function\"])")
+        problems.append(
+            f"{toml}: checkpoint {cp.id!r} has no entry: list the names the learner must define "
+            '(entry = ["my_function"])'
+        )
     mistakes: list[Mistake] = []
     folder = cp.folder / "mistakes"
     if not folder.is_dir():
-        problems.append(f"{rel(folder)}/: missing: add at least one declared mistake (a .diff patch of "
-                        "solution.py or a whole .py program; see AUTHORING.md)")
+        problems.append(
+            f"{rel(folder)}/: missing: add at least one declared mistake (a .diff patch of "
+            "solution.py or a whole .py program; see AUTHORING.md)"
+        )
     else:
         mistakes, errors = parsed_mistakes(cp)
         problems += errors
         if not mistakes and not errors:
-            problems.append(f"{rel(folder)}/: no mistakes: add at least one declared mistake (a .diff patch of "
-                            "solution.py or a whole .py program)")
+            problems.append(
+                f"{rel(folder)}/: no mistakes: add at least one declared mistake (a .diff patch of "
+                "solution.py or a whole .py program)"
+            )
         stray = [p.name for p in folder.iterdir() if p.is_file() and p.suffix not in (".py", ".diff", ".patch")]
         if stray:
             problems.append(f"{rel(folder)}/: {', '.join(stray)}: a mistake is a .py program or a .diff patch")
         if lesson.listed and len(mistakes) < MIN_MISTAKES_LISTED:
-            problems.append(f"{rel(folder)}/: {len(mistakes)} declared mistake(s); a listed lesson needs at least "
-                            f"{MIN_MISTAKES_LISTED} per checkpoint (or set listed = false while drafting)")
+            problems.append(
+                f"{rel(folder)}/: {len(mistakes)} declared mistake(s); a listed lesson needs at least "
+                f"{MIN_MISTAKES_LISTED} per checkpoint (or set listed = false while drafting)"
+            )
     for mistake in mistakes:
         if mistake.is_patch and cp.solution_path.is_file():
             try:
@@ -487,8 +583,10 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
         if mistake.feedback:
             missing = [lang for lang in langs if lang not in mistake.feedback]
             if missing:
-                problems.append(f"{rel(mistake.path)}: feedback missing in {', '.join(missing)}: add "
-                                f"'# feedback.{missing[0]}: …' (or give no feedback at all)")
+                problems.append(
+                    f"{rel(mistake.path)}: feedback missing in {', '.join(missing)}: add "
+                    f"'# feedback.{missing[0]}: …' (or give no feedback at all)"
+                )
             problems += _feedback_problems(mistake)
     problems += _lint_grader(lesson, cp, mistakes, seed)
     return problems
@@ -522,8 +620,10 @@ def _lint_grader(lesson: Lesson, cp: Checkpoint, mistakes: list[Mistake], seed: 
     toml = rel(lesson.folder / "lesson.toml")
     if not path.is_file():
         siblings = [p.stem for p in path.parent.glob("*.py")] if path.parent.is_dir() else []
-        return [f"{where}: missing: {toml} names grader {cp.grader!r}"
-                f"{did_you_mean(path.stem, siblings)}; write it (see AUTHORING.md) or fix the name"]
+        return [
+            f"{where}: missing: {toml} names grader {cp.grader!r}"
+            f"{did_you_mean(path.stem, siblings)}; write it (see AUTHORING.md) or fix the name"
+        ]
     try:
         module = importlib.import_module(cp.grader)
     except Exception as error:  # the author's module: any error is theirs, shown as one line
@@ -532,11 +632,15 @@ def _lint_grader(lesson: Lesson, cp: Checkpoint, mistakes: list[Mistake], seed: 
     problems = []
     for name in dir(module):
         if name.isupper() and name not in GRADER_SETTINGS and difflib_close(name, GRADER_SETTINGS):
-            problems.append(f"{where}: {name} is not a grader setting{did_you_mean(name, GRADER_SETTINGS)}; "
-                            f"the settings are {', '.join(GRADER_SETTINGS)}")
+            problems.append(
+                f"{where}: {name} is not a grader setting{did_you_mean(name, GRADER_SETTINGS)}; "
+                f"the settings are {', '.join(GRADER_SETTINGS)}"
+            )
     if hasattr(module, "random_cases") and not getattr(module, "RANDOM_CASES", 0):
-        problems.append(f"{where}: defines random_cases() but RANDOM_CASES is 0 or missing, so no random case runs: "
-                        "set RANDOM_CASES = 25 (or how many)")
+        problems.append(
+            f"{where}: defines random_cases() but RANDOM_CASES is 0 or missing, so no random case runs: "
+            "set RANDOM_CASES = 25 (or how many)"
+        )
     if not hasattr(module, "curated"):
         problems.append(f"{where}: has no curated(): yield the checkpoint's Case objects from it")
         return problems
@@ -552,35 +656,48 @@ def _lint_grader(lesson: Lesson, cp: Checkpoint, mistakes: list[Mistake], seed: 
         domains = []
     for domain in domains:
         if entry and domain.call.split(".")[0] not in entry:
-            problems.append(f"{where}: DOMAIN calls {domain.call}, which the task does not ask for (entry = "
-                            f"{sorted(entry)} in {toml}): generated cases would fail every correct learner")
+            problems.append(
+                f"{where}: DOMAIN calls {domain.call}, which the task does not ask for (entry = "
+                f"{sorted(entry)} in {toml}): generated cases would fail every correct learner"
+            )
         for name in unknown_skips(domain.skip):
-            problems.append(f"{where}: DOMAIN {domain.call} skips {name!r}, which is no family, so it skips nothing"
-                            f"{did_you_mean(name.rstrip('*'), FAMILIES)}; AUTHORING.md lists every family")
+            problems.append(
+                f"{where}: DOMAIN {domain.call} skips {name!r}, which is no family, so it skips nothing"
+                f"{did_you_mean(name.rstrip('*'), FAMILIES)}; AUTHORING.md lists every family"
+            )
     for case in cases:
         head = case.call.split(".")[0]
         if entry and head not in entry:
-            problems.append(f"{where}: case {case.id!r} calls {case.call}, which the task does not ask for (entry = "
-                            f"{sorted(entry)} in {toml}): a learner's correct code has no {head}; call an entry "
-                            "name, or add it to entry and to the task")
+            problems.append(
+                f"{where}: case {case.id!r} calls {case.call}, which the task does not ask for (entry = "
+                f"{sorted(entry)} in {toml}): a learner's correct code has no {head}; call an entry "
+                "name, or add it to entry and to the task"
+            )
         for table_name in ("explain", "hint"):
             table = getattr(case, table_name)
             if table_name == "hint" and not table:
                 continue
             missing = [lang for lang in lesson.languages if not table.get(lang)]
             if missing:
-                problems.append(f"{where}: case {case.id!r}: {table_name} has no {', '.join(missing)} text (the "
-                                f"lesson is in {', '.join(lesson.languages)}; nothing falls back)")
+                problems.append(
+                    f"{where}: case {case.id!r}: {table_name} has no {', '.join(missing)} text (the "
+                    f"lesson is in {', '.join(lesson.languages)}; nothing falls back)"
+                )
     if cp.plot and getattr(module, "PLOT_CASE", None) is None:
-        problems.append(f"{toml}: checkpoint {cp.id!r} has plot = {cp.plot!r}, but {where} sets no PLOT_CASE: "
-                        "name the case whose result is drawn")
+        problems.append(
+            f"{toml}: checkpoint {cp.id!r} has plot = {cp.plot!r}, but {where} sets no PLOT_CASE: "
+            "name the case whose result is drawn"
+        )
     case_ids = [case.id for case in cases]
     for mistake in mistakes:
-        generated = mistake.expect_fail and (mistake.expect_fail.startswith("gen/") or
-                                             any(ch in mistake.expect_fail for ch in "*?["))
+        generated = mistake.expect_fail and (
+            mistake.expect_fail.startswith("gen/") or any(ch in mistake.expect_fail for ch in "*?[")
+        )
         if mistake.expect_fail and not generated and mistake.expect_fail not in case_ids:
-            problems.append(f"{rel(mistake.path)}: expect-fail {mistake.expect_fail!r} is not a case of {where}"
-                            f"{did_you_mean(mistake.expect_fail, case_ids)}")
+            problems.append(
+                f"{rel(mistake.path)}: expect-fail {mistake.expect_fail!r} is not a case of {where}"
+                f"{did_you_mean(mistake.expect_fail, case_ids)}"
+            )
     return problems
 
 
@@ -604,6 +721,7 @@ def _error_line(error: BaseException, path: Path) -> str:
 
 
 # --- grading --------------------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Graded:
@@ -631,8 +749,9 @@ def _prepare_all(lessons, seed: int, problems: list[str]) -> dict:
     return prepared
 
 
-def grade_cpython(work: list[Item], prepared: dict, *, jobs: int = 2,
-                  lang: str = FALLBACK_LANGUAGE) -> dict[str, Graded]:
+def grade_cpython(
+    work: list[Item], prepared: dict, *, jobs: int = 2, lang: str = FALLBACK_LANGUAGE
+) -> dict[str, Graded]:
     """Grade every item with the CPython host (a child process each), against its checkpoint's prepared key."""
     from graders.engine.judge import judge
     from graders.hosts import cpython
@@ -640,7 +759,9 @@ def grade_cpython(work: list[Item], prepared: dict, *, jobs: int = 2,
     def grade(item: Item) -> Graded:
         ready = prepared[(item.lesson.id, item.checkpoint.id)]
         run = cpython.run(item.source(), ready["plan"])
-        outcomes = [{k: v for k, v in o.items() if k not in ("traceback", "error_line")} for o in run.get("outcomes", [])]
+        outcomes = [
+            {k: v for k, v in o.items() if k not in ("traceback", "error_line")} for o in run.get("outcomes", [])
+        ]
         return Graded(judge(ready, run, lang), outcomes)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -648,20 +769,30 @@ def grade_cpython(work: list[Item], prepared: dict, *, jobs: int = 2,
     return {item.id: graded for item, graded in zip(work, results)}
 
 
-def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
-                  problems: list[str]) -> tuple[dict[str, Graded], set]:
+def grade_pyodide(
+    lessons, work: list[Item], seed: int, prepared_c: dict, problems: list[str]
+) -> tuple[dict[str, Graded], set]:
     """Grade every item in Pyodide (one Node process); record reference differences in ``problems``. Returns the
     results, the ``(lesson, checkpoint)`` pairs whose reference fails to prepare in Pyodide (one problem each), and
     per pair the case ids both runtimes generated (the verdicts are compared on those)."""
     from werkbank.parity import advice, expected_differences, run_pyodide
 
     cps = {(i.lesson.id, i.checkpoint.id) for i in work}
-    prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed, "lang": FALLBACK_LANGUAGE}
-               for lid, cid in sorted(cps)]
-    jobs = [{"id": item.id, "lesson": item.lesson.id, "checkpoint": item.checkpoint.id, "seed": seed,
-             "source": item.source(), "lang": FALLBACK_LANGUAGE} for item in work]
-    prepared_p, results = run_pyodide([lesson for lesson in lessons if any(k[0] == lesson.id for k in cps)],
-                                      jobs, prepare)
+    prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed, "lang": FALLBACK_LANGUAGE} for lid, cid in sorted(cps)]
+    jobs = [
+        {
+            "id": item.id,
+            "lesson": item.lesson.id,
+            "checkpoint": item.checkpoint.id,
+            "seed": seed,
+            "source": item.source(),
+            "lang": FALLBACK_LANGUAGE,
+        }
+        for item in work
+    ]
+    prepared_p, results = run_pyodide(
+        [lesson for lesson in lessons if any(k[0] == lesson.id for k in cps)], jobs, prepare
+    )
     broken, common = set(), {}
     for lesson in lessons:
         for cp in lesson.checkpoints:
@@ -669,8 +800,10 @@ def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
                 continue
             theirs = prepared_p.get((lesson.id, cp.id, seed), {})
             if "author_error" in theirs:
-                problems.append(f"{rel(cp.solution_path)}: works in CPython, but in Pyodide it is an author error: "
-                                f"{theirs['author_error']}{advice(theirs['author_error'])}")
+                problems.append(
+                    f"{rel(cp.solution_path)}: works in CPython, but in Pyodide it is an author error: "
+                    f"{theirs['author_error']}{advice(theirs['author_error'])}"
+                )
                 broken.add((lesson.id, cp.id))
                 continue
             mine = prepared_c[(lesson.id, cp.id)]["key"]["expected"]
@@ -679,13 +812,17 @@ def grade_pyodide(lessons, work: list[Item], seed: int, prepared_c: dict,
             common[(lesson.id, cp.id)] = both
             only_c, only_p = [c for c in mine if c not in both], [c for c in other if c not in both]
             if only_c or only_p:
-                problems.append(f"{rel(grader_path(cp.grader))}: the runtimes generate different cases: "
-                                f"{len(only_c)} only in CPython (like {only_c[:1] or '-'}), {len(only_p)} only in "
-                                f"Pyodide (like {only_p[:1] or '-'}); case generation must not depend on the "
-                                "platform (numpy's default int is int32 in Pyodide); the other cases are compared")
+                problems.append(
+                    f"{rel(grader_path(cp.grader))}: the runtimes generate different cases: "
+                    f"{len(only_c)} only in CPython (like {only_c[:1] or '-'}), {len(only_p)} only in "
+                    f"Pyodide (like {only_p[:1] or '-'}); case generation must not depend on the "
+                    "platform (numpy's default int is int32 in Pyodide); the other cases are compared"
+                )
             for case, ours, theirs_text in expected_differences({c: mine[c] for c in mine if c in both}, other):
-                problems.append(f"{rel(cp.solution_path)}: the reference differs between runtimes on case {case}: "
-                                f"CPython {ours}, Pyodide {theirs_text}")
+                problems.append(
+                    f"{rel(cp.solution_path)}: the reference differs between runtimes on case {case}: "
+                    f"CPython {ours}, Pyodide {theirs_text}"
+                )
     return {key: Graded(value["verdict"], value["outcomes"]) for key, value in results.items()}, broken, common
 
 
@@ -696,8 +833,9 @@ def _only(verdict: dict, cases) -> dict:
     return {**verdict, "failed_cases": [c for c in verdict.get("failed_cases") or [] if c in cases]}
 
 
-def compare_with_pyodide(lessons, work: list[Item], cpython: dict[str, Graded], prepared: dict,
-                         seed: int = CASE_SEED) -> tuple[list[str], str]:
+def compare_with_pyodide(
+    lessons, work: list[Item], cpython: dict[str, Graded], prepared: dict, seed: int = CASE_SEED
+) -> tuple[list[str], str]:
     """Grade ``work`` in Pyodide and compare with the CPython results, graded against ``prepared``:
     ``(problems, one report line)``."""
     from werkbank.parity import ParityError, verdict_difference
@@ -717,8 +855,9 @@ def compare_with_pyodide(lessons, work: list[Item], cpython: dict[str, Graded], 
             continue
         ours = cpython[item.id]
         shared = common.get((item.lesson.id, item.checkpoint.id))
-        difference = verdict_difference(_only(ours.verdict, shared), ours.outcomes, _only(other.verdict, shared),
-                                        other.outcomes)
+        difference = verdict_difference(
+            _only(ours.verdict, shared), ours.outcomes, _only(other.verdict, shared), other.outcomes
+        )
         if difference:
             problems.append(f"{rel(item.path)}: the runtimes disagree: {difference}")
         else:
@@ -727,6 +866,7 @@ def compare_with_pyodide(lessons, work: list[Item], cpython: dict[str, Graded], 
 
 
 # --- the command ----------------------------------------------------------------------------------------------------
+
 
 def select_lessons(lesson_ids=None, root: Path | None = None) -> tuple[list[Lesson], list[str]]:
     """Load the lessons to check; a lesson whose lesson.toml is broken becomes one problem line."""
@@ -740,8 +880,10 @@ def select_lessons(lesson_ids=None, root: Path | None = None) -> tuple[list[Less
     seen: dict[str, Lesson] = {}
     for lesson in lessons:
         if lesson.id in seen:
-            problems.append(f"{rel(lesson.folder / 'lesson.toml')}: lesson id {lesson.id!r} is also declared in "
-                            f"{rel(seen[lesson.id].folder / 'lesson.toml')}")
+            problems.append(
+                f"{rel(lesson.folder / 'lesson.toml')}: lesson id {lesson.id!r} is also declared in "
+                f"{rel(seen[lesson.id].folder / 'lesson.toml')}"
+            )
         seen[lesson.id] = lesson
     if lesson_ids:
         chosen = []
@@ -749,15 +891,26 @@ def select_lessons(lesson_ids=None, root: Path | None = None) -> tuple[list[Less
             if lesson_id in seen:
                 chosen.append(seen[lesson_id])
             elif not problems:
-                problems.append(f"no lesson with id {lesson_id!r}{did_you_mean(lesson_id, seen)} (known: "
-                                f"{', '.join(sorted(seen)) or 'none'})")
+                problems.append(
+                    f"no lesson with id {lesson_id!r}{did_you_mean(lesson_id, seen)} (known: "
+                    f"{', '.join(sorted(seen)) or 'none'})"
+                )
         lessons = chosen
         problems = [p for p in problems if any(lid in p for lid in lesson_ids)] or problems
     return sorted(lessons, key=lambda lesson: (lesson.order, lesson.id)), problems
 
 
-def check_lessons(lesson_ids=None, *, seed: int = CASE_SEED, jobs: int = 2, pyodide: bool = True, mutants: bool = False,
-                  lesson_tests: bool = True, progress=None, root: Path | None = None) -> tuple[list[str], list[str]]:
+def check_lessons(
+    lesson_ids=None,
+    *,
+    seed: int = CASE_SEED,
+    jobs: int = 2,
+    pyodide: bool = True,
+    mutants: bool = False,
+    lesson_tests: bool = True,
+    progress=None,
+    root: Path | None = None,
+) -> tuple[list[str], list[str]]:
     """Check the given lessons (default: all under ``root``, the exercises folder). Returns ``(problems, report
     lines)``; see the module docstring."""
     say = progress or (lambda line: None)
@@ -788,16 +941,20 @@ def check_lessons(lesson_ids=None, *, seed: int = CASE_SEED, jobs: int = 2, pyod
         ready = prepared[(item.lesson.id, item.checkpoint.id)]
         verdict = cpython[item.id].verdict
         problem = judge_job(item.kind, verdict, item.mistake, ready["key"]["order"])
-        report.append(f"{'ok  ' if problem is None else 'FAIL'} {item.lesson.id} {item.checkpoint.id} "
-                      f"{item.name}: {verdict['status']} ({verdict.get('passed')}/{verdict.get('total')})")
+        report.append(
+            f"{'ok  ' if problem is None else 'FAIL'} {item.lesson.id} {item.checkpoint.id} "
+            f"{item.name}: {verdict['status']} ({verdict.get('passed')}/{verdict.get('total')})"
+        )
         if problem and item.kind == "alternative" and verdict["status"] == "fail":
             found = blame(ready, cpython[item.id].outcomes, verdict["failure"]["case"])
             if found and found[0] == "reference":
-                problems.append(f"{rel(item.checkpoint.solution_path)}: on case {verdict['failure']['case']} "
-                                f"({verdict['failure']['call']}), with {rel(item.path)}: {found[1]}")
+                problems.append(
+                    f"{rel(item.checkpoint.solution_path)}: on case {verdict['failure']['case']} "
+                    f"({verdict['failure']['call']}), with {rel(item.path)}: {found[1]}"
+                )
                 continue
             if found:
-                problem = (f"fails case {verdict['failure']['case']} ({verdict['failure']['call']}): {found[1]}")
+                problem = f"fails case {verdict['failure']['case']} ({verdict['failure']['call']}): {found[1]}"
         if problem and not (item.kind == "mistake" and "is not a case of" in problem):  # the linter said so
             problems.append(f"{rel(item.path)}: {problem}")
     for lesson in lessons:
@@ -869,9 +1026,13 @@ def lesson_test_problems(lesson: Lesson) -> list[str]:
     path = lesson_test_file(lesson)
     if path is None:
         return []
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=no", "-rfE",
-                           "--color=no", str(path)], cwd=path.parent.parent, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "COLUMNS": "400"})
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=no", "-rfE", "--color=no", str(path)],
+        cwd=path.parent.parent,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "COLUMNS": "400"},
+    )
     if done.returncode in (0, 5):  # passed, or no tests in it
         return []
     failed = [line.split(" ", 1)[1] for line in done.stdout.splitlines() if line.startswith(("FAILED ", "ERROR "))]

@@ -47,8 +47,13 @@ def _grade(args) -> int:
         problem = f"cannot read {path}: {error}"
         print(f"werkbank grade: {problem}", file=sys.stderr)
         if args.json:
-            print(printable(json.dumps({"status": "error", "message": problem, "detail": problem, "usage": True},
-                                       ensure_ascii=False)))
+            print(
+                printable(
+                    json.dumps(
+                        {"status": "error", "message": problem, "detail": problem, "usage": True}, ensure_ascii=False
+                    )
+                )
+            )
         return 2
     verdict = grade_source(args.lesson, args.checkpoint, source, lang=args.lang, seed=args.seed)
     if args.json:
@@ -67,9 +72,13 @@ def format_verdict(verdict: dict) -> str:
     lines = [f"{verdict['status'].upper()}: {verdict['message']}"]
     failure = verdict.get("failure")
     if failure:
-        lines += [f"  case:     {failure['case']}", f"  call:     {failure['call']}",
-                  f"  expected: {failure['expected']}", f"  got:      {failure['actual']}",
-                  f"  why:      {failure['reason']}"]
+        lines += [
+            f"  case:     {failure['case']}",
+            f"  call:     {failure['call']}",
+            f"  expected: {failure['expected']}",
+            f"  got:      {failure['actual']}",
+            f"  why:      {failure['reason']}",
+        ]
         if failure.get("explanation"):
             lines.append(f"  about:    {failure['explanation']}")
         if failure.get("hint"):
@@ -92,10 +101,15 @@ def _check(args) -> int:
 
     start = time.monotonic()
     try:
-        problems, report = check_lessons(args.lessons or None, seed=args.seed, jobs=args.jobs,
-                                         pyodide=not args.no_pyodide, mutants=args.mutants,
-                                         lesson_tests=not args.no_lesson_tests,
-                                         progress=lambda line: print(line, file=sys.stderr, flush=True))
+        problems, report = check_lessons(
+            args.lessons or None,
+            seed=args.seed,
+            jobs=args.jobs,
+            pyodide=not args.no_pyodide,
+            mutants=args.mutants,
+            lesson_tests=not args.no_lesson_tests,
+            progress=lambda line: print(line, file=sys.stderr, flush=True),
+        )
     except LessonError as error:
         print(f"werkbank check: {error}", file=sys.stderr)
         return 2
@@ -162,39 +176,60 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("file", metavar="FILE")
     grade.add_argument("--json", action="store_true", help="print one JSON object")
     grade.add_argument("--lang", choices=LANGUAGES, default=FALLBACK_LANGUAGE)
-    grade.add_argument("--seed", type=int, default=CASE_SEED,
-                       help=f"seed of the random and generated cases (default {CASE_SEED}: the cases a Check in the "
-                            "browser runs; another seed lets an author try other cases)")
+    grade.add_argument(
+        "--seed",
+        type=int,
+        default=CASE_SEED,
+        help=f"seed of the random and generated cases (default {CASE_SEED}: the cases a Check in the "
+        "browser runs; another seed lets an author try other cases)",
+    )
     grade.set_defaults(func=_grade)
-    check = sub.add_parser("check", help="lint lessons, then prove every checkpoint in CPython and Pyodide: "
-                                         "references and alternatives pass, starters and mistakes fail as declared")
+    check = sub.add_parser(
+        "check",
+        help="lint lessons, then prove every checkpoint in CPython and Pyodide: "
+        "references and alternatives pass, starters and mistakes fail as declared",
+    )
     check.add_argument("lessons", nargs="*", metavar="LESSON_ID")
     check.add_argument("--seed", type=int, default=CASE_SEED)
     check.add_argument("--jobs", type=int, default=2)
-    check.add_argument("--no-pyodide", action="store_true",
-                       help="skip the Pyodide parity run (faster while drafting; make test never skips it)")
-    check.add_argument("--mutants", action="store_true",
-                       help="also run the graders against generated mutants of each reference (werkbank.mutants)")
-    check.add_argument("--no-lesson-tests", action="store_true",
-                       help="skip the lesson's own test file, tests/test_lesson_<package>.py (faster while drafting)")
+    check.add_argument(
+        "--no-pyodide",
+        action="store_true",
+        help="skip the Pyodide parity run (faster while drafting; make test never skips it)",
+    )
+    check.add_argument(
+        "--mutants",
+        action="store_true",
+        help="also run the graders against generated mutants of each reference (werkbank.mutants)",
+    )
+    check.add_argument(
+        "--no-lesson-tests",
+        action="store_true",
+        help="skip the lesson's own test file, tests/test_lesson_<package>.py (faster while drafting)",
+    )
     check.set_defaults(func=_check)
     new = sub.add_parser("new", help="scaffold a lesson that passes check at once")
     new.add_argument("lesson", metavar="LESSON_ID", help="lowercase words joined by '-', e.g. my-lesson")
-    new.add_argument("--lang", default=FALLBACK_LANGUAGE,
-                     help="comma-separated languages, the first the original (en,nl)")
+    new.add_argument(
+        "--lang", default=FALLBACK_LANGUAGE, help="comma-separated languages, the first the original (en,nl)"
+    )
     new.add_argument("--title", default=None, help="the lesson's title (default: from the id)")
     new.set_defaults(func=_new)
     build = sub.add_parser("build", help="write the static site to dist/")
     build.add_argument("--dist", default=str(ROOT / "dist"))
-    build.add_argument("--stock", action="store_true",
-                       help="ship Pyodide's stock runtime files instead of the bytecode-compiled ones")
+    build.add_argument(
+        "--stock", action="store_true", help="ship Pyodide's stock runtime files instead of the bytecode-compiled ones"
+    )
     build.set_defaults(func=_build)
     serve = sub.add_parser("serve", help="serve dist/ with COOP/COEP headers")
     serve.add_argument("--dist", default=str(ROOT / "dist"))
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=None, help="default: $PORT or 8000")
-    serve.add_argument("--watch", action="store_true",
-                       help="rebuild when lessons, graders or web/ change and reload open pages (no service worker)")
+    serve.add_argument(
+        "--watch",
+        action="store_true",
+        help="rebuild when lessons, graders or web/ change and reload open pages (no service worker)",
+    )
     serve.set_defaults(func=_serve)
     return top
 

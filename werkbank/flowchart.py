@@ -43,7 +43,7 @@ _NODE = r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[\s*\"?(.*?)\"?\s*\])?"
 _NODE_RE = re.compile(r"^\s*" + _NODE + r"\s*")
 _ARROW_RE = re.compile(r"^\s*-->\s*(?:\|([^|]*)\|\s*)?")
 
-CHAR_W = 7.6      # average glyph width at 14px, generous
+CHAR_W = 7.6  # average glyph width at 14px, generous
 LINE_H = 18
 PAD_X = 14
 PAD_Y = 10
@@ -92,19 +92,19 @@ def parse_flowchart(text: str, source: str = "<flowchart>"):
         if not m:
             raise FlowchartError(f"{source}: cannot read flowchart line {line!r}")
         prev = node(m.group(1), m.group(2))
-        rest = rest[m.end():]
+        rest = rest[m.end() :]
         while rest:
             arrow = _ARROW_RE.match(rest)
             if not arrow:
                 raise FlowchartError(f"{source}: cannot read flowchart line {line!r} (only 'A[label] --> B[label]')")
-            rest = rest[arrow.end():]
+            rest = rest[arrow.end() :]
             m = _NODE_RE.match(rest)
             if not m or not m.group(1):
                 raise FlowchartError(f"{source}: flowchart arrow without a target in {line!r}")
             cur = node(m.group(1), m.group(2))
             edges.append((prev, cur, (arrow.group(1) or "").strip()))
             prev = cur
-            rest = rest[m.end():]
+            rest = rest[m.end() :]
     return direction, nodes, edges
 
 
@@ -139,8 +139,8 @@ def _place(direction: str, nodes: dict[str, _Node], edges) -> tuple[float, float
     for n in sorted(nodes.values(), key=lambda n: n.order):
         by_layer.setdefault(n.layer, []).append(n)
     td = direction == "TD"
-    cross = (lambda n: n.w) if td else (lambda n: n.h)       # size across the flow
-    along = (lambda n: n.h) if td else (lambda n: n.w)       # size along the flow
+    cross = (lambda n: n.w) if td else (lambda n: n.h)  # size across the flow
+    along = (lambda n: n.h) if td else (lambda n: n.w)  # size along the flow
     parents: dict[str, list[str]] = {n: [] for n in nodes}
     for a, b, _ in edges:
         if nodes[a].layer < nodes[b].layer:
@@ -163,7 +163,9 @@ def _place(direction: str, nodes: dict[str, _Node], edges) -> tuple[float, float
         if k > 0:  # pull the row back so it is centred on what it wanted, without overlapping itself
             goals = [wanted[n.id] for n in layer if wanted.get(n.id) is not None]
             if goals:
-                shift = (min(centre[n.id] for n in layer) + max(centre[n.id] for n in layer)) / 2 - sum(goals) / len(goals)
+                shift = (min(centre[n.id] for n in layer) + max(centre[n.id] for n in layer)) / 2 - sum(goals) / len(
+                    goals
+                )
                 if shift > 0:
                     for n in layer:
                         centre[n.id] -= shift
@@ -231,8 +233,12 @@ def flowchart_svg(text: str, source: str = "<flowchart>", title: str = "Flowchar
     ordered = sorted(nodes.values(), key=lambda n: (n.layer, n.order))
     arrow = " ← " if rtl else " → "
     steps = "; ".join(
-        f"{i}. {n.label}" + (arrow + ", ".join(nodes[b].label for a, b, _ in edges if a == n.id)
-                             if any(a == n.id for a, _, _ in edges) else "")
+        f"{i}. {n.label}"
+        + (
+            arrow + ", ".join(nodes[b].label for a, b, _ in edges if a == n.id)
+            if any(a == n.id for a, _, _ in edges)
+            else ""
+        )
         for i, n in enumerate(ordered, 1)
     )
     summary = f"{title}: {steps}"
@@ -249,20 +255,28 @@ def flowchart_svg(text: str, source: str = "<flowchart>", title: str = "Flowchar
     for kind, points, (lx, ly), label in routes:
         (x0, y0), rest = points[0], points[1:]
         d = f"M{fx(x0):.1f},{y0:.1f} {kind}" + " ".join(f"{fx(x):.1f},{y:.1f}" for x, y in rest)
-        out.append(f'<path class="fc-edge" d="{d}" fill="none" stroke="currentColor" stroke-width="1.5" '
-                   f'marker-end="url(#{marker})"/>')
+        out.append(
+            f'<path class="fc-edge" d="{d}" fill="none" stroke="currentColor" stroke-width="1.5" '
+            f'marker-end="url(#{marker})"/>'
+        )
         if label:
-            out.append(f'<text class="fc-edge-label" x="{fx(lx):.1f}" y="{ly + 4:.1f}" font-size="12" '
-                       f'text-anchor="middle" fill="currentColor">{esc(label)}</text>')
+            out.append(
+                f'<text class="fc-edge-label" x="{fx(lx):.1f}" y="{ly + 4:.1f}" font-size="12" '
+                f'text-anchor="middle" fill="currentColor">{esc(label)}</text>'
+            )
     for n in ordered:
         left = fx(n.x + n.w) if rtl else n.x
-        out.append(f'<g class="fc-node" data-node="{esc(n.id)}"><rect x="{left:.1f}" y="{n.y:.1f}" '
-                   f'width="{n.w:.1f}" height="{n.h:.1f}" rx="6" fill="none" stroke="currentColor" '
-                   'stroke-width="1.5"/>')
+        out.append(
+            f'<g class="fc-node" data-node="{esc(n.id)}"><rect x="{left:.1f}" y="{n.y:.1f}" '
+            f'width="{n.w:.1f}" height="{n.h:.1f}" rx="6" fill="none" stroke="currentColor" '
+            'stroke-width="1.5"/>'
+        )
         for i, ln in enumerate(n.lines):
             ty = n.y + PAD_Y + LINE_H * i + LINE_H * 0.75
-            out.append(f'<text x="{fx(n.x + n.w / 2):.1f}" y="{ty:.1f}" text-anchor="middle" font-size="14" '
-                       f'fill="currentColor">{esc(ln)}</text>')
+            out.append(
+                f'<text x="{fx(n.x + n.w / 2):.1f}" y="{ty:.1f}" text-anchor="middle" font-size="14" '
+                f'fill="currentColor">{esc(ln)}</text>'
+            )
         out.append("</g>")
     out.append("</svg>")
     return "".join(out)

@@ -28,13 +28,28 @@ def prepare_checkpoint(checkpoint, *, seed: int = CASE_SEED, lang: str = FALLBAC
         raise AuthorError(f"{checkpoint.grader}: {type(error).__name__}: {error}") from None
     # declared mistakes run as learners' programs do, in a child process with the fixed hash seed: the record of
     # where each fails is then the same in every process that prepares the checkpoint (the build, werkbank grade)
-    return prepare(grader, checkpoint.solution(), lesson=checkpoint.lesson_id, checkpoint=checkpoint.id, seed=seed,
-                   plot=checkpoint.plot, lang=lang, mistakes=checkpoint.mistake_feedback(),
-                   run=lambda source, plan: cpython.run(source, plan))
+    return prepare(
+        grader,
+        checkpoint.solution(),
+        lesson=checkpoint.lesson_id,
+        checkpoint=checkpoint.id,
+        seed=seed,
+        plot=checkpoint.plot,
+        lang=lang,
+        mistakes=checkpoint.mistake_feedback(),
+        run=lambda source, plan: cpython.run(source, plan),
+    )
 
 
-def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str = FALLBACK_LANGUAGE,
-                 seed: int = CASE_SEED, shrink_failures: bool = True) -> dict:
+def grade_source(
+    lesson_id: str,
+    checkpoint_id: str,
+    source: str,
+    *,
+    lang: str = FALLBACK_LANGUAGE,
+    seed: int = CASE_SEED,
+    shrink_failures: bool = True,
+) -> dict:
     """Grade ``source`` against a checkpoint; returns the verdict dict (``author_error`` for grader bugs), the same
     one a Check in the browser gives. With ``shrink_failures`` a failing case is shown on the smallest input found
     that fails the same way."""
@@ -48,8 +63,15 @@ def grade_source(lesson_id: str, checkpoint_id: str, source: str, *, lang: str =
         return author_error(str(error), lang)
     run = cpython.run(source, prepared["plan"])
     verdict = judge(prepared, run, lang)
-    if shrink_failures and verdict["status"] == "fail" and shrink.shrinkable(
-            prepared["key"], verdict, next(c for c in prepared["plan"]["cases"] if c["id"] == verdict["failure"]["case"])):
+    if (
+        shrink_failures
+        and verdict["status"] == "fail"
+        and shrink.shrinkable(
+            prepared["key"],
+            verdict,
+            next(c for c in prepared["plan"]["cases"] if c["id"] == verdict["failure"]["case"]),
+        )
+    ):
         try:
             verdict = shrink_verdict(checkpoint, prepared, run, verdict, source, lang)
         except Exception:  # noqa: BLE001 - as in the browser: shrinking only improves a verdict, never loses it

@@ -106,6 +106,7 @@ def close(a, b, tol: float = 1e-12) -> bool:
 
 # --- a lesson's checks.py -------------------------------------------------------------------------------------------
 
+
 class _Checks:
     """What a lesson's checks.py declares (nothing when it has none), or the one problem loading it."""
 
@@ -124,19 +125,25 @@ class _Checks:
             sys.modules[name] = module
             spec.loader.exec_module(module)
         except Exception as error:  # the author's module: any error is theirs, one line
-            self.problem = f"{rel(self.path)}{_line_in(error, self.path)}: cannot be imported: " \
-                           f"{type(error).__name__}: {error}"
+            self.problem = (
+                f"{rel(self.path)}{_line_in(error, self.path)}: cannot be imported: {type(error).__name__}: {error}"
+            )
             return
         finally:
             sys.modules.pop(name, None)
         self.claims = list(getattr(module, "PROSE_CLAIMS", []))
         self.checks = list(getattr(module, "CHECKS", []))
         self.language = getattr(module, "PROSE_LANGUAGE", self.language)
-        bad = [c for c in self.claims if not (isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str)
-                                              and callable(c[1]))]
+        bad = [
+            c
+            for c in self.claims
+            if not (isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str) and callable(c[1]))
+        ]
         if bad or not all(callable(c) for c in self.checks) or self.language not in lesson.languages:
-            self.problem = (f"{rel(self.path)}: PROSE_CLAIMS is a list of (passage, check) pairs, CHECKS a list of "
-                            f"checks, PROSE_LANGUAGE one of {list(lesson.languages)}")
+            self.problem = (
+                f"{rel(self.path)}: PROSE_CLAIMS is a list of (passage, check) pairs, CHECKS a list of "
+                f"checks, PROSE_LANGUAGE one of {list(lesson.languages)}"
+            )
             self.claims, self.checks = [], []
 
 
@@ -166,6 +173,7 @@ def _run(check, path: Path, what: str) -> str | None:
 
 
 # --- numbers in the prose -------------------------------------------------------------------------------------------
+
 
 def scannable(text: str) -> str:
     """Prose with whitespace collapsed and the fences that state no checked numbers blanked out."""
@@ -218,27 +226,36 @@ def prose_numbers(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
     for passage, _ in checks.claims:
         start = text.find(" ".join(passage.split()))
         if start < 0:
-            problems.append(f"{rel(checks.path)}: the PROSE_CLAIMS passage {_brief(passage)!r} is not in {path.name} "
-                            "(any more): quote the prose as it is now")
+            problems.append(
+                f"{rel(checks.path)}: the PROSE_CLAIMS passage {_brief(passage)!r} is not in {path.name} "
+                "(any more): quote the prose as it is now"
+            )
             continue
         for i in range(start, start + len(" ".join(passage.split()))):
             covered[i] = True
     # a new paragraph, or the line after a heading, starts a sentence too
-    paragraphs = [i for i in range(1, len(text)) if text[i - 1] == " " and lines[i] > lines[i - 1]
-                  and (lines[i] - lines[i - 1] >= 2 or lines[i - 1] in heading)]
+    paragraphs = [
+        i
+        for i in range(1, len(text))
+        if text[i - 1] == " " and lines[i] > lines[i - 1] and (lines[i] - lines[i - 1] >= 2 or lines[i - 1] in heading)
+    ]
     by_sentence: dict = {}  # sentence start -> the numbers in it that no passage covers
     for match in NUMBER.finditer(text):
-        if not all(covered[match.start():match.end()]):
-            start = max([text.rfind(". ", 0, match.start()) + 2, text.rfind("# ", 0, match.start()) + 2, 0]
-                        + [i for i in paragraphs if i <= match.start()])
+        if not all(covered[match.start() : match.end()]):
+            start = max(
+                [text.rfind(". ", 0, match.start()) + 2, text.rfind("# ", 0, match.start()) + 2, 0]
+                + [i for i in paragraphs if i <= match.start()]
+            )
             by_sentence.setdefault(start, []).append(match.group(0))
     for start, found in by_sentence.items():
         end = text.find(". ", start)
-        sentence = text[start:end + 1 if end >= 0 else len(text)].strip()
+        sentence = text[start : end + 1 if end >= 0 else len(text)].strip()
         what = f"the number {found[0]} in" if len(found) == 1 else f"the numbers {', '.join(found)} in"
-        problems.append(f"{rel(path)}:{lines[start]}: {what} {_brief(sentence, 90)!r} not in a passage of "
-                        f"{CHECKS_FILE}'s PROSE_CLAIMS: quote the passage there with a check that computes what it "
-                        "says (AUTHORING.md, Numbers in the prose)")
+        problems.append(
+            f"{rel(path)}:{lines[start]}: {what} {_brief(sentence, 90)!r} not in a passage of "
+            f"{CHECKS_FILE}'s PROSE_CLAIMS: quote the passage there with a check that computes what it "
+            "says (AUTHORING.md, Numbers in the prose)"
+        )
     return problems
 
 
@@ -273,19 +290,27 @@ def translated_numbers(lesson: Lesson, checks: _Checks | None = None) -> list[st
         other = _sections(lesson.prose(lang))
         headings = [""] + re.findall(r"^## (.*)$", lesson.prose(lang), re.M)
         if len(other) != len(original):
-            problems.append(f"{rel(path)}: {len(other) - 1} sections (## headings), prose.{checks.language}.md has "
-                            f"{len(original) - 1}: translate section by section")
+            problems.append(
+                f"{rel(path)}: {len(other) - 1} sections (## headings), prose.{checks.language}.md has "
+                f"{len(original) - 1}: translate section by section"
+            )
             continue
         for number, (theirs, ours) in enumerate(zip(other, original)):
             if sorted(numbers(theirs)) != sorted(numbers(ours)):
-                heading = f"section {number} ('## {_brief(headings[number].strip(), 40)}')" \
-                    if number < len(headings) and number else "the text before the first ## heading"
-                problems.append(f"{rel(path)}: {heading} states other numbers than prose.{checks.language}.md: "
-                                f"{sorted(numbers(theirs))} against {sorted(numbers(ours))}")
+                heading = (
+                    f"section {number} ('## {_brief(headings[number].strip(), 40)}')"
+                    if number < len(headings) and number
+                    else "the text before the first ## heading"
+                )
+                problems.append(
+                    f"{rel(path)}: {heading} states other numbers than prose.{checks.language}.md: "
+                    f"{sorted(numbers(theirs))} against {sorted(numbers(ours))}"
+                )
     return problems
 
 
 # --- hints, examples, tasks, starters -------------------------------------------------------------------------------
+
 
 def hints(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
     """2 or 3 hints per file, rendered with rules between them (no heading), the first a nudge."""
@@ -304,14 +329,20 @@ def hints(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
             except MarkdownError:
                 continue  # the linter names it
             if not 2 <= len(found) <= 3:
-                problems.append(f"{rel(path)}: {len(found)} hint(s): write 2 or 3, gentle to specific, separated by "
-                                "lines holding only ---")
+                problems.append(
+                    f"{rel(path)}: {len(found)} hint(s): write 2 or 3, gentle to specific, separated by "
+                    "lines holding only ---"
+                )
             elif html.count("<hr />") != len(found) - 1 or "<h2" in html:
-                problems.append(f"{rel(path)}: a --- right under a line of text makes it a heading: leave an empty "
-                                "line before each ---")
+                problems.append(
+                    f"{rel(path)}: a --- right under a line of text makes it a heading: leave an empty "
+                    "line before each ---"
+                )
             elif len(found[0]) >= len("\n".join(found[1:])) * 2:
-                problems.append(f"{rel(path)}: the first hint is as long as the answer: make it a nudge, and the later "
-                                "ones more specific")
+                problems.append(
+                    f"{rel(path)}: the first hint is as long as the answer: make it a nudge, and the later "
+                    "ones more specific"
+                )
     return problems
 
 
@@ -364,8 +395,10 @@ def examples(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
         for lang in lesson.languages:
             path = cp.folder / f"example.{lang}.py"
             if not path.is_file():
-                problems.append(f"{rel(path)}: missing: a few lines whose last calls {cp.entry[0] if cp.entry else 'an entry'}"
-                                "; Run shows its value, and the task's first pycon block repeats it")
+                problems.append(
+                    f"{rel(path)}: missing: a few lines whose last calls {cp.entry[0] if cp.entry else 'an entry'}"
+                    "; Run shows its value, and the task's first pycon block repeats it"
+                )
                 continue
             example = read_text(path)
             try:
@@ -387,12 +420,14 @@ def examples(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
                 continue  # the linter names it
             signature, block = _first_blocks(read_text(task))
             if signature is None or not all(f"`{name}" in signature.content for name in cp.entry):
-                problems.append(f"{rel(task)}: must open with the signature of every entry, like `{cp.entry[0]}(...)`"
-                                if cp.entry else f"{rel(task)}: must open with the entries' signatures")
+                problems.append(
+                    f"{rel(task)}: must open with the signature of every entry, like `{cp.entry[0]}(...)`"
+                    if cp.entry
+                    else f"{rel(task)}: must open with the entries' signatures"
+                )
                 continue
             if block is None or block.type != "fence" or block.info.strip() != "pycon":
-                problems.append(f"{rel(task)}: the signatures must be followed by a ```pycon block running "
-                                f"{path.name}")
+                problems.append(f"{rel(task)}: the signatures must be followed by a ```pycon block running {path.name}")
                 continue
             source, shown = _pycon(block.content)
             if source != example.rstrip("\n").split("\n"):
@@ -405,8 +440,10 @@ def examples(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
                 problems.append(f"{rel(path)}: fails after solution.py: {_failure(error)}")
                 continue
             if got != shown:
-                problems.append(f"{rel(task)}: the first pycon block shows {_brief(shown, 80)!r}, but {path.name} "
-                                f"gives {_brief(got, 80)!r} after solution.py")
+                problems.append(
+                    f"{rel(task)}: the first pycon block shows {_brief(shown, 80)!r}, but {path.name} "
+                    f"gives {_brief(got, 80)!r} after solution.py"
+                )
     return problems
 
 
@@ -430,11 +467,15 @@ def doctests(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
 
                 class Runner(doctest.DocTestRunner):
                     def report_failure(self, out, test, example, got):
-                        failures.append(f"{example.source.strip()!r} gives {got.strip()!r}, the block shows "
-                                        f"{example.want.strip()!r}")
+                        failures.append(  # noqa: B023 - the runner is used within the iteration that made it
+                            f"{example.source.strip()!r} gives {got.strip()!r}, the block shows "
+                            f"{example.want.strip()!r}"
+                        )
 
                     def report_unexpected_exception(self, out, test, example, exc_info):
-                        failures.append(f"{example.source.strip()!r} raises {exc_info[0].__name__}: {exc_info[1]}")
+                        failures.append(  # noqa: B023 - the runner is used within the iteration that made it
+                            f"{example.source.strip()!r} raises {exc_info[0].__name__}: {exc_info[1]}"
+                        )
 
                 test = parser.get_doctest(block, namespace, f"{rel(task)} block {number}", str(task), 0)
                 test.globs = namespace  # one console session per task text
@@ -463,8 +504,10 @@ def input_rules(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
             folds = re.findall(r'<details class="fold"><summary>.+?</summary>(.*?)</details>', html, re.S)
             example = html.find('<code class="language-pycon">')
             if len(folds) != 1 or "ValueError" not in folds[0] or html.index("<details") < example or example < 0:
-                problems.append(f"{rel(task)}: keep the input rules (what raises ValueError) in one '::: details' "
-                                "fold after the example, so the task reads short")
+                problems.append(
+                    f"{rel(task)}: keep the input rules (what raises ValueError) in one '::: details' "
+                    "fold after the example, so the task reads short"
+                )
     return problems
 
 
@@ -484,8 +527,10 @@ def starters(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
         except SyntaxError:
             continue  # grading names it
         if ARABIC.search(source):
-            problems.append(f"{rel(path)}: holds Arabic text, which reads scrambled in the left-to-right editor: keep "
-                            "the Arabic in the task and hints, and the starter in code")
+            problems.append(
+                f"{rel(path)}: holds Arabic text, which reads scrambled in the left-to-right editor: keep "
+                "the Arabic in the task and hints, and the starter in code"
+            )
         elif len(comments) > 2 or any(len(c) > 80 for c in comments) or "\n" in docstring:
             problems.append(f"{rel(path)}: at most two comments of 80 characters and a one-line docstring")
     return problems
@@ -500,9 +545,17 @@ def own_checks(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
 
 
 #: Every rule, by name (tests/test_lesson_text.py runs each on every lesson).
-RULES = {"prose_numbers": prose_numbers, "prose_claims": prose_claims, "translated_numbers": translated_numbers,
-         "hints": hints, "examples": examples, "doctests": doctests, "input_rules": input_rules,
-         "starters": starters, "own_checks": own_checks}
+RULES = {
+    "prose_numbers": prose_numbers,
+    "prose_claims": prose_claims,
+    "translated_numbers": translated_numbers,
+    "hints": hints,
+    "examples": examples,
+    "doctests": doctests,
+    "input_rules": input_rules,
+    "starters": starters,
+    "own_checks": own_checks,
+}
 
 
 def text_problems(lesson: Lesson) -> list[str]:

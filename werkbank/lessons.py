@@ -56,15 +56,30 @@ from werkbank.vendor.wheels import PIN  # noqa: E402
 
 #: The schema of ``lesson.toml``: every key a table may hold, and the type of its value. Anything else is an error
 #: with a "did you mean" (a misspelled key must never be ignored silently).
-LESSON_KEYS = {"id": str, "languages": list, "listed": bool, "order": int, "minutes": int, "level": str,
-               "requirements": list, "text": dict, "checkpoints": list}
+LESSON_KEYS = {
+    "id": str,
+    "languages": list,
+    "listed": bool,
+    "order": int,
+    "minutes": int,
+    "level": str,
+    "requirements": list,
+    "text": dict,
+    "checkpoints": list,
+}
 #: A lesson's level (``level = "basic"``), shown on the home page and the lesson's header; ``order`` is the suggested
 #: order of the listed lessons, so it should rise with the level.
 LEVELS = ("basic", "intermediate", "advanced")
-TEXT_KEYS = {"title": str, "summary": str, "prerequisites": str, "goals": list, "takeaways": list,
-             "further_reading": str, "sources": list}
-CHECKPOINT_KEYS = {"id": str, "folder": str, "grader": str, "entry": list, "plot": str, "needs": list,
-                   "title": dict}
+TEXT_KEYS = {
+    "title": str,
+    "summary": str,
+    "prerequisites": str,
+    "goals": list,
+    "takeaways": list,
+    "further_reading": str,
+    "sources": list,
+}
+CHECKPOINT_KEYS = {"id": str, "folder": str, "grader": str, "entry": list, "plot": str, "needs": list, "title": dict}
 #: Where alternative correct solutions live: ``tests/data/<lesson-id>/alt_<checkpoint>_<style>.py`` (the checkpoint
 #: may be written ``1``, ``01`` or ``cp1``). ``check`` and ``make test`` require every one of them to pass.
 TESTS_DATA = EXERCISES.parent / "tests" / "data"
@@ -89,8 +104,10 @@ def read_text(path: Path) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        raise LessonError(f"{rel(path)}:{line}: not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start});"
-                          " save the file as UTF-8") from None
+        raise LessonError(
+            f"{rel(path)}:{line}: not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start});"
+            " save the file as UTF-8"
+        ) from None
 
 
 def rel(path: Path) -> str:
@@ -181,8 +198,10 @@ class Checkpoint:
     def _text(self, stem: str, lang: str, suffix: str) -> str:
         path = self.folder / f"{stem}.{lang}{suffix}"
         if not path.is_file():
-            raise LessonError(f"{rel(path)}: missing: write the {stem} in {lang} (every language of a lesson is "
-                              "complete; nothing falls back to another language)")
+            raise LessonError(
+                f"{rel(path)}: missing: write the {stem} in {lang} (every language of a lesson is "
+                "complete; nothing falls back to another language)"
+            )
         return read_text(path)
 
     def task(self, lang: str) -> str:
@@ -216,8 +235,9 @@ class Checkpoint:
         """The starter code, translated when ``starter.<lang>.py`` files exist."""
         path = self.starter_path(lang)
         if not path.is_file():
-            raise LessonError(f"{rel(path)}: missing: write the starter (starter.py, or one starter.<lang>.py "
-                              "per language)")
+            raise LessonError(
+                f"{rel(path)}: missing: write the starter (starter.py, or one starter.<lang>.py per language)"
+            )
         return read_text(path)
 
     @property
@@ -228,8 +248,10 @@ class Checkpoint:
     def solution(self) -> str:
         """The reference solution's source."""
         if not self.solution_path.is_file():
-            raise LessonError(f"{rel(self.solution_path)}: missing: write the reference solution (the graders "
-                              "compute every expected value with it)")
+            raise LessonError(
+                f"{rel(self.solution_path)}: missing: write the reference solution (the graders "
+                "compute every expected value with it)"
+            )
         return read_text(self.solution_path)
 
     def mistake_paths(self) -> list[Path]:
@@ -274,8 +296,16 @@ class Checkpoint:
                     parts[lang] = inline_parts(text)
                 except MarkdownError:
                     parts[lang] = [{"text": text}]
-            found.append({"name": m.name, "expect_fail": m.expect_fail, "expect_status": m.expect_status,
-                          "feedback": dict(m.feedback), "parts": parts, "source": source})
+            found.append(
+                {
+                    "name": m.name,
+                    "expect_fail": m.expect_fail,
+                    "expect_status": m.expect_status,
+                    "feedback": dict(m.feedback),
+                    "parts": parts,
+                    "source": source,
+                }
+            )
         return found
 
     def alternatives(self) -> list[Alternative]:
@@ -365,8 +395,10 @@ def parse_mistake(path: Path, solution_path: Path | None = None) -> Mistake:
         elif key == "feedback":
             raise LessonError(f"{where}:{number}: write the feedback's language: '# feedback.en: …'")
         elif re.fullmatch(r"[a-z][a-z.-]*", key) and (patch or did_you_mean(key, MISTAKE_KEYS)):
-            raise LessonError(f"{where}:{number}: unknown header {key!r}{did_you_mean(key, MISTAKE_KEYS)}; "
-                              "the header keys are mistake, expect-fail, expect-status and feedback.<lang>")
+            raise LessonError(
+                f"{where}:{number}: unknown header {key!r}{did_you_mean(key, MISTAKE_KEYS)}; "
+                "the header keys are mistake, expect-fail, expect-status and feedback.<lang>"
+            )
     if not description:
         raise LessonError(f"{where}: the first lines must declare '# mistake: <what is wrong>'")
     if (expect_fail is None) == (expect_status is None):
@@ -409,8 +441,10 @@ def parse_hunks(body: str, path: Path) -> list[Hunk]:
             start = int(found.group(1)) if found else None
             continue
         if old is None:
-            raise LessonError(f"{rel(path)}: a patch starts with '@@' after its '#' header lines; line "
-                              f"{number + offset} is {line[:40]!r}")
+            raise LessonError(
+                f"{rel(path)}: a patch starts with '@@' after its '#' header lines; line "
+                f"{number + offset} is {line[:40]!r}"
+            )
         if line.startswith("\\"):
             continue
         tag, text = (line[:1], line[1:]) if line else (" ", "")
@@ -426,8 +460,10 @@ def parse_hunks(body: str, path: Path) -> list[Hunk]:
     if old is not None:
         hunks.append(Hunk(old, new, start, first))
     if not hunks:
-        raise LessonError(f"{rel(path)}: the patch has no hunk: after the header, write '@@' and the lines to "
-                          "change ('-' removed, '+' added, ' ' context)")
+        raise LessonError(
+            f"{rel(path)}: the patch has no hunk: after the header, write '@@' and the lines to "
+            "change ('-' removed, '+' added, ' ' context)"
+        )
     for hunk in hunks:
         while hunk.old and hunk.new and hunk.old[-1] == "" and hunk.new[-1] == "":  # trailing blank lines
             hunk.old.pop()
@@ -435,8 +471,10 @@ def parse_hunks(body: str, path: Path) -> list[Hunk]:
         if hunk.old == hunk.new:
             raise LessonError(f"{rel(path)}: the hunk at '@@' #{hunks.index(hunk) + 1} changes nothing")
         if not hunk.old:
-            raise LessonError(f"{rel(path)}: the hunk at '@@' #{hunks.index(hunk) + 1} has no context or '-' line "
-                              "to place it: add the line above the insertion as context")
+            raise LessonError(
+                f"{rel(path)}: the hunk at '@@' #{hunks.index(hunk) + 1} has no context or '-' line "
+                "to place it: add the line above the insertion as context"
+            )
     return hunks
 
 
@@ -448,23 +486,30 @@ def apply_patch(solution: str, body: str, path: Path) -> str:
     shift = 0
     for index, hunk in enumerate(parse_hunks(body, path), 1):
         size = len(hunk.old)
-        spots = [i for i in range(len(lines) - size + 1) if lines[i:i + size] == hunk.old]
+        spots = [i for i in range(len(lines) - size + 1) if lines[i : i + size] == hunk.old]
         if not spots:
-            loose = [i for i in range(len(lines) - size + 1)
-                     if [x.strip() for x in lines[i:i + size]] == [x.strip() for x in hunk.old]]
+            loose = [
+                i
+                for i in range(len(lines) - size + 1)
+                if [x.strip() for x in lines[i : i + size]] == [x.strip() for x in hunk.old]
+            ]
             why = " (it differs only in indentation)" if loose else ""
             missing = next((x for x in hunk.old if x not in lines), hunk.old[0])
-            raise LessonError(f"{rel(path)}: hunk {index} does not match solution.py{why}: the line {missing.strip()!r} "
-                              "is not there as written; update the patch to the current solution.py")
+            raise LessonError(
+                f"{rel(path)}: hunk {index} does not match solution.py{why}: the line {missing.strip()!r} "
+                "is not there as written; update the patch to the current solution.py"
+            )
         if len(spots) > 1:
             wanted = (hunk.start - 1 + shift) if hunk.start else None
             if wanted not in spots:
-                raise LessonError(f"{rel(path)}: hunk {index} matches solution.py {len(spots)} times (lines "
-                                  f"{', '.join(str(i + 1) for i in spots)}): add context lines, or '@@ -N @@' with "
-                                  "the right line")
+                raise LessonError(
+                    f"{rel(path)}: hunk {index} matches solution.py {len(spots)} times (lines "
+                    f"{', '.join(str(i + 1) for i in spots)}): add context lines, or '@@ -N @@' with "
+                    "the right line"
+                )
             spots = [wanted]
         at = spots[0]
-        lines[at:at + size] = hunk.new
+        lines[at : at + size] = hunk.new
         shift += len(hunk.new) - size
     return "\n".join(lines) + ("\n" if trailing else "")
 
@@ -487,6 +532,7 @@ def make_patch(solution: str, wrong: str, header: str = "") -> str:
 
 
 # --- lesson.toml ---------------------------------------------------------------------------------------------------
+
 
 def _line_of(text: str, key: str, after: int = 0) -> int | None:
     """The line (1-based) where ``key =`` is first written at or after line ``after``."""
@@ -522,12 +568,15 @@ class _Where:
 def _check_keys(table: dict, schema: dict, where: _Where, section: str, after: int = 0) -> None:
     for key, value in table.items():
         if key not in schema:
-            raise LessonError(f"{where(key, after)}: unknown key {key!r} in {section}{did_you_mean(key, schema)}; "
-                              f"the keys are: {', '.join(schema)}")
+            raise LessonError(
+                f"{where(key, after)}: unknown key {key!r} in {section}{did_you_mean(key, schema)}; "
+                f"the keys are: {', '.join(schema)}"
+            )
         kind = schema[key]
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-            raise LessonError(f"{where(key, after)}: {section} {key!r} must be a {_TYPE_NAMES[kind]}, not "
-                              f"{type(value).__name__}")
+            raise LessonError(
+                f"{where(key, after)}: {section} {key!r} must be a {_TYPE_NAMES[kind]}, not {type(value).__name__}"
+            )
 
 
 _TYPE_NAMES = {str: "string", list: "list", bool: "boolean (true or false)", int: "whole number", dict: "table"}
@@ -563,23 +612,29 @@ def load_lesson_folder(folder: Path) -> Lesson:
     languages = _strings(_need(data, "languages", where, "lesson.toml"), "languages", where)
     for lang in languages:
         if lang not in LANGUAGES:
-            raise LessonError(f"{where('languages')}: language {lang!r} is not one of {', '.join(LANGUAGES)}"
-                              f"{did_you_mean(lang, LANGUAGES)}")
+            raise LessonError(
+                f"{where('languages')}: language {lang!r} is not one of {', '.join(LANGUAGES)}"
+                f"{did_you_mean(lang, LANGUAGES)}"
+            )
     level = data.get("level", "")
     if level and level not in LEVELS:
-        raise LessonError(f"{where('level')}: level {level!r} is not one of {', '.join(LEVELS)}"
-                          f"{did_you_mean(level, LEVELS)}")
+        raise LessonError(
+            f"{where('level')}: level {level!r} is not one of {', '.join(LEVELS)}{did_you_mean(level, LEVELS)}"
+        )
     requirements = _strings(data["requirements"], "requirements", where) if data.get("requirements") else ()
     for pin in requirements:
         if not PIN.match(pin):
-            raise LessonError(f"{where('requirements')}: requirement {pin!r} must be pinned as name==version "
-                              "(like 'six==1.16.0')")
+            raise LessonError(
+                f"{where('requirements')}: requirement {pin!r} must be pinned as name==version (like 'six==1.16.0')"
+            )
     texts = {}
     text_table = _need(data, "text", where, "lesson.toml")
     for lang in text_table:
         if lang not in languages:
-            raise LessonError(f"{where('text.' + lang)}: [text.{lang}] is not one of the lesson's languages "
-                              f"({', '.join(languages)}){did_you_mean(lang, languages)}")
+            raise LessonError(
+                f"{where('text.' + lang)}: [text.{lang}] is not one of the lesson's languages "
+                f"({', '.join(languages)}){did_you_mean(lang, languages)}"
+            )
     for lang in languages:
         table = text_table.get(lang)
         if not isinstance(table, dict):
@@ -609,22 +664,29 @@ def load_lesson_folder(folder: Path) -> Lesson:
         cp_folder = folder / _need(raw, "folder", where, section)
         if not cp_folder.is_dir():
             others = [p.name for p in folder.iterdir() if p.is_dir()]
-            raise LessonError(f"{where('folder', after)}: {section}: folder {cp_folder.name!r} does not exist"
-                              f"{did_you_mean(cp_folder.name, others)}")
+            raise LessonError(
+                f"{where('folder', after)}: {section}: folder {cp_folder.name!r} does not exist"
+                f"{did_you_mean(cp_folder.name, others)}"
+            )
         grader = _need(raw, "grader", where, section)
         if not _MODULE.match(grader):
-            raise LessonError(f"{where('grader', after)}: {section}: grader {grader!r} must be a module path under "
-                              "graders. (like 'graders.my_lesson.first_step')")
+            raise LessonError(
+                f"{where('grader', after)}: {section}: grader {grader!r} must be a module path under "
+                "graders. (like 'graders.my_lesson.first_step')"
+            )
         title = raw.get("title", {})
         missing = [lang for lang in languages if not isinstance(title.get(lang), str)]
         if missing:
-            raise LessonError(f"{where('title', after) if 'title' in raw else where('id', after)}: {section}: "
-                              f"title missing for {', '.join(missing)} (add [checkpoints.title] {missing[0]} = \"…\")")
+            raise LessonError(
+                f"{where('title', after) if 'title' in raw else where('id', after)}: {section}: "
+                f'title missing for {", ".join(missing)} (add [checkpoints.title] {missing[0]} = "…")'
+            )
         needs = _strings(raw["needs"], "needs", where, after) if raw.get("needs") else ()
         unknown_needs = [n for n in needs if n not in {cp.id for cp in checkpoints}]
         if unknown_needs:
-            raise LessonError(f"{where('needs', after)}: {section}: needs {unknown_needs} must name earlier "
-                              "checkpoints")
+            raise LessonError(
+                f"{where('needs', after)}: {section}: needs {unknown_needs} must name earlier checkpoints"
+            )
         checkpoints.append(
             Checkpoint(
                 lesson_id=lesson_id,
@@ -663,8 +725,9 @@ def load_all(root: Path = EXERCISES) -> list[Lesson]:
     seen: dict[str, Path] = {}
     for lesson in lessons:
         if lesson.id in seen:
-            raise LessonError(f"lesson id {lesson.id!r} is declared twice: {rel(seen[lesson.id])} and "
-                              f"{rel(lesson.folder)}")
+            raise LessonError(
+                f"lesson id {lesson.id!r} is declared twice: {rel(seen[lesson.id])} and {rel(lesson.folder)}"
+            )
         seen[lesson.id] = lesson.folder
     return sorted(lessons, key=lambda lesson: (lesson.order, lesson.id))
 
@@ -676,5 +739,6 @@ def load_lesson(lesson_id: str, root: Path = EXERCISES) -> Lesson:
         if lesson.id == lesson_id:
             return lesson
     known = [lesson.id for lesson in lessons]
-    raise LessonError(f"no lesson with id {lesson_id!r}{did_you_mean(lesson_id, known)} (known: "
-                      f"{', '.join(known) or 'none'})")
+    raise LessonError(
+        f"no lesson with id {lesson_id!r}{did_you_mean(lesson_id, known)} (known: {', '.join(known) or 'none'})"
+    )

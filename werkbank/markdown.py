@@ -39,8 +39,17 @@ from werkbank import flowchart as _flowchart
 from werkbank.bidi import isolate_html
 from werkbank.lessons import LessonError
 
-__all__ = ["MarkdownError", "render", "render_inline", "inline_parts", "flowchart_svg", "check_url",
-           "checkpoint_markers", "split_hints", "RTL_LANGUAGES"]
+__all__ = [
+    "MarkdownError",
+    "render",
+    "render_inline",
+    "inline_parts",
+    "flowchart_svg",
+    "check_url",
+    "checkpoint_markers",
+    "split_hints",
+    "RTL_LANGUAGES",
+]
 
 SAFE_SCHEMES = ("http", "https", "mailto")
 FIGURE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -72,7 +81,9 @@ def check_url(url: str, source: str) -> None:
     cleaned = "".join(ch for ch in text if not (ch.isspace() or unicodedata.category(ch).startswith("C")))
     match = re.match(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):", cleaned)
     if match and match.group(1).lower() not in SAFE_SCHEMES:
-        raise MarkdownError(f"{source}: unsafe link or image URL {url!r} (scheme {match.group(1).lower()!r} is not allowed)")
+        raise MarkdownError(
+            f"{source}: unsafe link or image URL {url!r} (scheme {match.group(1).lower()!r} is not allowed)"
+        )
 
 
 def _math(content: str, display: str, source: str) -> str:
@@ -88,6 +99,7 @@ def _math(content: str, display: str, source: str) -> str:
 
 # ---------------------------------------------------------------- flowcharts
 
+
 def flowchart_svg(text: str, source: str = "<flowchart>", title: str = "Flowchart", rtl: bool = False) -> str:
     """Draw a flowchart as SVG (see :func:`werkbank.flowchart.flowchart_svg`); errors are :class:`MarkdownError`."""
     try:
@@ -97,6 +109,7 @@ def flowchart_svg(text: str, source: str = "<flowchart>", title: str = "Flowchar
 
 
 # ---------------------------------------------------------------- renderer
+
 
 def _slug_ids(tokens) -> None:
     """Give headings ids by position (``s-1``, ``s-2``...) so translations share anchors."""
@@ -144,8 +157,12 @@ class _Renderer:
         md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
         dollarmath_plugin(md, allow_space=False, allow_digits=False, double_inline=True)
         # markdown-it binds a render rule to its renderer, so the rule is a plain function that calls back here
-        container_plugin(md, "details", validate=_is_details,
-                         render=lambda renderer, tokens, idx, options, env: self._details(tokens[idx]))
+        container_plugin(
+            md,
+            "details",
+            validate=_is_details,
+            render=lambda renderer, tokens, idx, options, env: self._details(tokens[idx]),
+        )
         md.validateLink = lambda url: True  # accept everything while parsing, then reject unsafe URLs loudly
         rules = md.renderer.rules
         rules["math_inline"] = lambda t, i, o, e: _math(t[i].content, "inline", source)
@@ -160,7 +177,7 @@ class _Renderer:
     def _details(self, tok) -> str:
         if tok.nesting == -1:
             return "</details>\n"
-        summary = tok.info.strip()[len("details"):].strip()
+        summary = tok.info.strip()[len("details") :].strip()
         if not summary:
             raise MarkdownError(f"{self.source}: a fold needs a summary: '::: details What is folded'")
         return f'<details class="fold"><summary>{self.render(summary, inline=True)}</summary>\n'
@@ -205,8 +222,10 @@ class _Renderer:
             if marker is None:
                 continue
             if not CHECKPOINT_ID.match(marker):
-                raise MarkdownError(f"{self.source}: a checkpoint marker names one checkpoint id, like "
-                                    f"'checkpoint 2', not {tok.info.strip()!r}")
+                raise MarkdownError(
+                    f"{self.source}: a checkpoint marker names one checkpoint id, like "
+                    f"'checkpoint 2', not {tok.info.strip()!r}"
+                )
             if tok.content.strip():
                 raise MarkdownError(f"{self.source}: the marker 'checkpoint {marker}' must have an empty body")
             if marker in found:
@@ -235,8 +254,14 @@ class _Renderer:
         return isolate_html(markup) if self.lang in RTL_LANGUAGES else markup
 
 
-def render(text: str, source: str = "<markdown>", lang: str = _settings.FALLBACK_LANGUAGE, heading_ids: bool = False,
-           rtl: bool | None = None, checkpoints=None) -> str:
+def render(
+    text: str,
+    source: str = "<markdown>",
+    lang: str = _settings.FALLBACK_LANGUAGE,
+    heading_ids: bool = False,
+    rtl: bool | None = None,
+    checkpoints=None,
+) -> str:
     """Render lesson markdown to HTML; ``source`` names the file in errors, ``lang`` picks UI words for fallbacks.
 
     With ``heading_ids`` headings get positional ids (``s-1``...), the same in every translation of a page.
@@ -270,9 +295,15 @@ def inline_parts(text: str, source: str = "<feedback>") -> list[dict]:
     blocks = [t.type for t in tokens]
     if blocks and blocks != ["paragraph_open", "inline", "paragraph_close"]:
         block = next(b for b in blocks if b not in ("paragraph_open", "inline", "paragraph_close"))
-        name = {"bullet_list_open": "a list", "ordered_list_open": "a list", "heading_open": "a heading",
-                "fence": "a code block", "code_block": "a code block", "blockquote_open": "a quote",
-                "hr": "a rule"}.get(block, "more than one paragraph")
+        name = {
+            "bullet_list_open": "a list",
+            "ordered_list_open": "a list",
+            "heading_open": "a heading",
+            "fence": "a code block",
+            "code_block": "a code block",
+            "blockquote_open": "a quote",
+            "hr": "a rule",
+        }.get(block, "more than one paragraph")
         raise MarkdownError(f"{source}: {name} is not shown in a verdict: {allowed}")
     parts: list[dict] = []
     flags: dict = {}
@@ -294,8 +325,9 @@ def inline_parts(text: str, source: str = "<feedback>") -> list[dict]:
             part = {"text": " " if token.type == "softbreak" else token.content, **flags}
             if token.type == "code_inline":
                 part["code"] = True
-            if parts and {k: v for k, v in parts[-1].items() if k != "text"} == \
-                    {k: v for k, v in part.items() if k != "text"}:
+            if parts and {k: v for k, v in parts[-1].items() if k != "text"} == {
+                k: v for k, v in part.items() if k != "text"
+            }:
                 parts[-1]["text"] += part["text"]
             else:
                 parts.append(part)
@@ -323,8 +355,12 @@ def split_hints(text: str, source: str = "<hint>") -> list[str]:
     for line in text.splitlines():
         opening = _FENCE.match(line)
         if fence:
-            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence) \
-                    and not line.strip()[len(opening.group(1)):].strip():
+            if (
+                opening
+                and opening.group(1)[0] == fence[0]
+                and len(opening.group(1)) >= len(fence)
+                and not line.strip()[len(opening.group(1)) :].strip()
+            ):
                 fence = ""
         elif opening:
             fence = opening.group(1)

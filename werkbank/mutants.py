@@ -52,12 +52,26 @@ from graders.engine.judge import check_case
 from graders.engine.settings import FALLBACK_LANGUAGE
 
 _COMPARE_SWAPS = {
-    ast.Lt: (ast.LtE, ast.GtE), ast.LtE: (ast.Lt, ast.Gt), ast.Gt: (ast.GtE, ast.LtE), ast.GtE: (ast.Gt, ast.Lt),
-    ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,), ast.In: (ast.NotIn,), ast.NotIn: (ast.In,), ast.Is: (ast.IsNot,),
+    ast.Lt: (ast.LtE, ast.GtE),
+    ast.LtE: (ast.Lt, ast.Gt),
+    ast.Gt: (ast.GtE, ast.LtE),
+    ast.GtE: (ast.Gt, ast.Lt),
+    ast.Eq: (ast.NotEq,),
+    ast.NotEq: (ast.Eq,),
+    ast.In: (ast.NotIn,),
+    ast.NotIn: (ast.In,),
+    ast.Is: (ast.IsNot,),
     ast.IsNot: (ast.Is,),
 }
-_ARITH_SWAPS = {ast.Add: (ast.Sub,), ast.Sub: (ast.Add,), ast.Mult: (ast.Div,), ast.Div: (ast.Mult, ast.FloorDiv),
-                ast.FloorDiv: (ast.Div,), ast.Mod: (ast.FloorDiv,), ast.Pow: (ast.Mult,)}
+_ARITH_SWAPS = {
+    ast.Add: (ast.Sub,),
+    ast.Sub: (ast.Add,),
+    ast.Mult: (ast.Div,),
+    ast.Div: (ast.Mult, ast.FloorDiv),
+    ast.FloorDiv: (ast.Div,),
+    ast.Mod: (ast.FloorDiv,),
+    ast.Pow: (ast.Mult,),
+}
 _WRAPPERS = {"float", "int", "bool", "sorted", "abs", "list", "tuple", "set", "len", "min", "max", "sum", "round"}
 #: Seconds one mutant may take in all before it counts as killed (a mutant that loops forever is wrong).
 MUTANT_TIME = 20.0
@@ -103,21 +117,27 @@ class _Sites(ast.NodeVisitor):
     def visit_Compare(self, node):
         for index, op in enumerate(node.ops):
             for other in _COMPARE_SWAPS.get(type(op), ()):
+
                 def make(n, i=index, o=other):
                     n.ops[i] = o()
+
                 self.add("compare", node, make)
         self.generic_visit(node)
 
     def visit_Constant(self, node):
         value = node.value
         if isinstance(value, bool):
+
             def flip(n):
                 n.value = not n.value
+
             self.add("boolean", node, flip)
         elif isinstance(value, (int, float)):
             for delta in (-1, 1):
+
                 def shift(n, d=delta):
                     n.value = n.value + d
+
                 self.add("constant", node, shift)
 
     def visit_Raise(self, node):
@@ -130,8 +150,10 @@ class _Sites(ast.NodeVisitor):
 
     def visit_Call(self, node):
         for index, _ in enumerate(node.keywords):
+
             def drop(n, i=index):
                 del n.keywords[i]
+
             self.add("keyword", node, drop)
         if isinstance(node.func, ast.Attribute) and not node.args and not node.keywords:
             self.add("method", node, "unwrap-method")
@@ -142,6 +164,7 @@ class _Sites(ast.NodeVisitor):
     def visit_BoolOp(self, node):
         def swap(n):
             n.op = ast.Or() if isinstance(n.op, ast.And) else ast.And()
+
         self.add("boolean", node, swap)
         self.generic_visit(node)
 
@@ -152,15 +175,19 @@ class _Sites(ast.NodeVisitor):
 
     def visit_BinOp(self, node):
         for other in _ARITH_SWAPS.get(type(node.op), ()):
+
             def make(n, o=other):
                 n.op = o()
+
             self.add("arith", node, make)
         self.generic_visit(node)
 
     def visit_AugAssign(self, node):
         for other in _ARITH_SWAPS.get(type(node.op), ()):
+
             def make(n, o=other):
                 n.op = o()
+
             self.add("arith", node, make)
         self.generic_visit(node)
 
@@ -172,9 +199,12 @@ class _Apply(ast.NodeTransformer):
         self.target, self.make, self.done = target, make, False
 
     def _match(self, node):
-        return (type(node) is type(self.target) and getattr(node, "lineno", None) == self.target.lineno
-                and getattr(node, "col_offset", None) == self.target.col_offset
-                and getattr(node, "end_col_offset", None) == self.target.end_col_offset)
+        return (
+            type(node) is type(self.target)
+            and getattr(node, "lineno", None) == self.target.lineno
+            and getattr(node, "col_offset", None) == self.target.col_offset
+            and getattr(node, "end_col_offset", None) == self.target.end_col_offset
+        )
 
     def visit(self, node):
         if not self.done and self._match(node):
@@ -300,11 +330,11 @@ class Result:
     checkpoint: str
     total: int = 0
     killed: int = 0
-    equivalent: list = field(default_factory=list)   # (mutant, reason)
-    survivors: list = field(default_factory=list)    # mutants
-    stale: list = field(default_factory=list)        # equivalent marks that match no mutant, with a near id or ""
-    ambiguous: list = field(default_factory=list)    # (mark, the ids of the mutants it matches)
-    carried: int = 0                                  # mutants in code a needed checkpoint grades
+    equivalent: list = field(default_factory=list)  # (mutant, reason)
+    survivors: list = field(default_factory=list)  # mutants
+    stale: list = field(default_factory=list)  # equivalent marks that match no mutant, with a near id or ""
+    ambiguous: list = field(default_factory=list)  # (mark, the ids of the mutants it matches)
+    carried: int = 0  # mutants in code a needed checkpoint grades
 
     @property
     def score(self) -> float:
@@ -367,10 +397,16 @@ def equivalent_marks(folder: Path) -> dict[str, str]:
     if unknown:
         raise ValueError(f"{rel(path)}: unknown table {unknown[0]!r}: the file holds [[equivalent]] entries only")
     for entry in data.get("equivalent", []):
-        if not isinstance(entry, dict) or not entry.get("mutant") or not str(entry.get("reason", "")).strip() \
-                or set(entry) - {"mutant", "reason"}:
-            raise ValueError(f"{rel(path)}: every [[equivalent]] holds 'mutant' (the id check prints) and a "
-                             "non-empty 'reason', nothing else")
+        if (
+            not isinstance(entry, dict)
+            or not entry.get("mutant")
+            or not str(entry.get("reason", "")).strip()
+            or set(entry) - {"mutant", "reason"}
+        ):
+            raise ValueError(
+                f"{rel(path)}: every [[equivalent]] holds 'mutant' (the id check prints) and a "
+                "non-empty 'reason', nothing else"
+            )
         marks[entry["mutant"]] = entry["reason"]
     return marks
 
@@ -402,8 +438,9 @@ def score_checkpoint(lesson_id: str, checkpoint, *, seed: int = CASE_SEED, lesso
         elif not hits:
             place = mark.split(":", 1)[0] + ":"  # "raise in mean:": a mutant of the same kind and place first
             same = [m.id for m in found if m.id.startswith(place)]
-            near = difflib.get_close_matches(mark, same, n=1, cutoff=0.3) or \
-                difflib.get_close_matches(mark, [m.id for m in found], n=1, cutoff=0.6)
+            near = difflib.get_close_matches(mark, same, n=1, cutoff=0.3) or difflib.get_close_matches(
+                mark, [m.id for m in found], n=1, cutoff=0.6
+            )
             result.stale.append((mark, near[0] if near else ""))
     reasons = {hits[0].id: marks[mark] for mark, hits in matched.items() if len(hits) == 1}
     for mutant in found:
@@ -447,22 +484,32 @@ def checkpoint_problems(lesson, checkpoint) -> tuple[list[str], list[str]]:
     except ValueError as error:  # a malformed mutants.toml: named, one line
         return [str(error)], []
     relevant = result.total - len(result.equivalent)
-    carried = f", {result.carried} in code carried over from checkpoint {', '.join(checkpoint.needs)} " \
-              "(graded there)" if result.carried else ""
-    report.append(f"{lesson.id} {checkpoint.id}: {result.killed}/{relevant} mutants killed "
-                  f"({result.score:.0%}), {len(result.equivalent)} marked equivalent{carried}")
+    carried = (
+        f", {result.carried} in code carried over from checkpoint {', '.join(checkpoint.needs)} (graded there)"
+        if result.carried
+        else ""
+    )
+    report.append(
+        f"{lesson.id} {checkpoint.id}: {result.killed}/{relevant} mutants killed "
+        f"({result.score:.0%}), {len(result.equivalent)} marked equivalent{carried}"
+    )
     solution = rel(checkpoint.solution_path)
     marks = rel(checkpoint.folder / "mutants.toml")
     for mutant in result.survivors:
         report.append(f"  {lesson.id} {checkpoint.id} survivor {mutant.diff()}")
-        problems.append(f"{solution}:{mutant.line}: a mutant survives every case: {mutant.before}  ->  "
-                        f"{mutant.after}; add a case that tells them apart, or mark it equivalent in "
-                        f"{marks} with mutant = {_toml(mutant.id)}")
+        problems.append(
+            f"{solution}:{mutant.line}: a mutant survives every case: {mutant.before}  ->  "
+            f"{mutant.after}; add a case that tells them apart, or mark it equivalent in "
+            f"{marks} with mutant = {_toml(mutant.id)}"
+        )
     for mark, near in result.stale:
         hint = f" (did you mean {_toml(near)}?)" if near else ""
-        problems.append(f"{marks}: the mark {_toml(mark)} matches no mutant{hint}; remove it, or write the id "
-                        "check prints for the survivor")
+        problems.append(
+            f"{marks}: the mark {_toml(mark)} matches no mutant{hint}; remove it, or write the id "
+            "check prints for the survivor"
+        )
     for mark, ids in result.ambiguous:
-        problems.append(f"{marks}: the mark {_toml(mark)} matches {len(ids)} mutants; name one: "
-                        + "; ".join(_toml(i) for i in ids))
+        problems.append(
+            f"{marks}: the mark {_toml(mark)} matches {len(ids)} mutants; name one: " + "; ".join(_toml(i) for i in ids)
+        )
     return problems, report

@@ -25,6 +25,7 @@ from urllib.parse import quote
 from werkbank.errors import WerkbankError
 from werkbank.vendor import REPO_ROOT, cache_dir, write_if_changed
 
+
 class OfflineError(WerkbankError):
     """The offline step cannot write the service worker (its source lacks the build literal)."""
 
@@ -36,9 +37,11 @@ HEADERS_NAME = "_headers"
 #: The content security policy for every page (the header form; a <meta> CSP cannot carry frame-ancestors).
 #: CodeMirror injects <style> elements, hence 'unsafe-inline' for styles; Pyodide compiles WebAssembly, hence
 #: 'wasm-unsafe-eval' (WebAssembly only, not JavaScript eval).
-CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
-       "img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; object-src 'none'; "
-       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 #: The two worker scripts. A worker's own content security policy comes with its script's response (a page's CSP
 #: does not reach it), from werkbank serve, from sw.js on any host once it is installed, and from _headers.
@@ -62,8 +65,10 @@ def worker_files(files) -> dict[str, dict[str, list[str]]]:
     grading = [f for f in files if f.startswith("grading/") and f.endswith(".json")]
     scripts = [f for f in RUNTIME_SCRIPTS if f in files]
     return {
-        LEARNER_WORKER: {"script": [LEARNER_WORKER, *scripts],
-                         "connect": [*runtime, *(["grading/engine.json"] if "grading/engine.json" in files else []), *wheels]},
+        LEARNER_WORKER: {
+            "script": [LEARNER_WORKER, *scripts],
+            "connect": [*runtime, *(["grading/engine.json"] if "grading/engine.json" in files else []), *wheels],
+        },
         GRADER_WORKER: {"script": [GRADER_WORKER, *scripts], "connect": [*runtime, *grading, *wheels]},
     }
 
@@ -73,15 +78,19 @@ def worker_csp(allowed: dict[str, list[str]], base: str | None) -> str:
     ``allowed`` (see :func:`worker_files`) as full URLs below ``base`` (the site's root URL, ``http://host:port/``),
     and WebAssembly compilation. Without a base (a static headers file does not know the host) it is the site's own
     origin as a whole; sw.js narrows that to the files once it is installed."""
+
     def sources(paths):
         if base is None:
             return "'self'"
         return " ".join(base + quote(path, safe="/") for path in paths)
-    return (f"default-src 'none'; script-src {sources(allowed['script'])} 'wasm-unsafe-eval'; "
-            f"connect-src {sources(allowed['connect'])}")
+
+    return (
+        f"default-src 'none'; script-src {sources(allowed['script'])} 'wasm-unsafe-eval'; "
+        f"connect-src {sources(allowed['connect'])}"
+    )
 
 
-#: The headers that make a page cross-origin isolated (SharedArrayBuffer, so Stop can interrupt Python). Defined
+#: The headers that make a page cross-origin isolated (a process of its own: no cross-origin page shares it). Defined
 #: here once: ``werkbank serve`` sends them, ``_headers`` lists them, and sw.js adds them (the build writes them into
 #: its BUILD literal) where a plain host does not.
 ISOLATION_HEADERS = {
@@ -106,6 +115,7 @@ COMPRESS_MIN_SIZE = 10 * 1024
 #: A compressed copy is kept only when it is at most this fraction of the original (zip/whl are mostly deflated).
 COMPRESS_MAX_RATIO = 0.9
 COMPRESSED_SUFFIXES = (".gz", ".br")
+
 
 def _is_compressed_copy(rel: str) -> bool:
     return rel.endswith(COMPRESSED_SUFFIXES)
@@ -150,8 +160,16 @@ _BUILD_LITERAL = re.compile(r"/\* @build \*/.*?/\* @end-build \*/", re.S)
 
 def render_service_worker(source: str, manifest: dict[str, str], version: str) -> str:
     """``source`` (web/src/sw.js) with its placeholder BUILD literal replaced by this build's version and files."""
-    data = json.dumps({"version": version, "files": manifest, "isolation": list(ISOLATION_HEADERS.items()),
-                       "workers": worker_files(manifest)}, separators=(",", ":"), sort_keys=True)
+    data = json.dumps(
+        {
+            "version": version,
+            "files": manifest,
+            "isolation": list(ISOLATION_HEADERS.items()),
+            "workers": worker_files(manifest),
+        },
+        separators=(",", ":"),
+        sort_keys=True,
+    )
     data = data.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     text, count = _BUILD_LITERAL.subn(lambda _m: data, source)
     if count != 1:
@@ -174,9 +192,12 @@ def write_service_worker(dist: Path, source: Path | None = None) -> str:
 
 def headers_file() -> str:
     """The text of ``dist/_headers`` (Netlify / Cloudflare Pages syntax)."""
-    lines = ["# werkbank: headers for static hosts that read _headers (Netlify, Cloudflare Pages).",
-             "# Cross-origin isolation lets Stop interrupt Python; without it the service worker adds the same",
-             "# isolation headers itself after the first visit.", "/*"]
+    lines = [
+        "# werkbank: headers for static hosts that read _headers (Netlify, Cloudflare Pages).",
+        "# Cross-origin isolation keeps the site's pages in a process of their own; without these headers the",
+        "# service worker adds the same isolation headers itself after the first visit.",
+        "/*",
+    ]
     lines += [f"  {name}: {value}" for name, value in SITE_HEADERS.items()]
     lines += ["/sw.js", "  Cache-Control: no-cache, no-store"]
     # the workers' own policy: this file cannot name the host, so it keeps them to the site's origin (sw.js, once
@@ -229,8 +250,12 @@ def _brotli():
 
 def _eligible(path: Path, dist: Path) -> bool:
     rel = path.relative_to(dist).as_posix()
-    return (path.suffix.lower() in COMPRESS_SUFFIXES and not _is_compressed_copy(rel) and rel != HEADERS_NAME
-            and path.stat().st_size >= COMPRESS_MIN_SIZE)
+    return (
+        path.suffix.lower() in COMPRESS_SUFFIXES
+        and not _is_compressed_copy(rel)
+        and rel != HEADERS_NAME
+        and path.stat().st_size >= COMPRESS_MIN_SIZE
+    )
 
 
 def precompress(dist: Path, *, use_brotli: bool | None = None) -> list[str]:

@@ -43,7 +43,9 @@ def outcome_text(outcome: dict | None, limit: int = 160) -> str:
         message = (outcome.get("message") or "")[:limit]
         return f"raises {outcome.get('exc')}" + (f"({message!r})" if message else "")
     if kind in ("missing", "not_callable"):
-        return f"{outcome.get('name')} is not defined" if kind == "missing" else f"{outcome.get('name')} is not callable"
+        return (
+            f"{outcome.get('name')} is not defined" if kind == "missing" else f"{outcome.get('name')} is not callable"
+        )
     return str(kind)
 
 
@@ -99,8 +101,7 @@ def run_pyodide(lessons, jobs: list[dict], prepare: list[dict]) -> tuple[dict, d
         "wheels": runtime,
         "requirementWheels": extra,
         "engine": engine_files(),
-        "lessons": {lesson.id: json.dumps(lesson_grading(lesson, _requirements(lesson, extra)))
-                    for lesson in lessons},
+        "lessons": {lesson.id: json.dumps(lesson_grading(lesson, _requirements(lesson, extra))) for lesson in lessons},
         "prepare": prepare,
         "jobs": jobs,
     }
@@ -131,10 +132,15 @@ def run_pyodide(lessons, jobs: list[dict], prepare: list[dict]) -> tuple[dict, d
 
 
 ADVICE = (
-    ("to dtype('int32')", "Pyodide is 32-bit: numpy's index type (np.intp) is int32 there, so cast indices with "
-                          ".astype(np.intp) instead of int64"),
-    ("Pyodide timeout", "Pyodide runs slower than CPython and its limit is wall-clock time: make the code faster "
-                        "or raise TIME_LIMIT"),
+    (
+        "to dtype('int32')",
+        "Pyodide is 32-bit: numpy's index type (np.intp) is int32 there, so cast indices with "
+        ".astype(np.intp) instead of int64",
+    ),
+    (
+        "Pyodide timeout",
+        "Pyodide runs slower than CPython and its limit is wall-clock time: make the code faster or raise TIME_LIMIT",
+    ),
 )
 
 
@@ -150,9 +156,11 @@ def expected_differences(cpython: dict, pyodide: dict) -> list[tuple[str, str, s
         theirs = pyodide.get(case)
         if theirs is None:
             found.append((case, outcome_text(ours), "no such case"))
-        elif ours.get("kind") != theirs.get("kind") or (
-                ours.get("kind") == "return" and compare(ours["value"], theirs["value"]) is not None) or (
-                ours.get("kind") == "raise" and ours.get("exc") != theirs.get("exc")):
+        elif (
+            ours.get("kind") != theirs.get("kind")
+            or (ours.get("kind") == "return" and compare(ours["value"], theirs["value"]) is not None)
+            or (ours.get("kind") == "raise" and ours.get("exc") != theirs.get("exc"))
+        ):
             found.append((case, outcome_text(ours), outcome_text(theirs)))
     return found
 
@@ -172,8 +180,9 @@ def verdict_text(verdict: dict) -> str:
 def verdict_difference(cpython: dict, c_outcomes: list, pyodide: dict, p_outcomes: list) -> str | None:
     """``None`` when both runtimes give the same verdict (status and failing cases); else what differs, naming the
     first case whose outcome differs and both outcomes."""
-    if cpython.get("status") == pyodide.get("status") and \
-            set(cpython.get("failed_cases") or []) == set(pyodide.get("failed_cases") or []):
+    if cpython.get("status") == pyodide.get("status") and set(cpython.get("failed_cases") or []) == set(
+        pyodide.get("failed_cases") or []
+    ):
         return None
     text = f"CPython {verdict_text(cpython)}, Pyodide {verdict_text(pyodide)}"
     # (``failed_cases`` may be limited to the cases both runtimes generated; passed/total are each runtime's own)
@@ -185,8 +194,10 @@ def verdict_difference(cpython: dict, c_outcomes: list, pyodide: dict, p_outcome
         theirs = next((o for o in p_outcomes if o.get("id") == case), None)
         text += f"; case {case}: CPython {outcome_text(ours)}, Pyodide {outcome_text(theirs)}"
         if ours and theirs and ours.get("warnings") != theirs.get("warnings"):
-            text += (f" (warnings: CPython {ours.get('warnings') or 'none'}, Pyodide {theirs.get('warnings') or 'none'}"
-                     "; Pyodide emits no floating-point warnings, so catch this mistake by its result instead)")
+            text += (
+                f" (warnings: CPython {ours.get('warnings') or 'none'}, Pyodide {theirs.get('warnings') or 'none'}"
+                "; Pyodide emits no floating-point warnings, so catch this mistake by its result instead)"
+            )
     elif pyodide.get("status") in ("timeout", "error") and cpython.get("status") != pyodide.get("status"):
         detail = (pyodide.get("traceback") or pyodide.get("message") or "").strip().splitlines()
         text += f": {detail[-1][:200]}" if detail else ""

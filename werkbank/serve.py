@@ -3,8 +3,8 @@
 It serves the right MIME types for what the site needs (``.wasm``, ``.mjs``, ``.whl``, ...) and sends
 ``Cross-Origin-Opener-Policy: same-origin`` + ``Cross-Origin-Embedder-Policy: require-corp`` (and
 ``Cross-Origin-Resource-Policy: same-origin``, from :data:`werkbank.offline.ISOLATION_HEADERS`) so pages are
-cross-origin isolated, which lets the page interrupt runaway code through a SharedArrayBuffer. The built site itself must also work from a plain static host
-without these headers.
+cross-origin isolated, as the site's own service worker makes them on a plain host (Pyodide gets its precise timers
+and memory measurements there). The built site itself must also work from a plain static host without these headers.
 """
 
 from __future__ import annotations

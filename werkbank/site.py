@@ -47,8 +47,13 @@ def _dir(lang: str) -> str:
 def json_for_script(data) -> str:
     """JSON safe inside ``<script type="application/json">``: ``<``, ``>`` and ``&`` become ``\\u003c`` etc."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
 
 
 def _write(path: Path, text: str) -> None:
@@ -59,6 +64,7 @@ def _write(path: Path, text: str) -> None:
 
 
 # ---------------------------------------------------------------- assets
+
 
 def copy_static(dist: Path) -> str:
     """Copy ``web/static/`` to ``dist/static/``; return a hash of its contents for cache busting."""
@@ -75,7 +81,6 @@ def copy_static(dist: Path) -> str:
     return digest.hexdigest()[:12]
 
 
-
 # ---------------------------------------------------------------- templates
 
 #: The page templates (``werkbank/templates/``). Autoescape is on for every template, so any text put into a page
@@ -83,8 +88,14 @@ def copy_static(dist: Path) -> str:
 #: renderer's output and JSON made safe for a script element (:func:`json_for_script`). StrictUndefined: a misspelt
 #: name fails the build instead of rendering as "".
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-_ENV = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
-                   trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+_ENV = Environment(
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=True,
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+)
 _ENV.filters["json_for_script"] = lambda data: Markup(json_for_script(data))
 
 
@@ -101,8 +112,13 @@ def _home_path(lang: str) -> str:
     return "index.html" if lang == DEFAULT_LANGUAGE else f"{lang}/index.html"
 
 
-_ENV.globals.update(dir=_dir, home_path=_home_path, languages=LANGUAGES, default_language=DEFAULT_LANGUAGE,
-                    language_name=lambda lang: ui(lang, "language_name"))
+_ENV.globals.update(
+    dir=_dir,
+    home_path=_home_path,
+    languages=LANGUAGES,
+    default_language=DEFAULT_LANGUAGE,
+    language_name=lambda lang: ui(lang, "language_name"),
+)
 
 
 def _isolated(lang: str, text: str) -> Markup:
@@ -115,20 +131,41 @@ def _isolated(lang: str, text: str) -> Markup:
 def _render(template: str, lang: str, **context) -> str:
     """Render ``template`` for a page in ``lang``: ``t(key, **values)`` is that language's UI string, ``iso(text)``
     a plain text isolated for the page's direction (:func:`_isolated`)."""
-    return _ENV.get_template(template).render(lang=lang, t=partial(ui, lang), iso=partial(_isolated, lang),
-                                              **context)
+    return _ENV.get_template(template).render(lang=lang, t=partial(ui, lang), iso=partial(_isolated, lang), **context)
 
 
-def _page(template: str, *, lang: str, root: str, title: str, page: str, versions: dict[str, str],
-          lesson_id: str = "", preload: tuple[str, ...] = (), **context) -> str:
+def _page(
+    template: str,
+    *,
+    lang: str,
+    root: str,
+    title: str,
+    page: str,
+    versions: dict[str, str],
+    lesson_id: str = "",
+    preload: tuple[str, ...] = (),
+    **context,
+) -> str:
     """A whole document (``page.html`` around ``template``'s body). ``root`` is the relative path to ``dist/``
     ("", "../", "../../"). ``preload``: module URLs that early.js preloads (``data-modules``) unless the page may
     still reload itself into isolation."""
-    return _render(template, lang, root=root, title=title, page=page, versions=versions, lesson_id=lesson_id,
-                   preload=preload, csp=page_csp(), ui_strings=for_page(lang), **context)
+    return _render(
+        template,
+        lang,
+        root=root,
+        title=title,
+        page=page,
+        versions=versions,
+        lesson_id=lesson_id,
+        preload=preload,
+        csp=page_csp(),
+        ui_strings=for_page(lang),
+        **context,
+    )
 
 
 # ---------------------------------------------------------------- home
+
 
 def _lesson_lang(lesson, lang: str) -> str:
     """The lesson language to link from a page in ``lang``: the same, else the fallback, else the original."""
@@ -149,24 +186,48 @@ def _home(lang: str, lessons: list, versions: dict[str, str], download_mb: int =
         ll = _lesson_lang(lesson, lang)
         text = lesson.text[ll]
         toml = f"{lesson.folder / 'lesson.toml'} [text.{ll}]"
-        cards.append({
-            "id": lesson.id, "lang": ll, "title": text.title, "minutes": lesson.minutes, "level": lesson.level,
-            "href": f"{root}lessons/{lesson.id}/{ll}.html", "total": len(lesson.checkpoints),
-            "summary": _md(text.summary, toml, ll),
-            "prerequisites": _md_inline(text.prerequisites, toml, ll) if text.prerequisites else "",
-            "languages": [(x, f"{root}lessons/{lesson.id}/{x}.html") for x in lesson.languages],
-        })
+        cards.append(
+            {
+                "id": lesson.id,
+                "lang": ll,
+                "title": text.title,
+                "minutes": lesson.minutes,
+                "level": lesson.level,
+                "href": f"{root}lessons/{lesson.id}/{ll}.html",
+                "total": len(lesson.checkpoints),
+                "summary": _md(text.summary, toml, ll),
+                "prerequisites": _md_inline(text.prerequisites, toml, ll) if text.prerequisites else "",
+                "languages": [(x, f"{root}lessons/{lesson.id}/{x}.html") for x in lesson.languages],
+            }
+        )
     # what the scripts read: each lesson's checkpoints (progress), and for "continue" its title and address in
     # each of its languages
-    index = [{"id": l.id, "checkpoints": [c.id for c in l.checkpoints],
-              "pages": {x: {"title": l.text[x].title, "href": f"{root}lessons/{l.id}/{x}.html"} for x in l.languages}}
-             for l in lessons]
-    return _page("home.html", lang=lang, root=root, title=ui(lang, "site_title"), page="home", versions=versions,
-                 switch=[(o, root + _home_path(o)) for o in LANGUAGES], cards=cards, download_mb=download_mb,
-                 site_data={"lessons": index})
+    index = [
+        {
+            "id": one.id,
+            "checkpoints": [c.id for c in one.checkpoints],
+            "pages": {
+                x: {"title": one.text[x].title, "href": f"{root}lessons/{one.id}/{x}.html"} for x in one.languages
+            },
+        }
+        for one in lessons
+    ]
+    return _page(
+        "home.html",
+        lang=lang,
+        root=root,
+        title=ui(lang, "site_title"),
+        page="home",
+        versions=versions,
+        switch=[(o, root + _home_path(o)) for o in LANGUAGES],
+        cards=cards,
+        download_mb=download_mb,
+        site_data={"lessons": index},
+    )
 
 
 # ---------------------------------------------------------------- lesson page
+
 
 def _md(text: str, source: str, lang: str, **kw) -> Markup:
     return Markup(render(text, source=source, lang=lang, **kw))
@@ -199,14 +260,26 @@ def _checkpoint(lesson, cp, lang: str, index: int, numbers: dict[str, int], next
     hint_source = str(cp.folder / f"hint.{lang}.md")
     # The task's folds (its input rules, which most cases test) start open: the task stands beside the editor.
     task = str(_md(cp.task(lang), str(cp.folder / f"task.{lang}.md"), lang)).replace(
-        '<details class="fold">', '<details class="fold" open>')
-    return Markup(_render(
-        "checkpoint.html", lang, cp=cp, index=index, title=_title(lesson, cp, lang),
-        task=Markup(task),
-        carried=[{"id": need.id, "n": numbers[need.id], "key": f"{cp.id}-{need.id}"}
-                 for need in _needs_closure(lesson, cp)],
-        starter=cp.starter(lang), example=cp.example(lang),
-        hints=[_md(text, hint_source, lang) for text in cp.hints(lang)], next=next_link))
+        '<details class="fold">', '<details class="fold" open>'
+    )
+    return Markup(
+        _render(
+            "checkpoint.html",
+            lang,
+            cp=cp,
+            index=index,
+            title=_title(lesson, cp, lang),
+            task=Markup(task),
+            carried=[
+                {"id": need.id, "n": numbers[need.id], "key": f"{cp.id}-{need.id}"}
+                for need in _needs_closure(lesson, cp)
+            ],
+            starter=cp.starter(lang),
+            example=cp.example(lang),
+            hints=[_md(text, hint_source, lang) for text in cp.hints(lang)],
+            next=next_link,
+        )
+    )
 
 
 _SLOT = re.compile(r'<div data-checkpoint-slot="([^"]*)"></div>\n?')
@@ -223,7 +296,7 @@ def place_checkpoints(prose_html: str, sections: dict[str, str]) -> str:
         cid = html.unescape(match.group(1))
         if cid not in sections or cid in placed:
             continue
-        parts.append(("prose", prose_html[pos:match.start()]))
+        parts.append(("prose", prose_html[pos : match.start()]))
         parts.append(("section", sections[cid]))
         placed.add(cid)
         pos = match.end()
@@ -243,10 +316,15 @@ def _next_links(lesson, lang: str, next_lesson) -> list[dict]:
     lesson in this page's language (``next_lesson``, see :func:`_next_lesson`), or all lessons."""
     links = []
     cps = lesson.checkpoints
-    for i, cp in enumerate(cps):
+    for i in range(len(cps)):
         if i + 1 < len(cps):
-            links.append({"kind": "checkpoint", "href": f"#checkpoint-{cps[i + 1].id}",
-                          "text": ui(lang, "next_checkpoint", n=i + 2)})
+            links.append(
+                {
+                    "kind": "checkpoint",
+                    "href": f"#checkpoint-{cps[i + 1].id}",
+                    "text": ui(lang, "next_checkpoint", n=i + 2),
+                }
+            )
         else:
             links.append(_lesson_after(lang, next_lesson))
     return links
@@ -256,8 +334,11 @@ def _lesson_after(lang: str, next_lesson) -> dict:
     """The link to go on after a lesson, from a page in ``lang``: the next lesson in that language, else the home
     page."""
     if next_lesson is not None:
-        return {"kind": "lesson", "href": f"../{next_lesson.id}/{lang}.html",
-                "text": ui(lang, "next_lesson", title=next_lesson.text[lang].title)}
+        return {
+            "kind": "lesson",
+            "href": f"../{next_lesson.id}/{lang}.html",
+            "text": ui(lang, "next_lesson", title=next_lesson.text[lang].title),
+        }
     return {"kind": "home", "href": f"../../{_home_path(lang)}", "text": ui(lang, "all_lessons")}
 
 
@@ -265,7 +346,7 @@ def _next_lesson(lesson, lang: str, listed: list):
     """The lesson to suggest after ``lesson`` to a learner reading it in ``lang``: the first later listed lesson
     (in the suggested order) that has ``lang``, else None (the home page is suggested instead: a lesson in another
     language is no next step for a learner who reads this one in ``lang``)."""
-    later = listed[listed.index(lesson) + 1:] if lesson in listed else []
+    later = listed[listed.index(lesson) + 1 :] if lesson in listed else []
     return next((other for other in later if lang in other.languages), None)
 
 
@@ -274,20 +355,31 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None, 
     text = lesson.text[lang]
     toml = f"{lesson.folder / 'lesson.toml'} [text.{lang}]"
     root = "../../"
-    prose = _md(lesson.prose(lang), str(lesson.folder / f"prose.{lang}.md"), lang, heading_ids=True,
-                checkpoints=[cp.id for cp in lesson.checkpoints])
+    prose = _md(
+        lesson.prose(lang),
+        str(lesson.folder / f"prose.{lang}.md"),
+        lang,
+        heading_ids=True,
+        checkpoints=[cp.id for cp in lesson.checkpoints],
+    )
     numbers = {cp.id: i for i, cp in enumerate(lesson.checkpoints, 1)}
     nexts = _next_links(lesson, lang, next_lesson)
-    sections = {cp.id: _checkpoint(lesson, cp, lang, i, numbers, nexts[i - 1])
-                for i, cp in enumerate(lesson.checkpoints, 1)}
+    sections = {
+        cp.id: _checkpoint(lesson, cp, lang, i, numbers, nexts[i - 1]) for i, cp in enumerate(lesson.checkpoints, 1)
+    }
     # Only what the scripts read: starters for Reset and "tried", the solution for "Show solution", the example
     # for "Back to the example", and `needs` for the carried-over code. Hints and texts are in the HTML once.
     data = {
         "id": lesson.id,
         "lang": lang,
         "checkpoints": [
-            {"id": cp.id, "starter": cp.starter(lang), "solution": cp.solution(), "example": cp.example(lang),
-             "needs": [c.id for c in _needs_closure(lesson, cp)]}
+            {
+                "id": cp.id,
+                "starter": cp.starter(lang),
+                "solution": cp.solution(),
+                "example": cp.example(lang),
+                "needs": [c.id for c in _needs_closure(lesson, cp)],
+            }
             for cp in lesson.checkpoints
         ],
     }
@@ -298,16 +390,25 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None, 
     # (data-modules), so that a first visit's page that reloads itself into isolation at once does not fetch and
     # compile them for nothing.
     preload = tuple(
-        f'{root}assets/{name}{"?v=" + versions["editor"] if name in EDITOR_STAGES else ""}'
-        for name in editor
+        f"{root}assets/{name}{'?v=' + versions['editor'] if name in EDITOR_STAGES else ''}" for name in editor
     )
     return _page(
-        "lesson.html", lang=lang, root=root, title=f"{text.title} · {ui(lang, 'site_title')}", page="lesson",
-        versions=versions, lesson_id=lesson.id, preload=preload,
+        "lesson.html",
+        lang=lang,
+        root=root,
+        title=f"{text.title} · {ui(lang, 'site_title')}",
+        page="lesson",
+        versions=versions,
+        lesson_id=lesson.id,
+        preload=preload,
         switch=[(o, f"{o}.html") for o in lesson.languages],
-        stepper=[{"id": cp.id, "number": i, "title": _title(lesson, cp, lang)}
-                 for i, cp in enumerate(lesson.checkpoints, 1)],
-        text=text, minutes=lesson.minutes, total=len(lesson.checkpoints), level=lesson.level,
+        stepper=[
+            {"id": cp.id, "number": i, "title": _title(lesson, cp, lang)} for i, cp in enumerate(lesson.checkpoints, 1)
+        ],
+        text=text,
+        minutes=lesson.minutes,
+        total=len(lesson.checkpoints),
+        level=lesson.level,
         end_next=_lesson_after(lang, next_lesson),
         prerequisites=_md_inline(text.prerequisites, toml, lang) if text.prerequisites else "",
         goals=[_md_inline(g, toml, lang) for g in text.goals],
@@ -315,13 +416,16 @@ def _lesson_page(lesson, lang: str, versions: dict[str, str], next_lesson=None, 
         takeaways=[_md_inline(item, toml, lang) for item in text.takeaways],
         further_reading=_md(text.further_reading, toml, lang) if text.further_reading else "",
         sources=[_md_inline(item, toml, lang) for item in text.sources],
-        data=data)
+        data=data,
+    )
 
 
 # ---------------------------------------------------------------- entry point
 
-def render_pages(lessons: list, versions: dict[str, str], editor: tuple[str, ...] = (),
-                 download_mb: int = 0) -> dict[str, str]:
+
+def render_pages(
+    lessons: list, versions: dict[str, str], editor: tuple[str, ...] = (), download_mb: int = 0
+) -> dict[str, str]:
     """Every page as HTML, by its path under ``dist/``: a home page per UI language and one page per language of
     each lesson. ``versions``: the cache-busting hashes of the bundles and static files (``app``, ``early``,
     ``editor``, ``static``); ``editor``: the editor's module files that lesson pages preload; ``download_mb``: about
@@ -330,8 +434,9 @@ def render_pages(lessons: list, versions: dict[str, str], editor: tuple[str, ...
     listed = [lesson for lesson in lessons if lesson.listed]
     for lesson in lessons:
         for lang in lesson.languages:
-            pages[f"lessons/{lesson.id}/{lang}.html"] = _lesson_page(lesson, lang, versions,
-                                                                     _next_lesson(lesson, lang, listed), editor)
+            pages[f"lessons/{lesson.id}/{lang}.html"] = _lesson_page(
+                lesson, lang, versions, _next_lesson(lesson, lang, listed), editor
+            )
     return pages
 
 

@@ -53,7 +53,7 @@ def shingles(text: str) -> set[tuple[str, ...]]:
     """Every run of :data:`RUN` consecutive words of ``text``."""
     out = set()
     for run in words(text):
-        out.update(tuple(run[i:i + RUN]) for i in range(len(run) - RUN + 1))
+        out.update(tuple(run[i : i + RUN]) for i in range(len(run) - RUN + 1))
     return out
 
 
@@ -101,8 +101,15 @@ def lesson_texts(lesson: Lesson):
     for lang in lesson.languages:
         yield rel(lesson.folder / f"prose.{lang}.md"), lesson.prose(lang)
         text = lesson.text[lang]
-        fields = [text.title, text.summary, text.prerequisites, text.further_reading, *text.goals,
-                  *text.takeaways, *text.sources]
+        fields = [
+            text.title,
+            text.summary,
+            text.prerequisites,
+            text.further_reading,
+            *text.goals,
+            *text.takeaways,
+            *text.sources,
+        ]
         yield f"{toml}: [text.{lang}]", "\n\n".join(field for field in fields if field)
     for cp in lesson.checkpoints:
         for lang in lesson.languages:
@@ -126,6 +133,8 @@ def source_problems(lesson: Lesson, shared: Path = SHARED) -> list[str]:
     problems = []
     for where, text in lesson_texts(lesson):
         for shingle in sorted(shingles(text) & known.keys()):
-            problems.append(f"{where}: shares seven words in a row with {known[shingle]}: {' '.join(shingle)!r}; "
-                            "write it anew, in the project's own words")
+            problems.append(
+                f"{where}: shares seven words in a row with {known[shingle]}: {' '.join(shingle)!r}; "
+                "write it anew, in the project's own words"
+            )
     return problems

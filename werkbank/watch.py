@@ -175,7 +175,7 @@ class DevHandler(DistHandler):
                 self.wfile.write(message)
                 self.wfile.flush()
                 with state.changed:  # wait for the next build (or a heartbeat), then write outside the lock
-                    state.changed.wait_for(lambda: state.stopping or state.version != seen, HEARTBEAT_S)
+                    state.changed.wait_for(lambda seen=seen: state.stopping or state.version != seen, HEARTBEAT_S)
                     if state.stopping:
                         return
                     message = state.event() if state.version != seen else b": still here\n\n"
@@ -252,8 +252,11 @@ def serve_watching(dist: Path, host: str = "127.0.0.1", port: int = 8000) -> int
     watcher = threading.Thread(target=watch_loop, args=(Path(dist), state, stop), daemon=True)
     watcher.start()
     bound_host, bound_port = server.server_address[:2]
-    print(f"werkbank serve: serving {dist} at http://{bound_host}:{bound_port}/ with live reload; watching "
-          f"{', '.join(p.name for p in watched_paths())} (Ctrl+C stops)", flush=True)
+    print(
+        f"werkbank serve: serving {dist} at http://{bound_host}:{bound_port}/ with live reload; watching "
+        f"{', '.join(p.name for p in watched_paths())} (Ctrl+C stops)",
+        flush=True,
+    )
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -12,18 +12,47 @@ from graders.engine.settings import FALLBACK_LANGUAGE
 #: same structure (and, since sources are neutral ids and outcomes are statuses and numbers, the same expected
 #: outcome) in every language; only the words a learner reads differ. Languages without their own words use English.
 WORDS = {
-    "nl": {"lamp": "lamp", "colour": "kleur", "blue": "blauw", "red": "rood", "weight": "gewicht", "vase": "vaas",
-           "white": "wit", "yellow": "geel", "green": "groen", "invoice": "factuur", "outage": "storing",
-           "question": "vraag", "complaint": "klacht", "yes": "ja", "no": "nee"},
-    "en": {"lamp": "lamp", "colour": "colour", "blue": "blue", "red": "red", "weight": "weight", "vase": "vase",
-           "white": "white", "yellow": "yellow", "green": "green", "invoice": "invoice", "outage": "outage",
-           "question": "question", "complaint": "complaint", "yes": "yes", "no": "no"},
+    "nl": {
+        "lamp": "lamp",
+        "colour": "kleur",
+        "blue": "blauw",
+        "red": "rood",
+        "weight": "gewicht",
+        "vase": "vaas",
+        "white": "wit",
+        "yellow": "geel",
+        "green": "groen",
+        "invoice": "factuur",
+        "outage": "storing",
+        "question": "vraag",
+        "complaint": "klacht",
+        "yes": "ja",
+        "no": "nee",
+    },
+    "en": {
+        "lamp": "lamp",
+        "colour": "colour",
+        "blue": "blue",
+        "red": "red",
+        "weight": "weight",
+        "vase": "vase",
+        "white": "white",
+        "yellow": "yellow",
+        "green": "green",
+        "invoice": "invoice",
+        "outage": "outage",
+        "question": "question",
+        "complaint": "complaint",
+        "yes": "yes",
+        "no": "no",
+    },
 }
 
 
 def words(lang):
     """The example words for ``lang`` (the fallback language's for a language the lesson has no words in)."""
     return WORDS.get(lang, WORDS[FALLBACK_LANGUAGE])
+
 
 #: The sentence appended to the explanation of every case whose input breaks a rule of the task.
 INVALID_SUFFIX = {
@@ -41,6 +70,7 @@ def case_builders(call, arity, invalid_hint=None):
     ``invalid(case_id, *arguments, nl, en, ar)``: a case whose input breaks a rule of the task, so ``call`` must
     raise ValueError; :data:`INVALID_SUFFIX` is appended to the explanation and ``invalid_hint`` is its hint.
     """
+
     def split(case_id, fields):
         """``fields`` as (arguments tuple, nl, en, ar); a wrong count is the grader author's mistake."""
         if len(fields) != arity + 3:
@@ -56,7 +86,13 @@ def case_builders(call, arity, invalid_hint=None):
     def invalid(case_id, *fields):
         """A case whose input breaks a rule of the task, so the builders' call must raise ValueError."""
         args, nl, en, ar = split(case_id, fields)
-        return case(case_id, *args, nl + INVALID_SUFFIX["nl"], en + INVALID_SUFFIX["en"], ar + INVALID_SUFFIX["ar"],
-                    hint=invalid_hint)
+        return case(
+            case_id,
+            *args,
+            nl + INVALID_SUFFIX["nl"],
+            en + INVALID_SUFFIX["en"],
+            ar + INVALID_SUFFIX["ar"],
+            hint=invalid_hint,
+        )
 
     return case, invalid

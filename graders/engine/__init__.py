@@ -12,6 +12,6 @@ has three steps, each a plain function over JSON-able data:
 
 This package is the core: standard library and numpy only, no knowledge of lessons on disk, the command line or the
 browser. A host (:mod:`graders.hosts`) decides where step 2 runs: a child process in CPython
-(:mod:`graders.hosts.cpython`), a Web Worker's interpreter in the browser (:mod:`graders.hosts.pyodide`).
-Shared limits and languages live in :mod:`graders.engine.settings`, messages in ``catalog/`` (:mod:`graders.engine.i18n`).
+(:mod:`graders.hosts.cpython`), a Web Worker's interpreter in the browser (:mod:`graders.hosts.pyodide`). Shared limits
+and languages live in :mod:`graders.engine.settings`, messages in ``catalog/`` (:mod:`graders.engine.i18n`).
 """

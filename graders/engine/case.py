@@ -19,12 +19,12 @@ class AuthorError(Exception):
 class Case:
     """One call of the learner's code whose outcome must match the reference's.
 
-    ``call`` names a function of the learner's module, or a dotted path such as
-    ``"PerplexityResult.from_token_nll"``. ``args``/``kwargs`` are deep-copied for every call. ``explain`` and
-    ``hint`` map language codes (nl, en, ar) to short texts; ``title`` optionally gives the short label a learner
-    sees for the case (by default the first sentence of ``explain``). ``message`` is an optional regular expression that the
-    message of an expected exception must match; without it only the exception class counts. With
-    ``forbid_warnings`` any warning the learner's call emits fails the case.
+    ``call`` names a function of the learner's module, or a dotted path such as ``"PerplexityResult.from_token_nll"``.
+    ``args``/``kwargs`` are deep-copied for every call. ``explain`` and ``hint`` map language codes (nl, en, ar) to
+    short texts; ``title`` optionally gives the short label a learner sees for the case (by default the first sentence
+    of ``explain``). ``message`` is an optional regular expression that the message of an expected exception must match;
+    without it only the exception class counts. With ``forbid_warnings`` any warning the learner's call emits fails the
+    case.
     """
 
     id: str

@@ -20,9 +20,19 @@ REL_TOL = 1e-9
 ABS_TOL = 1e-12
 
 _TYPE_NAMES = {
-    "none": "None", "bool": "bool", "int": "int", "float": "float", "str": "str", "list": "list",
-    "tuple": "tuple", "dict": "dict", "set": "set", "frozenset": "frozenset", "ndarray": "numpy.ndarray",
-    "bytes": "bytes", "complex": "complex",
+    "none": "None",
+    "bool": "bool",
+    "int": "int",
+    "float": "float",
+    "str": "str",
+    "list": "list",
+    "tuple": "tuple",
+    "dict": "dict",
+    "set": "set",
+    "frozenset": "frozenset",
+    "ndarray": "numpy.ndarray",
+    "bytes": "bytes",
+    "complex": "complex",
 }
 
 
@@ -201,10 +211,13 @@ def _compare_dict(expected, actual):
         ours = {_freeze(k) for k, _ in expected[1]}
         missing = [k for k, _ in expected[1] if _freeze(k) not in theirs]
         extra = [k for k, _ in actual[1] if _freeze(k) not in ours]
-        return _fail("keys", {
-            "missing": ", ".join(_key_text(k) for k in missing) or "-",
-            "extra": ", ".join(_key_text(k) for k in extra) or "-",
-        })
+        return _fail(
+            "keys",
+            {
+                "missing": ", ".join(_key_text(k) for k in missing) or "-",
+                "extra": ", ".join(_key_text(k) for k in extra) or "-",
+            },
+        )
     for k, w in expected[1]:
         found = _cmp(w, theirs[_freeze(k)])
         if found:
@@ -218,8 +231,11 @@ def _compare_array(expected, actual):
     if list(e_shape) != list(a_shape):
         return _fail("shape", {"expected": tuple(e_shape), "actual": tuple(a_shape)})
     if _kind_group(e_kind) != _kind_group(a_kind):
-        return _fail("dtype", {"expected": e_dtype, "actual": a_dtype},
-                     "hint_dtype_int" if e_kind in "iu" else ("hint_dtype_float" if e_kind == "f" else None))
+        return _fail(
+            "dtype",
+            {"expected": e_dtype, "actual": a_dtype},
+            "hint_dtype_int" if e_kind in "iu" else ("hint_dtype_float" if e_kind == "f" else None),
+        )
     if e_kind != "O" and e_values == a_values:
         return None  # the very same values (the usual case), compared at C speed
     for i, (x, y) in enumerate(zip(e_values, a_values)):

@@ -81,10 +81,15 @@ class Text(Spec):
     words: tuple = ()
 
     def variants(self, value):
-        out = [Variant("type-none", "None", None), Variant("type-int", "7", 7), Variant("type-float", "7.5", 7.5),
-               Variant("type-nan", "nan", float("nan")), Variant("type-bool", "True", True),
-               Variant("type-bytes", "bytes", value.encode("utf-8") if isinstance(value, str) else b"x"),
-               Variant("type-list", "list", [value])]
+        out = [
+            Variant("type-none", "None", None),
+            Variant("type-int", "7", 7),
+            Variant("type-float", "7.5", 7.5),
+            Variant("type-nan", "nan", float("nan")),
+            Variant("type-bool", "True", True),
+            Variant("type-bytes", "bytes", value.encode("utf-8") if isinstance(value, str) else b"x"),
+            Variant("type-list", "list", [value]),
+        ]
         if self.blank:
             out.append(Variant("empty", "''", ""))
             out.extend(Variant("blank", char_name(ch), ch) for ch in WHITESPACE)
@@ -92,21 +97,36 @@ class Text(Spec):
         out.extend(Variant("invisible", char_name(ch), ch) for ch in INVISIBLE)
         if isinstance(value, str) and value:
             if self.exact:
-                for name, new in (("padded", f" {value} "), ("padded", f"\u00a0{value}"), ("padded", f"{value}\n"),
-                                  ("case", value.upper()), ("case", value.swapcase()), ("case", value.title()),
-                                  ("substring", value[: max(1, len(value) // 2)]), ("superstring", value + value[-1]),
-                                  ("nfd", unicodedata.normalize("NFD", value)), ("nfc", unicodedata.normalize("NFC", value)),
-                                  ("nfkc", unicodedata.normalize("NFKC", value))):
+                for name, new in (
+                    ("padded", f" {value} "),
+                    ("padded", f"\u00a0{value}"),
+                    ("padded", f"{value}\n"),
+                    ("case", value.upper()),
+                    ("case", value.swapcase()),
+                    ("case", value.title()),
+                    ("substring", value[: max(1, len(value) // 2)]),
+                    ("superstring", value + value[-1]),
+                    ("nfd", unicodedata.normalize("NFD", value)),
+                    ("nfc", unicodedata.normalize("NFC", value)),
+                    ("nfkc", unicodedata.normalize("NFKC", value)),
+                ):
                     if new != value:
                         out.append(Variant(name, repr(new)[:60], new))
             for sep in SEPARATORS[1:]:
                 out.append(Variant("separator", repr(sep), f"{value}{sep}x"))
-        out += [Variant("nonascii", "accents", "\u00c6r\u00f8-\ufb01 \u00e9t\u00e9"),
-                Variant("nonascii", "emoji", "\U0001f600 ok"), Variant("nonascii", "arabic", "\u0645\u0631\u062d\u0628\u0627"),
-                Variant("nonascii", "combining", "e\u0301e\u0301"), Variant("numeric", "'10'", "10"),
-                Variant("numeric", "'1.0'", "1.0"), Variant("numeric", "'-0'", "-0"),
-                Variant("nonelike", "'None'", "None"), Variant("nonelike", "'null'", "null"),
-                Variant("nonelike", "'nan'", "nan"), Variant("nonelike", "'N/A'", "N/A")]
+        out += [
+            Variant("nonascii", "accents", "\u00c6r\u00f8-\ufb01 \u00e9t\u00e9"),
+            Variant("nonascii", "emoji", "\U0001f600 ok"),
+            Variant("nonascii", "arabic", "\u0645\u0631\u062d\u0628\u0627"),
+            Variant("nonascii", "combining", "e\u0301e\u0301"),
+            Variant("numeric", "'10'", "10"),
+            Variant("numeric", "'1.0'", "1.0"),
+            Variant("numeric", "'-0'", "-0"),
+            Variant("nonelike", "'None'", "None"),
+            Variant("nonelike", "'null'", "null"),
+            Variant("nonelike", "'nan'", "nan"),
+            Variant("nonelike", "'N/A'", "N/A"),
+        ]
         if self.max_len:
             n = self.max_len
             for name, unit in (("accent", "\u00e9"), ("emoji", "\U0001f600"), ("ascii", "x")):
@@ -169,15 +189,27 @@ class Real(Spec):
     strings: bool = False
 
     def variants(self, value):
-        out = [Variant("nan", "nan", float("nan")), Variant("inf", "inf", float("inf")),
-               Variant("inf", "-inf", float("-inf")), Variant("neg-zero", "-0.0", -0.0),
-               Variant("tiny-neg", "-5e-324", -5e-324), Variant("tiny-neg", "-1e-300", -1e-300),
-               Variant("type-none", "None", None), Variant("type-list", "list", [value]),
-               Variant("type-str", "'x'", "x"), Variant("huge", "1e308", 1e308), Variant("huge-int", "10**400", 10**400),
-               Variant("complex", "complex", complex(value, 0.5) if isinstance(value, (int, float)) else 0.5j)]
+        out = [
+            Variant("nan", "nan", float("nan")),
+            Variant("inf", "inf", float("inf")),
+            Variant("inf", "-inf", float("-inf")),
+            Variant("neg-zero", "-0.0", -0.0),
+            Variant("tiny-neg", "-5e-324", -5e-324),
+            Variant("tiny-neg", "-1e-300", -1e-300),
+            Variant("type-none", "None", None),
+            Variant("type-list", "list", [value]),
+            Variant("type-str", "'x'", "x"),
+            Variant("huge", "1e308", 1e308),
+            Variant("huge-int", "10**400", 10**400),
+            Variant("complex", "complex", complex(value, 0.5) if isinstance(value, (int, float)) else 0.5j),
+        ]
         if self.bools:
-            out += [Variant("bool", "True", True), Variant("bool", "False", False),
-                    Variant("npbool", "numpy.True_", np.True_), Variant("npbool", "numpy.False_", np.False_)]
+            out += [
+                Variant("bool", "True", True),
+                Variant("bool", "False", False),
+                Variant("npbool", "numpy.True_", np.True_),
+                Variant("npbool", "numpy.False_", np.False_),
+            ]
         if self.strings:
             out.append(Variant("numeric-str", "'0.5'", "0.5"))
         if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
@@ -187,7 +219,7 @@ class Real(Spec):
                     out.append(Variant("float32", "numpy.float32", np.float32(value)))
             if float(value).is_integer():
                 out.append(Variant("int-form", str(int(value)), int(value)))
-                if -2**63 <= int(value) < 2**63:  # a huge integral float (1e308) has no int64 form
+                if -(2**63) <= int(value) < 2**63:  # a huge integral float (1e308) has no int64 form
                     out.append(Variant("npint", "numpy.int64", np.int64(int(value))))
         points = [p for p in (self.lo, self.hi) if p is not None] + list(self.edges)
         for point in points:
@@ -218,8 +250,14 @@ class Integer(Spec):
     floats: bool = False
 
     def variants(self, value):
-        out = [Variant("type-none", "None", None), Variant("type-str", "'3'", "3"), Variant("type-list", "list", [value]),
-               Variant("huge", "10**20", 10**20), Variant("zero", "0", 0), Variant("neg", "-1", -1)]
+        out = [
+            Variant("type-none", "None", None),
+            Variant("type-str", "'3'", "3"),
+            Variant("type-list", "list", [value]),
+            Variant("huge", "10**20", 10**20),
+            Variant("zero", "0", 0),
+            Variant("neg", "-1", -1),
+        ]
         for large in (40_000, 70_000, 3_000_000_000):  # past int16, uint16 and int32
             if self.hi is None or large <= self.hi:
                 out.append(Variant("large", str(large), large))
@@ -238,8 +276,11 @@ class Integer(Spec):
             out += [Variant("float-int", f"{value}.0", float(value)), Variant("float-frac", "2.5", 2.5)]
         for point in (self.lo, self.hi):
             if point is not None:
-                out += [Variant("edge-on", str(point), point), Variant("edge-below", str(point - 1), point - 1),
-                        Variant("edge-above", str(point + 1), point + 1)]
+                out += [
+                    Variant("edge-on", str(point), point),
+                    Variant("edge-below", str(point - 1), point - 1),
+                    Variant("edge-above", str(point + 1), point + 1),
+                ]
         return out
 
     def random(self, rng, pools):
@@ -256,10 +297,17 @@ class Flag(Spec):
     numbers: bool = False
 
     def variants(self, value):
-        out = [Variant("npbool", "numpy.bool_", np.bool_(bool(value)) if isinstance(value, (bool, np.bool_)) else np.True_),
-               Variant("label-half", "0.5", 0.5), Variant("label-two", "2", 2), Variant("label-neg", "-1", -1),
-               Variant("type-none", "None", None), Variant("type-str", "'True'", "True"),
-               Variant("label-nan", "nan", float("nan"))]
+        out = [
+            Variant(
+                "npbool", "numpy.bool_", np.bool_(bool(value)) if isinstance(value, (bool, np.bool_)) else np.True_
+            ),
+            Variant("label-half", "0.5", 0.5),
+            Variant("label-two", "2", 2),
+            Variant("label-neg", "-1", -1),
+            Variant("type-none", "None", None),
+            Variant("type-str", "'True'", "True"),
+            Variant("label-nan", "nan", float("nan")),
+        ]
         out += [Variant("label-int", "1", 1), Variant("label-int", "0", 0), Variant("label-float", "1.0", 1.0)]
         return out
 
@@ -317,8 +365,9 @@ def _array_variants(items: list):
                 continue
             with np.errstate(all="ignore"):
                 converted = base.astype(dtype)
-                if converted.astype("float64").tolist() == base.astype("float64").tolist() and \
-                        (dtype != "bool" or base.dtype.kind == "b" or set(base.tolist()) <= {0, 1}):
+                if converted.astype("float64").tolist() == base.astype("float64").tolist() and (
+                    dtype != "bool" or base.dtype.kind == "b" or set(base.tolist()) <= {0, 1}
+                ):
                     # float32 only where sums stay exact too (values on a coarse binary grid)
                     if dtype == "float32" and not all(float(v * 256).is_integer() for v in base.astype("float64")):
                         continue
@@ -352,9 +401,13 @@ class Seq(Spec):
         items = _as_list(value)
         if items is None:
             return ()
-        out = [Variant("container-tuple", "tuple", tuple(items)), Variant("container-none", "None", None),
-               Variant("container-str", "str", "abc"), Variant("container-dict", "dict", dict(enumerate(items))),
-               Variant("container-nested", "[[...]]", [items])]
+        out = [
+            Variant("container-tuple", "tuple", tuple(items)),
+            Variant("container-none", "None", None),
+            Variant("container-str", "str", "abc"),
+            Variant("container-dict", "dict", dict(enumerate(items))),
+            Variant("container-nested", "[[...]]", [items]),
+        ]
         try:
             out.append(Variant("container-set", "set", set(items)))
             out.append(Variant("container-frozenset", "frozenset", frozenset(items)))
@@ -379,11 +432,11 @@ class Seq(Spec):
                 for size, family in ((self.max_len, "size-max"), (self.max_len + 1, "size-over")):
                     padded = items + [filler] * (size - len(items)) if len(items) <= size else items[:size]
                     out.append(Variant(family, f"len = {size}, + {_brief(filler)}", padded))
-            if items and all(isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, float)) and v in (0, 1))
-                             for v in items):
+            if items and all(
+                isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, float)) and v in (0, 1)) for v in items
+            ):
                 ones = [items[0]] * self.max_len
-                out.append(Variant("size-max-uint8", f"len = {self.max_len}, uint8",
-                                   np.asarray(ones).astype("uint8")))
+                out.append(Variant("size-max-uint8", f"len = {self.max_len}, uint8", np.asarray(ones).astype("uint8")))
         if isinstance(self.item, Integer) and len(items) >= 2 and (self.item.hi is None or self.item.hi >= 200):
             # small integer dtypes whose sum does not fit them: a sum in the array's own dtype wraps round
             out.append(Variant("ndarray-sum-wraps", "uint8, sum > 255", np.full(len(items), 200, dtype=np.uint8)))
@@ -454,9 +507,12 @@ class Record(Spec):
     def variants(self, value):
         if not isinstance(value, dict):
             return ()
-        out = [Variant("record-type", "list of values", list(value.values())),
-               Variant("record-type", "tuple of pairs", tuple(value.items())), Variant("record-type", "None", None),
-               Variant("record-reordered", "keys reversed", dict(reversed(list(value.items()))))]
+        out = [
+            Variant("record-type", "list of values", list(value.values())),
+            Variant("record-type", "tuple of pairs", tuple(value.items())),
+            Variant("record-type", "None", None),
+            Variant("record-reordered", "keys reversed", dict(reversed(list(value.items())))),
+        ]
         for name in self.fields:
             out.append(Variant("record-missing", repr(name), {k: v for k, v in value.items() if k != name}))
         out.append(Variant("record-extra", "'extra'", {**value, "extra": "x"}))
@@ -491,12 +547,12 @@ class Domain:
     """The input domain of one callable of a checkpoint.
 
     ``call``: the name (or dotted path) the cases call. ``params``: :class:`Param` per positional parameter.
-    ``aligned``: groups of parameter names whose sequences must have equal length (tried shorter, as one item
-    numpy would broadcast, and as a column). ``repeat``: some valid calls are made again after all the others
-    (family ``repeat``; False is the same as skipping it). ``records``: groups of parameter names holding records with the same ``key`` fields, for key
-    collisions. ``skip``: families not to generate (the task leaves them open), as names or name prefixes.
-    ``numpy``: with False no generated input holds a numpy value (no numpy scalars, no arrays), for a task in plain
-    Python that says nothing about numpy.
+    ``aligned``: groups of parameter names whose sequences must have equal length (tried shorter, as one item numpy
+    would broadcast, and as a column). ``repeat``: some valid calls are made again after all the others (family
+    ``repeat``; False is the same as skipping it). ``records``: groups of parameter names holding records with the same
+    ``key`` fields, for key collisions. ``skip``: families not to generate (the task leaves them open), as names or name
+    prefixes. ``numpy``: with False no generated input holds a numpy value (no numpy scalars, no arrays), for a task in
+    plain Python that says nothing about numpy.
     """
 
     call: str
@@ -515,5 +571,21 @@ class Domain:
         return False
 
 
-__all__ = ["Domain", "Param", "Spec", "Text", "Real", "Integer", "Flag", "Maybe", "Seq", "Record", "Variant",
-           "WHITESPACE", "SEPARATORS", "NUMERIC_DTYPES", "char_name", "holds_numpy"]
+__all__ = [
+    "Domain",
+    "Param",
+    "Spec",
+    "Text",
+    "Real",
+    "Integer",
+    "Flag",
+    "Maybe",
+    "Seq",
+    "Record",
+    "Variant",
+    "WHITESPACE",
+    "SEPARATORS",
+    "NUMERIC_DTYPES",
+    "char_name",
+    "holds_numpy",
+]

@@ -34,92 +34,172 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .domain import (NUMERIC_DTYPES, Domain, Flag, Integer, Maybe, Real, Record, Seq, Text, Variant, array_of,
-                     holds_numpy)
+from .domain import (
+    NUMERIC_DTYPES,
+    Domain,
+    Flag,
+    Integer,
+    Maybe,
+    Real,
+    Record,
+    Seq,
+    Text,
+    Variant,
+    array_of,
+    holds_numpy,
+)
 
 #: Families grouped for explanations (catalog key ``gen_<group>``) and for the verdict's summary.
 GROUPS = {
-    "type": ("type-",), "blank": ("empty", "blank", "invisible"),
+    "type": ("type-",),
+    "blank": ("empty", "blank", "invisible"),
     "exact": ("padded", "case", "substring", "superstring", "nfd", "nfc", "nfkc"),
-    "separator": ("separator",), "text-kind": ("nonascii", "numeric", "nonelike"), "length": ("len-",),
+    "separator": ("separator",),
+    "text-kind": ("nonascii", "numeric", "nonelike"),
+    "length": ("len-",),
     "special-number": ("nan", "inf", "neg-zero", "tiny-neg", "huge", "complex"),
-    "number-type": ("bool", "npbool", "npfloat", "float32", "int-form", "npint", "float-int", "float-frac",
-                    "numeric-str", "zero", "neg", "large"),
-    "edge": ("edge-",), "label": ("label-",), "container": ("container",), "array": ("ndarray",),
-    "size": ("size-",), "duplicate": ("dup-",), "record": ("record-",), "align": ("align-",), "collision": ("collision",),
-    "transform": ("accented",), "keyword": ("keyword", "default"), "combo": ("combo",), "scale": ("scale",),
-    "repeat": ("repeat",), "refill": ("refill",),
+    "number-type": (
+        "bool",
+        "npbool",
+        "npfloat",
+        "float32",
+        "int-form",
+        "npint",
+        "float-int",
+        "float-frac",
+        "numeric-str",
+        "zero",
+        "neg",
+        "large",
+    ),
+    "edge": ("edge-",),
+    "label": ("label-",),
+    "container": ("container",),
+    "array": ("ndarray",),
+    "size": ("size-",),
+    "duplicate": ("dup-",),
+    "record": ("record-",),
+    "align": ("align-",),
+    "collision": ("collision",),
+    "transform": ("accented",),
+    "keyword": ("keyword", "default"),
+    "combo": ("combo",),
+    "scale": ("scale",),
+    "repeat": ("repeat",),
+    "refill": ("refill",),
 }
 #: Every family, by the name a ``skip`` names it: what it tries. ``<dtype>`` stands for each numpy dtype that holds
 #: the items. AUTHORING.md's table of families is made from this and the specs' own variants
 #: (``python -m werkbank.authoring_docs``); a test keeps both in step with what :func:`generate` makes.
 FAMILIES = {
     # a value of another type
-    "type-none": "None instead of the value", "type-int": "an int instead of a text", "type-float":
-    "a float instead of a text", "type-nan": "NaN instead of a text", "type-bool": "True instead of a text",
-    "type-bytes": "the text as bytes", "type-list": "the value inside a list", "type-str": "a text instead of a number",
+    "type-none": "None instead of the value",
+    "type-int": "an int instead of a text",
+    "type-float": "a float instead of a text",
+    "type-nan": "NaN instead of a text",
+    "type-bool": "True instead of a text",
+    "type-bytes": "the text as bytes",
+    "type-list": "the value inside a list",
+    "type-str": "a text instead of a number",
     # texts
-    "empty": "the empty text", "blank": "every Unicode whitespace character (str.isspace), and a mix of them",
+    "empty": "the empty text",
+    "blank": "every Unicode whitespace character (str.isspace), and a mix of them",
     "invisible": "characters that look empty but are not whitespace (zero-width space, BOM, word joiner)",
-    "padded": "the text with spaces, a no-break space or a newline around it", "case":
-    "the text in upper, swapped and title case", "substring": "the first half of the text",
-    "superstring": "the text with its last character doubled", "nfd": "the text decomposed (NFD)",
-    "nfc": "the text composed (NFC)", "nfkc": "the text in compatibility form (NFKC)",
+    "padded": "the text with spaces, a no-break space or a newline around it",
+    "case": "the text in upper, swapped and title case",
+    "substring": "the first half of the text",
+    "superstring": "the text with its last character doubled",
+    "nfd": "the text decomposed (NFD)",
+    "nfc": "the text composed (NFC)",
+    "nfkc": "the text in compatibility form (NFKC)",
     "separator": "the text with a separator and more after it ('x|x', 'x:x', ...)",
-    "nonascii": "accented, emoji, Arabic and combining-accent texts", "numeric": "texts that read as numbers ('10')",
+    "nonascii": "accented, emoji, Arabic and combining-accent texts",
+    "numeric": "texts that read as numbers ('10')",
     "nonelike": "texts that read as nothing ('None', 'null', 'nan', 'N/A')",
     "len-max": "a text exactly max_len code points long (ASCII, accented, emoji, combining)",
-    "len-over": "a text one code point past max_len", "len-max-padded": "max_len code points, a space among them",
+    "len-over": "a text one code point past max_len",
+    "len-max-padded": "max_len code points, a space among them",
     "len-over-padded": "one past max_len once a space or no-break space is counted",
     # numbers
-    "nan": "float('nan')", "inf": "float('inf') and float('-inf')", "neg-zero": "-0.0",
-    "tiny-neg": "negatives just below 0 (-5e-324, -1e-300)", "huge": "a huge value (1e308 for a real, 10**20 for an int)",
-    "huge-int": "10**400, an int too large to become a float", "complex": "a complex number",
-    "bool": "True and False (only with bools=True)", "npbool": "numpy.True_ and numpy.False_",
-    "numeric-str": "the number as a text, '0.5' (only with strings=True)", "npfloat": "the number as numpy.float64",
-    "float32": "the number as numpy.float32 (where it is exact)", "int-form": "an integral float as an int (2.0 -> 2)",
-    "npint": "the number as a numpy integer (int64 for a real; int32, int8, uint8 for an int)", "zero": "0",
-    "neg": "-1", "large": "40000, 70000 and 3000000000 (past int16, uint16, int32), up to hi",
-    "float-int": "an int as a float, 3.0 (only with floats=True)", "float-frac": "2.5 (only with floats=True)",
-    "edge-on": "each of lo, hi and edges", "edge-below": "the value just below each (math.nextafter, or minus 1)",
+    "nan": "float('nan')",
+    "inf": "float('inf') and float('-inf')",
+    "neg-zero": "-0.0",
+    "tiny-neg": "negatives just below 0 (-5e-324, -1e-300)",
+    "huge": "a huge value (1e308 for a real, 10**20 for an int)",
+    "huge-int": "10**400, an int too large to become a float",
+    "complex": "a complex number",
+    "bool": "True and False (only with bools=True)",
+    "npbool": "numpy.True_ and numpy.False_",
+    "numeric-str": "the number as a text, '0.5' (only with strings=True)",
+    "npfloat": "the number as numpy.float64",
+    "float32": "the number as numpy.float32 (where it is exact)",
+    "int-form": "an integral float as an int (2.0 -> 2)",
+    "npint": "the number as a numpy integer (int64 for a real; int32, int8, uint8 for an int)",
+    "zero": "0",
+    "neg": "-1",
+    "large": "40000, 70000 and 3000000000 (past int16, uint16, int32), up to hi",
+    "float-int": "an int as a float, 3.0 (only with floats=True)",
+    "float-frac": "2.5 (only with floats=True)",
+    "edge-on": "each of lo, hi and edges",
+    "edge-below": "the value just below each (math.nextafter, or minus 1)",
     "edge-above": "the value just above each",
     # labels
-    "label-half": "0.5 as a label", "label-two": "2 as a label", "label-neg": "-1 as a label",
-    "label-nan": "NaN as a label", "label-int": "1 and 0 as labels", "label-float": "1.0 as a label",
+    "label-half": "0.5 as a label",
+    "label-two": "2 as a label",
+    "label-neg": "-1 as a label",
+    "label-nan": "NaN as a label",
+    "label-int": "1 and 0 as labels",
+    "label-float": "1.0 as a label",
     # containers and arrays
-    "container-tuple": "the sequence as a tuple", "container-none": "None instead of the sequence",
-    "container-str": "a text instead of the sequence", "container-dict": "a dict {0: item, ...}",
-    "container-nested": "the sequence inside a list", "container-set": "the sequence as a set",
-    "container-frozenset": "the sequence as a frozenset", "container-item": "its first item instead of the sequence",
-    "ndarray": "the sequence as a numpy array", "ndarray-<dtype>": "a numpy array of another dtype that holds the "
-    "items exactly (float64, float32, int64, int8, uint8, bool)", "ndarray-object": "a numpy array of dtype object",
-    "ndarray-complex": "a complex128 array", "ndarray-0d": "a 0-d array of the first item",
+    "container-tuple": "the sequence as a tuple",
+    "container-none": "None instead of the sequence",
+    "container-str": "a text instead of the sequence",
+    "container-dict": "a dict {0: item, ...}",
+    "container-nested": "the sequence inside a list",
+    "container-set": "the sequence as a set",
+    "container-frozenset": "the sequence as a frozenset",
+    "container-item": "its first item instead of the sequence",
+    "ndarray": "the sequence as a numpy array",
+    "ndarray-<dtype>": "a numpy array of another dtype that holds the "
+    "items exactly (float64, float32, int64, int8, uint8, bool)",
+    "ndarray-object": "a numpy array of dtype object",
+    "ndarray-complex": "a complex128 array",
+    "ndarray-0d": "a 0-d array of the first item",
     "ndarray-2d": "arrays of shape (1, n) and (n, 1)",
     "ndarray-sum-wraps": "uint8 and int8 arrays whose sum does not fit their dtype (a list of Integer with hi >= 200)",
-    "size-empty": "an empty sequence", "size-one": "one item", "size-under": "one item fewer than min_len",
-    "size-max": "exactly max_len items", "size-over": "max_len + 1 items",
+    "size-empty": "an empty sequence",
+    "size-one": "one item",
+    "size-under": "one item fewer than min_len",
+    "size-max": "exactly max_len items",
+    "size-over": "max_len + 1 items",
     "size-max-uint8": "max_len ones as a uint8 array (0/1 items only)",
     "dup-item": "the sequence with its first item again at its end",
     # records
-    "record-type": "the record as a list of values, a tuple of pairs, or None", "record-reordered":
-    "the keys in reverse order", "record-missing": "each key left out", "record-extra": "an extra key",
+    "record-type": "the record as a list of values, a tuple of pairs, or None",
+    "record-reordered": "the keys in reverse order",
+    "record-missing": "each key left out",
+    "record-extra": "an extra key",
     # the domain's own
-    "align-short": "an aligned sequence one item shorter", "align-long": "an aligned sequence one item longer",
-    "align-broadcast": "an aligned sequence of one item (numpy would broadcast it)", "align-column":
-    "an aligned sequence as an (n, 1) column", "align-scalar": "a bare item instead of an aligned sequence",
-    "align-2d-empty": "every aligned array empty and 2-D, shape (0, 2)", "align-2d-column":
-    "every aligned array as an (n, 1) column at once", "align-max": "the aligned sequences grown together to max_len",
+    "align-short": "an aligned sequence one item shorter",
+    "align-long": "an aligned sequence one item longer",
+    "align-broadcast": "an aligned sequence of one item (numpy would broadcast it)",
+    "align-column": "an aligned sequence as an (n, 1) column",
+    "align-scalar": "a bare item instead of an aligned sequence",
+    "align-2d-empty": "every aligned array empty and 2-D, shape (0, 2)",
+    "align-2d-column": "every aligned array as an (n, 1) column at once",
+    "align-max": "the aligned sequences grown together to max_len",
     "align-over": "the aligned sequences grown together one past max_len",
     "collision": "records whose key fields glue into the same text ('ab|x' + 'cd' against 'ab' + 'x|cd')",
     "accented": "every text of a case with an accent added, equal texts kept equal",
     "keyword-all": "every argument passed by name, in reverse order",
-    "keyword": "the trailing arguments passed by name", "default": "an argument with a default left out",
+    "keyword": "the trailing arguments passed by name",
+    "default": "an argument with a default left out",
     "default-explicit": "a left-out default passed explicitly, with the reference's default value",
     "combo": "the sequences in every mix of the containers their Seq allows; then values of the edge, special-number,"
     " label, type and number-type groups at their first item (ids gen/combo-<family>/...)",
     "scale": "large valid inputs: sequences grown to max_len or 2000 items, Integer sizes far above the usual",
-    "repeat": "a valid call made again after all the others", "refill": "an earlier call's list and dict objects "
-    "passed again, refilled with this call's contents",
+    "repeat": "a valid call made again after all the others",
+    "refill": "an earlier call's list and dict objects passed again, refilled with this call's contents",
 }
 
 
@@ -128,7 +208,7 @@ def family_entry(name: str) -> str | None:
     or None when there is no such family."""
     if name in FAMILIES:
         return name
-    if name.startswith("ndarray-") and name[len("ndarray-"):] in NUMERIC_DTYPES:
+    if name.startswith("ndarray-") and name[len("ndarray-") :] in NUMERIC_DTYPES:
         return "ndarray-<dtype>"
     return None
 
@@ -349,17 +429,33 @@ def _build(domain: Domain, candidate: "_Candidate") -> "Generated | None":
     replaced = _replace(candidate.base.args, candidate.base.kwargs, candidate.path, candidate.variant.value)
     if replaced is None:
         return None
-    return _make(domain, candidate.base, candidate.variant, candidate.shown, candidate.where, replaced,
-                 candidate.number, candidate.path)
+    return _make(
+        domain,
+        candidate.base,
+        candidate.variant,
+        candidate.shown,
+        candidate.where,
+        replaced,
+        candidate.number,
+        candidate.path,
+    )
 
 
 def _make(domain, base, variant: Variant, shown, where, replaced, number, path=None) -> Generated:
     args, kwargs = replaced
     return Generated(
         id=f"gen/{variant.family}/{shown}/{base.id}/{number}",
-        call=domain.call, args=args, kwargs=kwargs, family=variant.family, detail=variant.detail, site=shown,
-        base=base.id, stratum=(group_of(variant.family), variant.family, where, _detail_class(variant)),
-        size=base.size + (size_of(variant.value) if variant.value is not None else 0), path=path)
+        call=domain.call,
+        args=args,
+        kwargs=kwargs,
+        family=variant.family,
+        detail=variant.detail,
+        site=shown,
+        base=base.id,
+        stratum=(group_of(variant.family), variant.family, where, _detail_class(variant)),
+        size=base.size + (size_of(variant.value) if variant.value is not None else 0),
+        path=path,
+    )
 
 
 def _detail_class(variant: Variant) -> str:
@@ -384,16 +480,26 @@ def _aligned_variants(domain: Domain, base: Base):
             if index >= len(base.args):
                 continue
             value = base.args[index]
-            items = value.tolist() if isinstance(value, np.ndarray) else \
-                list(value) if isinstance(value, (list, tuple)) else None
+            items = (
+                value.tolist()
+                if isinstance(value, np.ndarray)
+                else list(value)
+                if isinstance(value, (list, tuple))
+                else None
+            )
             if not items:
                 continue
-            make = (lambda xs, v=value: np.asarray(xs, dtype=v.dtype) if isinstance(v, np.ndarray) else type(v)(xs))
-            options = [("align-short", "one item fewer", make(items[:-1])),
-                       ("align-long", "one item more", make(items + items[-1:])),
-                       ("align-broadcast", "one item", make(items[:1])),
-                       ("align-column", "shape (n, 1)", _column(items)),
-                       ("align-scalar", "a bare item", items[0])]
+
+            def make(xs, v=value):
+                return np.asarray(xs, dtype=v.dtype) if isinstance(v, np.ndarray) else type(v)(xs)
+
+            options = [
+                ("align-short", "one item fewer", make(items[:-1])),
+                ("align-long", "one item more", make(items + items[-1:])),
+                ("align-broadcast", "one item", make(items[:1])),
+                ("align-column", "shape (n, 1)", _column(items)),
+                ("align-scalar", "a bare item", items[0]),
+            ]
             for number, (family, detail, new) in enumerate(options):
                 if new is _CANNOT:
                     continue
@@ -401,8 +507,15 @@ def _aligned_variants(domain: Domain, base: Base):
                     continue
                 args = list(base.args)
                 args[index] = new
-                yield _make(domain, base, Variant(family, detail, new), name, f"{family}:{name}", (tuple(args), base.kwargs),
-                            number)
+                yield _make(
+                    domain,
+                    base,
+                    Variant(family, detail, new),
+                    name,
+                    f"{family}:{name}",
+                    (tuple(args), base.kwargs),
+                    number,
+                )
 
 
 def _column(items):
@@ -419,8 +532,12 @@ def _aligned_shapes(domain: Domain, base: Base, names: list):
     an empty 2-D array (validation skipped when there is nothing in it), every member its (n, 1) column."""
     for group in domain.aligned:
         members = [names.index(n) for n in group]
-        if any(i >= len(base.args) or not isinstance(domain.params[i].spec, Seq)
-               or "ndarray" not in domain.params[i].spec.containers for i in members):
+        if any(
+            i >= len(base.args)
+            or not isinstance(domain.params[i].spec, Seq)
+            or "ndarray" not in domain.params[i].spec.containers
+            for i in members
+        ):
             continue
         arrays = []
         for i in members:
@@ -441,8 +558,15 @@ def _aligned_shapes(domain: Domain, base: Base, names: list):
             args = list(base.args)
             for i, new in zip(members, news):
                 args[i] = new
-            yield _make(domain, base, Variant(family, detail, None), shown, f"{family}:{shown}",
-                        (tuple(args), base.kwargs), number)
+            yield _make(
+                domain,
+                base,
+                Variant(family, detail, None),
+                shown,
+                f"{family}:{shown}",
+                (tuple(args), base.kwargs),
+                number,
+            )
 
 
 def _aligned_sizes(domain: Domain, base: Base, names: list):
@@ -453,8 +577,10 @@ def _aligned_sizes(domain: Domain, base: Base, names: list):
         if any(i >= len(base.args) or not isinstance(s, Seq) or s.max_len is None for i, s in members):
             continue
         values = [base.args[i] for i, _ in members]
-        lists = [v.tolist() if isinstance(v, np.ndarray) else list(v) if isinstance(v, (list, tuple)) else None
-                 for v in values]
+        lists = [
+            v.tolist() if isinstance(v, np.ndarray) else list(v) if isinstance(v, (list, tuple)) else None
+            for v in values
+        ]
         if any(not items or len(items) != len(lists[0]) for items in lists):
             continue
         limit = min(s.max_len for _, s in members)
@@ -463,11 +589,19 @@ def _aligned_sizes(domain: Domain, base: Base, names: list):
                 args = list(base.args)
                 for (index, _), value, items in zip(members, values, lists):
                     padded = items + [items[position]] * (size - len(items))
-                    args[index] = np.asarray(padded, dtype=value.dtype) if isinstance(value, np.ndarray) \
-                        else type(value)(padded)
+                    args[index] = (
+                        np.asarray(padded, dtype=value.dtype) if isinstance(value, np.ndarray) else type(value)(padded)
+                    )
                 shown = "/".join(group)
-                yield _make(domain, base, Variant(family, f"len = {size}, + item {position}", None), shown,
-                            f"{family}:{shown}", (tuple(args), base.kwargs), position)
+                yield _make(
+                    domain,
+                    base,
+                    Variant(family, f"len = {size}, + item {position}", None),
+                    shown,
+                    f"{family}:{shown}",
+                    (tuple(args), base.kwargs),
+                    position,
+                )
 
 
 def _keyword_variants(domain: Domain, base: Base):
@@ -479,16 +613,30 @@ def _keyword_variants(domain: Domain, base: Base):
     given = len(base.args)
     if given and all(p.keyword for p in domain.params[:given]):
         named = {domain.params[i].name: base.args[i] for i in reversed(range(given))}
-        yield _make(domain, base, Variant("keyword-all", ", ".join(f"{k}=…" for k in named), None), "-", "-",
-                    ((), {**named, **base.kwargs}), 0)
+        yield _make(
+            domain,
+            base,
+            Variant("keyword-all", ", ".join(f"{k}=…" for k in named), None),
+            "-",
+            "-",
+            ((), {**named, **base.kwargs}),
+            0,
+        )
     for index, param in enumerate(domain.params):
         if index >= given or not param.keyword or index == 0:
             continue
         if not all(p.keyword for p in domain.params[index:given]):
             continue
         moved = {p.name: base.args[i] for i, p in enumerate(domain.params) if index <= i < given}
-        yield _make(domain, base, Variant("keyword", ", ".join(f"{k}=…" for k in moved), None), param.name,
-                    param.name, (base.args[:index], {**base.kwargs, **moved}), 0)
+        yield _make(
+            domain,
+            base,
+            Variant("keyword", ", ".join(f"{k}=…" for k in moved), None),
+            param.name,
+            param.name,
+            (base.args[:index], {**base.kwargs, **moved}),
+            0,
+        )
         return
 
 
@@ -504,15 +652,40 @@ def _default_variants(domain: Domain, bases: list[Base], defaults: dict):
                 continue
             if param.name in base.kwargs:
                 kwargs = {k: v for k, v in base.kwargs.items() if k != param.name}
-                yield _make(domain, base, Variant("default", f"without {param.name}", None), param.name,
-                            param.name, (base.args, kwargs), 0)
+                yield _make(
+                    domain,
+                    base,
+                    Variant("default", f"without {param.name}", None),
+                    param.name,
+                    param.name,
+                    (base.args, kwargs),
+                    0,
+                )
             elif index == len(base.args) - 1 and not base.kwargs:
-                yield _make(domain, base, Variant("default", f"without {param.name}", None), param.name,
-                            param.name, (base.args[:index], {}), 0)
-            elif index >= len(base.args) and param.name in defaults and param.keyword \
-                    and not domain.skips("default-explicit"):
-                yield _make(domain, base, Variant("default-explicit", f"{param.name}={defaults[param.name]!r}", None),
-                            param.name, param.name, (base.args, {**base.kwargs, param.name: defaults[param.name]}), 0)
+                yield _make(
+                    domain,
+                    base,
+                    Variant("default", f"without {param.name}", None),
+                    param.name,
+                    param.name,
+                    (base.args[:index], {}),
+                    0,
+                )
+            elif (
+                index >= len(base.args)
+                and param.name in defaults
+                and param.keyword
+                and not domain.skips("default-explicit")
+            ):
+                yield _make(
+                    domain,
+                    base,
+                    Variant("default-explicit", f"{param.name}={defaults[param.name]!r}", None),
+                    param.name,
+                    param.name,
+                    (base.args, {**base.kwargs, param.name: defaults[param.name]}),
+                    0,
+                )
 
 
 # --------------------------------------------------------------------------------------------------- combinations
@@ -561,8 +734,9 @@ def _combo_variants(domain: Domain, base: Base):
             args[index] = converted
         else:
             shown = "/".join(kinds)
-            yield _make(domain, base, Variant("combo", shown, None), shown, f"combo:{shown}",
-                        (tuple(args), base.kwargs), number)
+            yield _make(
+                domain, base, Variant("combo", shown, None), shown, f"combo:{shown}", (tuple(args), base.kwargs), number
+            )
 
 
 def _all_filled(domain: Domain, base: Base) -> bool:
@@ -592,8 +766,11 @@ def _combo_rule_breakers(domain: Domain, combos: list, reference) -> list:
         converted = Base(f"{case.base}+combo.{case.id.rsplit('/', 1)[-1]}", case.args, case.kwargs)
         found = []
         for candidate in _site_candidates(domain, [converted], 1):
-            if len(candidate.path) != 2 or candidate.path[1] != ("item", 0) \
-                    or group_of(candidate.variant.family) not in COMBO_GROUPS:
+            if (
+                len(candidate.path) != 2
+                or candidate.path[1] != ("item", 0)
+                or group_of(candidate.variant.family) not in COMBO_GROUPS
+            ):
                 continue
             built = _build(domain, candidate)
             if built is None:
@@ -651,8 +828,11 @@ def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
             longest = 0
             done: set = set()
             for group in list(domain.aligned) + [(p.name,) for p in domain.params]:
-                members = [i for i in (names.index(n) for n in group) if i < len(args) and i not in done
-                           and isinstance(domain.params[i].spec, Seq) and _items_of(args[i])]
+                members = [
+                    i
+                    for i in (names.index(n) for n in group)
+                    if i < len(args) and i not in done and isinstance(domain.params[i].spec, Seq) and _items_of(args[i])
+                ]
                 if not members or len({len(_items_of(args[i])) for i in members}) != 1:
                     continue
                 done.update(members)
@@ -684,8 +864,9 @@ def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
                     args[i] = _large_int(param.spec, longest, rng, number)
                 elif type(kwargs.get(param.name)) is int:
                     kwargs[param.name] = _large_int(param.spec, longest, rng, number)
-            yield _make(domain, base, Variant("scale", f"{longest} items", None), "-", "scale",
-                        (tuple(args), kwargs), number)
+            yield _make(
+                domain, base, Variant("scale", f"{longest} items", None), "-", "scale", (tuple(args), kwargs), number
+            )
 
 
 def _grow(spec: Seq, value, target: int, rng: random.Random, order: list | None = None):
@@ -794,7 +975,7 @@ def _collision_variants(domain: Domain, base: Base):
         specs = [(i, s) for i, s in seqs if isinstance(s, Seq) and isinstance(s.item, Record) and len(s.item.key) >= 2]
         if not specs:
             continue
-        (src, src_spec), (dst, dst_spec) = specs[0], specs[-1]
+        (src, src_spec), (dst, _) = specs[0], specs[-1]
         source_items = base.args[src] if isinstance(base.args[src], list) else None
         target_items = base.args[dst] if isinstance(base.args[dst], list) else None
         if not source_items or target_items is None or not isinstance(source_items[0], dict):
@@ -804,7 +985,9 @@ def _collision_variants(domain: Domain, base: Base):
         if template is None:
             continue
         first = source_items[0]
-        for number, sep in enumerate(("",) + tuple(s for s in ("|", ":", "/", " ", "-", "_", ".", ",", "\t", "\x00", "#"))):
+        for number, sep in enumerate(
+            ("",) + tuple(s for s in ("|", ":", "/", " ", "-", "_", ".", ",", "\t", "\x00", "#"))
+        ):
             if domain.skips("collision"):
                 return
             left, right = "ab", "cd"
@@ -818,8 +1001,15 @@ def _collision_variants(domain: Domain, base: Base):
                 args[src] = new_source
             else:
                 args[src], args[dst] = new_source, new_target
-            yield _make(domain, base, Variant("collision", f"separator {sep!r}", None),
-                        f"{group[0]}/{group[-1]}", "collision", (tuple(args), base.kwargs), number)
+            yield _make(
+                domain,
+                base,
+                Variant("collision", f"separator {sep!r}", None),
+                f"{group[0]}/{group[-1]}",
+                "collision",
+                (tuple(args), base.kwargs),
+                number,
+            )
 
 
 # --------------------------------------------------------------------------------------------------- assembly
@@ -845,8 +1035,9 @@ def _choose(items: list) -> list:
     return chosen
 
 
-def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, repeats: int = 24,
-             defaults: dict | None = None) -> list[tuple[Generated, dict]]:
+def generate(
+    domain: Domain, bases: list[Base], reference, *, seed: int = 0, repeats: int = 24, defaults: dict | None = None
+) -> list[tuple[Generated, dict]]:
     """The generated cases and their reference outcomes, in the order they should run.
 
     ``reference(case)`` runs the reference solution on deep copies of a :class:`Generated` case's inputs and
@@ -870,9 +1061,20 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, rep
     built.extend(_default_variants(domain, bases, defaults or {}))
     for b in (_accented(domain, base) for base in small):
         if b is not None:
-            built.append(Generated(id=f"gen/accented/-/{b.id}/0", call=domain.call, args=b.args, kwargs=b.kwargs,
-                                   family="accented", detail="accents", site="-", base=b.id,
-                                   stratum=("transform", "accented", "-", ""), size=b.size))
+            built.append(
+                Generated(
+                    id=f"gen/accented/-/{b.id}/0",
+                    call=domain.call,
+                    args=b.args,
+                    kwargs=b.kwargs,
+                    family="accented",
+                    detail="accents",
+                    site="-",
+                    base=b.id,
+                    stratum=("transform", "accented", "-", ""),
+                    size=b.size,
+                )
+            )
     if not domain.numpy:  # a plain-Python task: no generated input holds a numpy value
         built = [case for case in built if _plain(case)]
         combos = [case for case in combos if _plain(case)]
@@ -882,8 +1084,11 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, rep
     combo_out = [(case, reference(case)) for case in _unique(combos)]
     out.extend(combo_out)
     out.extend(_combo_rule_breakers(domain, combo_out, reference))
-    scaled = [(case, reference(case)) for case in _scale_variants(domain, bases, random.Random(f"{seed}:{domain.call}:scale"))
-              if domain.numpy or _plain(case)]
+    scaled = [
+        (case, reference(case))
+        for case in _scale_variants(domain, bases, random.Random(f"{seed}:{domain.call}:scale"))
+        if domain.numpy or _plain(case)
+    ]
     out.extend((case, outcome) for case, outcome in scaled if outcome.get("kind") == "return")
     out.extend(_roomy_conversions(domain, bases, out, reference))
     # Deeper: vary the places inside a valid conversion (a tuple, an array of another dtype, accented texts).
@@ -904,9 +1109,18 @@ def generate(domain: Domain, bases: list[Base], reference, *, seed: int = 0, rep
     valid = [(c, o) for c, o in out if o.get("kind") == "return"]
     count = min(len(valid), repeats) if domain.repeat and not domain.skips("repeat") else 0
     for case, outcome in rng.sample(valid, count):
-        again = Generated(id=f"gen/repeat/-/{case.id}", call=case.call, args=copy.deepcopy(case.args),
-                          kwargs=copy.deepcopy(case.kwargs), family="repeat", detail="the same call again",
-                          site="-", base=case.id, stratum=("repeat", "repeat", "-", ""), size=case.size)
+        again = Generated(
+            id=f"gen/repeat/-/{case.id}",
+            call=case.call,
+            args=copy.deepcopy(case.args),
+            kwargs=copy.deepcopy(case.kwargs),
+            family="repeat",
+            detail="the same call again",
+            site="-",
+            base=case.id,
+            stratum=("repeat", "repeat", "-", ""),
+            size=case.size,
+        )
         out.append((again, outcome))
     out.extend(_refills(domain, valid, reference, rng, 4))
     return out
@@ -941,17 +1155,37 @@ def _refills(domain: Domain, valid: list, reference, rng: random.Random, per_spo
         for first, second, outcome in pairs:
             mixed = list(copy.deepcopy(second.args))
             mixed[spot] = copy.deepcopy(first.args[spot])
-            probe = Generated(id=f"gen/refill-probe/{spot}", call=second.call, args=tuple(mixed),
-                              kwargs=copy.deepcopy(second.kwargs), family="refill", detail="", site="-",
-                              base=second.id, stratum=("refill", "refill", "-", ""))
+            probe = Generated(
+                id=f"gen/refill-probe/{spot}",
+                call=second.call,
+                args=tuple(mixed),
+                kwargs=copy.deepcopy(second.kwargs),
+                family="refill",
+                detail="",
+                site="-",
+                base=second.id,
+                stratum=("refill", "refill", "-", ""),
+            )
             if reference(probe) == outcome:
                 continue  # this argument of the earlier call would give the same result: nothing to see
-            out.append((Generated(id=f"gen/refill/{domain.params[spot].name}/{second.id}/{first.id}",
-                                  call=second.call, args=copy.deepcopy(second.args),
-                                  kwargs=copy.deepcopy(second.kwargs), family="refill", detail="same objects",
-                                  site=domain.params[spot].name, base=second.id,
-                                  stratum=("refill", "refill", "-", ""), size=second.size, refill=first.id),
-                        outcome))
+            out.append(
+                (
+                    Generated(
+                        id=f"gen/refill/{domain.params[spot].name}/{second.id}/{first.id}",
+                        call=second.call,
+                        args=copy.deepcopy(second.args),
+                        kwargs=copy.deepcopy(second.kwargs),
+                        family="refill",
+                        detail="same objects",
+                        site=domain.params[spot].name,
+                        base=second.id,
+                        stratum=("refill", "refill", "-", ""),
+                        size=second.size,
+                        refill=first.id,
+                    ),
+                    outcome,
+                )
+            )
             found += 1
             if found == per_spot:
                 break
@@ -997,9 +1231,13 @@ def _roomy_conversions(domain: Domain, bases: list, out: list, reference) -> lis
     """For every container or array conversion of a parameter that the chosen cases only show empty (an empty
     array has nothing inside to vary), the one of the smallest base that holds items, so that deeper variants (a
     value out of range inside an array) exist for every conversion."""
-    have = {(case.family, case.site) for case, outcome in out
-            if outcome.get("kind") == "return" and case.path is not None
-            and _holds_items(_get(case.args, case.kwargs, case.path))}
+    have = {
+        (case.family, case.site)
+        for case, outcome in out
+        if outcome.get("kind") == "return"
+        and case.path is not None
+        and _holds_items(_get(case.args, case.kwargs, case.path))
+    }
     extra = []
     for base in bases:  # smallest first
         for path, shown, where, spec, value in _sites(domain, base.args, base.kwargs):
@@ -1007,9 +1245,13 @@ def _roomy_conversions(domain: Domain, bases: list, out: list, reference) -> lis
                 continue
             for number, variant in enumerate(spec.variants(value)):
                 kind = (variant.family, shown)
-                if kind in have or not variant.family.startswith(("container", "ndarray")) \
-                        or domain.skips(variant.family) or not _holds_items(variant.value) \
-                        or (not domain.numpy and holds_numpy(variant.value)):
+                if (
+                    kind in have
+                    or not variant.family.startswith(("container", "ndarray"))
+                    or domain.skips(variant.family)
+                    or not _holds_items(variant.value)
+                    or (not domain.numpy and holds_numpy(variant.value))
+                ):
                     continue
                 have.add(kind)  # tried once, on the smallest base that holds items
                 case = _build(domain, _Candidate(base, path, shown, where, variant, number))

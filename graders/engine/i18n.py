@@ -37,8 +37,9 @@ def load_catalogs(folder: Path, languages=LANGUAGES) -> dict[str, dict[str, str]
     for lang in languages:
         path = Path(folder) / f"{lang}.json"
         try:
-            catalogs[lang] = (json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_unique_keys)
-                              if path.is_file() else {})
+            catalogs[lang] = (
+                json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_unique_keys) if path.is_file() else {}
+            )
         except ValueError as error:
             raise ValueError(f"{path}: {error}") from None
     return catalogs

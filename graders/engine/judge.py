@@ -20,8 +20,17 @@ import re
 from . import values
 from .compare import Mismatch, compare
 from .i18n import pick, text
-from .settings import (EXIT_TEXT_LIMIT, FALLBACK_LANGUAGE, LANGUAGES, MAX_CASES, MESSAGE_LIMIT, OUTPUT_LIMIT,
-                       RUN_RESULT_DEPTH, RUN_RESULT_LIMIT, TRACEBACK_LIMIT)
+from .settings import (
+    EXIT_TEXT_LIMIT,
+    FALLBACK_LANGUAGE,
+    LANGUAGES,
+    MAX_CASES,
+    MESSAGE_LIMIT,
+    OUTPUT_LIMIT,
+    RUN_RESULT_DEPTH,
+    RUN_RESULT_LIMIT,
+    TRACEBACK_LIMIT,
+)
 from .values import WireError, is_name, plain, show, validate
 
 
@@ -46,8 +55,16 @@ def _where(path: str, lang: str) -> str:
 
 
 #: How a failing case failed, coarsely, in the order a verdict's summary lists them (see :func:`summary`).
-FAILURE_KINDS = ("invalid_input", "error", "wrong_type", "wrong_value", "changed_arguments", "repeated_calls",
-                 "warning", "missing")
+FAILURE_KINDS = (
+    "invalid_input",
+    "error",
+    "wrong_type",
+    "wrong_value",
+    "changed_arguments",
+    "repeated_calls",
+    "warning",
+    "missing",
+)
 #: Mismatch reasons (compare.py) that say the type is wrong rather than the value.
 _TYPE_REASONS = frozenset(("type", "dtype", "shape"))
 #: Generated families that only fail across calls (the same call again, an earlier call's arguments refilled).
@@ -76,12 +93,18 @@ def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tu
             return text("reason_message", lang, exc=exc), None, "invalid_input"
     else:
         if kind == "raise":
-            return text("reason_unexpected_raise", lang, actual=actual.get("exc")), None, \
-                "repeated_calls" if across else "error"
+            return (
+                text("reason_unexpected_raise", lang, actual=actual.get("exc")),
+                None,
+                "repeated_calls" if across else "error",
+            )
         found = compare(expected["value"], actual["value"])
         if found:
-            return _reason(found, lang), found.hint, "repeated_calls" if across else \
-                "wrong_type" if found.reason in _TYPE_REASONS else "wrong_value"
+            return (
+                _reason(found, lang),
+                found.hint,
+                "repeated_calls" if across else "wrong_type" if found.reason in _TYPE_REASONS else "wrong_value",
+            )
         if "later" in actual and compare(expected["value"], actual["later"]):
             return text("reason_changed_later", lang), "hint_changed_later", "repeated_calls"
         if actual.get("shared") is True:
@@ -97,10 +120,13 @@ def summary(counts: dict, lang: str) -> tuple[list, str]:
     """The failing cases by kind: ``([{"kind", "count", "text"}], one sentence)``, most frequent kind first (ties
     in :data:`FAILURE_KINDS` order), so a learner whose core logic is right but whose input checks are missing sees
     that at once."""
-    order = sorted((kind for kind in FAILURE_KINDS if counts.get(kind)),
-                   key=lambda kind: (-counts[kind], FAILURE_KINDS.index(kind)))
-    parts = [{"kind": kind, "count": counts[kind], "text": text(f"kind_{kind}", lang, n=counts[kind])}
-             for kind in order]
+    order = sorted(
+        (kind for kind in FAILURE_KINDS if counts.get(kind)),
+        key=lambda kind: (-counts[kind], FAILURE_KINDS.index(kind)),
+    )
+    parts = [
+        {"kind": kind, "count": counts[kind], "text": text(f"kind_{kind}", lang, n=counts[kind])} for kind in order
+    ]
     return parts, text("summary", lang, kinds=text("list_separator", lang).join(p["text"] for p in parts))
 
 
@@ -111,9 +137,25 @@ def _reason(found: Mismatch, lang: str) -> str:
 
 
 #: Exceptions a learner's own code raises by mistake, each explained in the catalog (``pyerr_<name>``).
-PYTHON_ERRORS = ("NameError", "UnboundLocalError", "TypeError", "IndexError", "KeyError", "AttributeError",
-                 "ZeroDivisionError", "RecursionError", "NotImplementedError", "ModuleNotFoundError", "ImportError",
-                 "ValueError", "AssertionError", "OverflowError", "FloatingPointError", "StopIteration", "EOFError")
+PYTHON_ERRORS = (
+    "NameError",
+    "UnboundLocalError",
+    "TypeError",
+    "IndexError",
+    "KeyError",
+    "AttributeError",
+    "ZeroDivisionError",
+    "RecursionError",
+    "NotImplementedError",
+    "ModuleNotFoundError",
+    "ImportError",
+    "ValueError",
+    "AssertionError",
+    "OverflowError",
+    "FloatingPointError",
+    "StopIteration",
+    "EOFError",
+)
 
 
 def python_error(expected: dict, actual: dict | None, lang: str) -> dict | None:
@@ -123,8 +165,9 @@ def python_error(expected: dict, actual: dict | None, lang: str) -> dict | None:
         return None
     if expected["kind"] == "raise" and expected["exc"] in actual.get("builtin_mro", []):
         return None
-    return explain_error(actual.get("exc"), actual.get("builtin_mro", []), actual.get("message"),
-                         actual["error_line"], lang)
+    return explain_error(
+        actual.get("exc"), actual.get("builtin_mro", []), actual.get("message"), actual["error_line"], lang
+    )
 
 
 def explain_error(exc, builtin_mro, message, line, lang: str, in_case: bool = True) -> dict:
@@ -134,8 +177,12 @@ def explain_error(exc, builtin_mro, message, line, lang: str, in_case: bool = Tr
     mro = builtin_mro if isinstance(builtin_mro, list) else []
     name = next((c for c in mro if c in PYTHON_ERRORS), None)
     explain = text(f"pyerr_{name}", lang) if name else text("pyerr_other" if in_case else "pyerr_other_run", lang)
-    return {"exc": str(exc), "message": str(message or "")[:500], "line": line if type(line) is int else None,
-            "explain": explain}
+    return {
+        "exc": str(exc),
+        "message": str(message or "")[:500],
+        "line": line if type(line) is int else None,
+        "explain": explain,
+    }
 
 
 def case_texts(meta: dict, lang: str) -> tuple[str, str, str]:
@@ -147,8 +194,11 @@ def case_texts(meta: dict, lang: str) -> tuple[str, str, str]:
         # the label names the kind of input and where it is ("-": the whole call); "gen_label" is the label group's
         # explanation
         where = "gen_case_label_whole" if generated["site"] == "-" else "gen_case_label"
-        return (text(where, lang, what=text(f"gen_name_{group}", lang), **params),
-                text(f"gen_{group}", lang, **params), text(f"gen_hint_{group}", lang))
+        return (
+            text(where, lang, what=text(f"gen_name_{group}", lang), **params),
+            text(f"gen_{group}", lang, **params),
+            text(f"gen_hint_{group}", lang),
+        )
     return pick(meta.get("label", {}), lang), pick(meta["explain"], lang), pick(meta["hint"], lang)
 
 
@@ -157,10 +207,21 @@ def _base(key: dict, run: dict, lang: str) -> dict:
     if run.get("truncated"):
         notes.append(text("note_output_truncated", lang, limit=OUTPUT_LIMIT))
     return {
-        "status": None, "passed": 0, "total": len(key["order"]), "lang": lang,
-        "lesson": key.get("lesson"), "checkpoint": key.get("checkpoint"), "seed": key.get("seed"),
-        "failure": None, "failed_cases": [], "stdout": run.get("stdout", ""), "stderr": run.get("stderr", ""),
-        "traceback": run.get("traceback"), "error_line": run.get("error_line"), "message": "", "notes": notes,
+        "status": None,
+        "passed": 0,
+        "total": len(key["order"]),
+        "lang": lang,
+        "lesson": key.get("lesson"),
+        "checkpoint": key.get("checkpoint"),
+        "seed": key.get("seed"),
+        "failure": None,
+        "failed_cases": [],
+        "stdout": run.get("stdout", ""),
+        "stderr": run.get("stderr", ""),
+        "traceback": run.get("traceback"),
+        "error_line": run.get("error_line"),
+        "message": "",
+        "notes": notes,
     }
 
 
@@ -289,9 +350,14 @@ def _short_text(value, limit: int) -> bool:
 def _raised(exception: dict) -> bool:
     """Whether an exception as the runner writes it (``exc``, ``message``, ``builtin_mro``) is well-formed."""
     mro = exception.get("builtin_mro", [])
-    return (is_name(exception.get("exc")) and type(exception.get("message", "")) is str
-            and len(exception.get("message", "")) <= MESSAGE_LIMIT and type(mro) is list and len(mro) <= 64
-            and all(is_name(c) for c in mro))
+    return (
+        is_name(exception.get("exc"))
+        and type(exception.get("message", "")) is str
+        and len(exception.get("message", "")) <= MESSAGE_LIMIT
+        and type(mro) is list
+        and len(mro) <= 64
+        and all(is_name(c) for c in mro)
+    )
 
 
 def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
@@ -353,17 +419,24 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
     if status in ("exit", "interrupted", "error"):
         # The run stopped part-way: never a pass.
         verdict["status"] = "error"
-        verdict["message"] = text("exit", lang, code=run.get("exit_code")) if status == "exit" \
-            else text("interrupt_own", lang) if status == "interrupted" else text("error", lang)
+        verdict["message"] = (
+            text("exit", lang, code=run.get("exit_code"))
+            if status == "exit"
+            else text("interrupt_own", lang)
+            if status == "interrupted"
+            else text("error", lang)
+        )
     elif first is None:
         verdict["status"] = "pass"
         verdict["message"] = text("pass", lang, total=verdict["total"])
     else:
         verdict["status"] = "fail"
         error = first.get("python_error")
-        verdict["message"] = text("fail_python", lang, passed=passed, total=verdict["total"], exc=error["exc"],
-                                  line=error["line"]) if error else \
-            text("fail", lang, passed=passed, total=verdict["total"], case=first["case_label"].rstrip(". "))
+        verdict["message"] = (
+            text("fail_python", lang, passed=passed, total=verdict["total"], exc=error["exc"], line=error["line"])
+            if error
+            else text("fail", lang, passed=passed, total=verdict["total"], case=first["case_label"].rstrip(". "))
+        )
     plot = plot_data(key, run)
     if plot:
         verdict["plot"] = plot
@@ -379,9 +452,9 @@ FAILING_SOURCE_BUDGET = 60_000
 
 def failing_list(prepared: dict, failed: list, lang: str) -> list:
     """The first :data:`FAILING_LIMIT` of the failing cases ``failed`` (``(case id, kind)`` pairs, in order), for the
-    learner to open and try one by one: ``{case, label, kind, call, call_source, generated, expected}``. ``call_source`` (runnable Python) is ``None`` for a case whose source is
-    longer than :data:`FAILING_SOURCE_LIMIT`, or once the list holds :data:`FAILING_SOURCE_BUDGET` characters of
-    source; ``call`` is always there (bounded text)."""
+    learner to open and try one by one: ``{case, label, kind, call, call_source, generated, expected}``. ``call_source``
+    (runnable Python) is ``None`` for a case whose source is longer than :data:`FAILING_SOURCE_LIMIT`, or once the list
+    holds :data:`FAILING_SOURCE_BUDGET` characters of source; ``call`` is always there (bounded text)."""
     key = prepared["key"]
     out = []
     budget = FAILING_SOURCE_BUDGET
@@ -398,11 +471,17 @@ def failing_list(prepared: dict, failed: list, lang: str) -> list:
                 source = None
             else:
                 budget -= len(source)
-        out.append({
-            "case": case_id, "label": case_texts(meta, lang)[0] or case_id, "kind": kind,
-            "call": call, "call_source": source, "generated": bool(meta.get("generated")),
-            "expected": _outcome_text(key["expected"][case_id], lang, message_graded=bool(meta.get("message"))),
-        })
+        out.append(
+            {
+                "case": case_id,
+                "label": case_texts(meta, lang)[0] or case_id,
+                "kind": kind,
+                "call": call,
+                "call_source": source,
+                "generated": bool(meta.get("generated")),
+                "expected": _outcome_text(key["expected"][case_id], lang, message_graded=bool(meta.get("message"))),
+            }
+        )
     return out
 
 
@@ -411,8 +490,14 @@ def _module_error(run: dict, lang: str) -> dict | None:
     exception = run.get("exception")
     if type(exception) is not dict or type(exception.get("exc")) is not str:
         return None
-    return explain_error(exception["exc"], exception.get("builtin_mro"), exception.get("message"),
-                         run.get("error_line"), lang, in_case=False)
+    return explain_error(
+        exception["exc"],
+        exception.get("builtin_mro"),
+        exception.get("message"),
+        run.get("error_line"),
+        lang,
+        in_case=False,
+    )
 
 
 def plan_case(prepared: dict, case_id: str) -> dict:
@@ -482,8 +567,11 @@ def known_mistake(key: dict, case_id: str, actual: dict | None) -> dict | None:
         if theirs["kind"] == "raise":
             same = theirs["exc"] == actual.get("exc")
         else:
-            same = theirs["kind"] == "return" and compare(theirs["value"], actual["value"]) is None and all(
-                actual.get(flag) for flag in ("shared", "mutated", "later") if theirs.get(flag))
+            same = (
+                theirs["kind"] == "return"
+                and compare(theirs["value"], actual["value"]) is None
+                and all(actual.get(flag) for flag in ("shared", "mutated", "later") if theirs.get(flag))
+            )
         if not same:
             continue
         if next(iter(mistake["fails"])) == case_id:
@@ -512,8 +600,9 @@ def adopt_shrunk(verdict: dict, prepared: dict, case_id: str, run: dict, lang: s
         out["traceback"], out["error_line"] = actual["traceback"], actual.get("error_line")
     error = merged.get("python_error")
     if error:
-        out["message"] = text("fail_python", lang, passed=verdict["passed"], total=verdict["total"],
-                              exc=error["exc"], line=error["line"])
+        out["message"] = text(
+            "fail_python", lang, passed=verdict["passed"], total=verdict["total"], exc=error["exc"], line=error["line"]
+        )
     return out
 
 
@@ -536,13 +625,36 @@ def plot_data(prepared: dict, run: dict) -> dict | None:
 def author_error(detail: str, lang: str = FALLBACK_LANGUAGE, **extra) -> dict:
     """The verdict for a broken grader or reference solution."""
     lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
-    verdict = {"status": "author_error", "passed": 0, "total": 0, "lang": lang, "failure": None,
-               "failed_cases": [], "stdout": "", "stderr": "", "traceback": None, "error_line": None,
-               "message": text("author_error", lang, detail=detail), "detail": detail, "notes": []}
+    verdict = {
+        "status": "author_error",
+        "passed": 0,
+        "total": 0,
+        "lang": lang,
+        "failure": None,
+        "failed_cases": [],
+        "stdout": "",
+        "stderr": "",
+        "traceback": None,
+        "error_line": None,
+        "message": text("author_error", lang, detail=detail),
+        "detail": detail,
+        "notes": [],
+    }
     verdict.update(extra)
     return verdict
 
 
-__all__ = ["judge", "author_error", "adopt_shrunk", "check_case", "case_texts", "explain_error", "failure",
-           "failing_list", "summary",
-           "FAILURE_KINDS", "plot_data", "python_error"]
+__all__ = [
+    "judge",
+    "author_error",
+    "adopt_shrunk",
+    "check_case",
+    "case_texts",
+    "explain_error",
+    "failure",
+    "failing_list",
+    "summary",
+    "FAILURE_KINDS",
+    "plot_data",
+    "python_error",
+]

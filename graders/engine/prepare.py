@@ -73,9 +73,15 @@ def collect_cases(grader: types.ModuleType, seed: int, lang: str = FALLBACK_LANG
         elif count:
             for domain in domains_of(grader):
                 for base in random_bases(domain, random.Random(f"{seed}:{domain.call}:random"), count):
-                    cases.append(Case(id=f"{base.id}" if len(domains_of(grader)) == 1 else f"{domain.call}-{base.id}",
-                                      call=domain.call, args=base.args, kwargs=base.kwargs,
-                                      explain=_RANDOM_EXPLAIN))
+                    cases.append(
+                        Case(
+                            id=f"{base.id}" if len(domains_of(grader)) == 1 else f"{domain.call}-{base.id}",
+                            call=domain.call,
+                            args=base.args,
+                            kwargs=base.kwargs,
+                            explain=_RANDOM_EXPLAIN,
+                        )
+                    )
     except AuthorError:
         raise
     except Exception as error:
@@ -147,13 +153,18 @@ class Reference:
             raise AuthorError(f"DOMAIN {domain.call}: the reference solution has no {domain.call}") from None
         except (TypeError, ValueError):
             return {}
-        params = [p for p in signature.parameters.values() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY,
-                                                                          p.POSITIONAL_ONLY)]
+        params = [
+            p
+            for p in signature.parameters.values()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY, p.POSITIONAL_ONLY)
+        ]
         named = [p.name for p in params]
         for param in domain.params:
             if param.name not in named:
-                raise AuthorError(f"DOMAIN {domain.call}: parameter {param.name!r} is not a parameter of the "
-                                  f"reference's {domain.call}{signature}")
+                raise AuthorError(
+                    f"DOMAIN {domain.call}: parameter {param.name!r} is not a parameter of the "
+                    f"reference's {domain.call}{signature}"
+                )
         return {p.name: p.default for p in params if p.default is not p.empty}
 
     def outcome(self, case_id: str, call: str, args, kwargs, *, forbid_warnings: bool = False) -> dict:
@@ -176,19 +187,26 @@ class Reference:
                 mro = [c.__name__ for c in type(error).__mro__ if c.__module__ == "builtins"]
                 outcome = {"kind": "raise", "exc": mro[0], "builtin_mro": mro, "message": str(error)}
             except Exception as error:
-                raise AuthorError(f"case {case_id}: the reference solution raised {type(error).__name__}: {error}") \
-                    from None
+                raise AuthorError(
+                    f"case {case_id}: the reference solution raised {type(error).__name__}: {error}"
+                ) from None
             else:
                 outcome = {"kind": "return", "value": values.encode(result)}
                 if outcome["value"][0] == "foreign":
-                    raise AuthorError(f"case {case_id}: the reference returned a {type(result).__name__}, "
-                                      "which the engine cannot compare")
+                    raise AuthorError(
+                        f"case {case_id}: the reference returned a {type(result).__name__}, "
+                        "which the engine cannot compare"
+                    )
         if values.encode((tuple(args), dict(kwargs))) != before:
-            raise AuthorError(f"case {case_id}: the reference solution changes its arguments; learners are "
-                              "failed for that, so the reference must not")
+            raise AuthorError(
+                f"case {case_id}: the reference solution changes its arguments; learners are "
+                "failed for that, so the reference must not"
+            )
         if forbid_warnings and caught:
-            raise AuthorError(f"case {case_id}: forbids warnings, but the reference emitted "
-                              f"{sorted({w.category.__name__ for w in caught})}")
+            raise AuthorError(
+                f"case {case_id}: forbids warnings, but the reference emitted "
+                f"{sorted({w.category.__name__ for w in caught})}"
+            )
         return outcome
 
 
@@ -222,8 +240,18 @@ def plan_entry(case_id: str, call: str, wire_args: list, wire_kwargs: list) -> d
     return {"id": case_id, "call": call, "args": wire_args, "kwargs": wire_kwargs}
 
 
-def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, checkpoint: str,
-            seed: int = CASE_SEED, plot: str = "", lang: str = FALLBACK_LANGUAGE, mistakes=(), run=None) -> dict:
+def prepare(
+    grader: types.ModuleType,
+    reference_source: str,
+    *,
+    lesson: str,
+    checkpoint: str,
+    seed: int = CASE_SEED,
+    plot: str = "",
+    lang: str = FALLBACK_LANGUAGE,
+    mistakes=(),
+    run=None,
+) -> dict:
     """Cases, inputs and expected outcomes for one checkpoint; see the module docstring. ``mistakes``: declared
     mistakes with feedback (``{"name", "source", "feedback", "expect_status"}``); the key records where each fails
     and what it gives there, so the judge can tell a learner who makes that mistake what it means. ``run(source,
@@ -247,17 +275,34 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
 
     try:
         for case in cases:
-            outcome = reference.outcome(case.id, case.call, case.args, case.kwargs,
-                                        forbid_warnings=case.forbid_warnings)
-            add(case.id, case.call, case.args, case.kwargs, outcome,
-                {"explain": case.explain, "hint": case.hint, "label": _label(case), "message": case.message,
-                 "forbid_warnings": case.forbid_warnings})
+            outcome = reference.outcome(
+                case.id, case.call, case.args, case.kwargs, forbid_warnings=case.forbid_warnings
+            )
+            add(
+                case.id,
+                case.call,
+                case.args,
+                case.kwargs,
+                outcome,
+                {
+                    "explain": case.explain,
+                    "hint": case.hint,
+                    "label": _label(case),
+                    "message": case.message,
+                    "forbid_warnings": case.forbid_warnings,
+                },
+            )
         for domain in domains_of(grader):
-            bases = [Base(case.id, case.args, case.kwargs) for case in cases
-                     if case.call == domain.call and expected[case.id]["kind"] == "return"]
+            bases = [
+                Base(case.id, case.args, case.kwargs)
+                for case in cases
+                if case.call == domain.call and expected[case.id]["kind"] == "return"
+            ]
             if not bases:
-                raise AuthorError(f"DOMAIN {domain.call}: no curated case of {domain.call} returns a value, so "
-                                  "there is nothing valid to derive variants from")
+                raise AuthorError(
+                    f"DOMAIN {domain.call}: no curated case of {domain.call} returns a value, so "
+                    "there is nothing valid to derive variants from"
+                )
 
             def run_reference(generated):
                 return reference.outcome(generated.id, generated.call, generated.args, generated.kwargs)
@@ -266,10 +311,28 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
             for generated, outcome in generate(domain, bases, run_reference, seed=seed, defaults=defaults):
                 if generated.id in metas:
                     continue
-                add(generated.id, generated.call, generated.args, generated.kwargs, outcome,
-                    {"generated": {"family": generated.family, "group": generated.group, "detail": generated.detail,
-                                   "site": generated.site, "base": generated.base}, "explain": {}, "hint": {},
-                     "label": {}, "message": None, "forbid_warnings": False}, generated.refill)
+                add(
+                    generated.id,
+                    generated.call,
+                    generated.args,
+                    generated.kwargs,
+                    outcome,
+                    {
+                        "generated": {
+                            "family": generated.family,
+                            "group": generated.group,
+                            "detail": generated.detail,
+                            "site": generated.site,
+                            "base": generated.base,
+                        },
+                        "explain": {},
+                        "hint": {},
+                        "label": {},
+                        "message": None,
+                        "forbid_warnings": False,
+                    },
+                    generated.refill,
+                )
             aligned = _aligned_indices(domain)
             for entry in plan_cases:
                 if aligned and entry["call"] == domain.call:
@@ -286,8 +349,11 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
             _attrs_of(outcome["value"], attrs)
     time_limit = float(getattr(grader, "TIME_LIMIT", DEFAULT_TIME_LIMIT))
     plan = {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": time_limit}
-    known = [_fingerprint(m, plan, expected, metas, run) for m in mistakes if m.get("feedback")
-             and m.get("expect_status") != "timeout"]
+    known = [
+        _fingerprint(m, plan, expected, metas, run)
+        for m in mistakes
+        if m.get("feedback") and m.get("expect_status") != "timeout"
+    ]
     plot_case = getattr(grader, "PLOT_CASE", None)
     if plot_case is not None and plot_case not in expected:
         raise AuthorError(f"PLOT_CASE {plot_case!r} is not a case id")
@@ -296,8 +362,13 @@ def prepare(grader: types.ModuleType, reference_source: str, *, lesson: str, che
         "plan": plan,
         # What the judge gets, and learner code never: expected outcomes and the texts about each case.
         "key": {
-            "lesson": lesson, "checkpoint": checkpoint, "seed": seed, "time_limit": time_limit,
-            "order": order, "expected": expected, "cases": metas,
+            "lesson": lesson,
+            "checkpoint": checkpoint,
+            "seed": seed,
+            "time_limit": time_limit,
+            "order": order,
+            "expected": expected,
+            "cases": metas,
             "plot": {"kind": plot, "case": plot_case} if plot and plot_case else None,
             "mistakes": [m for m in known if m["fails"]],
         },
@@ -333,8 +404,13 @@ def _fingerprint(mistake: dict, plan: dict, expected: dict, metas: dict, run=Non
             fails[case_id] = kept
         else:
             fails[case_id] = {"kind": outcome["kind"]}
-    return {"name": mistake["name"], "feedback": mistake["feedback"], "parts": mistake.get("parts") or {},
-            "fails": fails}
+    return {
+        "name": mistake["name"],
+        "feedback": mistake["feedback"],
+        "parts": mistake.get("parts") or {},
+        "fails": fails,
+    }
+
 
 def _aligned_indices(domain: Domain) -> list:
     """The domain's aligned parameter groups as lists of positional indices (for shrinking)."""
@@ -342,8 +418,9 @@ def _aligned_indices(domain: Domain) -> list:
     return [[names.index(n) for n in group] for group in domain.aligned]
 
 
-def prepare_candidates(grader: types.ModuleType, reference_source: str, plan_case: dict, meta: dict,
-                       attrs: dict) -> dict:
+def prepare_candidates(
+    grader: types.ModuleType, reference_source: str, plan_case: dict, meta: dict, attrs: dict
+) -> dict:
     """A small prepared checkpoint of shrink candidates for one failing case (see :mod:`graders.engine.shrink`):
     smaller inputs, each with the reference's outcome; their texts are the original case's, marked ``shrunk``."""
     from .shrink import candidates, size
@@ -365,15 +442,18 @@ def prepare_candidates(grader: types.ModuleType, reference_source: str, plan_cas
             order.append(case_id)
     finally:
         reference.close()
-    return {"plan": {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": DEFAULT_TIME_LIMIT},
-            "key": {"order": order, "expected": outcomes, "cases": metas, "plot": None,
-                    "time_limit": DEFAULT_TIME_LIMIT}}
+    return {
+        "plan": {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": DEFAULT_TIME_LIMIT},
+        "key": {"order": order, "expected": outcomes, "cases": metas, "plot": None, "time_limit": DEFAULT_TIME_LIMIT},
+    }
 
 
 def _explained(message: str) -> str:
     """An author error about a generated case, with what to do about it."""
     if message.startswith("case gen/"):
-        return (message + ". A generated variant reached the reference with an input it does not handle: make the "
-                "reference raise ValueError for it, or add its family to the domain's skip list if the task leaves "
-                "it open.")
+        return (
+            message + ". A generated variant reached the reference with an input it does not handle: make the "
+            "reference raise ValueError for it, or add its family to the domain's skip list if the task leaves "
+            "it open."
+        )
     return message

@@ -2,11 +2,11 @@
 
 :func:`run` is the only place learner code executes. It takes the learner's source and a *plan*: either
 ``{"mode": "run"}`` (execute the module, as ``__main__``) or a check plan from :func:`graders.engine.prepare.prepare`
-(execute the module as ``main``, then call every case); a run plan may carry ``cases`` too, an ``after`` snippet
-(run after the module; the value of its last line is shown) and ``trace`` (the snippet runs under the line tracer of
-:mod:`graders.engine.trace`: "Trace this case"). The plan holds the
-cases' inputs, never their expected values. The result is JSON-able: status, output, a traceback trimmed to the learner's own lines, and one outcome per
-case, each encoded with :mod:`graders.engine.values`.
+(execute the module as ``main``, then call every case); a run plan may carry ``cases`` too, an ``after`` snippet (run
+after the module; the value of its last line is shown) and ``trace`` (the snippet runs under the line tracer of
+:mod:`graders.engine.trace`: "Trace this case"). The plan holds the cases' inputs, never their expected values. The
+result is JSON-able: status, output, a traceback trimmed to the learner's own lines, and one outcome per case, each
+encoded with :mod:`graders.engine.values`.
 
 While learner code runs, the ``graders`` package cannot be imported (a meta-path blocker, and its modules are taken
 out of ``sys.modules``). Afterwards the interpreter is put back: ``sys.modules``, every module's namespace (so
@@ -21,10 +21,31 @@ import builtins
 import gc
 import itertools
 import operator
+
 # Bind the built-ins this module uses as its own globals: a learner's ``builtins.isinstance = …`` cannot reach them.
-from builtins import (BaseException, KeyboardInterrupt, LookupError, AttributeError, SystemExit, TypeError,  # noqa
-                      EOFError, ModuleNotFoundError, callable, dict, getattr, hasattr, int, isinstance, len, list,
-                      setattr, sorted, str, tuple, type)
+from builtins import (
+    BaseException,
+    KeyboardInterrupt,
+    LookupError,
+    AttributeError,
+    SystemExit,
+    TypeError,  # noqa
+    EOFError,
+    ModuleNotFoundError,
+    callable,
+    dict,
+    getattr,
+    hasattr,
+    int,
+    isinstance,
+    len,
+    list,
+    setattr,
+    sorted,
+    str,
+    tuple,
+    type,
+)
 import io
 import json
 import linecache
@@ -48,10 +69,36 @@ VALUE_LIMIT = 20_000
 VALUE_ITEMS = 1_000
 #: Modules imported before the snapshot, so that learners importing them later do not load them for the first time
 #: inside the sandboxed run.
-PRELOAD = ("math", "random", "statistics", "collections", "dataclasses", "typing", "itertools", "functools",
-           "json", "re", "fractions", "decimal", "copy", "numpy", "numpy.linalg", "numpy.random")
-_SYS_ATTRS = ("path", "meta_path", "path_hooks", "stdout", "stderr", "stdin", "displayhook", "excepthook",
-              "breakpointhook", "unraisablehook")
+PRELOAD = (
+    "math",
+    "random",
+    "statistics",
+    "collections",
+    "dataclasses",
+    "typing",
+    "itertools",
+    "functools",
+    "json",
+    "re",
+    "fractions",
+    "decimal",
+    "copy",
+    "numpy",
+    "numpy.linalg",
+    "numpy.random",
+)
+_SYS_ATTRS = (
+    "path",
+    "meta_path",
+    "path_hooks",
+    "stdout",
+    "stderr",
+    "stdin",
+    "displayhook",
+    "excepthook",
+    "breakpointhook",
+    "unraisablehook",
+)
 
 _BaseException = BaseException
 _KeyboardInterrupt = KeyboardInterrupt
@@ -71,7 +118,7 @@ _decode = values.decode
 # JSON inputs are read and written by the C scanner and encoder, created here: the Python layer of the json module
 # looks up builtins such as len and isinstance at call time, and learner code may have replaced those by then.
 # (CPython and Pyodide both have _json.)
-from _json import encode_basestring as _c_basestring, make_encoder as _c_encoder, make_scanner as _c_scanner
+from _json import encode_basestring as _c_basestring, make_encoder as _c_encoder, make_scanner as _c_scanner  # noqa: E402
 
 
 def _no_default(value):
@@ -245,8 +292,11 @@ class Sandbox:
             spec = getattr(module, "__spec__", None) if isinstance(module, types.ModuleType) else None
             origin = getattr(spec, "origin", None) if spec is not None else None
             # Keep modules the run imported from real files (C extensions cannot be loaded twice); drop the rest.
-            if not (isinstance(origin, str) and origin not in ("built-in", "frozen", FILENAME)
-                    and not name.startswith("graders")):
+            if not (
+                isinstance(origin, str)
+                and origin not in ("built-in", "frozen", FILENAME)
+                and not name.startswith("graders")
+            ):
                 del modules[name]
         for name, module in self.modules.items():
             if modules.get(name) is not module:
@@ -309,7 +359,7 @@ def _learner_frames(tb) -> tuple[list[str], int | None]:
             runs.append([code, lineno, frame, 1])
     if not runs:
         return [], None
-    shown = runs if len(runs) <= _MAX_RUNS else runs[:_MAX_RUNS // 2] + [None] + runs[-(_MAX_RUNS // 2):]
+    shown = runs if len(runs) <= _MAX_RUNS else runs[: _MAX_RUNS // 2] + [None] + runs[-(_MAX_RUNS // 2) :]
     in_main = [run for run in runs if run[0].co_filename == FILENAME]
     line = in_main[-1][1] if in_main else None
     # The same stack formats to the same lines: a Check's invalid inputs mostly raise at one place.
@@ -408,11 +458,17 @@ def _exception_outcome(error: BaseException) -> dict:
         message = BaseException.__str__(error)
     except Exception:
         message = ""
-    return {"kind": "raise", "exc": values.type_name(type(error)), "builtin_mro": mro, "message": message[:MESSAGE_LIMIT]}
+    return {
+        "kind": "raise",
+        "exc": values.type_name(type(error)),
+        "builtin_mro": mro,
+        "message": message[:MESSAGE_LIMIT],
+    }
 
 
-def call_case(namespace: dict, case: dict, attrs: dict, kept: list | None = None,
-              refills: "Refills | None" = None) -> dict:
+def call_case(
+    namespace: dict, case: dict, attrs: dict, kept: list | None = None, refills: "Refills | None" = None
+) -> dict:
     """Call one case's function in ``namespace`` with fresh arguments; the outcome as data. A returned value is
     appended to ``kept`` (with its outcome, input ids and, for plain values, a cheap reading) so :func:`recheck` can
     read it again later. ``refills``: the run's :class:`Refills`, so a case with ``refill`` gets an earlier call's
@@ -580,11 +636,21 @@ def run(source: str, plan: dict, on_output=None) -> dict:
     """Execute ``source`` under ``plan``; see the module docstring. Never raises for anything learner code does,
     except ``KeyboardInterrupt`` when the host interrupts it (the interpreter is restored first)."""
     check = plan.get("mode") == "check"
-    if source.startswith("\ufeff"):  # a byte-order mark an editor saved or a paste carried: Python's own loader skips it
+    if source.startswith(
+        "\ufeff"
+    ):  # a byte-order mark an editor saved or a paste carried: Python's own loader skips it
         source = source[1:]
     sink = OutputSink(on_output)
-    result = {"status": "ok", "stdout": "", "stderr": "", "truncated": False, "traceback": None,
-              "error_line": None, "exit_code": None, "outcomes": []}
+    result = {
+        "status": "ok",
+        "stdout": "",
+        "stderr": "",
+        "truncated": False,
+        "traceback": None,
+        "error_line": None,
+        "exit_code": None,
+        "outcomes": [],
+    }
     sandbox = Sandbox()
     module = types.ModuleType("main" if check else "__main__")
     module.__file__ = FILENAME
@@ -596,8 +662,9 @@ def run(source: str, plan: dict, on_output=None) -> dict:
             code = compile(source, FILENAME, "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as error:
             result["status"] = "error"
-            result["traceback"], result["error_line"] = format_error(error) if isinstance(error, SyntaxError) \
-                else (f"{type(error).__name__}: {error}\n", None)
+            result["traceback"], result["error_line"] = (
+                format_error(error) if isinstance(error, SyntaxError) else (f"{type(error).__name__}: {error}\n", None)
+            )
             result["syntax_error"] = isinstance(error, SyntaxError)
             return result
         after = plan.get("after")
@@ -606,12 +673,14 @@ def run(source: str, plan: dict, on_output=None) -> dict:
                 after = _compile_after(after)
             except (SyntaxError, ValueError) as error:
                 result["status"] = "error"
-                result["traceback"], _ = format_error(error) if isinstance(error, SyntaxError) \
+                result["traceback"], _ = (
+                    format_error(error)
+                    if isinstance(error, SyntaxError)
                     else (f"{type(error).__name__}: {error}\n", None)
+                )
                 result["after_error"] = True
                 return result
-            linecache.cache[AFTER_FILENAME] = (len(plan["after"]), None, plan["after"].splitlines(True),
-                                               AFTER_FILENAME)
+            linecache.cache[AFTER_FILENAME] = (len(plan["after"]), None, plan["after"].splitlines(True), AFTER_FILENAME)
         else:
             after = None
         linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
@@ -632,8 +701,9 @@ def run(source: str, plan: dict, on_output=None) -> dict:
                         value = eval(last, namespace)
                         if tracer is not None:
                             tracer.stop()
-                        result["value"] = values.show(_encode(value), limit=VALUE_LIMIT, max_items=VALUE_ITEMS,
-                                                      pasteable=True)
+                        result["value"] = values.show(
+                            _encode(value), limit=VALUE_LIMIT, max_items=VALUE_ITEMS, pasteable=True
+                        )
                 except _TraceLimit:  # the traced call ran far past the recorded steps: it was stopped, not failed
                     result["trace_stopped"] = True
                 finally:
@@ -690,4 +760,3 @@ def run(source: str, plan: dict, on_output=None) -> dict:
         result["truncated"] = sink.truncated
         del module, namespace, failure
     return result
-

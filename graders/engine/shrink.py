@@ -177,7 +177,6 @@ def shrinkable(key: dict, verdict: dict, plan_case: dict | None = None) -> bool:
     return True
 
 
-
 def failure_kind(expected: dict, actual: dict | None) -> tuple:
     """How a case fails, coarsely: (what was expected, what came back), e.g. ("raise", "return")."""
     if actual is None:

@@ -19,8 +19,23 @@ its value is known), then :class:`TraceLimit` stops it. The run's output limit b
 from __future__ import annotations
 
 import sys
-from builtins import (BaseException, dict, float, frozenset, int, isinstance, len, list, max, min, repr, set,  # noqa
-                      str, tuple, type)
+from builtins import (
+    BaseException,
+    dict,
+    float,
+    frozenset,
+    int,
+    isinstance,
+    len,
+    list,
+    max,
+    min,
+    repr,
+    set,  # noqa
+    str,
+    tuple,
+    type,
+)
 
 from . import values
 
@@ -69,8 +84,11 @@ def short_repr(x, depth: int = 0) -> str:
         return repr(_cut(x, TEXT - 2))
     if tp in (list, tuple, set, frozenset, dict):
         if depth >= 2:
-            return {list: "[…]", tuple: "(…)", dict: "{…}"}.get(tp, f"{tp.__name__}(…)") if len(x) else \
-                {list: "[]", tuple: "()", dict: "{}"}.get(tp, f"{tp.__name__}()")
+            return (
+                {list: "[…]", tuple: "(…)", dict: "{…}"}.get(tp, f"{tp.__name__}(…)")
+                if len(x)
+                else {list: "[]", tuple: "()", dict: "{}"}.get(tp, f"{tp.__name__}()")
+            )
         if tp is dict:
             parts = [f"{short_repr(k, depth + 1)}: {short_repr(v, depth + 1)}" for k, v in _first(x.items(), ITEMS)]
         else:
@@ -126,8 +144,13 @@ class Tracer:
 
     def result(self) -> dict:
         """What the trace found: ``{steps, events, truncated, stopped, limit}`` (JSON-able)."""
-        return {"steps": self.steps, "events": self.events, "truncated": self.truncated, "stopped": self.stopped,
-                "limit": self.limit}
+        return {
+            "steps": self.steps,
+            "events": self.events,
+            "truncated": self.truncated,
+            "stopped": self.stopped,
+            "limit": self.limit,
+        }
 
     # the trace functions: the global one picks the learner's frames, the local one records their events
 
@@ -143,8 +166,13 @@ class Tracer:
             return self._local
         self.events += 1
         if len(self.steps) < self.limit:
-            step = {"line": frame.f_lineno, "func": frame.f_code.co_name, "depth": self._depths.get(id(frame), 1),
-                    "event": event, "locals": self._locals(frame)}
+            step = {
+                "line": frame.f_lineno,
+                "func": frame.f_code.co_name,
+                "depth": self._depths.get(id(frame), 1),
+                "event": event,
+                "locals": self._locals(frame),
+            }
             if event == "return":
                 step["value"] = short_repr(arg)
             elif event == "exception":

@@ -19,10 +19,38 @@ Wire forms (lists, first item the tag)::
 from __future__ import annotations
 
 import builtins as _builtins
+
 # The built-ins used below are bound as this module's globals, out of reach of ``builtins.x = …`` in learner code.
 from builtins import (  # noqa: F401
-    AttributeError, Exception, ValueError, float, int, isinstance, issubclass, len, list, repr, str, tuple, type,
-    callable, dict, enumerate, frozenset, range, set, sorted, zip, getattr, abs, max, min, bool, complex, iter, next,
+    AttributeError,
+    Exception,
+    ValueError,
+    float,
+    int,
+    isinstance,
+    issubclass,
+    len,
+    list,
+    repr,
+    str,
+    tuple,
+    type,
+    callable,
+    dict,
+    enumerate,
+    frozenset,
+    range,
+    set,
+    sorted,
+    zip,
+    getattr,
+    abs,
+    max,
+    min,
+    bool,
+    complex,
+    iter,
+    next,
 )
 import dataclasses as _dataclasses
 import itertools as _itertools
@@ -74,8 +102,6 @@ _np_generic = _np.generic if _np is not None else None
 _np_float64 = _np.float64 if _np is not None else None
 
 
-
-
 def bind_numpy() -> bool:
     """Take numpy's types now, when this module was imported before numpy could be (a learner worker imports the
     engine first, to run code sooner, and loads numpy after). Only this module keeps numpy's types. True when
@@ -104,6 +130,7 @@ def _dtype_text(dtype) -> str:
         _DTYPE_TEXT[_id(dtype)] = (dtype, text)
     return text
 
+
 #: Largest array or container the engine encodes; bigger ones become ``["foreign", ...]``.
 MAX_ITEMS = 200_000
 _MAX_DEPTH = 40
@@ -128,7 +155,7 @@ def short_name(name) -> str:
     sentences, and the judge refuses longer ones. Anything but text is ``"?"``."""
     if _type(name) is not _str:
         return "?"
-    return name if _len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
+    return name if _len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
 
 
 def type_name(tp) -> str:
@@ -199,8 +226,11 @@ def _object(x, tp, attrs, depth) -> list:
                 namespace = _object_getattribute(x, "__dict__")
             except AttributeError:
                 namespace = {}
-            names = [k for k in _list(_dict.keys(namespace))
-                     if _type(k) is _str and not k.startswith("_") and _len(k) <= NAME_LIMIT]
+            names = [
+                k
+                for k in _list(_dict.keys(namespace))
+                if _type(k) is _str and not k.startswith("_") and _len(k) <= NAME_LIMIT
+            ]
     _spend(_len(names))
     pairs = []
     for name in names:
@@ -217,8 +247,8 @@ def _object(x, tp, attrs, depth) -> list:
 
 
 def _items(items: list, attrs, depth: int) -> list:
-    """``[_encode_at(v, attrs, depth) for v in items]``, with the plain scalars most results are made of (floats, strings,
-    ints, bools, None, of exactly those types) encoded in line: a Check's run encodes thousands of them."""
+    """``[_encode_at(v, attrs, depth) for v in items]``, with the plain scalars most results are made of (floats,
+    strings, ints, bools, None, of exactly those types) encoded in line: a Check's run encodes thousands of them."""
     _spend(_len(items))
     if depth > _MAX_DEPTH:
         return [_encode_at(v, attrs, depth) for v in items]
@@ -468,8 +498,11 @@ def _validate(w, depth: int, budget: list) -> None:
         if ok:
             for item in w[1]:
                 # plain floats and texts, the items most results are made of, checked in line
-                if type(item) is list and len(item) == 2 and ((item[0] == "float" and type(item[1]) is float)
-                                                               or (item[0] == "str" and type(item[1]) is str)):
+                if (
+                    type(item) is list
+                    and len(item) == 2
+                    and ((item[0] == "float" and type(item[1]) is float) or (item[0] == "str" and type(item[1]) is str))
+                ):
                     budget[0] -= 1
                     continue
                 _validate(item, depth + 1, budget)
@@ -484,8 +517,14 @@ def _validate(w, depth: int, budget: list) -> None:
                 _validate(pair[0], depth + 1, budget)
                 _validate(pair[1], depth + 1, budget)
     elif tag == "ndarray":
-        ok = n == 5 and is_name(w[1]) and type(w[2]) is str and len(w[2]) == 1 and type(w[3]) is list \
+        ok = (
+            n == 5
+            and is_name(w[1])
+            and type(w[2]) is str
+            and len(w[2]) == 1
+            and type(w[3]) is list
             and type(w[4]) is list
+        )
         if ok:
             if len(w[3]) > MAX_DIMS:
                 raise WireError("an array with more dimensions than numpy allows")
@@ -631,6 +670,7 @@ def decode(w):
 # Python source: numpy values as ``np.array([...], dtype=np.float64)`` and ``np.float64(0.5)`` (the ``np`` of
 # ``import numpy as np``), NaN and the infinities as ``float('nan')``, ``float('inf')``.
 
+
 class _Budget:
     def __init__(self, limit: int, more: str, pasteable: bool = False):
         self.left = limit
@@ -689,8 +729,10 @@ def _show(w, budget: _Budget, depth: int, max_items: int) -> str:
         else:
             out = f"frozenset({{{inner}}})" if w[1] else "frozenset()"
     elif tag == "dict":
-        parts = [(lambda k=k, v=v: _show(k, budget, depth + 1, max_items) + ": " + _show(v, budget, depth + 1, max_items))
-                 for k, v in w[1]]
+        parts = [
+            (lambda k=k, v=v: _show(k, budget, depth + 1, max_items) + ": " + _show(v, budget, depth + 1, max_items))
+            for k, v in w[1]
+        ]
         out = "{" + _join(parts, budget, max_items) + "}"
     elif tag == "ndarray":
         _, dtype, kind, shape, values = w
@@ -756,7 +798,7 @@ def show(w, limit: int = 400, max_items: int = 12, more: str = "… {n} more", p
     text = _show(w, budget, 0, max_items)
     if pasteable:
         return f"{text}  # {more.format(n=budget.omitted)}" if budget.omitted else text
-    return text if len(text) <= limit + 40 else text[: limit] + "…"
+    return text if len(text) <= limit + 40 else text[:limit] + "…"
 
 
 def show_call(call: str, args, kwargs, limit: int = 300) -> str:
@@ -860,8 +902,10 @@ def plain(w):
         return plain(["float", w[3]]) if w[2] == "f" else int(w[3]) if w[2] in "iu" else w[3]
     if tag == "ndarray":
         _, _, kind, shape, items = w
-        flat = [plain(["float", v]) if kind == "f" else int(v) if kind in "iu" else plain(v) if kind == "O" else v
-                for v in items]
+        flat = [
+            plain(["float", v]) if kind == "f" else int(v) if kind in "iu" else plain(v) if kind == "O" else v
+            for v in items
+        ]
         if not shape:
             return flat[0] if flat else None
         return _nested(flat, shape)
@@ -875,7 +919,7 @@ def _nested(flat: list, shape) -> list:
     step = 1
     for n in shape[1:]:
         step *= n
-    return [_nested(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
+    return [_nested(flat[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])]
 
 
 #: How :func:`as_json` writes inputs (the runner writes them the same way to see whether a call changed them).

@@ -45,8 +45,7 @@ MEMORY_LIMIT = 4 * 2**30
 KILL_GRACE = 5.0
 
 _BOOT = (
-    "import sys; sys.path.insert(0, {root!r}); "
-    "from graders.hosts import cpython; sys.path.pop(0); cpython.child_main()"
+    "import sys; sys.path.insert(0, {root!r}); from graders.hosts import cpython; sys.path.pop(0); cpython.child_main()"
 )
 
 
@@ -59,6 +58,7 @@ def _limits(cpu_seconds: int):
             resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
         except (ImportError, ValueError, OSError):
             pass
+
     return apply
 
 
@@ -114,9 +114,14 @@ def _answer(status: int, data: bytes, stderr: bytes) -> dict:
         return run
     # The process died without answering: a crash (memory, os._exit, a fatal error in C).
     detail = stderr.decode("utf-8", "replace")[-2000:]
-    return {"status": "error", "stdout": "", "stderr": detail, "outcomes": [],
-            "traceback": f"Python stopped abruptly (exit code {status}).\n{detail}".strip() + "\n",
-            "error_line": None}
+    return {
+        "status": "error",
+        "stdout": "",
+        "stderr": detail,
+        "outcomes": [],
+        "traceback": f"Python stopped abruptly (exit code {status}).\n{detail}".strip() + "\n",
+        "error_line": None,
+    }
 
 
 def _run_fresh(request: bytes, limit: float) -> dict:
@@ -124,8 +129,12 @@ def _run_fresh(request: bytes, limit: float) -> dict:
     read_fd, write_fd = os.pipe()
     process = subprocess.Popen(
         [sys.executable, *_FLAGS, "-c", _BOOT.format(root=str(ROOT)), str(write_fd)],
-        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        pass_fds=(write_fd,), cwd=os.path.abspath(os.sep), env=_child_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        pass_fds=(write_fd,),
+        cwd=os.path.abspath(os.sep),
+        env=_child_env(),
         preexec_fn=_limits(math.ceil(limit + STARTUP_ALLOWANCE)),
     )
     os.close(write_fd)
@@ -164,8 +173,11 @@ class _Zygote:
         self.forks = 0
         self.process = subprocess.Popen(
             [sys.executable, *_FLAGS, "-c", _ZYGOTE_BOOT.format(root=str(ROOT))],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            cwd=os.path.abspath(os.sep), env=_child_env(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=os.path.abspath(os.sep),
+            env=_child_env(),
         )
         _Zygote._all.append(self)
 
@@ -311,8 +323,9 @@ def _drain_both(result_fd: int, err_fd: int) -> tuple[bytes, bytes]:  # pragma: 
     return b"".join(chunks[result_fd]), b"".join(chunks[err_fd])[-4000:]
 
 
-def _forked_child(body: bytes, cpu: int, result_r: int, result_w: int, err_r: int,
-                  err_w: int) -> None:  # pragma: no cover - runs in the forked child
+def _forked_child(
+    body: bytes, cpu: int, result_r: int, result_w: int, err_r: int, err_w: int
+) -> None:  # pragma: no cover - runs in the forked child
     """A run in a child of the zygote: limits, fresh standard streams and random state, then exit."""
     try:
         os.close(result_r)

@@ -36,9 +36,14 @@ def run_encoded(source: str, plan_utf8, on_output=None) -> bytes:
     if exception:
         from graders.engine.judge import explain_error
 
-        result["python_error"] = explain_error(exception["exc"], exception["builtin_mro"], exception["message"],
-                                               result.get("error_line"), str(plan.get("lang", FALLBACK_LANGUAGE)),
-                                               in_case=False)
+        result["python_error"] = explain_error(
+            exception["exc"],
+            exception["builtin_mro"],
+            exception["message"],
+            result.get("error_line"),
+            str(plan.get("lang", FALLBACK_LANGUAGE)),
+            in_case=False,
+        )
     return json.dumps(result).encode("utf-8")
 
 

@@ -113,15 +113,26 @@ def prepare(lesson_id: str, checkpoint: str, lang: str = FALLBACK_LANGUAGE, seed
     (:func:`load_check`); this is how ``werkbank check`` proves, in Pyodide, that the reference gives the same
     expected outcomes there. The key (expected outcomes, texts) never leaves this interpreter: :func:`judge`,
     :func:`plot` and :func:`shrink_start` take the ref. ``lang`` picks the language of the example data."""
-    ref = ref_of(lesson_id, checkpoint, lang) if int(seed) == CASE_SEED else f"{lesson_id}/{checkpoint}/{lang}/{int(seed)}"
+    ref = (
+        ref_of(lesson_id, checkpoint, lang)
+        if int(seed) == CASE_SEED
+        else f"{lesson_id}/{checkpoint}/{lang}/{int(seed)}"
+    )
     try:
         bundle = _LESSONS[lesson_id]
         checkpoint = str(checkpoint)
         meta = bundle["checkpoints"][checkpoint]
         grader = importlib.import_module(meta["grader"])
-        check = _prepare(grader, bundle["solutions"][checkpoint], lesson=lesson_id, checkpoint=checkpoint,
-                         seed=int(seed), plot=meta.get("plot", ""), lang=lang,
-                         mistakes=bundle.get("mistakes", {}).get(checkpoint, ()))
+        check = _prepare(
+            grader,
+            bundle["solutions"][checkpoint],
+            lesson=lesson_id,
+            checkpoint=checkpoint,
+            seed=int(seed),
+            plot=meta.get("plot", ""),
+            lang=lang,
+            mistakes=bundle.get("mistakes", {}).get(checkpoint, ()),
+        )
     except AuthorError as error:
         check = {"author_error": str(error)}
     except Exception as error:
@@ -130,8 +141,14 @@ def prepare(lesson_id: str, checkpoint: str, lang: str = FALLBACK_LANGUAGE, seed
     if "author_error" in check:
         return json.dumps({"ref": ref, "author_error": check["author_error"]})
     key = check["key"]
-    return json.dumps({"ref": ref, "plan": check["plan"], "time_limit": key["time_limit"],
-                       "plot_case": key["plot"]["case"] if key.get("plot") else ""})
+    return json.dumps(
+        {
+            "ref": ref,
+            "plan": check["plan"],
+            "time_limit": key["time_limit"],
+            "plot_case": key["plot"]["case"] if key.get("plot") else "",
+        }
+    )
 
 
 #: Prepared Checks by ref (see :func:`prepare`, :func:`load_check`), oldest first. The bound only keeps a page that
@@ -209,8 +226,15 @@ def shrink_start(ref: str, run_utf8, verdict_json: str) -> str:
     if plan_case is None or not shrink.shrinkable(key, verdict, plan_case):
         return "null"
     actual = next((o for o in run.get("outcomes", []) if isinstance(o, dict) and o.get("id") == case_id), None)
-    return json.dumps({"case": plan_case, "meta": key["cases"][case_id], "attrs": plan.get("attrs", {}),
-                       "wanted": list(shrink.failure_kind(key["expected"][case_id], actual)), "round": 0})
+    return json.dumps(
+        {
+            "case": plan_case,
+            "meta": key["cases"][case_id],
+            "attrs": plan.get("attrs", {}),
+            "wanted": list(shrink.failure_kind(key["expected"][case_id], actual)),
+            "round": 0,
+        }
+    )
 
 
 def shrink_round(lesson_id: str, checkpoint: str, state_json: str) -> str:
@@ -223,8 +247,9 @@ def shrink_round(lesson_id: str, checkpoint: str, state_json: str) -> str:
         return "null"
     bundle = _LESSONS[lesson_id]
     grader = importlib.import_module(bundle["checkpoints"][str(checkpoint)]["grader"])
-    prepared = prepare_candidates(grader, bundle["solutions"][str(checkpoint)], state["case"], state["meta"],
-                                  state["attrs"])
+    prepared = prepare_candidates(
+        grader, bundle["solutions"][str(checkpoint)], state["case"], state["meta"], state["attrs"]
+    )
     return json.dumps(prepared) if prepared["plan"]["cases"] else "null"
 
 

@@ -13,10 +13,32 @@ from graders.engine.domain import Flag, Integer, Param, Real, Seq
 #: Open cases the lesson's sources leave undecided, not generated (see each checkpoint's task): NaN and infinite
 #: NLLs or confidences, booleans and floats as counts or bins, containers other than lists, tuples and 1-D arrays,
 #: numeric strings, and numbers too large for a float (upstream raises OverflowError there).
-OPEN_FAMILIES = ("nan", "inf", "bool", "npbool", "float-int", "float-frac", "numeric-str", "huge", "huge-int",
-                 "complex", "container-set", "container-frozenset", "container-dict", "container-str", "container-none",
-                 "container-item", "container-nested", "ndarray-0d", "ndarray-2d", "ndarray-object", "ndarray-complex",
-                 "align-column", "align-scalar", "type-*")
+OPEN_FAMILIES = (
+    "nan",
+    "inf",
+    "bool",
+    "npbool",
+    "float-int",
+    "float-frac",
+    "numeric-str",
+    "huge",
+    "huge-int",
+    "complex",
+    "container-set",
+    "container-frozenset",
+    "container-dict",
+    "container-str",
+    "container-none",
+    "container-item",
+    "container-nested",
+    "ndarray-0d",
+    "ndarray-2d",
+    "ndarray-object",
+    "ndarray-complex",
+    "align-column",
+    "align-scalar",
+    "type-*",
+)
 #: The inner bin edges of 10 bins, where 0.3, 0.6 and 0.7 fall below the computed edge.
 TEN_BIN_EDGES = tuple(float(e) for e in np.linspace(0.0, 1.0, 11)[1:-1])
 CONFIDENCES = Seq(Real(0.0, 1.0, edges=TEN_BIN_EDGES), containers=("list", "tuple", "ndarray"))
@@ -40,6 +62,7 @@ def case_builder(call, default_hint):
 
     ``extra`` goes to :class:`Case` as it is (``forbid_warnings``, ``message``).
     """
+
     def build(case_id, args, kwargs, explain, hint=default_hint, **extra):
         """One case of the builder's call; without ``hint`` the checkpoint's usual advice is shown."""
         return Case(id=case_id, call=call, args=args, kwargs=kwargs, explain=explain, hint=hint, **extra)

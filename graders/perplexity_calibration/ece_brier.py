@@ -3,14 +3,23 @@
 import numpy as np
 
 from graders.engine.domain import Domain
-from graders.perplexity_calibration.common import (OPEN_FAMILIES, THREE_CONFIDENCES_TWO_LABELS, case_builder,
-                                                    outside_unit_interval, prediction_params, random_explain,
-                                                    random_predictions, t)
+from graders.perplexity_calibration.common import (
+    OPEN_FAMILIES,
+    THREE_CONFIDENCES_TWO_LABELS,
+    case_builder,
+    outside_unit_interval,
+    prediction_params,
+    random_explain,
+    random_predictions,
+    t,
+)
 
-DOMAINS = [Domain("expected_calibration_error", prediction_params(True), aligned=(("confidences", "correct"),),
-                  skip=OPEN_FAMILIES),
-           Domain("brier_score", prediction_params(False), aligned=(("confidences", "correct"),),
-                  skip=OPEN_FAMILIES)]
+DOMAINS = [
+    Domain(
+        "expected_calibration_error", prediction_params(True), aligned=(("confidences", "correct"),), skip=OPEN_FAMILIES
+    ),
+    Domain("brier_score", prediction_params(False), aligned=(("confidences", "correct"),), skip=OPEN_FAMILIES),
+]
 
 RANDOM_CASES = 24
 
@@ -25,13 +34,13 @@ _WEIGHT_HINT = t(
     "زِن فجوة كل حاوية |متوسط الثقة − الدقة| بنصيبها من التنبؤات (الحجم ÷ N) ثم اجمع؛ الحاويات الفارغة لا تسهم بشيء.",
 )
 _EDGE_HINT = t(
-    "Bakindex = np.searchsorted(randen, p, side=\"right\") − 1, begrensd tot [0, bins − 1], met "
+    'Bakindex = np.searchsorted(randen, p, side="right") − 1, begrensd tot [0, bins − 1], met '
     "randen = np.linspace(0, 1, bins + 1). Een waarde op een binnenrand hoort bij de bak die daar begint; 1.0 bij de "
     "laatste.",
-    "Bin index = np.searchsorted(edges, p, side=\"right\") − 1, clipped to [0, bins − 1], with "
+    'Bin index = np.searchsorted(edges, p, side="right") − 1, clipped to [0, bins − 1], with '
     "edges = np.linspace(0, 1, bins + 1). A value on an inner edge belongs to the bin that starts there; 1.0 to the "
     "last bin.",
-    "رقم الحاوية = np.searchsorted(edges, p, side=\"right\") − 1، ثم يُحصر الناتج في المجال [0, bins − 1]، حيث "
+    'رقم الحاوية = np.searchsorted(edges, p, side="right") − 1، ثم يُحصر الناتج في المجال [0, bins − 1]، حيث '
     "edges = np.linspace(0, 1, bins + 1). القيمة الواقعة على حدّ داخلي تنتمي إلى الحاوية التي تبدأ عنده، و1.0 إلى "
     "الأخيرة.",
 )
@@ -202,7 +211,8 @@ def curated():
         {"bins": 10},
         t(
             "1.0 is de bovenrand van het interval en hoort in de laatste bak, samen met 0.92: ECE 0.46, 1 gevulde bak.",
-            "1.0 is the top of the interval and belongs to the last bin, together with 0.92: ECE 0.46, 1 populated bin.",
+            "1.0 is the top of the interval and belongs to the last bin, together with 0.92: "
+            "ECE 0.46, 1 populated bin.",
             "‏1.0 هو أعلى المجال وينتمي إلى الحاوية الأخيرة مع 0.92: ECE يساوي 0.46، وحاوية واحدة غير فارغة.",
         ),
         hint=_EDGE_HINT,

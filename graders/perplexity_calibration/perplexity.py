@@ -10,10 +10,14 @@ from graders.perplexity_calibration.common import OPEN_FAMILIES, t
 
 RANDOM_CASES = 20
 
-_PARAMS = (Param("neg_log_probs", Seq(Real(0.0, None), containers=("list", "tuple", "ndarray"))),
-           Param("token_counts", Seq(Integer(0, None), containers=("list", "tuple", "ndarray"))))
-DOMAINS = [Domain(call, _PARAMS, aligned=(("neg_log_probs", "token_counts"),), skip=OPEN_FAMILIES)
-           for call in ("perplexity", "PerplexityResult.from_token_nll")]
+_PARAMS = (
+    Param("neg_log_probs", Seq(Real(0.0, None), containers=("list", "tuple", "ndarray"))),
+    Param("token_counts", Seq(Integer(0, None), containers=("list", "tuple", "ndarray"))),
+)
+DOMAINS = [
+    Domain(call, _PARAMS, aligned=(("neg_log_probs", "token_counts"),), skip=OPEN_FAMILIES)
+    for call in ("perplexity", "PerplexityResult.from_token_nll")
+]
 
 LN2 = math.log(2.0)
 LN4 = math.log(4.0)

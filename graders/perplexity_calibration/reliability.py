@@ -3,12 +3,21 @@
 import numpy as np
 
 from graders.engine.domain import Domain
-from graders.perplexity_calibration.common import (OPEN_FAMILIES, THREE_CONFIDENCES_TWO_LABELS, case_builder,
-                                                    outside_unit_interval, prediction_params, random_explain,
-                                                    random_predictions, t)
+from graders.perplexity_calibration.common import (
+    OPEN_FAMILIES,
+    THREE_CONFIDENCES_TWO_LABELS,
+    case_builder,
+    outside_unit_interval,
+    prediction_params,
+    random_explain,
+    random_predictions,
+    t,
+)
 
-DOMAINS = [Domain(call, prediction_params(True), aligned=(("confidences", "correct"),), skip=OPEN_FAMILIES)
-           for call in ("reliability_diagram", "CalibrationReport.from_predictions")]
+DOMAINS = [
+    Domain(call, prediction_params(True), aligned=(("confidences", "correct"),), skip=OPEN_FAMILIES)
+    for call in ("reliability_diagram", "CalibrationReport.from_predictions")
+]
 
 RANDOM_CASES = 16
 
@@ -19,24 +28,88 @@ BIN_CHOICES = (1, 2, 4, 5, 10, 10, 15)
 
 # A slightly overconfident model: 40 predictions spread over bins 2 to 9 (bins 0 and 1 stay empty).
 FORTY_CONF = [
-    0.22, 0.25, 0.28,
-    0.31, 0.34, 0.36, 0.39,
-    0.41, 0.44, 0.46, 0.48,
-    0.51, 0.53, 0.55, 0.57, 0.59,
-    0.61, 0.63, 0.65, 0.66, 0.68, 0.69,
-    0.71, 0.72, 0.74, 0.76, 0.77, 0.79,
-    0.81, 0.83, 0.84, 0.86, 0.88, 0.89,
-    0.91, 0.93, 0.95, 0.97, 0.99, 1.0,
+    0.22,
+    0.25,
+    0.28,
+    0.31,
+    0.34,
+    0.36,
+    0.39,
+    0.41,
+    0.44,
+    0.46,
+    0.48,
+    0.51,
+    0.53,
+    0.55,
+    0.57,
+    0.59,
+    0.61,
+    0.63,
+    0.65,
+    0.66,
+    0.68,
+    0.69,
+    0.71,
+    0.72,
+    0.74,
+    0.76,
+    0.77,
+    0.79,
+    0.81,
+    0.83,
+    0.84,
+    0.86,
+    0.88,
+    0.89,
+    0.91,
+    0.93,
+    0.95,
+    0.97,
+    0.99,
+    1.0,
 ]
 FORTY_RIGHT = [
-    0, 0, 1,
-    0, 1, 0, 0,
-    1, 0, 0, 1,
-    1, 0, 1, 0, 0,
-    1, 0, 1, 1, 0, 0,
-    1, 1, 0, 1, 0, 1,
-    1, 1, 0, 1, 1, 0,
-    1, 1, 1, 0, 1, 1,
+    0,
+    0,
+    1,
+    0,
+    1,
+    0,
+    0,
+    1,
+    0,
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    0,
+    1,
+    0,
+    1,
+    1,
+    0,
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    1,
+    1,
+    1,
+    0,
+    1,
+    1,
+    0,
+    1,
+    1,
+    1,
+    0,
+    1,
+    1,
 ]
 
 
@@ -56,10 +129,10 @@ _EMPTY_BIN_HINT = t(
     "الحاوية الفارغة تأخذ 0.0 للثقة والدقة (والعدد 0)، لا nan. ابدأ بـ np.zeros واملأ الحاويات غير الفارغة فقط.",
 )
 _EDGE_HINT = t(
-    "Gebruik dezelfde bakindeling als in checkpoint 2: searchsorted(randen, p, side=\"right\") − 1, begrensd tot "
+    'Gebruik dezelfde bakindeling als in checkpoint 2: searchsorted(randen, p, side="right") − 1, begrensd tot '
     "[0, bins − 1].",
-    "Use the same binning as in checkpoint 2: searchsorted(edges, p, side=\"right\") − 1, clipped to [0, bins − 1].",
-    "استخدم تقسيم الحاويات نفسه كما في نقطة التحقق 2: searchsorted(edges, p, side=\"right\") − 1، ثم يُحصر الناتج في "
+    'Use the same binning as in checkpoint 2: searchsorted(edges, p, side="right") − 1, clipped to [0, bins − 1].',
+    'استخدم تقسيم الحاويات نفسه كما في نقطة التحقق 2: searchsorted(edges, p, side="right") − 1، ثم يُحصر الناتج في '
     "المجال [0, bins − 1].",
 )
 _CHECK_HINT = t(

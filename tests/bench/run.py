@@ -93,11 +93,17 @@ _FLOOR_BODY = r"""
   pyodide.runPython("import numpy");
   postMessage({ ok: true });
 """
-_FLOOR_MODULE = ("try {\n  const { loadPyodide } = await import(\"./pyodide/pyodide.mjs\");\n" + _FLOOR_BODY
-                 + "} catch (error) {\n  postMessage({ ok: false, error: String(error && error.stack || error) });\n}\n")
-_FLOOR_CLASSIC = ("importScripts(\"./pyodide/pyodide.js\");\n(async () => {\n try {\n" + _FLOOR_BODY
-                  + " } catch (error) {\n  postMessage({ ok: false, error: String(error && error.stack || error) });\n"
-                  " }\n})();\n")
+_FLOOR_MODULE = (
+    'try {\n  const { loadPyodide } = await import("./pyodide/pyodide.mjs");\n'
+    + _FLOOR_BODY
+    + "} catch (error) {\n  postMessage({ ok: false, error: String(error && error.stack || error) });\n}\n"
+)
+_FLOOR_CLASSIC = (
+    'importScripts("./pyodide/pyodide.js");\n(async () => {\n try {\n'
+    + _FLOOR_BODY
+    + " } catch (error) {\n  postMessage({ ok: false, error: String(error && error.stack || error) });\n"
+    " }\n})();\n"
+)
 FLOOR_KINDS = ("module", "classic")
 
 
@@ -112,8 +118,14 @@ def make_floor(folder: Path) -> Path:
     out = folder / "pyodide"
     out.mkdir(exist_ok=True)
     src = vendor.PYODIDE_DIR
-    for name in ("pyodide.mjs", "pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
-                 "pyodide-lock.json"):
+    for name in (
+        "pyodide.mjs",
+        "pyodide.js",
+        "pyodide.asm.js",
+        "pyodide.asm.wasm",
+        "python_stdlib.zip",
+        "pyodide-lock.json",
+    ):
         shutil.copyfile(src / name, out / name)
     lock = vendor.load_lock(src / "pyodide-lock.json")
     wheel_name = lock["packages"]["numpy"]["file_name"]
@@ -148,8 +160,12 @@ def _visit(driver, url: str, ready_js: str, names: list[str], *, cold: bool) -> 
     started = time.time() * 1000
     driver.goto(url)
     driver.wait(ready_js, timeout=TIMEOUT_S, what=ready_js)
-    marks = driver.wait(f"(names) => {{ const m = ({_MARKS})(names); return names.every((n) => m[n] !== null) && m; }}",
-                        names, timeout=30, what=f"the marks {names}")
+    marks = driver.wait(
+        f"(names) => {{ const m = ({_MARKS})(names); return names.every((n) => m[n] !== null) && m; }}",
+        names,
+        timeout=30,
+        what=f"the marks {names}",
+    )
     start = started if cold else marks["origin"]
     return {name: round((marks["origin"] + marks[name] - start) / 1000, 3) for name in names}
 
@@ -180,15 +196,21 @@ def site_round(engine: str, origin: str, profile: Path, counter: sitekit.ByteCou
         if counter:
             counter.reset()
         cold = _visit(driver, url, ready, names, cold=True)
-        out = {"cold": cold["werkbank:ready"], "cold_python": cold["werkbank:python"],
-               "isolated": driver.evaluate("() => crossOriginIsolated"),
-               "sab": driver.evaluate("() => typeof SharedArrayBuffer")}
+        out = {
+            "cold": cold["werkbank:ready"],
+            "cold_python": cold["werkbank:python"],
+            "isolated": driver.evaluate("() => crossOriginIsolated"),
+            "sab": driver.evaluate("() => typeof SharedArrayBuffer"),
+        }
         if longtasks:
             out["longtasks_cold"] = driver.evaluate("() => window.__wbLongTasks || []")
         if counter:
             out["bytes_ready"] = counter.bytes
-        driver.wait("() => ['ready', 'failed'].includes(document.documentElement.dataset.offline)", timeout=TIMEOUT_S,
-                    what="the offline copy")
+        driver.wait(
+            "() => ['ready', 'failed'].includes(document.documentElement.dataset.offline)",
+            timeout=TIMEOUT_S,
+            what="the offline copy",
+        )
         out["offline"] = driver.attr("html", "data-offline")
         if counter:
             out["bytes_offline"] = counter.bytes
@@ -259,8 +281,12 @@ def click_series(engine: str, origin: str, profile: Path, count: int) -> dict:
     out: dict = {}
     try:
         driver.goto(f"{origin}/lessons/{LESSON}/en.html")
-        driver.wait("() => Boolean(document.body) && document.body.dataset.runtime === 'ready' && "
-                    "document.body.dataset.editors === 'ready'", timeout=TIMEOUT_S, what="ready")
+        driver.wait(
+            "() => Boolean(document.body) && document.body.dataset.runtime === 'ready' && "
+            "document.body.dataset.editors === 'ready'",
+            timeout=TIMEOUT_S,
+            what="ready",
+        )
         for cp, (starter, reference) in sources(LESSON).items():
             for want, code in (("pass", reference), ("fail", starter)):
                 for pacing, settle in (("settled", SETTLE_S * 1000), ("typo", 0)):
@@ -269,8 +295,11 @@ def click_series(engine: str, origin: str, profile: Path, count: int) -> dict:
                         found = _COUNTS.search(row["headline"] or "")
                         row["cases"] = int(found.group(2)) if found else None
                     out.setdefault(cp, {}).setdefault(want, {})[pacing] = rows
-                    print(f"  {engine} checkpoint {cp} {want} {pacing}: "
-                          f"{[round(r['ms']) for r in rows]} ms, {[r['verdict'] for r in rows]}", flush=True)
+                    print(
+                        f"  {engine} checkpoint {cp} {want} {pacing}: "
+                        f"{[round(r['ms']) for r in rows]} ms, {[r['verdict'] for r in rows]}",
+                        flush=True,
+                    )
         return out
     finally:
         driver.close()
@@ -281,6 +310,7 @@ def heap_usage(browser, page) -> list[dict]:
     every page and worker of ``browser`` now, through the DevTools protocol (Runtime.getHeapUsage)."""
     cdp = browser.new_browser_cdp_session()
     replies: dict = {}
+
     def receive(event):
         message = json.loads(event["message"])
         if message.get("id") == 1:  # our request's answer, not an event of that target
@@ -293,19 +323,26 @@ def heap_usage(browser, page) -> list[dict]:
             continue
         sid = cdp.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": False})["sessionId"]
         for number, method in ((0, "HeapProfiler.collectGarbage"), (1, "Runtime.getHeapUsage")):  # live data only
-            cdp.send("Target.sendMessageToTarget",
-                     {"sessionId": sid, "message": json.dumps({"id": number, "method": method})})
+            cdp.send(
+                "Target.sendMessageToTarget",
+                {"sessionId": sid, "message": json.dumps({"id": number, "method": method})},
+            )
         deadline = time.monotonic() + 30  # a worker answers between its tasks
         while sid not in replies and time.monotonic() < deadline:
             page.wait_for_timeout(20)  # lets Playwright deliver the protocol events
         usage = replies.get(sid, {}).get("result", {})
         name = target["url"].rsplit("/", 1)[-1].split("?")[0] or target["type"]
-        out.append({"type": target["type"], "name": name, "js_heap": usage.get("usedSize"),
-                    "backing_store": usage.get("backingStorageSize")})
+        out.append(
+            {
+                "type": target["type"],
+                "name": name,
+                "js_heap": usage.get("usedSize"),
+                "backing_store": usage.get("backingStorageSize"),
+            }
+        )
         cdp.send("Target.detachFromTarget", {"sessionId": sid})
     cdp.detach()
     return out
-
 
 
 def floor_memory(browser, origin: str) -> list[dict]:
@@ -342,12 +379,13 @@ def memory(browser, origin: str, checks_total: int) -> dict:
     return out
 
 
-
 def _wait_verdict(page, section: str) -> None:
     # CSS only: the page's CSP forbids eval, so no string predicates (wait_for_function) here.
-    page.wait_for_selector(f'{section}[data-state="idle"] [data-verdict]:not([data-verdict="running"])',
-                           timeout=int(TIMEOUT_S * 1000), state="attached")
-
+    page.wait_for_selector(
+        f'{section}[data-state="idle"] [data-verdict]:not([data-verdict="running"])',
+        timeout=int(TIMEOUT_S * 1000),
+        state="attached",
+    )
 
 
 def stop_once(browser, origin: str, *, block_sw: bool) -> dict:
@@ -355,7 +393,9 @@ def stop_once(browser, origin: str, *, block_sw: bool) -> dict:
     ctx = browser.new_context(service_workers="block" if block_sw else "allow")
     page = ctx.new_page()
     page.goto(f"{origin}/lessons/{LESSON}/en.html")
-    page.wait_for_selector("body[data-runtime=ready][data-spare=ready]", timeout=int(TIMEOUT_S * 1000), state="attached")
+    page.wait_for_selector(
+        "body[data-runtime=ready][data-spare=ready]", timeout=int(TIMEOUT_S * 1000), state="attached"
+    )
     isolated = page.evaluate("crossOriginIsolated")
     editor = page.locator("[data-playground] .cm-content")
     editor.click()
@@ -378,15 +418,19 @@ def stop_once(browser, origin: str, *, block_sw: bool) -> dict:
     return {"seconds": elapsed, "isolated": isolated}
 
 
-
 def summary(values: list[float]) -> dict:
     """p50 / p95 / min / max / n of a list of seconds (rounded to ms)."""
     if not values:
         return {"n": 0}
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, max(0, round(0.95 * (len(ordered) - 1))))]
-    return {"n": len(values), "p50": round(statistics.median(ordered), 3), "p95": round(p95, 3),
-            "min": round(ordered[0], 3), "max": round(ordered[-1], 3)}
+    return {
+        "n": len(values),
+        "p50": round(statistics.median(ordered), 3),
+        "p95": round(p95, 3),
+        "min": round(ordered[0], 3),
+        "max": round(ordered[-1], 3),
+    }
 
 
 def machine() -> dict:
@@ -406,8 +450,6 @@ def machine() -> dict:
     return info
 
 
-
-
 # ------------------------------------------------------------------------------------------------------ Chromium only
 
 
@@ -418,8 +460,9 @@ def _p50(values):
 
 def engine_summary(e: dict) -> dict:
     """F, the site's p50s, their ratios to F and the click -> verdict summaries of one engine's raw results."""
-    floors = {kind: {"cold": _p50(e["floor"][kind]["cold"]), "warm": _p50(e["floor"][kind]["warm"])}
-              for kind in FLOOR_KINDS}
+    floors = {
+        kind: {"cold": _p50(e["floor"][kind]["cold"]), "warm": _p50(e["floor"][kind]["warm"])} for kind in FLOOR_KINDS
+    }
     warm_kind = min((k for k in FLOOR_KINDS if floors[k]["warm"]), key=lambda k: floors[k]["warm"], default=None)
     cold_kind = min((k for k in FLOOR_KINDS if floors[k]["cold"]), key=lambda k: floors[k]["cold"], default=None)
     f_warm = floors[warm_kind]["warm"] if warm_kind else None
@@ -429,11 +472,21 @@ def engine_summary(e: dict) -> dict:
     def ratio(value, floor):
         return round(value / floor, 2) if value and floor else None
 
-    out = {"floors": floors, "F_warm": f_warm, "F_warm_kind": warm_kind, "F_cold": f_cold, "F_cold_kind": cold_kind,
-           "site": site, "ratios": {"warm": ratio(site["warm"], f_warm), "python": ratio(site["warm_python"], f_warm),
-                                    "cold": ratio(site["cold"], f_cold),
-                                    "cold_python": ratio(site["cold_python"], f_cold)},
-           "clicks": {}}
+    out = {
+        "floors": floors,
+        "F_warm": f_warm,
+        "F_warm_kind": warm_kind,
+        "F_cold": f_cold,
+        "F_cold_kind": cold_kind,
+        "site": site,
+        "ratios": {
+            "warm": ratio(site["warm"], f_warm),
+            "python": ratio(site["warm_python"], f_warm),
+            "cold": ratio(site["cold"], f_cold),
+            "cold_python": ratio(site["cold_python"], f_cold),
+        },
+        "clicks": {},
+    }
     for cp, wants in (e.get("clicks") or {}).items():
         for want, pacings in wants.items():
             for pacing, rows in pacings.items():
@@ -441,7 +494,10 @@ def engine_summary(e: dict) -> dict:
                 cases = sorted({r["cases"] for r in rows if r.get("cases") is not None})
                 verdicts = sorted({r["verdict"] for r in rows})
                 out["clicks"].setdefault(cp, {}).setdefault(want, {})[pacing] = {
-                    **summary(seconds), "cases": cases, "verdicts": verdicts}
+                    **summary(seconds),
+                    "cases": cases,
+                    "verdicts": verdicts,
+                }
     return out
 
 
@@ -461,8 +517,10 @@ def _cases(c):
 def print_summary(report: dict) -> None:
     """One table per engine beside the goals, then the engines side by side."""
     m = report["machine"]
-    print(f"\nmachine: {m.get('cpu', '?')} x{m.get('cpus')}, load {m.get('loadavg_start')} -> {m.get('loadavg_end')}; "
-          f"runtime {report.get('runtime')}; n={report['n']} rounds, {report.get('checks')} Checks per series")
+    print(
+        f"\nmachine: {m.get('cpu', '?')} x{m.get('cpus')}, load {m.get('loadavg_start')} -> {m.get('loadavg_end')}; "
+        f"runtime {report.get('runtime')}; n={report['n']} rounds, {report.get('checks')} Checks per series"
+    )
     sums = {}
     for engine, e in report["engines"].items():
         print(f"\n== {engine} {e.get('version') or ''}")
@@ -472,17 +530,23 @@ def print_summary(report: dict) -> None:
                 continue
         s = sums[engine] = engine_summary(e)
         fl = s["floors"]
-        print(f"   floor p50 warm / cold: module {fl['module']['warm']} / {fl['module']['cold']} s, "
-              f"classic {fl['classic']['warm']} / {fl['classic']['cold']} s -> F warm {s['F_warm']} s "
-              f"({s['F_warm_kind']}), F cold {s['F_cold']} s ({s['F_cold_kind']})")
-        print(f"   raw: site warm {e['site'].get('warm')}  cold {e['site'].get('cold')}; isolated "
-              f"{sorted(set(map(str, e['site'].get('isolated', []))))}, SharedArrayBuffer "
-              f"{sorted(set(map(str, e['site'].get('sab', []))))}")
+        print(
+            f"   floor p50 warm / cold: module {fl['module']['warm']} / {fl['module']['cold']} s, "
+            f"classic {fl['classic']['warm']} / {fl['classic']['cold']} s -> F warm {s['F_warm']} s "
+            f"({s['F_warm_kind']}), F cold {s['F_cold']} s ({s['F_cold_kind']})"
+        )
+        print(
+            f"   raw: site warm {e['site'].get('warm')}  cold {e['site'].get('cold')}; isolated "
+            f"{sorted(set(map(str, e['site'].get('isolated', []))))}, SharedArrayBuffer "
+            f"{sorted(set(map(str, e['site'].get('sab', []))))}"
+        )
         print(f"   {'measure':<38}{'site':>8}{'F':>8}{'ratio':>8}{'goal':>8}  met")
-        for label, key, fkey, goal in (("warm boot -> ready", "warm", "F_warm", GOALS["warm"]),
-                                       ("Python usable, warm", "warm_python", "F_warm", GOALS["python"]),
-                                       ("cold boot -> ready (incl. SW reload)", "cold", "F_cold", GOALS["cold"]),
-                                       ("Python usable, cold", "cold_python", "F_cold", None)):
+        for label, key, fkey, goal in (
+            ("warm boot -> ready", "warm", "F_warm", GOALS["warm"]),
+            ("Python usable, warm", "warm_python", "F_warm", GOALS["python"]),
+            ("cold boot -> ready (incl. SW reload)", "cold", "F_cold", GOALS["cold"]),
+            ("Python usable, cold", "cold_python", "F_cold", None),
+        ):
             value, floor = s["site"][key], s[fkey]
             r = round(value / floor, 2) if value and floor else None
             met = "" if goal is None or r is None else ("yes" if r <= goal else "NO")
@@ -495,7 +559,7 @@ def print_summary(report: dict) -> None:
                     for pacing in ("settled", "typo"):
                         c = pacings.get(pacing, {})
                         bad = [v for v in c.get("verdicts", []) if v != want]
-                        cell = (f"{c.get('p50', 0):.3f} / {c.get('p95', 0):.3f} ({_cases(c)})" if c.get("n") else "-")
+                        cell = f"{c.get('p50', 0):.3f} / {c.get('p95', 0):.3f} ({_cases(c)})" if c.get("n") else "-"
                         cells.append(cell + (f" {bad}!" if bad else ""))
                     goal = GOALS[want]
                     worst = max((pacings[p].get("p95") or 0) for p in pacings)
@@ -507,37 +571,54 @@ def print_summary(report: dict) -> None:
                 worst = max((max(v) if v else 0.0) for v in site_e[key])
                 print(f"   longest main-thread task load -> ready ({key[10:]}): {worst:.0f} ms (goal 50 ms)")
         if site_e.get("bytes_ready"):
-            print(f"   first-visit bytes: {statistics.median(site_e['bytes_ready']):.0f} until ready, "
-                  f"{statistics.median(site_e['bytes_offline']):.0f} with the offline copy")
+            print(
+                f"   first-visit bytes: {statistics.median(site_e['bytes_ready']):.0f} until ready, "
+                f"{statistics.median(site_e['bytes_offline']):.0f} with the offline copy"
+            )
     if sums:
         engines = list(sums)
         print("\n== side by side (ratios to F of the same engine; click p95 = the worst checkpoint)")
         print(f"{'measure':<36}" + "".join(f"{e:>12}" for e in engines) + f"{'goal':>10}")
-        rows = [("warm boot / F", lambda s: s["ratios"]["warm"], "x", GOALS["warm"]),
-                ("Python usable, warm / F", lambda s: s["ratios"]["python"], "x", GOALS["python"]),
-                ("cold boot / F", lambda s: s["ratios"]["cold"], "x", GOALS["cold"]),
-                ("F warm (s)", lambda s: s["F_warm"], "s", None),
-                ("site warm (s)", lambda s: s["site"]["warm"], "s", None)]
+        rows = [
+            ("warm boot / F", lambda s: s["ratios"]["warm"], "x", GOALS["warm"]),
+            ("Python usable, warm / F", lambda s: s["ratios"]["python"], "x", GOALS["python"]),
+            ("cold boot / F", lambda s: s["ratios"]["cold"], "x", GOALS["cold"]),
+            ("F warm (s)", lambda s: s["F_warm"], "s", None),
+            ("site warm (s)", lambda s: s["site"]["warm"], "s", None),
+        ]
         for want in ("pass", "fail"):
             for pacing in ("settled", "typo"):
-                rows.append((f"click -> {want} p95, {pacing} (s)",
-                             lambda s, w=want, p=pacing: max((v[w][p].get("p95") or 0 for v in s["clicks"].values()
-                                                              if w in v and p in v[w]), default=None),
-                             "s", GOALS[want]))
+                rows.append(
+                    (
+                        f"click -> {want} p95, {pacing} (s)",
+                        lambda s, w=want, p=pacing: max(
+                            (v[w][p].get("p95") or 0 for v in s["clicks"].values() if w in v and p in v[w]),
+                            default=None,
+                        ),
+                        "s",
+                        GOALS[want],
+                    )
+                )
         for label, get, unit, goal in rows:
             cells = "".join(_fmt(get(sums[e]), unit, 12) for e in engines)
             print(f"{label:<36}{cells}{(_fmt(goal, unit, 10) if goal else ''):>10}")
     if report.get("stop"):
         st = report["stop"]
-        print(f"\nChromium Stop -> ready: isolated p50 {st['isolated'].get('p50')} s, not isolated p50 "
-              f"{st['not_isolated'].get('p50')} s")
+        print(
+            f"\nChromium Stop -> ready: isolated p50 {st['isolated'].get('p50')} s, not isolated p50 "
+            f"{st['not_isolated'].get('p50')} s"
+        )
     mem = report.get("memory")
     if mem:
+
         def total(rows, key):
             return round(sum((r.get(key) or 0) for r in rows) / 1e6, 1)
+
         for stage, rows in mem.items():
-            print(f"Chromium memory {stage}: JS heap {total(rows, 'js_heap')} MB, ArrayBuffers/wasm "
-                  f"{total(rows, 'backing_store')} MB  ({len(rows)} contexts)")
+            print(
+                f"Chromium memory {stage}: JS heap {total(rows, 'js_heap')} MB, ArrayBuffers/wasm "
+                f"{total(rows, 'backing_store')} MB  ({len(rows)} contexts)"
+            )
 
 
 def measure_engine(engine: str, args, parts: set, tmp: Path, origins: dict, counter) -> dict:
@@ -545,7 +626,7 @@ def measure_engine(engine: str, args, parts: set, tmp: Path, origins: dict, coun
     e: dict = {"floor": {kind: {"cold": [], "warm": []} for kind in FLOOR_KINDS}, "site": {}}
     variants = [("floor", kind) for kind in FLOOR_KINDS] + [("site", None)]
     for round_no in range(args.n if "boot" in parts else 0):
-        for what, kind in (variants if round_no % 2 == 0 else variants[::-1]):
+        for what, kind in variants if round_no % 2 == 0 else variants[::-1]:
             profile = tmp / f"{engine}-{what}-{kind}-{round_no}"
             if what == "floor":
                 one = floor_round(engine, origins["floor"], kind, profile)
@@ -579,8 +660,14 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [e for e in engines if e not in ENGINES]
     if unknown:
         parser.error(f"unknown engines {unknown}; choose from {list(ENGINES)}")
-    report: dict = {"machine": machine(), "n": args.n, "checks": args.checks, "lesson": LESSON, "engines": {},
-                    "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    report: dict = {
+        "machine": machine(),
+        "n": args.n,
+        "checks": args.checks,
+        "lesson": LESSON,
+        "engines": {},
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
     with tempfile.TemporaryDirectory(prefix="werkbank-bench-") as tmp:
         tmp = Path(tmp)
         if args.dist:
@@ -591,8 +678,11 @@ def main(argv: list[str] | None = None) -> int:
         report["runtime"] = "bytecode" if (site / "pyodide" / "bytecode.json").is_file() else "stock"
         floor = make_floor(tmp / "floor")
         counter = sitekit.ByteCounter()
-        with sitekit.serve(floor) as floor_origin, sitekit.serve(site, counter=counter) as origin, \
-                sitekit.serve(site, isolated=True) as iso_origin:
+        with (
+            sitekit.serve(floor) as floor_origin,
+            sitekit.serve(site, counter=counter) as origin,
+            sitekit.serve(site, isolated=True) as iso_origin,
+        ):
             origins = {"floor": floor_origin, "site": origin}
             for engine in engines:
                 try:
@@ -612,7 +702,7 @@ def main(argv: list[str] | None = None) -> int:
         report["machine"]["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
     except OSError:
         pass
-    for engine, e in report["engines"].items():
+    for e in report["engines"].values():
         if "floor" in e:
             e["summary"] = engine_summary(e)
     Path(args.out).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
@@ -629,16 +719,20 @@ def chromium_extras(report: dict, parts: set, args, origin: str, iso_origin: str
         browser = pw.chromium.launch(executable_path=sitekit.chromium_path(), headless=True, args=sitekit.CHROMIUM_ARGS)
         stops_iso, stops_plain = [], []
         for round_no in range(max(3, args.n // 2) if "stop" in parts else 0):
-            for isolated in ([True, False] if round_no % 2 == 0 else [False, True]):
+            for isolated in [True, False] if round_no % 2 == 0 else [False, True]:
                 one = stop_once(browser, origin, block_sw=not isolated)
                 (stops_iso if isolated else stops_plain).append(one)
         if stops_iso or stops_plain:
-            report["stop"] = {"isolated": summary([s["seconds"] for s in stops_iso if s["isolated"]]),
-                              "not_isolated": summary([s["seconds"] for s in stops_plain if not s["isolated"]]),
-                              "raw": {"isolated": stops_iso, "not_isolated": stops_plain}}
+            report["stop"] = {
+                "isolated": summary([s["seconds"] for s in stops_iso if s["isolated"]]),
+                "not_isolated": summary([s["seconds"] for s in stops_plain if not s["isolated"]]),
+                "raw": {"isolated": stops_iso, "not_isolated": stops_plain},
+            }
         if args.memory_checks and "memory" in parts:
-            report["memory"] = {"floor_after_boot": floor_memory(browser, floor_origin),
-                                **memory(browser, iso_origin, args.memory_checks)}
+            report["memory"] = {
+                "floor_after_boot": floor_memory(browser, floor_origin),
+                **memory(browser, iso_origin, args.memory_checks),
+            }
         browser.close()
 
 

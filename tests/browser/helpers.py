@@ -11,9 +11,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.browser.learner import (ARABIC_LESSON, DONE, KEY, LESSON, click, editor, editor_text, open_lesson,  # noqa: F401
-                                   passed_ids, poll, put_solution, replace_code, section, selector, stored,
-                                   wait_editors, wait_for, wait_idle, wait_ready, wait_verdict)
+from tests.browser.learner import (
+    KEY,
+    click,
+    open_lesson,  # noqa: F401
+    poll,
+    replace_code,
+    section,
+    selector,
+    wait_for,
+    wait_idle,
+    wait_verdict,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,20 +30,6 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 def wait_python(page, timeout=120_000):
     """Wait for ``body[data-python="ready"]``: code that does not import numpy can run."""
     page.wait_for_selector('body[data-python="ready"]', timeout=timeout)
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def wait_running(page, cp="try"):
@@ -60,16 +55,14 @@ def check(page, code, cp="1"):
     return state, text, section(page, cp).locator("[data-output]").inner_text(), box.get_attribute("data-stopped")
 
 
-
-
-
-
-
-
 def wait_stored(page, predicate_js, timeout=30.0):
     """Wait until the stored progress document satisfies ``predicate_js`` (a JS function of the parsed document)."""
-    return poll(page, f"""() => {{ const raw = localStorage.getItem({json.dumps(KEY)});
-        return ({predicate_js})(raw ? JSON.parse(raw) : null); }}""", timeout=timeout)
+    return poll(
+        page,
+        f"""() => {{ const raw = localStorage.getItem({json.dumps(KEY)});
+        return ({predicate_js})(raw ? JSON.parse(raw) : null); }}""",
+        timeout=timeout,
+    )
 
 
 # ---------------------------------------------------------------- the site's workers, message by message

@@ -24,7 +24,9 @@ def wait_for(page, selector, timeout=120.0):
     try:
         page.wait_for_selector(selector, state="attached", timeout=timeout * 1000)
     except PlaywrightTimeout:
-        raise AssertionError(f"timed out after {timeout} s waiting for {selector}\npage state: {_state(page)}") from None
+        raise AssertionError(
+            f"timed out after {timeout} s waiting for {selector}\npage state: {_state(page)}"
+        ) from None
 
 
 def poll(page, fn, arg=None, timeout=120.0):
@@ -100,8 +102,11 @@ def reset_lesson_page(page):
     ``lesson_pages``): Python ready, no run going on, every editor at its starter, progress and drafts cleared,
     solutions hidden, focus at the top, no collected errors."""
     wait_ready(page)
-    poll(page, """() => [...document.querySelectorAll("[data-checkpoint], [data-playground]")]
-        .every((s) => s.dataset.state !== "running")""")
+    poll(
+        page,
+        """() => [...document.querySelectorAll("[data-checkpoint], [data-playground]")]
+        .every((s) => s.dataset.state !== "running")""",
+    )
     page.evaluate(_RESET)
     poll(page, "() => document.querySelector('[data-progress]').textContent.trim().startsWith('0 ')")
     page.werkbank_errors.clear()
@@ -210,11 +215,15 @@ def passed_ids(doc, lesson=LESSON):
 def wait_draft(page, key, startswith, lesson=LESSON):
     """Wait until the autosaved draft `key` of `lesson` starts with `startswith` (instead of sleeping past the
     debounce)."""
-    poll(page, """([key, lesson, start, storageKey]) => {
+    poll(
+        page,
+        """([key, lesson, start, storageKey]) => {
             const doc = JSON.parse(localStorage.getItem(storageKey) || 'null');
             const draft = doc && doc.lessons[lesson] && doc.lessons[lesson].drafts[key];
             return typeof draft === 'string' && draft.startsWith(start);
-        }""", [key, lesson, startswith, KEY])
+        }""",
+        [key, lesson, startswith, KEY],
+    )
 
 
 def seed_progress(page, doc):

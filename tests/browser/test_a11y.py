@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from tests.browser.learner import (
-    ARABIC_LESSON, LESSON, click, open_lesson, put_solution, replace_code, section, wait_verdict,
+    ARABIC_LESSON,
+    LESSON,
+    click,
+    open_lesson,
+    put_solution,
+    replace_code,
+    section,
+    wait_verdict,
 )
 from tests.conftest import SAVE_DATA
 
@@ -88,8 +95,10 @@ def test_no_serious_axe_violation_on_any_page_in_either_theme(browser, isolated_
         context.close()
 
 
-@pytest.mark.parametrize("lang, lesson, themes", [("en", LESSON, ["light"]), ("nl", LESSON, ["dark"]),
-                                                  ("ar", ARABIC_LESSON, ["dark", "light"])])
+@pytest.mark.parametrize(
+    "lang, lesson, themes",
+    [("en", LESSON, ["light"]), ("nl", LESSON, ["dark"]), ("ar", ARABIC_LESSON, ["dark", "light"])],
+)
 def test_no_serious_axe_violation_after_working_on_checkpoints(browser, isolated_server, lang, lesson, themes):
     """The page after work, in the theme it loaded in; the Arabic one also after the system turned light (it follows
     the system theme live)."""

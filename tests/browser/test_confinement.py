@@ -26,8 +26,19 @@ from werkbank import offline
 from werkbank.lessons import load_lesson
 
 from tests.conftest import SAVE_DATA
-from tests.browser.helpers import (LESSON, check, drive_workers, final, open_lesson, poll, protocol_schema,
-                                   replace_code, run, section, wait_ready)
+from tests.browser.helpers import (
+    LESSON,
+    check,
+    drive_workers,
+    final,
+    open_lesson,
+    poll,
+    protocol_schema,
+    replace_code,
+    run,
+    section,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -38,6 +49,7 @@ CRASHED = "Python crashed and was restarted"
 
 
 # ---------------------------------------------------------------- a second origin that records every connection
+
 
 class Sink:
     """A TCP listener on a free loopback port: every connection (HTTP, WebSocket, anything) is recorded."""
@@ -59,8 +71,10 @@ class Sink:
                 try:
                     conn.settimeout(2)
                     first = conn.recv(4096).split(b"\r\n", 1)[0].decode("latin-1")
-                    conn.sendall(b"HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: *\r\n"
-                                 b"Cross-Origin-Resource-Policy: cross-origin\r\nContent-Length: 2\r\n\r\nok")
+                    conn.sendall(
+                        b"HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: *\r\n"
+                        b"Cross-Origin-Resource-Policy: cross-origin\r\nContent-Length: 2\r\n\r\nok"
+                    )
                 except OSError as error:
                     first = f"(connection: {error})"
                 self.hits.append(first)
@@ -210,11 +224,38 @@ async def task(_later=later, _sleep=asyncio.sleep):
 asyncio.ensure_future(task())
 '''
 
-DENY = sorted({"fetch", "XMLHttpRequest", "WebSocket", "EventSource", "WebTransport", "importScripts", "Worker",
-               "SharedWorker", "FontFace", "fonts", "caches", "indexedDB", "storage", "storageBuckets", "locks",
-               "sendBeacon", "serviceWorker", "BroadcastChannel", "Notification", "RTCPeerConnection",
-               "webkitRequestFileSystem", "postMessage", "OffscreenCanvas", "createImageBitmap", "loadPackage",
-               "loadScript", "_api", "_module"})
+DENY = sorted(
+    {
+        "fetch",
+        "XMLHttpRequest",
+        "WebSocket",
+        "EventSource",
+        "WebTransport",
+        "importScripts",
+        "Worker",
+        "SharedWorker",
+        "FontFace",
+        "fonts",
+        "caches",
+        "indexedDB",
+        "storage",
+        "storageBuckets",
+        "locks",
+        "sendBeacon",
+        "serviceWorker",
+        "BroadcastChannel",
+        "Notification",
+        "RTCPeerConnection",
+        "webkitRequestFileSystem",
+        "postMessage",
+        "OffscreenCanvas",
+        "createImageBitmap",
+        "loadPackage",
+        "loadScript",
+        "_api",
+        "_module",
+    }
+)
 
 
 def network_program(sink, lesson=LESSON, scan=4000):
@@ -235,7 +276,7 @@ def assert_all_refused(out, scanned=True):
 
 #: Writes to every store a worker could have; prints "refused <store>" or "REACHED <store>" for each. Callbacks
 #: (IDBFS's syncfs) report into `js.self.stored`.
-STORAGE = r'''
+STORAGE = r"""
 import js, pyodide_js
 from pyodide.ffi import create_proxy, to_js
 
@@ -306,7 +347,7 @@ for name, attempt in ways().items():
         print("REACHED", name)
     except BaseException as e:
         print("refused", name, type(e).__name__)
-'''
+"""
 
 
 def storage_program():
@@ -332,6 +373,7 @@ ORIGIN_STORAGE = """async () => {
 
 
 # ---------------------------------------------------------------- one shared page per server (service workers blocked)
+
 
 @pytest.fixture(scope="module")
 def pages(browser, request):
@@ -384,6 +426,7 @@ def leaked(page, cp="1"):
 
 # ---------------------------------------------------------------- network
 
+
 @pytest.mark.parametrize("server_name", ["isolated_server", "plain_server"])
 def test_learner_code_reaches_no_network(pages, server_name, sink):
     """Issue 34, finding 1 (FontFace, storageBuckets' Cache.add) as a class: from a Run and from a Check, by name,
@@ -416,7 +459,9 @@ def test_code_run_while_the_page_loads_waits_for_the_lockdown(browser, plain_ser
     try:
         open_lesson(page, plain_server, ready=False)
         page.wait_for_selector('body[data-editors="ready"]', state="attached")
-        assert page.get_attribute("body", "data-runtime") != "ready" or pytest.skip("Python was ready before the editors")
+        assert page.get_attribute("body", "data-runtime") != "ready" or pytest.skip(
+            "Python was ready before the editors"
+        )
         code = network_program(sink)
         replace_code(page, "1", code)
         section(page, "1").locator('button[data-action="run"]').first.click()
@@ -431,6 +476,7 @@ def test_code_run_while_the_page_loads_waits_for_the_lockdown(browser, plain_ser
 
 
 # ---------------------------------------------------------------- storage
+
 
 def test_learner_code_stores_nothing(pages):
     """Issue 34, finding 3 as a class: the origin-private file system, storage buckets, Cache Storage, IndexedDB
@@ -451,8 +497,10 @@ def test_nothing_learner_code_writes_outlives_a_reload(pages):
     """Issue 34, finding 3 (a file in the origin-private file system survived a reload): after a Run and a Check that
     write everywhere they can, and a reload, learner code finds nothing of it and the origin's storage is empty."""
     page = pages("isolated_server")
-    code = storage_program() + ("import os\nos.makedirs('/home/pyodide/keep', exist_ok=True)\n"
-                                "open('/home/pyodide/keep/learner.txt', 'w').write('x')\n")
+    code = storage_program() + (
+        "import os\nos.makedirs('/home/pyodide/keep', exist_ok=True)\n"
+        "open('/home/pyodide/keep/learner.txt', 'w').write('x')\n"
+    )
     run(page, "1", code)
     for _ in range(3):  # a write that was allowed finishes after its run: give it a few runs' time
         _, _, out = run(page, "1", "import js\nprint('stored:', getattr(js.self, 'stored', None))\n")
@@ -463,9 +511,11 @@ def test_nothing_learner_code_writes_outlives_a_reload(pages):
     page.reload()
     wait_ready(page)
     assert page.evaluate(ORIGIN_STORAGE) == []
-    reader = ("import os, js\n"
-              "print('files:', [p for p in ('/home/pyodide/keep', '/persist') if os.path.exists(p)])\n"
-              "print('stored:', getattr(js.self, 'stored', None))\n")
+    reader = (
+        "import os, js\n"
+        "print('files:', [p for p in ('/home/pyodide/keep', '/persist') if os.path.exists(p)])\n"
+        "print('stored:', getattr(js.self, 'stored', None))\n"
+    )
     _, _, out = run(page, "1", reader)
     assert "files: []" in out and "stored: None" in out, out
 
@@ -523,10 +573,13 @@ def wait_controlled(page, timeout=180.0):
 
 
 def probe(page, origin, sink):
-    return page.evaluate("""async (url) => {
+    return page.evaluate(
+        """async (url) => {
         const worker = new Worker(url, { type: "module" });
         return await new Promise((resolve) => { worker.onmessage = (e) => resolve(e.data); });
-    }""", f"{origin}/assets/worker.js?sink={sink.origin}")
+    }""",
+        f"{origin}/assets/worker.js?sink={sink.origin}",
+    )
 
 
 def assert_only_its_files(result, post="refused"):
@@ -594,20 +647,38 @@ def test_the_grader_survives_any_run_data(save_data_page, isolated_server, repo_
     page = save_data_page
     page.goto(isolated_server.url + "en/index.html")
     where = {"lessonId": LESSON, "checkpoint": "1", "seed": 11, "lang": "en"}
-    boot, prepared = drive_workers(page, isolated_server, repo_root, [
-        {"to": "grader", "message": {"type": "init", "lessonId": LESSON}, "finals": ["ready", "failure"]},
-        {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]},
-    ])
+    boot, prepared = drive_workers(
+        page,
+        isolated_server,
+        repo_root,
+        [
+            {"to": "grader", "message": {"type": "init", "lessonId": LESSON}, "finals": ["ready", "failure"]},
+            {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]},
+        ],
+    )
     plan = final(prepared)["plan"]
     case = json.loads(plan)["cases"][0]["id"]
 
     def run_json(outcomes=(), **fields):
-        base = {"status": "ok", "stdout": "", "stderr": "", "truncated": False, "traceback": None,
-                "error_line": None, "exit_code": None, "outcomes": list(outcomes)}
+        base = {
+            "status": "ok",
+            "stdout": "",
+            "stderr": "",
+            "truncated": False,
+            "traceback": None,
+            "error_line": None,
+            "exit_code": None,
+            "outcomes": list(outcomes),
+        }
         return json.dumps({**base, **fields})
 
-    array = {"id": case, "kind": "return", "warnings": [], "mutated": False,
-             "value": ["ndarray", "float64", "f", [1] * 10**6, [1.0]]}
+    array = {
+        "id": case,
+        "kind": "return",
+        "warnings": [],
+        "mutated": False,
+        "value": ["ndarray", "float64", "f", [1] * 10**6, [1.0]],
+    }
     hostile = {
         "a million dimensions": run_json([array]),
         "nested JSON": "[" * 10**6 + "]" * 10**6,
@@ -616,9 +687,19 @@ def test_the_grader_survives_any_run_data(save_data_page, isolated_server, repo_
         "output past the limit": run_json(stdout="x" * 1_000_000),
     }
     for name, data in hostile.items():
-        judged, = drive_workers(page, isolated_server, repo_root, [
-            {"to": "grader", "message": {"type": "judge", **where, "runJson": data}, "finals": ["verdict", "failure"],
-             "timeoutMs": 60_000}])
+        (judged,) = drive_workers(
+            page,
+            isolated_server,
+            repo_root,
+            [
+                {
+                    "to": "grader",
+                    "message": {"type": "judge", **where, "runJson": data},
+                    "finals": ["verdict", "failure"],
+                    "timeoutMs": 60_000,
+                }
+            ],
+        )
         verdict = final(judged)["verdict"]
         assert verdict["status"] == "error" and len(json.dumps(verdict)) < 10_000, (name, verdict)
     # larger than the judge reads (made in the page: handing 40 MB to it from here takes Playwright most of a minute)
@@ -626,15 +707,25 @@ def test_the_grader_survives_any_run_data(save_data_page, isolated_server, repo_
     assert answer["type"] == "verdict" and answer["verdict"]["status"] == "error", answer
     # the learner worker's own entry point, in CPython: the same JSON
     reference = bridge.run_encoded(REFERENCE, plan.encode("utf-8")).decode("utf-8")
-    judged, = drive_workers(page, isolated_server, repo_root, [
-        {"to": "grader", "message": {"type": "judge", **where, "runJson": reference}, "finals": ["verdict", "failure"]}])
+    (judged,) = drive_workers(
+        page,
+        isolated_server,
+        repo_root,
+        [
+            {
+                "to": "grader",
+                "message": {"type": "judge", **where, "runJson": reference},
+                "finals": ["verdict", "failure"],
+            }
+        ],
+    )
     assert final(judged)["verdict"]["status"] == "pass"
 
 
 #: Checks whose graded function rewrites its own run result from inside, as learner code can: its first outcome an
 #: array claiming 10**5 dimensions (its JSON alone takes a second to write in Pyodide at 10**6, which the
 #: grader-level test above sends); a megabyte in the output buffer, past the limit the runner keeps to.
-FORGE_RESULT = r'''
+FORGE_RESULT = r"""
 import gc
 _runs = []
 _array = ["ndarray", "float64", "f", [1] * 10**5, [1.0]]
@@ -646,8 +737,8 @@ def claim_support(claims, facts):
         for outcome in run["outcomes"][:1]:
             outcome["kind"], outcome["value"] = "return", _array
     return []
-'''
-FORGE_OUTPUT = r'''
+"""
+FORGE_OUTPUT = r"""
 import gc
 for o in gc.get_objects():
     if type(o).__name__ == "OutputSink":
@@ -655,7 +746,7 @@ for o in gc.get_objects():
 
 def claim_support(claims, facts):
     return []
-'''
+"""
 
 
 @pytest.mark.parametrize("code", [FORGE_RESULT, FORGE_OUTPUT], ids=["100000-dimensions", "output-past-the-limit"])
@@ -676,8 +767,10 @@ def test_a_forged_run_result_is_an_error_verdict_not_a_crash(pages, code):
 
 RLO = "\u202e"
 # (Python refuses U+202E in an identifier, not in a class's name)
-BIDI = ("Bad = type('Bad\\u202eError', (Exception,), {})\n\n"
-        "def claim_support(claims, facts):\n    raise Bad('\\u202egnol oot')\n")
+BIDI = (
+    "Bad = type('Bad\\u202eError', (Exception,), {})\n\n"
+    "def claim_support(claims, facts):\n    raise Bad('\\u202egnol oot')\n"
+)
 
 LAYOUT = """(sel) => {
     const box = document.querySelector(sel);

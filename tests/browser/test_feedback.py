@@ -117,8 +117,11 @@ def test_trace_this_case_steps_through_the_call_by_keyboard(en_page):
     page.evaluate("window.__said = []")
     press(page, item.locator('[data-action="trace-listed"]'))
     trace = section(page, "1").locator("[data-trace]")
-    poll(page, "() => ['done', 'failed'].includes(document.querySelector('[data-checkpoint=\"1\"] [data-trace]')"
-               ".dataset.traceState)")
+    poll(
+        page,
+        "() => ['done', 'failed'].includes(document.querySelector('[data-checkpoint=\"1\"] [data-trace]')"
+        ".dataset.traceState)",
+    )
     assert trace.get_attribute("data-trace-state") == "done"
     assert focused(page) == f"h3#{trace.locator('h3').get_attribute('id')}"
     status = trace.locator(".trace-status")

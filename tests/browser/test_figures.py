@@ -40,11 +40,24 @@ def figures_bundle(tmp_path_factory):
     entry.write_text(
         f'export {{ renderPlot, REGISTRY }} from "{(src / "figures" / "index.js").as_posix()}";\n'
         f'export {{ summarize }} from "{(src / "figures" / "reliability.js").as_posix()}";\n'
-        f'export {{ loadStrings }} from "{(src / "i18n.js").as_posix()}";\n', encoding="utf-8")
+        f'export {{ loadStrings }} from "{(src / "i18n.js").as_posix()}";\n',
+        encoding="utf-8",
+    )
     bundle = folder / "figures.js"
-    subprocess.run([str(ESBUILD), str(entry), "--bundle", "--format=iife", "--global-name=Figures",
-                    f"--define:SETTINGS={_settings()}", f"--outfile={bundle}"],
-                   check=True, capture_output=True, cwd=REPO)
+    subprocess.run(
+        [
+            str(ESBUILD),
+            str(entry),
+            "--bundle",
+            "--format=iife",
+            "--global-name=Figures",
+            f"--define:SETTINGS={_settings()}",
+            f"--outfile={bundle}",
+        ],
+        check=True,
+        capture_output=True,
+        cwd=REPO,
+    )
     return bundle
 
 
@@ -84,7 +97,8 @@ def _settings() -> str:
 
 
 def _render(page, plot, lang):
-    return page.evaluate("""([plot, lang]) => {
+    return page.evaluate(
+        """([plot, lang]) => {
         document.getElementById('plot-under-test')?.remove();
         const box = document.createElement('div');
         box.id = 'plot-under-test';
@@ -98,7 +112,9 @@ def _render(page, plot, lang):
             notes: [...box.querySelectorAll('.reliability-note')].map(n => n.textContent),
             cells: [...box.querySelectorAll('tbody tr')].map(r => [...r.children].map(c => c.textContent)),
         };
-    }""", [plot, lang])
+    }""",
+        [plot, lang],
+    )
 
 
 def _plot(source):
@@ -126,8 +142,7 @@ def test_the_verdict_plot_explains_a_missing_or_unusable_result(plot_page, lang)
     assert page.figure_errors == []
 
 
-@pytest.mark.parametrize("mistake", ["nan_for_empty_bins", "lists_not_arrays", "float_counts",
-                                     "list_of_arrays"])
+@pytest.mark.parametrize("mistake", ["nan_for_empty_bins", "lists_not_arrays", "float_counts", "list_of_arrays"])
 def test_the_verdict_plot_draws_what_wrong_solutions_returned(plot_page, mistake):
     page = plot_page("en")
     source = PERPLEXITY.checkpoint("3").mistake(mistake).source()
@@ -245,7 +260,8 @@ def _fusion_plot(source):
 
 
 def _render_fusion(page, plot, lang):
-    return page.evaluate("""([plot, lang]) => {
+    return page.evaluate(
+        """([plot, lang]) => {
         document.getElementById('plot-under-test')?.remove();
         const box = document.createElement('div');
         box.id = 'plot-under-test';
@@ -258,7 +274,9 @@ def _render_fusion(page, plot, lang):
             cells: [...box.querySelectorAll('tbody tr')].map(r => [...r.children].map(c => c.textContent)),
             head: [...box.querySelectorAll('thead th')].map(c => c.textContent),
         };
-    }""", [plot, lang])
+    }""",
+        [plot, lang],
+    )
 
 
 def test_the_fusion_plot_draws_yours_beside_the_reference(plot_page):
@@ -268,8 +286,12 @@ def test_the_fusion_plot_draws_yours_beside_the_reference(plot_page):
     assert len(result["lines"]) == 4 and any("fusion-fused" in line for line in result["lines"])
     assert len(result["notes"]) == 1 and "a and d" in result["notes"][0]  # what the chart is about, no warning
     # per cutoff: keyword [a b c], embedding [b c d], the reference's and the learner's fusion [b c a d]
-    assert [row[1:] for row in result["cells"]] == [["50 %", "0 %", "0 %", "0 %"], ["50 %", "0 %", "0 %", "0 %"],
-                                                  ["50 %", "50 %", "50 %", "50 %"], ["50 %", "50 %", "100 %", "100 %"]]
+    assert [row[1:] for row in result["cells"]] == [
+        ["50 %", "0 %", "0 %", "0 %"],
+        ["50 %", "0 %", "0 %", "0 %"],
+        ["50 %", "50 %", "50 %", "50 %"],
+        ["50 %", "50 %", "100 %", "100 %"],
+    ]
     wrong = RETRIEVAL.checkpoint("3").mistake("02_lowest_first").source()
     drawn = _render_fusion(page, _fusion_plot(wrong), "en")  # lowest score first: d, a, c, b
     assert len(drawn["lines"]) == 4 and [row[4] for row in drawn["cells"]] == ["50 %", "100 %", "100 %", "100 %"]

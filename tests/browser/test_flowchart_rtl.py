@@ -94,12 +94,19 @@ def test_arabic_flowcharts_read_from_right_to_left(arabic_page):
                         checked_pairs += 1
                         assert left_word["x"] > right_word["x"], (
                             f"in «{line['text']}», «{left_word['word']}» should be read before "
-                            f"«{right_word['word']}», so stand right of it")
+                            f"«{right_word['word']}», so stand right of it"
+                        )
     assert checked_pairs >= 20
     # a label that opens with a Latin word ("CalibrationReport: ...") still starts at the right in an Arabic line
-    latin_first = [line["words"] for svg in drawn for node in svg["nodes"] for line in node["lines"][:1]
-                   if len(line["words"]) > 1 and not ARABIC.search(line["words"][0]["word"])
-                   and ARABIC.search(" ".join(w["word"] for w in line["words"]))]
+    latin_first = [
+        line["words"]
+        for svg in drawn
+        for node in svg["nodes"]
+        for line in node["lines"][:1]
+        if len(line["words"]) > 1
+        and not ARABIC.search(line["words"][0]["word"])
+        and ARABIC.search(" ".join(w["word"] for w in line["words"]))
+    ]
     assert latin_first
     for words in latin_first:
         assert words[0]["x"] == max(w["x"] for w in words), words[0]["word"]

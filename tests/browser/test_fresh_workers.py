@@ -12,8 +12,18 @@ import pytest
 
 from werkbank.lessons import load_lesson
 
-from tests.browser.helpers import (LESSON, check, click, open_lesson, poll, replace_code, run, section, wait_idle,
-                                   wait_ready)
+from tests.browser.helpers import (
+    LESSON,
+    check,
+    click,
+    open_lesson,
+    poll,
+    replace_code,
+    run,
+    section,
+    wait_idle,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -69,8 +79,12 @@ def test_a_run_pressed_while_the_grader_still_loads_leaves_the_page_ready_for_a_
         solution = load_lesson(LESSON).checkpoint("1").solution()
         replace_code(page, "1", solution)
         click(page, "1", "check")
-        poll(page, "() => ['pass', 'fail', 'error', 'timeout'].includes("
-                   "document.querySelector('[data-checkpoint=\"1\"] [data-verdict]').dataset.verdict)", timeout=90)
+        poll(
+            page,
+            "() => ['pass', 'fail', 'error', 'timeout'].includes("
+            "document.querySelector('[data-checkpoint=\"1\"] [data-verdict]').dataset.verdict)",
+            timeout=90,
+        )
         wait_idle(page, "1")
         assert section(page, "1").locator("[data-verdict]").get_attribute("data-verdict") == "pass"
     finally:

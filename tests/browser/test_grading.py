@@ -13,7 +13,10 @@ import pytest
 from werkbank.grading import grade_source
 from werkbank.lessons import load_lesson
 
-from tests.browser.helpers import drive_workers, final  # drives the site's learner and grader workers message by message
+from tests.browser.helpers import (
+    drive_workers,
+    final,
+)  # drives the site's learner and grader workers message by message
 
 pytestmark = pytest.mark.browser
 
@@ -41,23 +44,46 @@ def _check(page, server, repo_root, lesson_id, checkpoint, sources, lang):
     declared mistakes, correct alternatives and a snoop that only reads, not hostile code): the grader prepares, the
     learner worker runs the plan, the grader judges. Returns the verdicts."""
     where = {"lessonId": lesson_id, "checkpoint": checkpoint, "lang": lang}
-    prepared, = drive_workers(page, server, repo_root, [
-        {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]}])
+    (prepared,) = drive_workers(
+        page,
+        server,
+        repo_root,
+        [{"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]}],
+    )
     plan = final(prepared)["plan"]
     verdicts = []
     for source in sources:
-        ran, = drive_workers(page, server, repo_root, [
-            {"to": "learner", "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
-             "finals": ["result", "failure"]}])
-        judged, = drive_workers(page, server, repo_root, [
-            {"to": "grader", "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
-             "finals": ["verdict", "failure"]}])
+        (ran,) = drive_workers(
+            page,
+            server,
+            repo_root,
+            [
+                {
+                    "to": "learner",
+                    "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
+                    "finals": ["result", "failure"],
+                }
+            ],
+        )
+        (judged,) = drive_workers(
+            page,
+            server,
+            repo_root,
+            [
+                {
+                    "to": "grader",
+                    "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
+                    "finals": ["verdict", "failure"],
+                }
+            ],
+        )
         verdicts.append(final(judged)["verdict"])
     return verdicts
 
 
-@pytest.mark.parametrize("lesson_id,checkpoint,lang", [("claims-abstention", "1", "nl"),
-                                                       ("perplexity-calibration", "3", "ar")])
+@pytest.mark.parametrize(
+    "lesson_id,checkpoint,lang", [("claims-abstention", "1", "nl"), ("perplexity-calibration", "3", "ar")]
+)
 def test_worker_verdicts_equal_cli_verdicts(site_workers, plain_server, repo_root, lesson_id, checkpoint, lang):
     cp = load_lesson(lesson_id).checkpoint(checkpoint)
     mistake = cp.mistakes()[0]
@@ -72,7 +98,7 @@ def test_worker_verdicts_equal_cli_verdicts(site_workers, plain_server, repo_roo
 
 
 def test_graders_and_expected_values_are_out_of_reach_during_a_check(site_workers, plain_server, repo_root):
-    verdict, = _check(site_workers, plain_server, repo_root, "claims-abstention", "1", [SNOOP], "en")
+    (verdict,) = _check(site_workers, plain_server, repo_root, "claims-abstention", "1", [SNOOP], "en")
     assert verdict["status"] == "fail"  # no claim_support: every case fails
     line = next(line for line in verdict["stdout"].splitlines() if line.startswith("SNOOP"))
     assert line == "SNOOP [] 0 False [] []", line

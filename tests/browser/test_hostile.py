@@ -19,8 +19,22 @@ import pytest
 from werkbank.lessons import load_lesson
 from tests.conftest import SAVE_DATA
 
-from tests.browser.helpers import (KEY, LESSON, check, editor_text, open_lesson, passed_ids, replace_code, run, section, stored,
-                     wait_for, wait_running, wait_stored, wait_ready)
+from tests.browser.helpers import (
+    KEY,
+    LESSON,
+    check,
+    editor_text,
+    open_lesson,
+    passed_ids,
+    replace_code,
+    run,
+    section,
+    stored,
+    wait_for,
+    wait_running,
+    wait_stored,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -39,9 +53,11 @@ CRASHED = "Python crashed and was restarted"
 # ---------------------------------------------------------------- one shared page per server
 
 #: Records every content-security-policy violation of a page (test_editing_run_check_and_stop_cause_no_csp_violation).
-CSP_LISTENER = ("window.__cspViolations = [];"
-                "document.addEventListener('securitypolicyviolation',"
-                " (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));")
+CSP_LISTENER = (
+    "window.__cspViolations = [];"
+    "document.addEventListener('securitypolicyviolation',"
+    " (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));"
+)
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +126,7 @@ def stop_after(page, cp, code, *, while_running=None):
 
 # ---------------------------------------------------------------- sleep, input
 
+
 @pytest.mark.parametrize("server_name", ["isolated_server", "plain_server"])
 def test_stop_ends_a_long_sleep(pages, server_name):
     page = pages(server_name)
@@ -129,6 +146,7 @@ def test_input_in_a_run_gives_eoferror_at_once(iso):
 
 
 # ---------------------------------------------------------------- recursion
+
 
 def test_endless_recursion_gives_a_short_recursionerror(iso):
     state, text, out = run(iso, "try", "def f():\n    f()\n\nf()\n")
@@ -154,13 +172,18 @@ def test_deep_recursion_with_raised_limit_restarts_or_raises(iso):
 
 # ---------------------------------------------------------------- memory
 
-@pytest.mark.parametrize("code, errors", [
-    # 3 GiB and 10**10 items do not even fit a 32-bit index on wasm32: CPython refuses them before allocating
-    ("data = bytearray(3 * 2**30)\nprint(len(data))\n", ("MemoryError", "OverflowError")),
-    ("data = [0] * 10**10\nprint(len(data))\n", ("MemoryError", "OverflowError")),
-    # 10**9 items (4 GB of pointers) fit the index but not the memory
-    ("data = [0] * 10**9\nprint(len(data))\n", ("MemoryError",)),
-], ids=["bytearray-3GiB", "list-1e10", "list-1e9"])
+
+@pytest.mark.parametrize(
+    "code, errors",
+    [
+        # 3 GiB and 10**10 items do not even fit a 32-bit index on wasm32: CPython refuses them before allocating
+        ("data = bytearray(3 * 2**30)\nprint(len(data))\n", ("MemoryError", "OverflowError")),
+        ("data = [0] * 10**10\nprint(len(data))\n", ("MemoryError", "OverflowError")),
+        # 10**9 items (4 GB of pointers) fit the index but not the memory
+        ("data = [0] * 10**9\nprint(len(data))\n", ("MemoryError",)),
+    ],
+    ids=["bytearray-3GiB", "list-1e10", "list-1e9"],
+)
 def test_huge_allocation_is_an_error_and_the_page_stays_usable(iso, code, errors):
     state, text, out = run(iso, "try", code)
     assert CRASHED in text or (state == "error" and any(e in out for e in errors)), (state, text, out[-500:])
@@ -169,6 +192,7 @@ def test_huge_allocation_is_an_error_and_the_page_stays_usable(iso, code, errors
 
 
 # ---------------------------------------------------------------- output floods
+
 
 @pytest.mark.parametrize("server_name", ["isolated_server", "plain_server"])
 def test_endless_printing_is_capped_and_stop_works(pages, server_name):
@@ -201,19 +225,27 @@ def test_one_huge_print_is_capped_with_the_notice(iso):
 CLEAN_TAIL = "\n\ndef claim_support(claims, facts):\n    return []\n"
 
 
-@pytest.mark.parametrize("code, expect", [
-    ("import sys\nsys.exit(3)" + CLEAN_TAIL, "exit code 3"),
-    ("exit()" + CLEAN_TAIL, "exit code None"),
-    ("raise KeyboardInterrupt" + CLEAN_TAIL, "KeyboardInterrupt"),
-    # the same three from inside the graded function, after a correct-looking module
-    (SOLUTION + "\n\n_real = claim_support\n\ndef claim_support(claims, facts):\n    import sys\n    sys.exit(3)\n",
-     "exit code 3"),
-    (SOLUTION + "\n\ndef claim_support(claims, facts):\n    raise KeyboardInterrupt\n", "KeyboardInterrupt"),
-    # codes the engine cannot simply write out (it once failed to, and the worker reported its own error)
-    ("import sys\nsys.exit(10 ** 5000)" + CLEAN_TAIL, "exit code <int of more than 4300 digits>"),
-    ("import sys\nclass E:\n    def __str__(self):\n        return 1 / 0\nsys.exit(E())" + CLEAN_TAIL,
-     "exit code <E object>"),
-])
+@pytest.mark.parametrize(
+    "code, expect",
+    [
+        ("import sys\nsys.exit(3)" + CLEAN_TAIL, "exit code 3"),
+        ("exit()" + CLEAN_TAIL, "exit code None"),
+        ("raise KeyboardInterrupt" + CLEAN_TAIL, "KeyboardInterrupt"),
+        # the same three from inside the graded function, after a correct-looking module
+        (
+            SOLUTION
+            + "\n\n_real = claim_support\n\ndef claim_support(claims, facts):\n    import sys\n    sys.exit(3)\n",
+            "exit code 3",
+        ),
+        (SOLUTION + "\n\ndef claim_support(claims, facts):\n    raise KeyboardInterrupt\n", "KeyboardInterrupt"),
+        # codes the engine cannot simply write out (it once failed to, and the worker reported its own error)
+        ("import sys\nsys.exit(10 ** 5000)" + CLEAN_TAIL, "exit code <int of more than 4300 digits>"),
+        (
+            "import sys\nclass E:\n    def __str__(self):\n        return 1 / 0\nsys.exit(E())" + CLEAN_TAIL,
+            "exit code <E object>",
+        ),
+    ],
+)
 def test_learners_own_exit_or_interrupt_never_passes_and_is_not_a_stop(iso, code, expect):
     before = iso.locator("[data-progress]").inner_text()
     state, text, out, stopped = check(iso, code)
@@ -236,11 +268,13 @@ def test_os_exit_in_a_check_is_a_crash_or_an_error(iso):
 
 # ---------------------------------------------------------------- patched built-ins and numpy
 
-PATCHED_BUILTINS = ("from builtins import len, isinstance, print  # this module keeps the real ones\n"
-                    "import builtins\n"
-                    "builtins.len = lambda x: 0\n"
-                    "builtins.isinstance = lambda *a: True\n"
-                    "builtins.print = None\n\n")
+PATCHED_BUILTINS = (
+    "from builtins import len, isinstance, print  # this module keeps the real ones\n"
+    "import builtins\n"
+    "builtins.len = lambda x: 0\n"
+    "builtins.isinstance = lambda *a: True\n"
+    "builtins.print = None\n\n"
+)
 
 
 def test_patched_builtins_do_not_change_grading_or_the_next_run(iso):
@@ -253,9 +287,11 @@ def test_patched_builtins_do_not_change_grading_or_the_next_run(iso):
 
 
 def test_patched_numpy_does_not_make_a_wrong_answer_pass(iso):
-    code = ("import numpy, numpy.testing\n"
-            "numpy.array_equal = lambda *a, **k: True\n"
-            "numpy.testing.assert_allclose = lambda *a, **k: None\n" + CLEAN_TAIL)
+    code = (
+        "import numpy, numpy.testing\n"
+        "numpy.array_equal = lambda *a, **k: True\n"
+        "numpy.testing.assert_allclose = lambda *a, **k: None\n" + CLEAN_TAIL
+    )
     state, text, _, _ = check(iso, code)
     assert state == "fail", text
     clean_checkpoints(iso)
@@ -268,22 +304,33 @@ def test_patched_numpy_does_not_make_a_wrong_answer_pass(iso):
 WRAPPED = SOLUTION + "\n\n_real = claim_support\n\n"
 
 
-@pytest.mark.parametrize("code", [
-    WRAPPED + "class Same:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n"
-              "        return False\n    __hash__ = object.__hash__\n\n"
-              "def claim_support(claims, facts):\n    return Same()\n",
-    "class Yes(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\n\n"
-    "def claim_support(claims, facts):\n    return Yes(0)\n",
-    WRAPPED + "class LooksRight:\n    def __init__(self, text):\n        self.text = text\n"
-              "    def __repr__(self):\n        return self.text\n\n"
-              "def claim_support(claims, facts):\n    return LooksRight(repr(_real(claims, facts)))\n",
-    "def claim_support(claims, facts):\n    return 10 ** 5000\n",
-    "import sys\nsys.set_int_max_str_digits(640)\n\ndef claim_support(claims, facts):\n    return [10 ** 700]\n",
-    # results the engine once read until the time limit: a module's namespace, 10**30 items made of shared lists
-    "import numpy\n\ndef claim_support(claims, facts):\n    return numpy\n",
-    "def claim_support(claims, facts):\n    x = [0]\n    for _ in range(30):\n        x = [x] * 10\n    return x\n",
-], ids=["eq-always-true", "int-subclass-eq", "repr-says-expected", "int-too-long", "int-past-a-lowered-limit",
-        "a-module", "shared-parts"])
+@pytest.mark.parametrize(
+    "code",
+    [
+        WRAPPED + "class Same:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n"
+        "        return False\n    __hash__ = object.__hash__\n\n"
+        "def claim_support(claims, facts):\n    return Same()\n",
+        "class Yes(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\n\n"
+        "def claim_support(claims, facts):\n    return Yes(0)\n",
+        WRAPPED + "class LooksRight:\n    def __init__(self, text):\n        self.text = text\n"
+        "    def __repr__(self):\n        return self.text\n\n"
+        "def claim_support(claims, facts):\n    return LooksRight(repr(_real(claims, facts)))\n",
+        "def claim_support(claims, facts):\n    return 10 ** 5000\n",
+        "import sys\nsys.set_int_max_str_digits(640)\n\ndef claim_support(claims, facts):\n    return [10 ** 700]\n",
+        # results the engine once read until the time limit: a module's namespace, 10**30 items made of shared lists
+        "import numpy\n\ndef claim_support(claims, facts):\n    return numpy\n",
+        "def claim_support(claims, facts):\n    x = [0]\n    for _ in range(30):\n        x = [x] * 10\n    return x\n",
+    ],
+    ids=[
+        "eq-always-true",
+        "int-subclass-eq",
+        "repr-says-expected",
+        "int-too-long",
+        "int-past-a-lowered-limit",
+        "a-module",
+        "shared-parts",
+    ],
+)
 def test_objects_that_claim_to_be_right_fail(iso, code):
     state, text, _, _ = check(iso, code)
     assert state == "fail", text
@@ -292,23 +339,30 @@ def test_objects_that_claim_to_be_right_fail(iso, code):
 
 def test_a_name_of_100000_characters_is_shown_short(iso):
     """Class names come from learner code: the verdict names the exception and the result's type within a line."""
-    code = ("E = type('E' * 100_000, (ValueError,), {})\n"
-            "R = type('R' * 100_000, (), {})\n"
-            "calls = []\n\n"
-            "def claim_support(claims, facts):\n"
-            "    calls.append(1)\n"
-            "    if len(calls) % 2:\n"
-            "        raise E('no')\n"
-            "    return R()\n")
+    code = (
+        "E = type('E' * 100_000, (ValueError,), {})\n"
+        "R = type('R' * 100_000, (), {})\n"
+        "calls = []\n\n"
+        "def claim_support(claims, facts):\n"
+        "    calls.append(1)\n"
+        "    if len(calls) % 2:\n"
+        "        raise E('no')\n"
+        "    return R()\n"
+    )
     state, text, _, _ = check(iso, code)
     assert state == "fail", text
     assert "EEEE" in text and "E" * 300 not in text, text[:500]
 
 
-@pytest.mark.parametrize("body", ["raise RuntimeError('no repr for you')", "while True:\n            pass"],
-                         ids=["repr-raises", "repr-loops"])
+@pytest.mark.parametrize(
+    "body",
+    ["raise RuntimeError('no repr for you')", "while True:\n            pass"],
+    ids=["repr-raises", "repr-loops"],
+)
 def test_a_result_whose_repr_breaks_fails_with_a_placeholder_in_time(iso, body):
-    code = f"class Odd:\n    def __repr__(self):\n        {body}\n\ndef claim_support(claims, facts):\n    return Odd()\n"
+    code = (
+        f"class Odd:\n    def __repr__(self):\n        {body}\n\ndef claim_support(claims, facts):\n    return Odd()\n"
+    )
     started = time.monotonic()
     state, text, _, _ = check(iso, code)
     assert state == "fail", text
@@ -320,14 +374,17 @@ def test_a_result_whose_repr_breaks_fails_with_a_placeholder_in_time(iso, body):
 
 # ---------------------------------------------------------------- text that looks like markup
 
+
 def test_lone_surrogates_in_output_results_and_errors_are_text(iso):
     """A lone surrogate cannot be UTF-8: printed, returned and raised by learner code it still reaches the page as
     text, in a Run and in a Check, and the Check is judged."""
-    code = ("print('\\ud800 lone')\n\n"
-            "def claim_support(claims, facts):\n"
-            "    if claims:\n"
-            "        raise ValueError('\\udcff odd')\n"
-            "    return '\\udcff'\n")
+    code = (
+        "print('\\ud800 lone')\n\n"
+        "def claim_support(claims, facts):\n"
+        "    if claims:\n"
+        "        raise ValueError('\\udcff odd')\n"
+        "    return '\\udcff'\n"
+    )
     state, _, out = run(iso, "try", code)
     assert state != "error" and "lone" in out, out
     state, text, out, _ = check(iso, code)
@@ -339,15 +396,18 @@ def test_lone_surrogates_in_output_results_and_errors_are_text(iso):
 def test_markup_and_escape_sequences_are_shown_as_text(iso):
     iso.dialogs.clear()
     osc8 = "'\\x1b]8;;http://example.com\\x1b\\\\link\\x1b]8;;\\x1b\\\\'"
-    code = ("print('<img src=x onerror=alert(1)>')\n"
-            "print('<script>alert(1)</script>')\n"
-            f"print({osc8})\n"
-            "raise ValueError('<b>bold</b><img src=x onerror=alert(1)>')\n")
+    code = (
+        "print('<img src=x onerror=alert(1)>')\n"
+        "print('<script>alert(1)</script>')\n"
+        f"print({osc8})\n"
+        "raise ValueError('<b>bold</b><img src=x onerror=alert(1)>')\n"
+    )
     state, _, out = run(iso, "try", code)
     assert state == "error"
     assert "<img src=x onerror=alert(1)>" in out and "<script>alert(1)</script>" in out
     assert "\x1b]8;;http://example.com" in iso.evaluate(
-        "() => document.querySelector('[data-playground] [data-output]').textContent")
+        "() => document.querySelector('[data-playground] [data-output]').textContent"
+    )
     assert "ValueError: <b>bold</b><img src=x onerror=alert(1)>" in out
     # the same in a Check: the traceback lands in the verdict area
     state, text, _, _ = check(iso, "raise ValueError('<b>bold</b><img src=x onerror=alert(1)>')\n")
@@ -362,6 +422,7 @@ def test_markup_and_escape_sequences_are_shown_as_text(iso):
 
 
 # ---------------------------------------------------------------- storage
+
 
 def test_full_storage_warns_keeps_working_and_offers_export(browser, isolated_server, tmp_path):
     context = browser.new_context(service_workers="block", accept_downloads=True)
@@ -414,6 +475,7 @@ def test_older_storage_schema_is_migrated(browser, isolated_server):
 
 # ---------------------------------------------------------------- content security policy
 
+
 def test_editing_run_check_and_stop_cause_no_csp_violation(iso):
     """Pages carry a strict CSP (no eval, no inline script): a securitypolicyviolation listener, there since the page
     started (CSP_LISTENER), records nothing while the learner edits, runs, checks and stops."""
@@ -440,8 +502,11 @@ def test_editing_run_check_and_stop_cause_no_csp_violation(iso):
 STARTER = load_lesson(LESSON).checkpoint("1").starter("en")
 GRADING_URL = f"../grading/{LESSON}.json"
 # a line of the reference solution that no starter contains: finding it anywhere means the reference leaked
-SECRET = next(line.strip() for line in SOLUTION.splitlines()
-              if len(line.strip()) > 25 and line.strip() not in STARTER and not line.strip().startswith("#"))
+SECRET = next(
+    line.strip()
+    for line in SOLUTION.splitlines()
+    if len(line.strip()) > 25 and line.strip() not in STARTER and not line.strip().startswith("#")
+)
 
 HOSTILE = {
     # replace the code of every engine function this interpreter holds, in place
@@ -458,7 +523,7 @@ HOSTILE = {
     # make every JSON text this interpreter writes claim a pass
     "json-encoder": (
         "import json\n"
-        "_pass = '{\"status\": \"ok\", \"passed\": 99, \"total\": 99, \"outcomes\": []}'\n"
+        '_pass = \'{"status": "ok", "passed": 99, "total": 99, "outcomes": []}\'\n'
         "json.JSONEncoder.encode = lambda self, o: _pass\n"
         "json.dumps = lambda *a, **k: _pass\n"
         "print('encoder patched')\n"
@@ -574,21 +639,23 @@ def test_forged_messages_from_learner_code_decide_nothing(iso):
     (postMessage is not within learner code's reach: every way to it is tried, and the program goes on. What the page
     does with a forgery that did reach it: test_learner_ui.py
     test_forged_worker_message_from_a_learner_worker_is_ignored.)"""
-    code = ("import js, json\n"
-            "from pyodide.ffi import to_js\n"
-            "def _posts():\n"
-            "    yield lambda m: js.postMessage(m)\n"
-            "    yield lambda m: js.self.postMessage(m)\n"
-            "    yield lambda m: js.Object.getPrototypeOf(js.self).postMessage.call(js.self, m)\n"
-            "for post in _posts():\n"
-            "    for rid in ['0' * 32, 'f' * 32]:\n"
-            "        for kind in ('verdict', 'result', 'ready', 'prepared'):\n"
-            "            try:\n"
-            "                post(to_js({'schema': 2, 'type': kind, 'runId': rid, 'plan': '', 'runJson': '{}',\n"
-            "                    'verdict': {'status': 'pass', 'passed': 9, 'total': 9, 'message': 'forged'}},\n"
-            "                    dict_converter=js.Object.fromEntries))\n"
-            "            except Exception:\n"
-            "                pass\n" + CLEAN_TAIL)
+    code = (
+        "import js, json\n"
+        "from pyodide.ffi import to_js\n"
+        "def _posts():\n"
+        "    yield lambda m: js.postMessage(m)\n"
+        "    yield lambda m: js.self.postMessage(m)\n"
+        "    yield lambda m: js.Object.getPrototypeOf(js.self).postMessage.call(js.self, m)\n"
+        "for post in _posts():\n"
+        "    for rid in ['0' * 32, 'f' * 32]:\n"
+        "        for kind in ('verdict', 'result', 'ready', 'prepared'):\n"
+        "            try:\n"
+        "                post(to_js({'schema': 2, 'type': kind, 'runId': rid, 'plan': '', 'runJson': '{}',\n"
+        "                    'verdict': {'status': 'pass', 'passed': 9, 'total': 9, 'message': 'forged'}},\n"
+        "                    dict_converter=js.Object.fromEntries))\n"
+        "            except Exception:\n"
+        "                pass\n" + CLEAN_TAIL
+    )
     before = iso.locator("[data-progress]").inner_text()
     state, text, _, _ = check(iso, code)
     assert state == "fail" and "forged" not in text, text

@@ -14,8 +14,26 @@ from pathlib import Path
 import pytest
 
 from tests.browser.learner import (
-    ARABIC_LESSON, KEY, LESSON, click, editor, editor_text, example_editor, focused, lines_of, open_lesson, poll,
-    put_solution, replace_code, replace_in, section, seed_progress, stored, wait_draft, wait_editors, wait_verdict,
+    ARABIC_LESSON,
+    KEY,
+    LESSON,
+    click,
+    editor,
+    editor_text,
+    example_editor,
+    focused,
+    lines_of,
+    open_lesson,
+    poll,
+    put_solution,
+    replace_code,
+    replace_in,
+    section,
+    seed_progress,
+    stored,
+    wait_draft,
+    wait_editors,
+    wait_verdict,
 )
 from tests.conftest import SAVE_DATA
 
@@ -35,6 +53,7 @@ def step(page, cp):
 
 
 # ---------------------------------------------------------------- getting to the work
+
 
 def test_stepper_shows_each_state_and_jumps_and_a_pass_offers_next(lesson_pages):
     page = lesson_pages()
@@ -66,14 +85,18 @@ def test_stepper_shows_each_state_and_jumps_and_a_pass_offers_next(lesson_pages)
     assert focused(page) == "h2#checkpoint-2-title"
     # after the third checkpoint: the next lesson
     doc = stored(page)
-    doc["lessons"][LESSON]["checkpoints"]["3"] = {"passedAt": "2026-01-01T00:00:00.000Z", "lastPassingCode": "x",
-                                                  "solutionRevealed": False}
+    doc["lessons"][LESSON]["checkpoints"]["3"] = {
+        "passedAt": "2026-01-01T00:00:00.000Z",
+        "lastPassingCode": "x",
+        "solutionRevealed": False,
+    }
     seed_progress(page, doc)  # as another tab would: the page hears it as a storage event
     page.evaluate("key => window.dispatchEvent(new StorageEvent('storage', { key }))", KEY)
     last = section(page, "3").locator("[data-next] a")
     last.wait_for(state="visible")
     assert last.inner_text().startswith("Next lesson: ") and last.get_attribute("href").endswith(
-        f"../{ARABIC_LESSON}/en.html")
+        f"../{ARABIC_LESSON}/en.html"
+    )
 
 
 def test_checkpoints_sit_right_after_the_text_they_need(lesson_pages):
@@ -89,6 +112,7 @@ def test_checkpoints_sit_right_after_the_text_they_need(lesson_pages):
 
 
 # ---------------------------------------------------------------- seeing what your code does
+
 
 def test_run_executes_the_example_and_shows_its_value_and_the_example_is_editable(lesson_pages):
     page = lesson_pages()
@@ -130,12 +154,17 @@ def test_try_this_case_runs_the_complete_failing_call_beside_the_expected_result
     assert yours == "{'total': -1}" and expected.startswith("{") and expected != yours
 
 
-@pytest.mark.parametrize("lang, title", [("nl", "NameError op regel 4 van je code"),
-                                         ("en", "NameError on line 4 of your code")])
+@pytest.mark.parametrize(
+    "lang, title", [("nl", "NameError op regel 4 van je code"), ("en", "NameError on line 4 of your code")]
+)
 def test_a_python_error_in_the_learners_code_is_explained_first_with_its_line(lesson_pages, lang, title):
     page = lesson_pages(LESSON, lang)
-    replace_code(page, "1", "def claim_support(claims, facts):\n    out = []\n    for claim in claims:\n"
-                            "        out.append(claim_statsu)\n    return out\n")
+    replace_code(
+        page,
+        "1",
+        "def claim_support(claims, facts):\n    out = []\n    for claim in claims:\n"
+        "        out.append(claim_statsu)\n    return out\n",
+    )
     click(page, "1", "check")
     assert wait_verdict(page, "1")[0] == "fail"
     children = section(page, "1").locator("[data-verdict] > *")
@@ -176,13 +205,25 @@ def test_the_code_of_an_earlier_checkpoint_is_carried_over_visibly_and_editably(
     page = save_data_page  # Python boots for the Checks only, not for the two reloads
     cp2 = solution(ARABIC_LESSON, "02")
     cp3 = solution(ARABIC_LESSON, "03")
-    own = "from dataclasses import dataclass\n\nimport numpy as np\n\n\n" + cp3[cp3.index("def reliability_diagram"):]
+    own = "from dataclasses import dataclass\n\nimport numpy as np\n\n\n" + cp3[cp3.index("def reliability_diagram") :]
     open_lesson(page, isolated_server, lesson=ARABIC_LESSON, ready=False)
     carried = section(page, "3").locator("[data-carried='2']")
     carried.locator(".cm-content").wait_for()
     assert carried.is_visible() and carried.locator("[data-carried-note]").is_visible()  # 2 is not passed yet
-    seed_progress(page, {"version": 1, "lessons": {ARABIC_LESSON: {"checkpoints": {"2": {
-        "passedAt": "2026-01-01T00:00:00.000Z", "lastPassingCode": cp2, "solutionRevealed": False}}, "drafts": {}}}})
+    seed_progress(
+        page,
+        {
+            "version": 1,
+            "lessons": {
+                ARABIC_LESSON: {
+                    "checkpoints": {
+                        "2": {"passedAt": "2026-01-01T00:00:00.000Z", "lastPassingCode": cp2, "solutionRevealed": False}
+                    },
+                    "drafts": {},
+                }
+            },
+        },
+    )
     page.reload()
     wait_editors(page)
     content = carried.locator(".cm-content")
@@ -215,6 +256,7 @@ def test_the_free_editor_shares_names_with_the_checkpoints(lesson_pages):
 
 
 # ---------------------------------------------------------------- accessibility
+
 
 def test_focus_is_never_lost_while_code_runs(lesson_pages):
     page = lesson_pages()
@@ -276,13 +318,13 @@ def test_a_keyboard_only_learner_completes_a_whole_lesson(lesson_pages):
     assert focused(page) == "h2#checkpoint-1-title"
     for cp in "123":
         # on the way to the editor, Tab passes through the other editors without typing into them
-        tab_to("cp => document.activeElement.matches(`[data-checkpoint=\"${cp}\"] [data-editor] .cm-content`)", cp)
+        tab_to('cp => document.activeElement.matches(`[data-checkpoint="${cp}"] [data-editor] .cm-content`)', cp)
         page.keyboard.press("Control+a")
         page.keyboard.insert_text(solutions[cp])
         page.keyboard.press("Control+Enter")
         assert wait_verdict(page, cp)[0] == "pass"
         page.keyboard.press("Escape")  # CodeMirror's escape hatch: the next Tab leaves the editor
-        tab_to("cp => document.activeElement.matches(`[data-checkpoint=\"${cp}\"] [data-next] a`)", cp)
+        tab_to('cp => document.activeElement.matches(`[data-checkpoint="${cp}"] [data-next] a`)', cp)
         if cp != "3":
             page.keyboard.press("Enter")
             assert focused(page) == f"h2#checkpoint-{int(cp) + 1}-title"
@@ -311,6 +353,7 @@ def test_tab_passes_through_an_editor_until_the_learner_types(save_data_page, is
 
 
 # ---------------------------------------------------------------- languages and right to left
+
 
 def test_arabic_comments_read_in_order_inside_the_ltr_editor(browser, isolated_server):
     for width in (1280, 390):
@@ -358,8 +401,11 @@ def test_arabic_comments_read_in_order_inside_the_ltr_editor(browser, isolated_s
             if pos["mithal"]["y"] == pos["["]["y"]:
                 assert pos["mithal"]["x"] > pos["]"]["x"]  # read right to left: the first word is on the right
             # nothing is cut off: long lines wrap inside the editor, at 390 px too
-            assert section(page, "1").locator("[data-editor] .cm-scroller").evaluate(
-                "el => el.scrollWidth <= el.clientWidth + 1")
+            assert (
+                section(page, "1")
+                .locator("[data-editor] .cm-scroller")
+                .evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+            )
         finally:
             context.close()
 
@@ -382,15 +428,24 @@ def test_a_cut_off_value_says_how_many_more_in_the_learners_language(lesson_page
 
 # ---------------------------------------------------------------- layout
 
+
 def test_layout_gives_code_room_and_the_badge_stays_on_the_title_line(browser, isolated_server):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(SAVE_DATA)
     try:
         page = context.new_page()
         page.set_default_timeout(120_000)
-        seed = {"version": 1, "lessons": {LESSON: {"checkpoints": {"1": {
-            "passedAt": "2026-01-01T00:00:00.000Z", "lastPassingCode": "x", "solutionRevealed": False}},
-            "drafts": {}}}}
+        seed = {
+            "version": 1,
+            "lessons": {
+                LESSON: {
+                    "checkpoints": {
+                        "1": {"passedAt": "2026-01-01T00:00:00.000Z", "lastPassingCode": "x", "solutionRevealed": False}
+                    },
+                    "drafts": {},
+                }
+            },
+        }
         page.goto(f"{isolated_server.url}lessons/{LESSON}/en.html")
         seed_progress(page, seed)
         page.reload()
@@ -398,8 +453,14 @@ def test_layout_gives_code_room_and_the_badge_stays_on_the_title_line(browser, i
         badge.wait_for(state="visible")
         wait_editors(page)  # so the check of every editor below has all of them
         title = section(page, "1").locator(".cp-title")
-        assert abs(badge.bounding_box()["y"] + badge.bounding_box()["height"]
-                   - (title.bounding_box()["y"] + title.bounding_box()["height"])) < 12
+        assert (
+            abs(
+                badge.bounding_box()["y"]
+                + badge.bounding_box()["height"]
+                - (title.bounding_box()["y"] + title.bounding_box()["height"])
+            )
+            < 12
+        )
         # no editor line is cut off at 1280 px: starters and examples fit or wrap
         for scroller in page.locator("[data-checkpoint] .cm-scroller").all():
             assert scroller.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
@@ -436,6 +497,7 @@ def test_the_mobile_home_header_takes_at_most_two_rows(browser, plain_server):
 
 # ---------------------------------------------------------------- first visit in the right language
 
+
 @pytest.mark.parametrize("locale, expected", [("en-US", "en"), ("ar-EG", "ar"), ("nl-BE", "nl"), ("fr-FR", "nl")])
 def test_a_first_visit_follows_the_browsers_languages(browser, plain_server, locale, expected):
     context = browser.new_context(locale=locale, service_workers="block")
@@ -457,8 +519,12 @@ def test_the_learners_own_language_choice_is_kept(browser, plain_server):
         page.goto(plain_server.url)
         poll(page, "() => document.documentElement.lang === 'en'", timeout=20)
         page.locator('.lang-switch a[hreflang="nl"]').click()
-        poll(page, "() => document.documentElement.lang === 'nl' && location.pathname.endsWith('/index.html')"
-                   " && !location.pathname.includes('/en/')", timeout=20)
+        poll(
+            page,
+            "() => document.documentElement.lang === 'nl' && location.pathname.endsWith('/index.html')"
+            " && !location.pathname.includes('/en/')",
+            timeout=20,
+        )
         page.goto(plain_server.url)
         page.wait_for_load_state("load")
         assert page.evaluate("document.documentElement.lang") == "nl"

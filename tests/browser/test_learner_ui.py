@@ -13,14 +13,31 @@ import re
 import pytest
 
 from tests.browser.learner import (
-    ARABIC_LESSON, KEY, LESSON, editor, editor_text, open_lesson, page_errors, passed_ids, poll, put_solution,
-    replace_code, section, stored, wait_draft, wait_editors, wait_idle, wait_ready, wait_verdict,
+    ARABIC_LESSON,
+    KEY,
+    LESSON,
+    editor,
+    editor_text,
+    open_lesson,
+    page_errors,
+    passed_ids,
+    poll,
+    put_solution,
+    replace_code,
+    section,
+    stored,
+    wait_draft,
+    wait_editors,
+    wait_idle,
+    wait_ready,
+    wait_verdict,
 )
 
 pytestmark = pytest.mark.browser
 
 
 # ---------------------------------------------------------------- home
+
 
 def test_home_lists_lessons_and_shows_python_ready(page, plain_server, request_log, dist):
     page.goto(plain_server.url)
@@ -51,10 +68,13 @@ def test_a_lesson_whose_editor_module_does_not_load_says_so_and_still_shows_the_
     assert "editor" in page.locator('[data-warning="editor_failed"]').inner_text()
     assert page.locator(".cm-editor").count() == 0
     starter = json.loads(page.locator("#lesson-data").text_content())["checkpoints"][0]["starter"]
-    assert page.locator('[data-checkpoint="1"] [data-editor] pre.editor-fallback').inner_text().strip() == starter.strip()
+    assert (
+        page.locator('[data-checkpoint="1"] [data-editor] pre.editor-fallback').inner_text().strip() == starter.strip()
+    )
 
 
 # ---------------------------------------------------------------- keyboard, Run, Check
+
 
 def test_checkpoint_reachable_by_keyboard_typed_run_and_escape_tab_leaves(lesson_pages):
     page = lesson_pages()
@@ -153,8 +173,10 @@ def test_editors_are_built_in_slices_and_at_once_when_a_section_is_used(save_dat
     # one request: the page's <link rel="modulepreload"> and app.js's import() share it (a URL that differed, even
     # in its query, would be fetched and compiled a second time)
     assert len(held) == 1, [route.request.url for route in held]
-    assert page.locator(".cm-editor").count() == page.locator("[data-editor], [data-example-editor], "
-                                                              "[data-carried-editor]").count()
+    assert (
+        page.locator(".cm-editor").count()
+        == page.locator("[data-editor], [data-example-editor], [data-carried-editor]").count()
+    )
     starter = json.loads(page.locator("#lesson-data").text_content())["checkpoints"][2]["starter"]
     assert editor_text(page, "3") == starter
 
@@ -175,6 +197,7 @@ def test_run_error_highlights_the_line_and_shows_the_traceback(lesson_pages):
 # Stop of an endless loop on both hosts (interrupt when isolated, a replaced worker when not), with the next run
 # working: test_hostile.py (a long sleep, endless printing, and `while True: pass` under the CSP).
 
+
 def test_stop_restarts_python_when_the_loop_swallows_the_interrupt(lesson_pages):
     page = lesson_pages()
     states = []
@@ -182,16 +205,21 @@ def test_stop_restarts_python_when_the_loop_swallows_the_interrupt(lesson_pages)
     page.evaluate("""() => new MutationObserver(() => window.noteState(document.body.dataset.runtime))
                      .observe(document.body, {attributes: true, attributeFilter: ['data-runtime']})""")
     # swallows KeyboardInterrupt at two levels, so even an interrupt that lands twice cannot end it
-    replace_code(page, "try", "def spin():\n    while True:\n        try:\n            while True:\n                pass\n"
-                               "        except BaseException:\n            pass\n\n"
-                               "print('spinning', flush=True)\n"
-                               "while True:\n    try:\n        spin()\n    except BaseException:\n        pass\n")
+    replace_code(
+        page,
+        "try",
+        "def spin():\n    while True:\n        try:\n            while True:\n                pass\n"
+        "        except BaseException:\n            pass\n\n"
+        "print('spinning', flush=True)\n"
+        "while True:\n    try:\n        spin()\n    except BaseException:\n        pass\n",
+    )
     section(page, "try").locator('[data-action="run"]').click()
     # inside the swallowing loop: its first line of output has arrived
     poll(page, "() => document.querySelector('[data-playground] [data-output]').textContent.includes('spinning')")
     section(page, "try").locator('[data-action="stop"]').click()
-    poll(page, "() => document.querySelector('[data-playground] [data-verdict]').dataset.stopped === 'true'",
-         timeout=10)
+    poll(
+        page, "() => document.querySelector('[data-playground] [data-verdict]').dataset.stopped === 'true'", timeout=10
+    )
     wait_ready(page)
     # the worker was replaced: by the ready spare at once (no restart to see), or by a new worker ("restarting")
     assert states[-1] == "ready" and page.get_attribute("body", "data-python") == "ready"
@@ -231,6 +259,7 @@ def test_check_of_an_endless_loop_times_out(lesson_pages):
 
 # Printed markup shown as text, never as elements (stdout, stderr, a traceback, a Check's verdict), no dialog:
 # test_hostile.py test_markup_and_escape_sequences_are_shown_as_text.
+
 
 def test_output_is_capped_with_a_notice(lesson_pages):
     page = lesson_pages()
@@ -306,19 +335,29 @@ def test_forged_worker_message_from_a_learner_worker_is_ignored(page, isolated_s
     seen = page.evaluate("window.__forgery")
     judge = [r["runId"] for r in seen["requests"] if r["type"] == "judge"]
     assert judge and any(f["runId"] in judge and f["type"] == "verdict" and f["waiting"] for f in seen["forged"]), seen
-    assert {f["type"] for f in seen["forged"] if f["runId"] == "0" * 32} == {"verdict", "prepared", "shrunk",
-                                                                               "plotted", "result", "ready"}, seen
+    assert {f["type"] for f in seen["forged"] if f["runId"] == "0" * 32} == {
+        "verdict",
+        "prepared",
+        "shrunk",
+        "plotted",
+        "result",
+        "ready",
+    }, seen
 
 
 def test_hidden_graders_never_reach_the_python_file_system(lesson_pages):
     page = lesson_pages()
     section(page, "1").locator('[data-action="check"]').click()  # the lesson's grading data is loaded now
     wait_verdict(page, "1")
-    replace_code(page, "try", "import os\nfor root, dirs, files in os.walk('/'):\n"
-                               "    if '/proc' in root or '/dev' in root:\n        continue\n"
-                               "    for f in files:\n        p = os.path.join(root, f)\n"
-                               "        if 'claims_abstention' in p or 'solution' in f:\n            print('FOUND', p)\n"
-                               "print('walked')\n")
+    replace_code(
+        page,
+        "try",
+        "import os\nfor root, dirs, files in os.walk('/'):\n"
+        "    if '/proc' in root or '/dev' in root:\n        continue\n"
+        "    for f in files:\n        p = os.path.join(root, f)\n"
+        "        if 'claims_abstention' in p or 'solution' in f:\n            print('FOUND', p)\n"
+        "print('walked')\n",
+    )
     section(page, "try").locator('[data-action="run"]').click()
     wait_idle(page, "try")
     out = section(page, "try").locator("[data-output]").inner_text()
@@ -334,6 +373,7 @@ def test_run_can_import_the_lessons_extra_package(page, plain_server):
 
 
 # ---------------------------------------------------------------- progress and storage
+
 
 def test_reload_keeps_drafts_and_progress(save_data_page, isolated_server):
     page = save_data_page  # Python boots for the Check only, not again for the reload and the home page
@@ -403,11 +443,24 @@ def test_newer_storage_version_is_left_untouched(save_data_page, isolated_server
 # Storage that throws on every write: a Check still passes, the page warns and keeps the progress in memory (and
 # offers an export): test_hostile.py test_full_storage_warns_keeps_working_and_offers_export.
 
+
 def test_export_then_import_round_trip(save_data_page, isolated_server, tmp_path):
-    doc = {"version": 1, "lessons": {LESSON: {
-        "checkpoints": {"1": {"passedAt": "2026-01-02T03:04:05.000Z", "lastPassingCode": "x = 1", "solutionRevealed": False},
-                        "3": {"passedAt": "2026-01-03T03:04:05.000Z", "lastPassingCode": "y = 2", "solutionRevealed": True}},
-        "drafts": {"2": "# draft <b>&</b>"}}}}
+    doc = {
+        "version": 1,
+        "lessons": {
+            LESSON: {
+                "checkpoints": {
+                    "1": {
+                        "passedAt": "2026-01-02T03:04:05.000Z",
+                        "lastPassingCode": "x = 1",
+                        "solutionRevealed": False,
+                    },
+                    "3": {"passedAt": "2026-01-03T03:04:05.000Z", "lastPassingCode": "y = 2", "solutionRevealed": True},
+                },
+                "drafts": {"2": "# draft <b>&</b>"},
+            }
+        },
+    }
     page = save_data_page
     page.goto(isolated_server.url)
     page.evaluate(f"localStorage.setItem({json.dumps(KEY)}, {json.dumps(json.dumps(doc))})")
@@ -464,12 +517,17 @@ def _two_tabs(first, second, isolated_server):
 
 # ---------------------------------------------------------------- languages, theme
 
+
 def test_arabic_page_is_rtl_with_ltr_editor_code_and_output(lesson_pages):
     page = lesson_pages(ARABIC_LESSON, "ar")
     assert page.get_attribute("html", "lang") == "ar"
     assert page.get_attribute("html", "dir") == "rtl"
     assert page.evaluate("getComputedStyle(document.querySelector('main')).direction") == "rtl"
-    for selector in ('[data-checkpoint="1"] .cm-editor', '[data-checkpoint="1"] [data-output]', "[data-playground] .cm-content"):
+    for selector in (
+        '[data-checkpoint="1"] .cm-editor',
+        '[data-checkpoint="1"] [data-output]',
+        "[data-playground] .cm-content",
+    ):
         assert page.evaluate(f"getComputedStyle(document.querySelector({json.dumps(selector)})).direction") == "ltr"
     maths = page.locator("math")
     if maths.count():

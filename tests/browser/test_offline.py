@@ -80,8 +80,14 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     learners = []  # learner workers the pages started (the service worker's precache asks without "?v=")
     page.on("request", lambda request: learners.append(request.url) if "assets/worker.js?" in request.url else None)
     editor = []  # the editor's stages the pages asked for, with the navigation they came from
-    page.on("request", lambda request: editor.append((len(navigations), request.url.rsplit("/", 1)[-1]))
-            if re.search(r"/assets/editor\w*\.js\?v=", request.url) else None)
+    page.on(
+        "request",
+        lambda request: (
+            editor.append((len(navigations), request.url.rsplit("/", 1)[-1]))
+            if re.search(r"/assets/editor\w*\.js\?v=", request.url)
+            else None
+        ),
+    )
     response = page.goto(plain_server.url + f"lessons/{LESSON}/en.html")
     assert "cross-origin-opener-policy" not in response.headers  # really a plain host
     _wait_saved(page)  # only a controlled page, after the reload, asks for the offline copy
@@ -118,8 +124,14 @@ def test_a_first_visit_that_will_reload_loads_no_editor_before_it(sw_context, pl
     navigations = []
     page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == page.main_frame else None)
     editor = []
-    page.on("request", lambda request: editor.append((len(navigations), request.url))
-            if "/assets/editor" in request.url or "/assets/chunks/" in request.url else None)
+    page.on(
+        "request",
+        lambda request: (
+            editor.append((len(navigations), request.url))
+            if "/assets/editor" in request.url or "/assets/chunks/" in request.url
+            else None
+        ),
+    )
     held, released = [], []
 
     def hold(route):
@@ -197,8 +209,11 @@ def test_saved_runtime_is_stored_isolated_so_the_cache_api_response_is_served_as
         const hit = await (await caches.open(names[0])).match(new URL("../../pyodide/pyodide.asm.wasm", location.href));
         return hit ? Object.fromEntries([...hit.headers].filter(([k]) => k.startsWith("cross-origin"))) : null;
     }""")
-    assert stored == {"cross-origin-embedder-policy": "require-corp", "cross-origin-opener-policy": "same-origin",
-                      "cross-origin-resource-policy": "same-origin"}, stored
+    assert stored == {
+        "cross-origin-embedder-policy": "require-corp",
+        "cross-origin-opener-policy": "same-origin",
+        "cross-origin-resource-policy": "same-origin",
+    }, stored
 
 
 @pytest.mark.browser
@@ -231,15 +246,20 @@ def test_new_build_offers_an_update_and_serves_it_when_applied(sw_context, dist,
     sw_context.add_init_script(SAVE_DATA)  # three page loads, none of which needs Python
     site = tmp_path / "site"
     shutil.copytree(dist, site)
-    server = server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
-                             "--directory", str(site)])
+    server = server_factory(
+        [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(site)]
+    )
     page = sw_context.new_page()
     _open(page, server)
     _wait_saved(page)
     old_version = _sw_build(site)["version"]
     lesson_page = site / "lessons" / LESSON / "en.html"
-    lesson_page.write_text(lesson_page.read_text(encoding="utf-8").replace(
-        "<head>", '<head>\n<meta name="werkbank-test-build" content="2">', 1), encoding="utf-8")
+    lesson_page.write_text(
+        lesson_page.read_text(encoding="utf-8").replace(
+            "<head>", '<head>\n<meta name="werkbank-test-build" content="2">', 1
+        ),
+        encoding="utf-8",
+    )
     new_version = offline.finish(site)["version"]
     assert new_version != old_version
     page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
@@ -258,10 +278,20 @@ def test_new_build_offers_an_update_and_serves_it_when_applied(sw_context, dist,
 
 #: What the two builds' agreement depends on (a stamped check, tests/derived.py): the bytecode step and the stock
 #: runtime it starts from, the site's scripts, the engine and the lesson graded (and the check's own code).
-BYTECODE_PARITY_INPUTS = (*GRADING_INPUTS, "werkbank/bytecode.py", "werkbank/offline.py", "werkbank/vendor/*.py",
-                          "werkbank/build.py", "werkbank/assets.py", "werkbank/site.py", "werkbank/templates/*",
-                          "graders/hosts/*.py", "web/src/**/*.js", "package-lock.json",
-                          "node_modules/pyodide/pyodide-lock.json")
+BYTECODE_PARITY_INPUTS = (
+    *GRADING_INPUTS,
+    "werkbank/bytecode.py",
+    "werkbank/offline.py",
+    "werkbank/vendor/*.py",
+    "werkbank/build.py",
+    "werkbank/assets.py",
+    "werkbank/site.py",
+    "werkbank/templates/*",
+    "graders/hosts/*.py",
+    "web/src/**/*.js",
+    "package-lock.json",
+    "node_modules/pyodide/pyodide-lock.json",
+)
 
 
 @pytest.mark.browser
@@ -275,14 +305,19 @@ def test_bytecode_build_grades_like_the_stock_build(browser, request, server_fac
     def check():
         stock, compiled = request.getfixturevalue("stock_dist"), request.getfixturevalue("bytecode_dist")
         plain_server, bc_server = (
-            server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(d)])
-            for d in (stock, compiled))
+            server_factory(
+                [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(d)]
+            )
+            for d in (stock, compiled)
+        )
         # every reference, and the failing path (a starter, a declared mistake: shrinking runs) on the first and last
         # checkpoint; `werkbank check` proves each file's verdict in Pyodide already, this proves the two builds agree
         first, *_, last = lesson.checkpoints
         submissions = [(cp.id, "solution", cp.solution()) for cp in lesson.checkpoints]
-        submissions += [(first.id, "starter", first.starter("en")), (last.id, last.mistakes()[0].name,
-                                                                     last.mistakes()[0].source())]
+        submissions += [
+            (first.id, "starter", first.starter("en")),
+            (last.id, last.mistakes()[0].name, last.mistakes()[0].source()),
+        ]
         crash = "import numpy as np\n\nnp.linalg.inv(np.ones((2, 3)))\n"
         results = {}
         for name, server in (("stock", plain_server), ("bytecode", bc_server)):
@@ -341,15 +376,19 @@ out.append(str(np.linalg.inv(np.eye(2)).tolist()))
 def test_bytecode_tracebacks_still_name_numpy_and_stdlib_files_and_lines(page, bytecode_dist, server_factory):
     """Frames inside the compiled numpy and stdlib keep their runtime file names and real line numbers."""
     copy = bytecode_dist
-    server = server_factory([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
-                             "--directory", str(copy)])
+    server = server_factory(
+        [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(copy)]
+    )
     page.goto(server.url + "build.json")
     source = _TRACEBACK_WORKER.replace("__ORIGIN__", json.dumps(server.origin))
-    result = page.evaluate("""(src) => new Promise((resolve) => {
+    result = page.evaluate(
+        """(src) => new Promise((resolve) => {
         const worker = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })), { type: "module" });
         worker.onmessage = (event) => { worker.terminate(); resolve(event.data); };
         worker.onerror = (event) => resolve({ ok: false, error: event.message });
-    })""", source)
+    })""",
+        source,
+    )
     assert result["ok"], result.get("error")
     numpy_tb, json_tb, identity = result["value"].split("\n=====\n")
     assert re.search(r'File "/lib/python3\.12/site-packages/numpy/linalg/_linalg\.py", line [1-9]\d*, in \w+', numpy_tb)

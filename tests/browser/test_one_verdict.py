@@ -15,8 +15,16 @@ from werkbank.check import items
 from werkbank.grading import grade_source, prepare_checkpoint
 from werkbank.lessons import load_all, load_lesson
 
-from tests.browser.helpers import (click, drive_workers, final, open_lesson, replace_code, section,  # noqa: F401
-                                   wait_ready, wait_verdict)
+from tests.browser.helpers import (
+    click,
+    drive_workers,
+    final,
+    open_lesson,
+    replace_code,
+    section,  # noqa: F401
+    wait_ready,
+    wait_verdict,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -73,8 +81,9 @@ def _checkpoints():
 
 
 @pytest.mark.parametrize("lesson,checkpoint", list(_checkpoints()))
-def test_the_browser_gives_the_verdict_werkbank_grade_gives_for_every_file(site_workers, plain_server, repo_root,
-                                                                          lesson, checkpoint):
+def test_the_browser_gives_the_verdict_werkbank_grade_gives_for_every_file(
+    site_workers, plain_server, repo_root, lesson, checkpoint
+):
     """Every reference, alternative, starter and declared mistake of the checkpoint, graded by the site's own workers
     (the build's plan, the learner worker's run, the grader worker's judge) and by the command line's engine in
     CPython: the same status, the same counts and the same failing cases. (The files here are the authors' own, not
@@ -82,8 +91,12 @@ def test_the_browser_gives_the_verdict_werkbank_grade_gives_for_every_file(site_
     page = site_workers
     lang = lesson.languages[0]
     where = {"lessonId": lesson.id, "checkpoint": checkpoint.id, "lang": lang}
-    prepared, = drive_workers(page, plain_server, repo_root, [
-        {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]}])
+    (prepared,) = drive_workers(
+        page,
+        plain_server,
+        repo_root,
+        [{"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]}],
+    )
     plan = final(prepared)["plan"]
     ours = prepare_checkpoint(checkpoint, lang=lang)
     files = [item for item in items([lesson]) if item.checkpoint.id == checkpoint.id]
@@ -91,12 +104,30 @@ def test_the_browser_gives_the_verdict_werkbank_grade_gives_for_every_file(site_
     for item in files:
         source = item.source()
         cli = judge(ours, cpython.run(source, ours["plan"]), lang)
-        ran, = drive_workers(page, plain_server, repo_root, [
-            {"to": "learner", "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
-             "finals": ["result", "failure"]}])
-        judged, = drive_workers(page, plain_server, repo_root, [
-            {"to": "grader", "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
-             "finals": ["verdict", "failure"]}])
+        (ran,) = drive_workers(
+            page,
+            plain_server,
+            repo_root,
+            [
+                {
+                    "to": "learner",
+                    "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
+                    "finals": ["result", "failure"],
+                }
+            ],
+        )
+        (judged,) = drive_workers(
+            page,
+            plain_server,
+            repo_root,
+            [
+                {
+                    "to": "grader",
+                    "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
+                    "finals": ["verdict", "failure"],
+                }
+            ],
+        )
         browser = final(judged)["verdict"]
         for key in ("status", "passed", "total", "failed_cases"):
             assert browser[key] == cli[key], (item.id, key, browser[key], cli[key])

@@ -59,8 +59,10 @@ def test_vendored_runtime_numpy_and_lesson_wheel_from_a_plain_static_host(page, 
     names = [req["name"] for req in grading["requirements"]]
     assert wheels, "micropip-demo declares a requirement, so its grading json must list a wheel"
     page.goto(plain_server.url + "build.json")
-    code = ("import importlib, numpy\n"
-            f"[numpy.unique([3, 1, 1]).tolist(), [importlib.import_module(n).__name__ for n in {names!r}]]")
+    code = (
+        "import importlib, numpy\n"
+        f"[numpy.unique([3, 1, 1]).tolist(), [importlib.import_module(n).__name__ for n in {names!r}]]"
+    )
     value = run_in_worker(page, plain_server.origin, code, ["numpy", "micropip"], wheels)
     assert value == [[1, 3], names]
     assert any(u.endswith("/pyodide/pyodide.asm.wasm") for u in request_log.urls)
@@ -95,13 +97,26 @@ def test_site_workers_run_numpy_and_check_a_lesson_with_a_wheel(page, plain_serv
     page.goto(plain_server.url + "build.json")
     lesson = {"lessonId": "micropip-demo"}
     where = {**lesson, "checkpoint": "1", "seed": 7, "lang": "en"}
-    replies = drive_workers(page, plain_server, repo_root, [
-        {"to": "learner", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
-        {"to": "grader", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
-        {"to": "learner", "message": {"type": "run", "source": "import numpy, mdurl\nprint(numpy.unique([3, 1, 1]).tolist())\n",
-                                      "plan": '{"mode": "run"}', "timeLimit": 30}, "finals": ["result", "failure"]},
-        {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]},
-    ])
+    replies = drive_workers(
+        page,
+        plain_server,
+        repo_root,
+        [
+            {"to": "learner", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
+            {"to": "grader", "message": {"type": "init", **lesson}, "finals": ["ready", "failure"]},
+            {
+                "to": "learner",
+                "message": {
+                    "type": "run",
+                    "source": "import numpy, mdurl\nprint(numpy.unique([3, 1, 1]).tolist())\n",
+                    "plan": '{"mode": "run"}',
+                    "timeLimit": 30,
+                },
+                "finals": ["result", "failure"],
+            },
+            {"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]},
+        ],
+    )
     boot, _, ran, prepared = replies
     # the runtime it compiled comes first (for the page to hand on), before Python, so before any learner code
     assert [m["type"] for m in boot if m["type"] != "progress"] == ["runtime", "python", "ready"], boot[-1]
@@ -113,12 +128,32 @@ def test_site_workers_run_numpy_and_check_a_lesson_with_a_wheel(page, plain_serv
     assert "expected" not in json.loads(plan) and json.loads(plan)["cases"]
     verdicts = {}
     for name, source in (("good", solution), ("bad", starter)):
-        ran, = drive_workers(page, plain_server, repo_root, [
-            {"to": "learner", "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
-             "finals": ["result", "failure"]}], keep=True)
-        judged, = drive_workers(page, plain_server, repo_root, [
-            {"to": "grader", "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
-             "finals": ["verdict", "failure"]}], keep=True)
+        (ran,) = drive_workers(
+            page,
+            plain_server,
+            repo_root,
+            [
+                {
+                    "to": "learner",
+                    "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
+                    "finals": ["result", "failure"],
+                }
+            ],
+            keep=True,
+        )
+        (judged,) = drive_workers(
+            page,
+            plain_server,
+            repo_root,
+            [
+                {
+                    "to": "grader",
+                    "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
+                    "finals": ["verdict", "failure"],
+                }
+            ],
+            keep=True,
+        )
         verdicts[name] = final(judged)["verdict"]
     assert verdicts["good"]["status"] == "pass" and verdicts["good"]["passed"] == verdicts["good"]["total"] > 0
     assert verdicts["bad"]["status"] == "fail"
@@ -142,8 +177,11 @@ def _assert_boot_order(page, cores):
     compiling the runtime twice side by side gains nothing, and WebKit reports 4 cores on a two-core machine."""
     worker_start = page.evaluate(_GRADER_FETCHED)
     marks = page.evaluate(_MARKS)
-    python, compiled, init = (marks["werkbank:learner:python"], marks["werkbank:learner:runtime"],
-                              marks["werkbank:grader:init"])
+    python, compiled, init = (
+        marks["werkbank:learner:python"],
+        marks["werkbank:learner:runtime"],
+        marks["werkbank:grader:init"],
+    )
     assert worker_start < python, (cores, worker_start, python)
     assert compiled <= init < python, (cores, marks)
     assert "werkbank:grader:shared-runtime" in marks, (cores, marks)
@@ -174,8 +212,9 @@ def test_first_learner_worker_starts_from_the_head_and_is_adopted(browser, isola
         ctx.close()
 
 
-def test_with_more_than_two_cores_the_grader_still_starts_from_the_runtime_the_learner_compiled(browser,
-                                                                                             isolated_server):
+def test_with_more_than_two_cores_the_grader_still_starts_from_the_runtime_the_learner_compiled(
+    browser, isolated_server
+):
     """With more cores too the grader's Python starts from the learner's compiled runtime, and the page gets to ready
     (two cores: test_first_learner_worker_starts_from_the_head_and_is_adopted; _assert_boot_order)."""
     ctx = browser.new_context()
@@ -226,8 +265,13 @@ def test_a_learner_worker_given_a_runtime_it_cannot_instantiate_compiles_its_own
     wasm = [0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 2, 7, 1, 1, 0x78, 1, 0x79, 0, 0]
     init = {"type": "init", "runtimeBytes": wasm}
     # without the fallback Pyodide only warns and waits forever: the wait ends after 60 s
-    [seen] = drive_workers(page, plain_server, repo_root, [
-        {"to": "learner", "message": init, "finals": ["ready", "failure"], "timeoutMs": 60_000}], keep=False)
+    [seen] = drive_workers(
+        page,
+        plain_server,
+        repo_root,
+        [{"to": "learner", "message": init, "finals": ["ready", "failure"], "timeoutMs": 60_000}],
+        keep=False,
+    )
     types = [m["type"] for m in seen if m["type"] != "progress"]
     assert types == ["runtime", "python", "ready"], types  # it compiled its own, and offers it like a first worker
     assert seen[-1]["sharedRuntime"] is False

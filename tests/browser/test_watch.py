@@ -24,8 +24,9 @@ def _serve(site: Path, port: int, *extra: str) -> list[str]:
 
 
 @pytest.mark.browser
-def test_watch_rebuilds_reloads_and_never_serves_from_a_service_worker(tmp_path, dist, save_data_page, server_factory,
-                                                                       monkeypatch):
+def test_watch_rebuilds_reloads_and_never_serves_from_a_service_worker(
+    tmp_path, dist, save_data_page, server_factory, monkeypatch
+):
     page = save_data_page  # every reload here would boot Python again, and nothing runs code
     exercises = tmp_path / "exercises"
     shutil.copytree(REPO / "exercises" / "_micropip-demo", exercises / "demo")
@@ -56,8 +57,9 @@ def test_watch_rebuilds_reloads_and_never_serves_from_a_service_worker(tmp_path,
     task = exercises / "demo" / "01-decode-link" / "task.en.md"
     task.write_text(task.read_text(encoding="utf-8") + "\nEdited while the page was open.\n", encoding="utf-8")
     # polled during the reload too, when the new document may have no body yet
-    page.wait_for_function("() => document.body?.textContent.includes('Edited while the page was open.')",
-                           timeout=60_000)
+    page.wait_for_function(
+        "() => document.body?.textContent.includes('Edited while the page was open.')", timeout=60_000
+    )
 
     # A broken lesson shows the build's one-line error on the page; fixing it reloads the page.
     toml = exercises / "demo" / "lesson.toml"

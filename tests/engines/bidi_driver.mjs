@@ -85,7 +85,7 @@ lines.on("line", (line) => {
     } catch (error) {
       reply = { id: request.id, ok: false, error: String((error && error.stack) || error) };
     }
-    process.stdout.write(JSON.stringify(reply) + "\n");
+    process.stdout.write(`${JSON.stringify(reply)}\n`);
   });
 });
 lines.on("close", () => {

@@ -18,6 +18,7 @@ import pytest
 
 from tests.engines.drivers import EngineUnavailable, open_engine
 
+
 @pytest.fixture(scope="module")
 def engine_driver(tmp_path_factory):
     opened = []

@@ -31,8 +31,15 @@ ENGINES = ("chromium", "firefox", "webkit")
 FIREFOX = os.environ.get("FIREFOX", "/usr/bin/firefox-esr")
 WEBKIT_DRIVER = os.environ.get("WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
 MINIBROWSER = os.environ.get("MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 INSTALL_HINT = "make engines (as root: apt-get install -y firefox-esr webkit2gtk-driver xvfb; npm ci; pip -e .[test])"
 
 
@@ -55,7 +62,7 @@ def chromium_path() -> str | None:
 def missing(engine: str) -> str | None:
     """Why ``engine`` cannot start on this machine (a sentence naming the missing piece), or None."""
     if engine == "chromium":
-        return None if chromium_path() else f"Chromium is not installed (make chromium)"
+        return None if chromium_path() else "Chromium is not installed (make chromium)"
     if engine == "firefox":
         if not Path(FIREFOX).exists():
             return f"Firefox is not installed at {FIREFOX} (FIREFOX=...): {INSTALL_HINT}"
@@ -65,8 +72,10 @@ def missing(engine: str) -> str | None:
             return f"node_modules/puppeteer-core is missing: {INSTALL_HINT}"
         return None
     if engine == "webkit":
-        for path, what in ((WEBKIT_DRIVER, "WebKitWebDriver (Debian webkit2gtk-driver)"),
-                           (MINIBROWSER, "MiniBrowser (Debian libwebkit2gtk-4.1-0)")):
+        for path, what in (
+            (WEBKIT_DRIVER, "WebKitWebDriver (Debian webkit2gtk-driver)"),
+            (MINIBROWSER, "MiniBrowser (Debian libwebkit2gtk-4.1-0)"),
+        ):
             if not Path(path).exists():
                 return f"{what} is not installed at {path}: {INSTALL_HINT}"
         if not os.environ.get("DISPLAY") and not shutil.which("Xvfb"):
@@ -88,8 +97,12 @@ class Display:
         if self.name:
             return
         read, write = os.pipe()
-        self.proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten",
-                                      "tcp"], pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            pass_fds=(write,),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         os.close(write)
         number = b""
         deadline = time.monotonic() + 20
@@ -150,8 +163,12 @@ class Driver:
     def press_button(self, selector: str) -> None:
         """Press a button from the keyboard (focus, Enter), as a learner without a mouse does. A mouse click on a page
         still laying out (a loaded machine builds its editors late) can land beside the button and be lost."""
-        self.wait("(sel) => { const b = document.querySelector(sel); return Boolean(b) && b.offsetParent !== null; }",
-                  selector, timeout=30, what=f"{selector} visible")
+        self.wait(
+            "(sel) => { const b = document.querySelector(sel); return Boolean(b) && b.offsetParent !== null; }",
+            selector,
+            timeout=30,
+            what=f"{selector} visible",
+        )
         self.press(selector, "Enter")
 
     # built on the primitives
@@ -173,39 +190,51 @@ class Driver:
                     state = self.evaluate("() => document.body ? {...document.body.dataset} : null")
                 except Exception as exc:  # noqa: BLE001
                     state = f"(not readable: {exc})"
-                raise AssertionError(f"{self.engine}: timed out after {timeout:.0f} s waiting for {what or fn}; "
-                                     f"body data: {state}" + (f"; last error: {error}" if error else ""))
+                raise AssertionError(
+                    f"{self.engine}: timed out after {timeout:.0f} s waiting for {what or fn}; "
+                    f"body data: {state}" + (f"; last error: {error}" if error else "")
+                )
             time.sleep(interval)
 
     def wait_selector(self, selector: str, *, timeout: float = 120.0) -> None:
         self.wait("(sel) => Boolean(document.querySelector(sel))", selector, timeout=timeout, what=selector)
 
     def attr(self, selector: str, name: str):
-        return self.evaluate("([sel, name]) => { const el = document.querySelector(sel); "
-                             "return el ? el.getAttribute(name) : null; }", [selector, name])
+        return self.evaluate(
+            "([sel, name]) => { const el = document.querySelector(sel); return el ? el.getAttribute(name) : null; }",
+            [selector, name],
+        )
 
     def text(self, selector: str) -> str | None:
-        return self.evaluate("(sel) => { const el = document.querySelector(sel); return el ? el.innerText : null; }",
-                             selector)
+        return self.evaluate(
+            "(sel) => { const el = document.querySelector(sel); return el ? el.innerText : null; }", selector
+        )
 
     def set_code(self, selector: str, code: str) -> None:
         """Replace the text of the CodeMirror editor whose content element matches ``selector`` by an edit the
         browser makes (select its content, ``insertText``: the DOM change CodeMirror reads, as from typing), never
         through CodeMirror's internals; then wait until the editor shows exactly ``code``."""
-        ok = self.evaluate("""([sel, code]) => {
+        ok = self.evaluate(
+            """([sel, code]) => {
             const el = document.querySelector(sel);
             if (!el) return "no element " + sel;
             el.focus();
             getSelection().selectAllChildren(el);  // not execCommand("selectAll"): in a window without focus
             // (Firefox headless) that selects the whole document, and insertText is then refused
             if (!document.execCommand("insertText", false, code)) return "insertText was refused";
-            return true; }""", [selector, code])
+            return true; }""",
+            [selector, code],
+        )
         if ok is not True:
             raise AssertionError(f"{self.engine}: could not edit {selector}: {ok}")
-        self.wait("""([sel, code]) => { const el = document.querySelector(sel);
+        self.wait(
+            """([sel, code]) => { const el = document.querySelector(sel);
             const lines = [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\\n');
-            return lines.trim() === code.trim(); }""", [selector, code], timeout=10,
-                  what=f"the editor {selector} to show the new code")
+            return lines.trim() === code.trim(); }""",
+            [selector, code],
+            timeout=10,
+            what=f"the editor {selector} to show the new code",
+        )
 
 
 class ChromiumDriver(Driver):
@@ -217,7 +246,8 @@ class ChromiumDriver(Driver):
         self._pw = sync_playwright().start()
         try:
             self._context = self._pw.chromium.launch_persistent_context(
-                str(profile_dir), executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
+                str(profile_dir), executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
+            )
         except Exception:
             self._pw.stop()
             raise
@@ -257,15 +287,23 @@ class FirefoxDriver(Driver):
     engine = "firefox"
 
     def __init__(self, profile_dir: Path) -> None:
-        self._proc = subprocess.Popen(["node", str(Path(__file__).with_name("bidi_driver.mjs"))], cwd=REPO_ROOT,
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      text=True, encoding="utf-8", bufsize=1)
+        self._proc = subprocess.Popen(
+            ["node", str(Path(__file__).with_name("bidi_driver.mjs"))],
+            cwd=REPO_ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
+        )
         self._next = 0
         self._stderr: list[str] = []
         threading.Thread(target=self._drain, daemon=True).start()
         try:
-            self.version = self._call("launch", executablePath=FIREFOX, userDataDir=str(profile_dir), headless=True,
-                                      timeout=180)
+            self.version = self._call(
+                "launch", executablePath=FIREFOX, userDataDir=str(profile_dir), headless=True, timeout=180
+            )
         except Exception as error:
             self.close()
             raise EngineUnavailable(f"Firefox did not start: {error}") from error
@@ -288,8 +326,7 @@ class FirefoxDriver(Driver):
         reader.start()
         reader.join(timeout)
         if not result or not result[0]:
-            raise EngineError(f"firefox driver: no answer to {op} in {timeout:.0f} s; "
-                              f"{''.join(self._stderr)[-2000:]}")
+            raise EngineError(f"firefox driver: no answer to {op} in {timeout:.0f} s; {''.join(self._stderr)[-2000:]}")
         reply = json.loads(result[0])
         if reply.get("id") != request["id"]:  # a reply left over from a request that timed out
             raise EngineError(f"firefox driver: reply {reply.get('id')} to request {request['id']} ({op})")
@@ -315,8 +352,12 @@ class FirefoxDriver(Driver):
     def press_button(self, selector: str) -> None:
         """A real mouse click: headless Firefox's window never has the focus (``document.hasFocus()`` is false), and
         key presses sent over BiDi to an element focused by script did not reach its handlers."""
-        self.wait("(sel) => { const b = document.querySelector(sel); return Boolean(b) && b.offsetParent !== null; }",
-                  selector, timeout=30, what=f"{selector} visible")
+        self.wait(
+            "(sel) => { const b = document.querySelector(sel); return Boolean(b) && b.offsetParent !== null; }",
+            selector,
+            timeout=30,
+            what=f"{selector} visible",
+        )
         self.click(selector)
 
     def close(self) -> None:

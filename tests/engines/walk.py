@@ -19,8 +19,10 @@ PROGRESS_KEY = "werkbank:progress"
 BOOT_S = 300.0  # a cold visit in WebKit on a loaded 2-core machine took up to ~70 s
 CHECK_S = 180.0
 
-_READY = ("() => Boolean(document.body) && document.body.dataset.runtime === 'ready' "
-          "&& document.body.dataset.editors === 'ready'")
+_READY = (
+    "() => Boolean(document.body) && document.body.dataset.runtime === 'ready' "
+    "&& document.body.dataset.editors === 'ready'"
+)
 #: Marks a section so that the next change of its verdict or state is seen (a wait must not take the verdict that
 #: was already there for the new one).
 _WATCH = """(sel) => {
@@ -59,8 +61,11 @@ class Walk:
 
     def report(self) -> str:
         total = sum(s for _, s in self.steps)
-        return f"{self.d.engine} {self.d.version}: {total:.1f} s (" + ", ".join(
-            f"{name} {secs:.1f}" for name, secs in self.steps) + ")"
+        return (
+            f"{self.d.engine} {self.d.version}: {total:.1f} s ("
+            + ", ".join(f"{name} {secs:.1f}" for name, secs in self.steps)
+            + ")"
+        )
 
     # ------------------------------------------------------------------ page actions
 
@@ -129,9 +134,13 @@ def plain_host_walk(walk: Walk, server) -> dict:
         first = next(iter(code))
         d.evaluate(_WATCH, checkpoint(first))
         d.press_button(f'{checkpoint(first)} [data-action="run"]')
-        d.wait("(sel) => document.querySelector(sel).__walkChanged && document.querySelector(sel).dataset.state === 'idle' && "
-               "Boolean(document.querySelector(sel + ' [data-result-part=\"value\"] pre'))", checkpoint(first),
-               timeout=CHECK_S, what="Run's value")
+        d.wait(
+            "(sel) => document.querySelector(sel).__walkChanged && document.querySelector(sel).dataset.state === 'idle' && "
+            "Boolean(document.querySelector(sel + ' [data-result-part=\"value\"] pre'))",
+            checkpoint(first),
+            timeout=CHECK_S,
+            what="Run's value",
+        )
         value = d.text(f'{checkpoint(first)} [data-result-part="value"] pre')
         assert value and value.startswith("[{'status': "), f"{d.engine}: Run showed {value!r}"
     with walk.step("Stop ends an endless loop; the next Check is right"):
@@ -141,13 +150,20 @@ def plain_host_walk(walk: Walk, server) -> dict:
     draft = "# a draft the reload keeps\n" + code[last][1]
     with walk.step("a draft is saved; the offline copy is complete"):
         walk.set_code(last, draft)
-        d.wait("([key, lesson, cp, start]) => { const doc = JSON.parse(localStorage.getItem(key) || 'null');"
-               " const lessonDoc = doc && doc.lessons && doc.lessons[lesson];"
-               " const text = lessonDoc && lessonDoc.drafts && lessonDoc.drafts[cp];"
-               " return typeof text === 'string' && text.startsWith(start); }",
-               [PROGRESS_KEY, LESSON, last, draft.splitlines()[0]], timeout=30, what="the draft in localStorage")
-        d.wait("() => ['ready', 'failed'].includes(document.documentElement.dataset.offline)", timeout=BOOT_S,
-               what="html[data-offline] ready")
+        d.wait(
+            "([key, lesson, cp, start]) => { const doc = JSON.parse(localStorage.getItem(key) || 'null');"
+            " const lessonDoc = doc && doc.lessons && doc.lessons[lesson];"
+            " const text = lessonDoc && lessonDoc.drafts && lessonDoc.drafts[cp];"
+            " return typeof text === 'string' && text.startsWith(start); }",
+            [PROGRESS_KEY, LESSON, last, draft.splitlines()[0]],
+            timeout=30,
+            what="the draft in localStorage",
+        )
+        d.wait(
+            "() => ['ready', 'failed'].includes(document.documentElement.dataset.offline)",
+            timeout=BOOT_S,
+            what="html[data-offline] ready",
+        )
         assert d.attr("html", "data-offline") == "ready", f"{d.engine}: the offline copy failed"
     server.stop()
     with walk.step("offline reload -> ready, progress and draft kept, a Check passes"):
@@ -156,8 +172,10 @@ def plain_host_walk(walk: Walk, server) -> dict:
         total = len(code)
         progress = d.text("[data-progress]") or ""
         assert re.sub(r"\s", "", progress) == f"{total}/{total}", f"{d.engine}: progress after the reload: {progress!r}"
-        shown = d.evaluate("(sel) => [...document.querySelectorAll(sel + ' .cm-line')].map((l) => l.textContent)"
-                           ".join('\\n')", f"{checkpoint(last)} [data-editor] .cm-content")
+        shown = d.evaluate(
+            "(sel) => [...document.querySelectorAll(sel + ' .cm-line')].map((l) => l.textContent).join('\\n')",
+            f"{checkpoint(last)} [data-editor] .cm-content",
+        )
         assert shown.startswith(draft.splitlines()[0]), f"{d.engine}: the draft after the reload: {shown[:200]!r}"
         walk.expect(last, "pass", "the draft's Check, offline")
     return seen
@@ -172,14 +190,20 @@ def stop_endless_loop(walk: Walk) -> str:
     walk.set_code("try", "while True:\n    pass\n")
     d.press_button('[data-playground] [data-action="run"]')
     d.wait("() => document.body.dataset.runtime === 'running'", timeout=CHECK_S, what="the loop running")
-    kind = d.evaluate("() => document.body.dataset.spare === 'ready' ? 'switch' : "
-                      "(crossOriginIsolated && typeof SharedArrayBuffer === 'function' ? 'interrupt' : 'terminate')")
+    kind = d.evaluate(
+        "() => document.body.dataset.spare === 'ready' ? 'switch' : "
+        "(crossOriginIsolated && typeof SharedArrayBuffer === 'function' ? 'interrupt' : 'terminate')"
+    )
     d.press_button('[data-playground] [data-action="stop"]')
-    d.wait("() => document.querySelector('[data-playground]').dataset.state === 'idle'", timeout=30,
-           what="the free editor idle after Stop")
+    d.wait(
+        "() => document.querySelector('[data-playground]').dataset.state === 'idle'",
+        timeout=30,
+        what="the free editor idle after Stop",
+    )
     stopped = d.attr("[data-playground] [data-verdict]", "data-stopped")
-    assert stopped == "true", f"{d.engine}: Stop did not end the loop as stopped: " \
-                              f"{d.text('[data-playground] [data-verdict]')!r}"
+    assert stopped == "true", (
+        f"{d.engine}: Stop did not end the loop as stopped: {d.text('[data-playground] [data-verdict]')!r}"
+    )
     d.wait("() => document.body.dataset.runtime === 'ready'", timeout=BOOT_S, what="ready after Stop")
     return kind
 
@@ -204,8 +228,9 @@ def isolated_host_walk(walk: Walk, server) -> dict:
                               const r = range.getBoundingClientRect();
                               return r.left > document.documentElement.clientWidth - r.right; })(),
         })""")
-        assert directions == {"main": "rtl", "editor": "ltr", "output": "ltr", "heading": True}, \
+        assert directions == {"main": "rtl", "editor": "ltr", "output": "ltr", "heading": True}, (
             f"{d.engine}: layout {directions}"
+        )
         seen["isolated"] = d.evaluate("() => crossOriginIsolated")
         seen["sab"] = d.evaluate("() => typeof SharedArrayBuffer")
     with walk.step("Stop before the spare is ready; the next Check is right"):

@@ -4,7 +4,13 @@ import { CheckpointView, laterTask, loadEditor } from "./checkpoint.js";
 import { mountFigures } from "./figures/index.js";
 import { loadStrings, pageLang, t } from "./i18n.js";
 import { setupCheckpointTabs } from "./layout.js";
-import { renderHomeProgress, renderLessonEnd, renderLessonProgress, renderStartCard, renderStepper } from "./progress.js";
+import {
+  renderHomeProgress,
+  renderLessonEnd,
+  renderLessonProgress,
+  renderStartCard,
+  renderStepper,
+} from "./progress.js";
 import { Runtime, runtimeAttribute, takeEarlyWorker } from "./runtime.js";
 import { mayReload, registerServiceWorker, reloadedIntoIsolation } from "./offline.js";
 import { KEY, ProgressStore, VerdictStore } from "./storage.js";
@@ -117,7 +123,9 @@ function announcer() {
  * (axe: scrollable-region-focusable): they get tabindex=0 and a name while they overflow, and lose them when not.
  */
 function focusableScrollers(root = document) {
-  const candidates = root.querySelectorAll("main pre:not([data-output]):not(.editor-fallback), main .math-display, main table");
+  const candidates = root.querySelectorAll(
+    "main pre:not([data-output]):not(.editor-fallback), main .math-display, main table",
+  );
   const check = (node) => {
     const scrolls = node.scrollWidth > node.clientWidth + 1 || node.scrollHeight > node.clientHeight + 1;
     if (scrolls && !node.hasAttribute("tabindex")) {
@@ -137,8 +145,10 @@ function focusableScrollers(root = document) {
     }
   };
   if (typeof ResizeObserver === "function") {
-    const observer = new ResizeObserver((entries) => entries.forEach((entry) => check(entry.target)));
-    candidates.forEach((node) => observer.observe(node));
+    const observer = new ResizeObserver((entries) => {
+      for (const entry of entries) check(entry.target);
+    });
+    for (const node of candidates) observer.observe(node);
   }
   candidates.forEach(check);
 }
@@ -158,8 +168,10 @@ function trackTopbar() {
  * section's heading. */
 function jumpLinks() {
   document.addEventListener("click", (event) => {
-    const link = event.target.closest && event.target.closest('a[href^="#checkpoint-"], a[href="#try"], a[href="#lesson-end"]');
-    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    const link =
+      event.target.closest && event.target.closest('a[href^="#checkpoint-"], a[href="#try"], a[href="#lesson-end"]');
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey)
+      return;
     const section = document.getElementById(link.getAttribute("href").slice(1));
     if (!section) return;
     event.preventDefault();
@@ -321,7 +333,11 @@ function main() {
   const page = document.body.dataset.page;
   const announce = announcer();
   const lesson = page === "lesson" ? readJson("lesson-data") : null;
-  if (lesson) runtime.warm(lesson.id, lesson.checkpoints.map((cp) => cp.id)); // expected values are computed while the learner reads
+  if (lesson)
+    runtime.warm(
+      lesson.id,
+      lesson.checkpoints.map((cp) => cp.id),
+    ); // expected values are computed while the learner reads
   const boot = bootPython(runtime, serviceWorker);
   if (page === "lesson") {
     if (lesson) {
@@ -348,8 +364,11 @@ function main() {
       };
       const sections = Array.from(document.querySelectorAll("[data-checkpoint], [data-playground]"));
       // earlier checkpoints first, so carried-over code finds their editors; the free editor last
-      sections.sort((a, b) => (a.hasAttribute("data-playground") ? 1 : 0) - (b.hasAttribute("data-playground") ? 1 : 0)
-        || ids.indexOf(a.dataset.checkpoint) - ids.indexOf(b.dataset.checkpoint));
+      sections.sort(
+        (a, b) =>
+          (a.hasAttribute("data-playground") ? 1 : 0) - (b.hasAttribute("data-playground") ? 1 : 0) ||
+          ids.indexOf(a.dataset.checkpoint) - ids.indexOf(b.dataset.checkpoint),
+      );
       // A learner's action on a section builds it (and the sections before it) at once, out of turn.
       context.ready = (view) => {
         for (const other of views) {
@@ -388,9 +407,11 @@ function main() {
       if (!last || last.lesson !== lesson.id || last.lang !== lang) {
         store.markLast(lesson.id, lang, ids.find((id) => !store.isPassed(lesson.id, id)) || ids[ids.length - 1]);
       }
-      window.addEventListener("pagehide", () => views.forEach((view) => view.flushDraft()));
+      window.addEventListener("pagehide", () => {
+        for (const view of views) view.flushDraft();
+      });
       document.addEventListener("visibilitychange", () => {
-        if (document.visibilityState === "hidden") views.forEach((view) => view.flushDraft());
+        if (document.visibilityState === "hidden") for (const view of views) view.flushDraft();
       });
       // The editors (CodeMirror) are the expensive part of a lesson page: its module loads beside the start-up and
       // is evaluated in a task of its own, then one editor per slice of the main thread. Should it not load, the
@@ -416,7 +437,11 @@ function main() {
         if (!editorLoaded) return;
         for (const view of views) yield* view.steps;
       };
-      later.push(() => editorLoading, editors(), () => paint());
+      later.push(
+        () => editorLoading,
+        editors(),
+        () => paint(),
+      );
     }
     keepPlaceOnLanguageSwitch();
     jumpLinks();
@@ -434,9 +459,12 @@ function main() {
   rememberLanguageChoice();
   trackTopbar();
   for (const view of views) view.setRuntimeState(runtime.state);
-  later.push(() => focusableScrollers(), () => {
-    document.body.dataset.editors = "ready"; // every editor is built (a hook for tests)
-  });
+  later.push(
+    () => focusableScrollers(),
+    () => {
+      document.body.dataset.editors = "ready"; // every editor is built (a hook for tests)
+    },
+  );
   inSlices(later);
 
   boot.afterLoad();

@@ -16,37 +16,39 @@ const count = (text, chars) => Array.from(text).filter((c) => chars.includes(c))
 /** `text` as [piece, isLtrRun] pairs, in order; joined, the pieces are `text` again. */
 export function ltrRuns(text) {
   const out = [];
-  String(text).split(PARTS).forEach((part, index) => {
-    if (!part) return;
-    if (index % 2 === 0 || !STRONG.test(part)) {
-      out.push([part, false]);
-      return;
-    }
-    let start = 0;
-    let end = part.length;
-    while (start < end && LEAD.includes(part[start])) start++;
-    while (end > start && TRAIL.includes(part[end - 1])) end--;
-    let core = part.slice(start, end);
-    while (core && CLOSE.includes(core[core.length - 1]) && count(core, CLOSE) > count(core, OPEN)) {
-      core = core.slice(0, -1);
-      end--;
-      while (end > start && TRAIL.includes(part[end - 1])) {
+  String(text)
+    .split(PARTS)
+    .forEach((part, index) => {
+      if (!part) return;
+      if (index % 2 === 0 || !STRONG.test(part)) {
+        out.push([part, false]);
+        return;
+      }
+      let start = 0;
+      let end = part.length;
+      while (start < end && LEAD.includes(part[start])) start++;
+      while (end > start && TRAIL.includes(part[end - 1])) end--;
+      let core = part.slice(start, end);
+      while (core && CLOSE.includes(core[core.length - 1]) && count(core, CLOSE) > count(core, OPEN)) {
         core = core.slice(0, -1);
         end--;
+        while (end > start && TRAIL.includes(part[end - 1])) {
+          core = core.slice(0, -1);
+          end--;
+        }
       }
-    }
-    while (core && OPEN.includes(core[0]) && count(core, OPEN) > count(core, CLOSE)) {
-      core = core.slice(1);
-      start++;
-    }
-    if (!STRONG.test(core)) {
-      out.push([part, false]);
-      return;
-    }
-    if (start) out.push([part.slice(0, start), false]);
-    out.push([core, true]);
-    if (end < part.length) out.push([part.slice(end), false]);
-  });
+      while (core && OPEN.includes(core[0]) && count(core, OPEN) > count(core, CLOSE)) {
+        core = core.slice(1);
+        start++;
+      }
+      if (!STRONG.test(core)) {
+        out.push([part, false]);
+        return;
+      }
+      if (start) out.push([part.slice(0, start), false]);
+      out.push([core, true]);
+      if (end < part.length) out.push([part.slice(end), false]);
+    });
   const merged = [];
   for (const [piece, isRun] of out) {
     const last = merged[merged.length - 1];

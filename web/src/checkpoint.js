@@ -222,10 +222,12 @@ export class CheckpointView {
     this._on("solution", () => this.showSolution(true));
     this._on("example-restore", () => this.restoreExample());
     for (const details of section.querySelectorAll("[data-carried]")) {
-      details.querySelector('[data-action="carry-refresh"]')?.addEventListener("click", () => whenEditor(() => {
-        this._ready();
-        this.syncCarried(details.dataset.carried);
-      }));
+      details.querySelector('[data-action="carry-refresh"]')?.addEventListener("click", () =>
+        whenEditor(() => {
+          this._ready();
+          this.syncCarried(details.dataset.carried);
+        }),
+      );
     }
     if (data && store.checkpoint(lesson.id, data.id)?.solutionRevealed) this.showSolution(false);
     this._restoreVerdict();
@@ -465,7 +467,10 @@ export class CheckpointView {
   }
 
   _refocus() {
-    const target = this.origin && this.origin.isConnected ? this.origin : this.buttons.run || (this.view ? this.view.contentDOM : this.section);
+    const target =
+      this.origin && this.origin.isConnected
+        ? this.origin
+        : this.buttons.run || (this.view ? this.view.contentDOM : this.section);
     target.focus({ preventScroll: true });
   }
 
@@ -500,10 +505,15 @@ export class CheckpointView {
    * every checkpoint's code in lesson order. */
   compose() {
     if (!this.data) {
-      return compose(this.page.checkpointViews().map((view) => ({
-        file: `checkpoint${view.number}.py`, kind: "checkpoint", n: view.number, view: view.view,
-        text: getText(view.view),
-      })));
+      return compose(
+        this.page.checkpointViews().map((view) => ({
+          file: `checkpoint${view.number}.py`,
+          kind: "checkpoint",
+          n: view.number,
+          view: view.view,
+          text: getText(view.view),
+        })),
+      );
     }
     this.syncCarried();
     const parts = this.carried.map((entry) => {
@@ -531,7 +541,8 @@ export class CheckpointView {
 
   _snippet() {
     if (!this.data) return { text: getText(this.view), view: this.view };
-    if (this.example && !this.example.block.hidden) return { text: getText(this.example.view), view: this.example.view };
+    if (this.example && !this.example.block.hidden)
+      return { text: getText(this.example.view), view: this.example.view };
     return { text: "", view: null };
   }
 
@@ -563,9 +574,10 @@ export class CheckpointView {
         headline = this._runError(run, segments, snippet);
       } else {
         const value = typeof run.value === "string" ? run.value : null;
-        headline = value !== null && value.length <= ANNOUNCED_VALUE_MAX
-          ? showTemplated(this.verdict, "pass", "run_done_value", { value }) // the value in a <bdi>
-          : showStatus(this.verdict, "pass", t("run_done"));
+        headline =
+          value !== null && value.length <= ANNOUNCED_VALUE_MAX
+            ? showTemplated(this.verdict, "pass", "run_done_value", { value }) // the value in a <bdi>
+            : showStatus(this.verdict, "pass", t("run_done"));
         this.verdict.dataset.verdict = "idle";
         if (value !== null) renderRunValue(this.verdict, value, tryingCase ? this.caseExpected : null);
         else this.output.placeholder(t("no_output"));
@@ -601,7 +613,10 @@ export class CheckpointView {
       this.verdict.append(pythonErrorBox(error, own ? { line, label: null } : { line: null, label: null }));
     }
     if (traceback) {
-      this.output.append("stderr", `${this.output.size ? "\n" : ""}${trimTraceback(this._relabel(segments)(traceback))}\n`);
+      this.output.append(
+        "stderr",
+        `${this.output.size ? "\n" : ""}${trimTraceback(this._relabel(segments)(traceback))}\n`,
+      );
     }
     if (view && line) markErrorLine(view, line);
     return headline;
@@ -650,15 +665,21 @@ export class CheckpointView {
     this.setRuntimeState(this.runtime.state);
     const run = result.kind === "result" ? result.run || {} : null;
     if (!run || !run.trace) {
-      const reason = result.kind === "timeout" ? t("verdict_timeout", { seconds: result.timeLimit ?? "?" })
-        : result.kind === "stopped" ? t("verdict_stopped")
-          : run && run.after_error ? t("run_example_error", { line: 1 }) : (result.message || t("verdict_error"));
+      const reason =
+        result.kind === "timeout"
+          ? t("verdict_timeout", { seconds: result.timeLimit ?? "?" })
+          : result.kind === "stopped"
+            ? t("verdict_stopped")
+            : run && run.after_error
+              ? t("run_example_error", { line: 1 })
+              : result.message || t("verdict_error");
       box.replaceChildren(el("p", "trace-note", t("trace_failed", { reason })));
       box.dataset.traceState = "failed";
       this.page.announce(t("trace_failed", { reason }));
       return;
     }
-    if (run.traceback) this.output.append("stderr", `${trimTraceback(this._relabel(composed.segments)(run.traceback))}\n`);
+    if (run.traceback)
+      this.output.append("stderr", `${trimTraceback(this._relabel(composed.segments)(run.traceback))}\n`);
     const view = renderTrace(box, {
       trace: run.trace,
       run,
@@ -739,8 +760,13 @@ export class CheckpointView {
     }
     const verdict = result.verdict;
     this.lastCheck = { verdict, timeLimit: result.timeLimit, segments };
-    const { status, announcement } = renderVerdict(this.verdict, verdict, this._verdictOptions(result.timeLimit, segments));
-    if (this.page.verdicts) this.page.verdicts.put(this.lesson.id, this.data.id, verdict, { timeLimit: result.timeLimit, code: own });
+    const { status, announcement } = renderVerdict(
+      this.verdict,
+      verdict,
+      this._verdictOptions(result.timeLimit, segments),
+    );
+    if (this.page.verdicts)
+      this.page.verdicts.put(this.lesson.id, this.data.id, verdict, { timeLimit: result.timeLimit, code: own });
     if (verdict.stdout && this.output.size === 0) this.output.append("stdout", verdict.stdout);
     if (verdict.stderr && this.output.size === 0) this.output.append("stderr", verdict.stderr);
     const error = status === "pass" ? null : pythonError(verdict);
@@ -774,9 +800,13 @@ export class CheckpointView {
     this.lastCheck = { verdict: kept.verdict, timeLimit: kept.timeLimit, segments: null };
     this.verdict.dataset.restored = "true";
     const when = new Date(kept.at);
-    const note = el("p", "restored-note", t("restored_verdict", {
-      when: Number.isNaN(when.getTime()) ? kept.at : when.toLocaleString(this.lang),
-    }));
+    const note = el(
+      "p",
+      "restored-note",
+      t("restored_verdict", {
+        when: Number.isNaN(when.getTime()) ? kept.at : when.toLocaleString(this.lang),
+      }),
+    );
     if (typeof kept.code === "string" && kept.code !== this.initialText) {
       note.append(" ", el("span", null, t("restored_changed")));
     }
@@ -917,11 +947,13 @@ export class CheckpointView {
     copy.className = "btn";
     copy.dataset.action = "solution-copy";
     copy.textContent = t("solution_copy");
-    copy.addEventListener("click", () => whenEditor(() => {
-      this._ready();
-      setText(this.view, this.data.solution);
-      this.view.focus();
-    }));
+    copy.addEventListener("click", () =>
+      whenEditor(() => {
+        this._ready();
+        setText(this.view, this.data.solution);
+        this.view.focus();
+      }),
+    );
     box.append(heading, pre, copy);
     box.hidden = false;
     this.page.scrollables(box);

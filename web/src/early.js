@@ -18,7 +18,6 @@ import { Req, newRunId, request } from "./protocol.js";
 /* global WORKER_VERSION */
 const KEY = "__werkbankEarlyWorker";
 
-
 /**
  * Preload the editor's modules (`data-modules` on this script: the shared chunks, then the stages, as
  * werkbank/site.py lists them), so app.js's imports find them fetched and compiled. start() skips it on a page

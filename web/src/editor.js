@@ -66,19 +66,32 @@ const errorLineField = StateField.define({
 
 // Colours come from CSS variables (web/static/site.css), so one style serves the light and the dark theme.
 const highlight = HighlightStyle.define([
-  { tag: [tags.keyword, tags.controlKeyword, tags.operatorKeyword, tags.definitionKeyword, tags.moduleKeyword],
-    color: "var(--hl-keyword)" },
+  {
+    tag: [tags.keyword, tags.controlKeyword, tags.operatorKeyword, tags.definitionKeyword, tags.moduleKeyword],
+    color: "var(--hl-keyword)",
+  },
   { tag: [tags.string, tags.special(tags.string)], color: "var(--hl-string)" },
   { tag: [tags.number, tags.bool, tags.null], color: "var(--hl-number)" },
   { tag: [tags.comment, tags.lineComment, tags.blockComment], color: "var(--hl-comment)", fontStyle: "italic" },
-  { tag: [tags.function(tags.variableName), tags.function(tags.definition(tags.variableName))], color: "var(--hl-function)" },
-  { tag: [tags.definition(tags.variableName), tags.className, tags.definition(tags.className)], color: "var(--hl-def)" },
+  {
+    tag: [tags.function(tags.variableName), tags.function(tags.definition(tags.variableName))],
+    color: "var(--hl-function)",
+  },
+  {
+    tag: [tags.definition(tags.variableName), tags.className, tags.definition(tags.className)],
+    color: "var(--hl-def)",
+  },
   { tag: [tags.self, tags.standard(tags.variableName)], color: "var(--hl-builtin)" },
   { tag: tags.invalid, color: "var(--fail)" },
 ]);
 
 const theme = EditorView.theme({
-  "&": { fontSize: "var(--editor-font-size, 0.95rem)", border: "1px solid var(--border)", borderRadius: "6px", background: "var(--code-bg)" },
+  "&": {
+    fontSize: "var(--editor-font-size, 0.95rem)",
+    border: "1px solid var(--border)",
+    borderRadius: "6px",
+    background: "var(--code-bg)",
+  },
   "&.cm-focused": { outline: "2px solid var(--focus)", outlineOffset: "2px" },
   ".cm-content": { fontFamily: "var(--mono)", minHeight: "var(--editor-min-height, 6rem)", caretColor: "var(--fg)" },
   ".cm-gutters": { background: "var(--code-bg)", color: "var(--muted)", borderRight: "1px solid var(--border)" },
@@ -175,9 +188,13 @@ const bidiComments = ViewPlugin.fromClass(
 
 let lastTabAt = 0;
 if (typeof document !== "undefined") {
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Tab") lastTabAt = Date.now();
-  }, true);
+  document.addEventListener(
+    "keydown",
+    (event) => {
+      if (event.key === "Tab") lastTabAt = Date.now();
+    },
+    true,
+  );
 }
 const ARRIVAL_MS = 400;
 const UNTIL_ANOTHER_KEY = 24 * 3600 * 1000;
@@ -200,8 +217,10 @@ export function createEditor(parent, options) {
  * yields once its editor state is made (the Python parse of `doc` included), and returns the view after the next
  * step. On a first visit, with nothing of CodeMirror compiled yet, the first editor in one step is a long task.
  */
-export function* editorSteps(parent, { doc = "", label = "", describedBy = "", onChange = null, onSubmit = null,
-  className = "" } = {}) {
+export function* editorSteps(
+  parent,
+  { doc = "", label = "", describedBy = "", onChange = null, onSubmit = null, className = "" } = {},
+) {
   const keys = [];
   if (onSubmit) {
     keys.push({
@@ -213,8 +232,13 @@ export function* editorSteps(parent, { doc = "", label = "", describedBy = "", o
       preventDefault: true,
     });
   }
-  const attributes = { "aria-label": label, spellcheck: "false", autocapitalize: "off", autocorrect: "off",
-    translate: "no" };
+  const attributes = {
+    "aria-label": label,
+    spellcheck: "false",
+    autocapitalize: "off",
+    autocorrect: "off",
+    translate: "no",
+  };
   if (describedBy) attributes["aria-describedby"] = describedBy;
   const state = EditorState.create({
     doc,

@@ -8,7 +8,17 @@
 // `werkbank grade` runs. Learner code never runs in this interpreter, so nothing it does can change a verdict.
 
 import { Req, Res, response, validate } from "./protocol.js";
-import { fetchEngine, fetchText, fetchWheel, fromPython, isFatal, loadNumpy, startPyodide, WHEELS_URL, writeEngine } from "./pyboot.js";
+import {
+  fetchEngine,
+  fetchText,
+  fetchWheel,
+  fromPython,
+  isFatal,
+  loadNumpy,
+  startPyodide,
+  WHEELS_URL,
+  writeEngine,
+} from "./pyboot.js";
 
 const post = self.postMessage.bind(self);
 const realFetch = self.fetch.bind(self);
@@ -121,18 +131,25 @@ async function prepared(msg) {
     fromPython(grader.load_check(ref, utf8(check.plan || ""), utf8(check.key || ""), author), "load_check");
     entry = author
       ? { ref, author: true, planJson: "", plotCase: "", timeLimit: 0 }
-      : { ref, author: false, planJson: String(check.plan), plotCase: String(check.plot_case || ""), timeLimit: Number(check.time_limit) || 0 };
+      : {
+          ref,
+          author: false,
+          planJson: String(check.plan),
+          plotCase: String(check.plot_case || ""),
+          timeLimit: Number(check.time_limit) || 0,
+        };
   } else {
     const view = fromPython(grader.prepare(msg.lessonId, String(msg.checkpoint), String(msg.lang)), "prepare");
-    entry = typeof view.author_error === "string"
-      ? { ref: String(view.ref), author: true, planJson: "", plotCase: "", timeLimit: 0 }
-      : {
-          ref: String(view.ref),
-          author: false,
-          planJson: JSON.stringify(view.plan),
-          plotCase: typeof view.plot_case === "string" ? view.plot_case : "",
-          timeLimit: Number(view.time_limit) || 0,
-        };
+    entry =
+      typeof view.author_error === "string"
+        ? { ref: String(view.ref), author: true, planJson: "", plotCase: "", timeLimit: 0 }
+        : {
+            ref: String(view.ref),
+            author: false,
+            planJson: JSON.stringify(view.plan),
+            plotCase: typeof view.plot_case === "string" ? view.plot_case : "",
+            timeLimit: Number(view.time_limit) || 0,
+          };
   }
   keys.set(id, entry);
   return entry;
@@ -154,7 +171,13 @@ async function shrink(msg) {
     rounds.delete(msg.shrinkId);
     if (!round) return { verdict, plan: "", shrinkId: "" };
     const picked = fromPython(
-      grader.shrink_pick(round.preparedJson, utf8(msg.runJson), JSON.stringify(verdict), round.stateJson, String(msg.lang)),
+      grader.shrink_pick(
+        round.preparedJson,
+        utf8(msg.runJson),
+        JSON.stringify(verdict),
+        round.stateJson,
+        String(msg.lang),
+      ),
       "shrink_pick",
     );
     verdict = picked.verdict;
@@ -174,7 +197,13 @@ async function handle(msg) {
     if (!grader) await booting;
     if (msg.type === Req.PREPARE) {
       const entry = await prepared(msg);
-      post(response(Res.PREPARED, msg.runId, { plan: entry.planJson, plotCase: entry.plotCase, timeLimit: entry.timeLimit }));
+      post(
+        response(Res.PREPARED, msg.runId, {
+          plan: entry.planJson,
+          plotCase: entry.plotCase,
+          timeLimit: entry.timeLimit,
+        }),
+      );
     } else if (msg.type === Req.JUDGE) {
       const entry = await prepared(msg);
       const verdict = fromPython(grader.judge(entry.ref, utf8(msg.runJson), msg.lang), "judge");
@@ -189,7 +218,12 @@ async function handle(msg) {
       throw new Error(`the grader worker does not do ${msg.type}`);
     }
   } catch (error) {
-    post(response(Res.FAILURE, msg.runId, { message: String((error && error.message) || error), fatal: isFatal(pyodide, error) }));
+    post(
+      response(Res.FAILURE, msg.runId, {
+        message: String((error && error.message) || error),
+        fatal: isFatal(pyodide, error),
+      }),
+    );
   }
 }
 
@@ -202,7 +236,12 @@ self.addEventListener("message", (event) => {
     if (!booting) {
       // the runtime the page's first learner worker compiled before any learner code existed (runtime.js; startPyodide
       // takes only a WebAssembly.Module)
-      booting = boot(msg.runId, typeof msg.lessonId === "string" ? msg.lessonId : "", typeof msg.lang === "string" ? msg.lang : "", msg.runtime);
+      booting = boot(
+        msg.runId,
+        typeof msg.lessonId === "string" ? msg.lessonId : "",
+        typeof msg.lang === "string" ? msg.lang : "",
+        msg.runtime,
+      );
       booting.catch((error) =>
         post(response(Res.FAILURE, msg.runId, { message: String((error && error.message) || error), fatal: true })),
       );

@@ -7,7 +7,7 @@ let own = {};
 let fallback = {};
 let language = "";
 
-const has = (table, key) => Object.prototype.hasOwnProperty.call(table, key) && typeof table[key] === "string";
+const has = (table, key) => Object.hasOwn(table, key) && typeof table[key] === "string";
 
 /* global SETTINGS */
 
@@ -30,7 +30,7 @@ export function loadStrings(doc = typeof document === "undefined" ? null : docum
 /** Fill `{name}` placeholders of `template` from `values` (unknown placeholders stay as they are). */
 export function fill(template, values = {}) {
   return String(template).replace(/\{(\w+)\}/g, (whole, name) =>
-    Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole,
+    Object.hasOwn(values, name) ? String(values[name]) : whole,
   );
 }
 

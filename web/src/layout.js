@@ -8,12 +8,16 @@ export const NARROW = "(max-width: 59.99rem)";
 
 /** Make the task/work tabs of every checkpoint in `root` follow the screen width (`query`). */
 export function setupCheckpointTabs(root = document, query = window.matchMedia(NARROW)) {
-  const sections = Array.from(root.querySelectorAll("section.checkpoint")).map((section) => {
-    const tablist = section.querySelector("[data-cp-tabs]");
-    const tabs = tablist ? Array.from(tablist.querySelectorAll('[role="tab"]')) : [];
-    const panels = new Map(tabs.map((tab) => [tab.dataset.tab, section.querySelector(`[data-panel="${tab.dataset.tab}"]`)]));
-    return { section, tablist, tabs, panels, selected: "task" };
-  }).filter((entry) => entry.tablist && entry.tabs.length === 2);
+  const sections = Array.from(root.querySelectorAll("section.checkpoint"))
+    .map((section) => {
+      const tablist = section.querySelector("[data-cp-tabs]");
+      const tabs = tablist ? Array.from(tablist.querySelectorAll('[role="tab"]')) : [];
+      const panels = new Map(
+        tabs.map((tab) => [tab.dataset.tab, section.querySelector(`[data-panel="${tab.dataset.tab}"]`)]),
+      );
+      return { section, tablist, tabs, panels, selected: "task" };
+    })
+    .filter((entry) => entry.tablist && entry.tabs.length === 2);
 
   const select = (entry, name, focus = false) => {
     entry.selected = name;

@@ -27,32 +27,134 @@
 /** Own members of the global object (and of its prototypes) that stay. */
 export const GLOBALS = new Set([
   // ECMAScript, ECMA-402, WebAssembly, console
-  "globalThis", "Infinity", "NaN", "undefined", "eval", "isFinite", "isNaN", "parseFloat", "parseInt", "decodeURI",
-  "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "unescape", "AggregateError", "Array",
-  "ArrayBuffer", "AsyncDisposableStack", "Atomics", "BigInt", "BigInt64Array", "BigUint64Array", "Boolean", "DataView",
-  "Date", "DisposableStack", "Error", "EvalError", "FinalizationRegistry", "Float16Array", "Float32Array",
-  "Float64Array", "Function", "Int8Array", "Int16Array", "Int32Array", "Intl", "Iterator", "JSON", "Map", "Math",
-  "Number", "Object", "Promise", "Proxy", "RangeError", "ReferenceError", "Reflect", "RegExp", "Set",
-  "SharedArrayBuffer", "String", "SuppressedError", "Symbol", "SyntaxError", "Temporal", "TypeError", "Uint8Array",
-  "Uint8ClampedArray", "Uint16Array", "Uint32Array", "URIError", "WeakMap", "WeakRef", "WeakSet", "WebAssembly",
+  "globalThis",
+  "Infinity",
+  "NaN",
+  "undefined",
+  "eval",
+  "isFinite",
+  "isNaN",
+  "parseFloat",
+  "parseInt",
+  "decodeURI",
+  "decodeURIComponent",
+  "encodeURI",
+  "encodeURIComponent",
+  "escape",
+  "unescape",
+  "AggregateError",
+  "Array",
+  "ArrayBuffer",
+  "AsyncDisposableStack",
+  "Atomics",
+  "BigInt",
+  "BigInt64Array",
+  "BigUint64Array",
+  "Boolean",
+  "DataView",
+  "Date",
+  "DisposableStack",
+  "Error",
+  "EvalError",
+  "FinalizationRegistry",
+  "Float16Array",
+  "Float32Array",
+  "Float64Array",
+  "Function",
+  "Int8Array",
+  "Int16Array",
+  "Int32Array",
+  "Intl",
+  "Iterator",
+  "JSON",
+  "Map",
+  "Math",
+  "Number",
+  "Object",
+  "Promise",
+  "Proxy",
+  "RangeError",
+  "ReferenceError",
+  "Reflect",
+  "RegExp",
+  "Set",
+  "SharedArrayBuffer",
+  "String",
+  "SuppressedError",
+  "Symbol",
+  "SyntaxError",
+  "Temporal",
+  "TypeError",
+  "Uint8Array",
+  "Uint8ClampedArray",
+  "Uint16Array",
+  "Uint32Array",
+  "URIError",
+  "WeakMap",
+  "WeakRef",
+  "WeakSet",
+  "WebAssembly",
   "console",
   // the web platform, as far as Pyodide and this worker use it once Python runs
-  "constructor", "self", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "queueMicrotask",
-  "structuredClone", "atob", "btoa", "crypto", "performance", "navigator", "isSecureContext", "crossOriginIsolated",
-  "addEventListener", "removeEventListener", "dispatchEvent", "TextEncoder", "TextDecoder", "URL", "DOMException",
-  "MessageChannel", "DecompressionStream",
+  "constructor",
+  "self",
+  "setTimeout",
+  "clearTimeout",
+  "setInterval",
+  "clearInterval",
+  "queueMicrotask",
+  "structuredClone",
+  "atob",
+  "btoa",
+  "crypto",
+  "performance",
+  "navigator",
+  "isSecureContext",
+  "crossOriginIsolated",
+  "addEventListener",
+  "removeEventListener",
+  "dispatchEvent",
+  "TextEncoder",
+  "TextDecoder",
+  "URL",
+  "DOMException",
+  "MessageChannel",
+  "DecompressionStream",
 ]);
 
 /** Members of `navigator` (and its prototypes) that stay: what describes the browser, nothing that does anything. */
 export const NAVIGATOR = new Set([
-  "constructor", "hardwareConcurrency", "language", "languages", "userAgent", "platform", "appCodeName", "appName",
-  "appVersion", "product", "onLine",
+  "constructor",
+  "hardwareConcurrency",
+  "language",
+  "languages",
+  "userAgent",
+  "platform",
+  "appCodeName",
+  "appName",
+  "appVersion",
+  "product",
+  "onLine",
 ]);
 
 /** Members of Pyodide's API object (`pyodide_js`) that stay: running Python and its file system, no loaders. */
 export const PYODIDE = new Set([
-  "ERRNO_CODES", "FS", "PATH", "checkInterrupt", "ffi", "globals", "loadedPackages", "pyimport", "pyodide_py",
-  "runPython", "runPythonAsync", "toPy", "version", "length", "name", "prototype",
+  "ERRNO_CODES",
+  "FS",
+  "PATH",
+  "checkInterrupt",
+  "ffi",
+  "globals",
+  "loadedPackages",
+  "pyimport",
+  "pyodide_py",
+  "runPython",
+  "runPythonAsync",
+  "toPy",
+  "version",
+  "length",
+  "name",
+  "prototype",
 ]);
 
 const reason = (what) => `${what} is not available to learner code`;
@@ -146,10 +248,14 @@ export function lockdown(scope, pyodide) {
       const desc = Reflect.getOwnPropertyDescriptor(target, name);
       if (!desc || typeof desc.value !== "function") continue;
       const original = desc.value;
-      events.push([target, name, function listen() {
-        if (this === scope) throw new TypeError(reason(`${name} on the worker`));
-        return apply(original, this, arguments);
-      }]);
+      events.push([
+        target,
+        name,
+        function listen() {
+          if (this === scope) throw new TypeError(reason(`${name} on the worker`));
+          return apply(original, this, arguments);
+        },
+      ]);
     }
   }
 
@@ -165,7 +271,7 @@ export function lockdown(scope, pyodide) {
   }
   for (const name of ["setTimeout", "setInterval"]) {
     // on the object that has it (the global object in some engines, WorkerGlobalScope.prototype in Chromium)
-    const owner = chainOf(scope).find((o) => Object.prototype.hasOwnProperty.call(o, name)) || scope;
+    const owner = chainOf(scope).find((o) => Object.hasOwn(o, name)) || scope;
     if (!fix(owner, name, timers[name])) stuck.push(`self.${name}`);
   }
   for (const [target, name, replacement] of events) if (!fix(target, name, replacement)) stuck.push(name);

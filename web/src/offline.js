@@ -134,8 +134,10 @@ function watchUpdates(registration, onUpdate) {
  * adds. A worker that took control of the page later (clients.claim(), on a first visit) changed no header.
  */
 function loadedThroughWorker(win) {
-  const entry = win.performance && typeof win.performance.getEntriesByType === "function"
-    ? win.performance.getEntriesByType("navigation")[0] : null;
+  const entry =
+    win.performance && typeof win.performance.getEntriesByType === "function"
+      ? win.performance.getEntriesByType("navigation")[0]
+      : null;
   if (entry && typeof entry.workerStart === "number") return entry.workerStart > 0;
   return Boolean(win.navigator.serviceWorker.controller);
 }
@@ -157,8 +159,10 @@ export function mayReload(win = globalThis) {
  * ago): the service worker has just saved Python's runtime, so this page compiles it from scratch.
  */
 export function reloadedIntoIsolation(win = globalThis) {
-  const entry = win.performance && typeof win.performance.getEntriesByType === "function"
-    ? win.performance.getEntriesByType("navigation")[0] : null;
+  const entry =
+    win.performance && typeof win.performance.getEntriesByType === "function"
+      ? win.performance.getEntriesByType("navigation")[0]
+      : null;
   if (!entry || entry.type !== "reload") return false;
   let since;
   try {
@@ -197,7 +201,10 @@ export function reloadIntoIsolation(registration, waitMs = CONTROL_WAIT_MS) {
  */
 export function register(root) {
   const base = new URL(root, globalThis.location.href);
-  return navigator.serviceWorker.register(new URL("sw.js", base).href, { scope: base.pathname, updateViaCache: "none" });
+  return navigator.serviceWorker.register(new URL("sw.js", base).href, {
+    scope: base.pathname,
+    updateViaCache: "none",
+  });
 }
 
 /**

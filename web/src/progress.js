@@ -60,7 +60,8 @@ export function renderHomeProgress(root, store, lessons, t = null) {
     if (box) box.hidden = true;
     return;
   }
-  const done = lesson.checkpoints.length && store.passedCount(lesson.id, lesson.checkpoints) === lesson.checkpoints.length;
+  const done =
+    lesson.checkpoints.length && store.passedCount(lesson.id, lesson.checkpoints) === lesson.checkpoints.length;
   // the checkpoint worked on last, unless it is passed: then the first one not passed yet
   let cp = last.checkpoint;
   if (!lesson.checkpoints.includes(cp) || store.isPassed(lesson.id, cp)) {
@@ -68,8 +69,10 @@ export function renderHomeProgress(root, store, lessons, t = null) {
   }
   const link = box.querySelector("[data-continue-link]");
   link.href = `${page.href}${done || cp === null ? "#lesson-end" : `#checkpoint-${cp}`}`;
-  link.textContent = done || cp === null ? t("continue_link_end", { title: page.title })
-    : t("continue_link", { title: page.title, n: lesson.checkpoints.indexOf(cp) + 1 });
+  link.textContent =
+    done || cp === null
+      ? t("continue_link_end", { title: page.title })
+      : t("continue_link", { title: page.title, n: lesson.checkpoints.indexOf(cp) + 1 });
   link.lang = last.lang;
   box.hidden = false;
 }
@@ -83,7 +86,10 @@ export function renderStartCard(root, states, ids, t, solution = new Set()) {
   for (const node of root.querySelectorAll("[data-start-state]")) {
     const state = states.get(node.dataset.startState) || "new";
     node.dataset.state = state;
-    node.textContent = state === "new" ? "" : `(${t(state === "passed" && solution.has(node.dataset.startState) ? "step_passed_solution" : `step_${state}`)})`;
+    node.textContent =
+      state === "new"
+        ? ""
+        : `(${t(state === "passed" && solution.has(node.dataset.startState) ? "step_passed_solution" : `step_${state}`)})`;
   }
   const link = root.querySelector("[data-start-link]");
   if (!link) return;

@@ -55,8 +55,14 @@ const FIELDS = {
   [Req.RUN]: { source: "string", plan: "string", timeLimit: "number" },
   [Req.PREPARE]: { lessonId: "string", checkpoint: "string", lang: "string" },
   [Req.JUDGE]: { lessonId: "string", checkpoint: "string", runJson: "string", lang: "string" },
-  [Req.SHRINK]: { lessonId: "string", checkpoint: "string", lang: "string", phase: "string", runJson: "string",
-    verdict: "object" },
+  [Req.SHRINK]: {
+    lessonId: "string",
+    checkpoint: "string",
+    lang: "string",
+    phase: "string",
+    runJson: "string",
+    verdict: "object",
+  },
   [Req.PLOT]: { lessonId: "string", checkpoint: "string", lang: "string", runJson: "string" },
   [Res.PROGRESS]: { stage: "string", percent: "number" },
   [Res.RUNTIME]: { module: "object" },
@@ -74,7 +80,16 @@ const FIELDS = {
 
 /** The responses each kind of worker may send; anything else from it is dropped. */
 export const FROM = Object.freeze({
-  learner: new Set([Res.PROGRESS, Res.RUNTIME, Res.PYTHON, Res.READY, Res.STARTED, Res.OUTPUT, Res.RESULT, Res.FAILURE]),
+  learner: new Set([
+    Res.PROGRESS,
+    Res.RUNTIME,
+    Res.PYTHON,
+    Res.READY,
+    Res.STARTED,
+    Res.OUTPUT,
+    Res.RESULT,
+    Res.FAILURE,
+  ]),
   grader: new Set([Res.PROGRESS, Res.READY, Res.PREPARED, Res.VERDICT, Res.PLOTTED, Res.SHRUNK, Res.FAILURE]),
 });
 

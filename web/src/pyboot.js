@@ -122,7 +122,9 @@ export function writeEngine(pyodide, files) {
     }
     pyodide.FS.writeFile(full, content);
   }
-  pyodide.runPython(`import sys\nif ${JSON.stringify(LIB)} not in sys.path: sys.path.insert(0, ${JSON.stringify(LIB)})`);
+  pyodide.runPython(
+    `import sys\nif ${JSON.stringify(LIB)} not in sys.path: sys.path.insert(0, ${JSON.stringify(LIB)})`,
+  );
 }
 
 /**
@@ -153,8 +155,8 @@ export async function startPyodide({ post, runId, emit, fetchFn, runtime: given 
   const metered = meteredFetch(post, runId, "runtime", 2, 70, runtime ? 4_000_000 : 12_000_000, fetchFn);
   const options = {
     indexURL: PYODIDE_URL,
-    stdout: (line) => emit("stdout", line + "\n"),
-    stderr: (line) => emit("stderr", line + "\n"),
+    stdout: (line) => emit("stdout", `${line}\n`),
+    stderr: (line) => emit("stderr", `${line}\n`),
     env: { PYTHONHASHSEED: HASH_SEED }, // the same string hashes on every Check, as in the command line's runs
   };
   return loadPyodideSharing(mjs, options, { wasmUrl: RUNTIME_WASM_URL, fetchFn: metered, runtime, onCompiled });
@@ -166,7 +168,9 @@ const SHAREDLIB = /\.so(\.\d+)*$/;
 /** The bytes of a base-16 sha-256 as the `integrity` value of a fetch. */
 function integrityOf(hex) {
   if (!/^[0-9a-f]{64}$/.test(String(hex))) return undefined;
-  const bytes = String(hex).match(/../g).map((pair) => parseInt(pair, 16));
+  const bytes = String(hex)
+    .match(/../g)
+    .map((pair) => parseInt(pair, 16));
   return `sha256-${btoa(String.fromCharCode(...bytes))}`;
 }
 
@@ -278,7 +282,12 @@ export async function fetchWheel(name, fetchFn) {
   const lockRes = await fetchFn(new URL("pyodide-lock.json", PYODIDE_URL).href);
   if (!lockRes.ok) throw new Error(`pyodide-lock.json: HTTP ${lockRes.status}`);
   const entry = ((await lockRes.json()).packages || {})[name];
-  if (!entry || !/^[\w.+-]+\.whl$/.test(entry.file_name) || (entry.depends || []).length || entry.install_dir !== "site") {
+  if (
+    !entry ||
+    !/^[\w.+-]+\.whl$/.test(entry.file_name) ||
+    (entry.depends || []).length ||
+    entry.install_dir !== "site"
+  ) {
     throw new Error(`${name}: not a self-contained wheel in the lock`);
   }
   return fetchArchive(new URL(entry.file_name, PYODIDE_URL).href, entry.sha256, name, fetchFn);
@@ -303,7 +312,9 @@ export function fetchLessonWheel(requirement, fetchFn) {
  */
 export async function installWheel(pyodide, wheel, api = null) {
   const site = sitePackages(pyodide, api);
-  const unsafe = wheel.files.find(({ path }) => path.startsWith("/") || path.split("/").some((part) => part === ".." || part === ""));
+  const unsafe = wheel.files.find(
+    ({ path }) => path.startsWith("/") || path.split("/").some((part) => part === ".." || part === ""),
+  );
   if (unsafe) throw new Error(`${wheel.fileName}: unsafe path ${unsafe.path}`); // before anything is written
   const made = new Set();
   const libs = [];
@@ -319,7 +330,9 @@ export async function installWheel(pyodide, wheel, api = null) {
   }
   // The import system may have listed site-packages before these files existed; refresh only that folder's finder
   // (importlib.invalidate_caches(), which loadPackage calls, also imports importlib.metadata, a slow import).
-  pyodide.runPython(`import sys\n_f = sys.path_importer_cache.get(${JSON.stringify(site)})\nif _f is not None: _f.invalidate_caches()\ndel _f`);
+  pyodide.runPython(
+    `import sys\n_f = sys.path_importer_cache.get(${JSON.stringify(site)})\nif _f is not None: _f.invalidate_caches()\ndel _f`,
+  );
   await loadSharedLibraries(pyodide, wheel.fileName, libs, api);
   const distInfo = [...new Set(wheel.files.map((f) => f.path.split("/")[0]))].find((d) => d.endsWith(".dist-info"));
   recordInstalled(pyodide, wheel.name, distInfo || null, api);
@@ -355,7 +368,8 @@ export function fromPython(value, what) {
 
 /** True when Pyodide can no longer be used (its fatal error handler ran, or it stopped answering). */
 export function isFatal(pyodide, error) {
-  if (error && (error.pyodide_fatal_error || /fatal(ly)? (error|failed)/i.test(String(error.message || "")))) return true;
+  if (error && (error.pyodide_fatal_error || /fatal(ly)? (error|failed)/i.test(String(error.message || ""))))
+    return true;
   if (!pyodide) return false;
   try {
     pyodide.runPython("None");

@@ -27,8 +27,10 @@ export function checkVersion(version, what) {
     throw new Error(`werkbank: ${what} needs PYODIDE_VERSION, which the build compiles in (werkbank/assets.py)`);
   }
   if (version !== SUPPORTED_VERSION) {
-    throw new Error(`werkbank: ${what} uses internals of Pyodide ${SUPPORTED_VERSION}, but this is Pyodide ` +
-      `${version}; check web/src/pyodide_private.js against it before changing PYODIDE_VERSION`);
+    throw new Error(
+      `werkbank: ${what} uses internals of Pyodide ${SUPPORTED_VERSION}, but this is Pyodide ` +
+        `${version}; check web/src/pyodide_private.js against it before changing PYODIDE_VERSION`,
+    );
   }
 }
 
@@ -47,9 +49,10 @@ export async function loadPyodideSharing(mjs, options, { wasmUrl, fetchFn, runti
   checkVersion(mjs.version, "sharing one compiled runtime");
   const before = self.fetch;
   // a compiled runtime: nothing to fetch for the wasm (Pyodide asks for it all the same; the body is never read)
-  self.fetch = (input, init) => (runtime && String(input && input.url ? input.url : input) === wasmUrl
-    ? Promise.resolve(new Response(new Uint8Array(0), { headers: { "content-type": "application/wasm" } }))
-    : fetchFn(input, init));
+  self.fetch = (input, init) =>
+    runtime && String(input && input.url ? input.url : input) === wasmUrl
+      ? Promise.resolve(new Response(new Uint8Array(0), { headers: { "content-type": "application/wasm" } }))
+      : fetchFn(input, init);
   const streaming = WebAssembly.instantiateStreaming;
   let shared = false;
   WebAssembly.instantiateStreaming = async (source, imports) => {

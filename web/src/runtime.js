@@ -139,8 +139,15 @@ class Slot {
  * page compiles Python's runtime from scratch (a first visit), so the grader waits longer (see stagedBoot).
  */
 export class Runtime {
-  constructor({ onState = () => {}, onProgress = () => {}, onNotice = () => {}, createWorker = null, early = null,
-    coldRuntime = false, staged = STAGED } = {}) {
+  constructor({
+    onState = () => {},
+    onProgress = () => {},
+    onNotice = () => {},
+    createWorker = null,
+    early = null,
+    coldRuntime = false,
+    staged = STAGED,
+  } = {}) {
     this.early = early;
     this.coldRuntime = coldRuntime;
     this.staged = staged; // see stagedBoot
@@ -167,7 +174,9 @@ export class Runtime {
     this.timers = new Set();
     this.pending = new Map(); // grader request id -> {resolve, reject}
     // the language of the page: a Check's example data are in it (a job's own `lang` wins)
-    this.lang = (typeof document !== "undefined" && document.documentElement && document.documentElement.lang) || SETTINGS.fallbackLanguage;
+    this.lang =
+      (typeof document !== "undefined" && document.documentElement && document.documentElement.lang) ||
+      SETTINGS.fallbackLanguage;
   }
 
   // ---------------------------------------------------------------- state
@@ -600,7 +609,12 @@ export class Runtime {
     this._refresh();
     job.prepareTimer = this._timer(() => this._interrupt(job, "timeout"), PREPARE_LIMIT_MS);
     (job.type === "check" ? this._check(job) : this._run(job)).catch((error) => {
-      if (this.job === job) this._finish(error && error.fatal ? { kind: "crashed", message: error.message } : { kind: "failure", message: String((error && error.message) || error) });
+      if (this.job === job)
+        this._finish(
+          error && error.fatal
+            ? { kind: "crashed", message: error.message }
+            : { kind: "failure", message: String((error && error.message) || error) },
+        );
     });
   }
 
@@ -654,7 +668,9 @@ export class Runtime {
         this._kill(job.slot);
         return verdict;
       }
-      msg = await this._ask(Req.SHRINK, { ...where, phase: "pick", runJson: roundRun, verdict, shrinkId }).catch(() => null);
+      msg = await this._ask(Req.SHRINK, { ...where, phase: "pick", runJson: roundRun, verdict, shrinkId }).catch(
+        () => null,
+      );
     }
     return msg && msg.verdict ? msg.verdict : verdict;
   }
@@ -666,7 +682,8 @@ export class Runtime {
     const checkpoint = typeof job.checkpoint === "string" ? job.checkpoint : null;
     if (checkpoint && typeof job.lessonId === "string" && this.grader) {
       // a checkpoint with a plot: after the module ran, call the plot's case too, so Run draws the learner's result
-      const prepared = this.grader.phase === "ready" ? await this._plan(job.lessonId, checkpoint).catch(() => null) : null;
+      const prepared =
+        this.grader.phase === "ready" ? await this._plan(job.lessonId, checkpoint).catch(() => null) : null;
       if (this.job !== job) return;
       if (prepared && prepared.plan && prepared.plotCase) {
         const full = JSON.parse(prepared.plan);
@@ -724,7 +741,8 @@ export class Runtime {
         if (job.onResult) job.onResult(msg.runJson);
         break;
       case Res.FAILURE:
-        if (msg.fatal) this._crashed(job.slot, msg.message); // ends the job as "crashed"
+        if (msg.fatal)
+          this._crashed(job.slot, msg.message); // ends the job as "crashed"
         else this._finish({ kind: "failure", message: msg.message });
         break;
       default:

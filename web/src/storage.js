@@ -33,7 +33,8 @@ const MIGRATIONS = {
       if (!cps || typeof cps !== "object") continue;
       const checkpoints = {};
       for (const [cp, done] of Object.entries(cps)) {
-        if (done) checkpoints[cp] = { passedAt: new Date(0).toISOString(), lastPassingCode: "", solutionRevealed: false };
+        if (done)
+          checkpoints[cp] = { passedAt: new Date(0).toISOString(), lastPassingCode: "", solutionRevealed: false };
       }
       lessons[id] = { checkpoints, drafts: {} };
     }
@@ -63,14 +64,16 @@ export function validateProgress(doc) {
     const entry = { checkpoints: {}, drafts: {} };
     for (const [cp, rec] of Object.entries(lesson.checkpoints || {})) {
       if (!isObject(rec)) throw new Error(`lesson ${id} checkpoint ${cp} must be an object`);
-      const passedAt = typeof rec.passedAt === "string" && !Number.isNaN(Date.parse(rec.passedAt)) ? rec.passedAt : null;
+      const passedAt =
+        typeof rec.passedAt === "string" && !Number.isNaN(Date.parse(rec.passedAt)) ? rec.passedAt : null;
       if (rec.passedAt != null && passedAt === null) throw new Error(`lesson ${id} checkpoint ${cp}: bad passedAt`);
       entry.checkpoints[cp] = {
         passedAt,
         lastPassingCode: typeof rec.lastPassingCode === "string" ? rec.lastPassingCode : "",
         solutionRevealed: rec.solutionRevealed === true,
       };
-      if (typeof rec.triedAt === "string" && !Number.isNaN(Date.parse(rec.triedAt))) entry.checkpoints[cp].triedAt = rec.triedAt;
+      if (typeof rec.triedAt === "string" && !Number.isNaN(Date.parse(rec.triedAt)))
+        entry.checkpoints[cp].triedAt = rec.triedAt;
       if (Number.isInteger(rec.hints) && rec.hints > 0) entry.checkpoints[cp].hints = rec.hints;
       if (rec.solutionFirst === true && passedAt) entry.checkpoints[cp].solutionFirst = true;
     }
@@ -131,8 +134,12 @@ export function mergeProgress(preferred, other) {
       const y = b.checkpoints[cp] || {};
       const laterCode =
         x.passedAt && y.passedAt
-          ? Date.parse(x.passedAt) >= Date.parse(y.passedAt) ? x.lastPassingCode : y.lastPassingCode
-          : x.passedAt ? x.lastPassingCode : y.lastPassingCode;
+          ? Date.parse(x.passedAt) >= Date.parse(y.passedAt)
+            ? x.lastPassingCode
+            : y.lastPassingCode
+          : x.passedAt
+            ? x.lastPassingCode
+            : y.lastPassingCode;
       checkpoints[cp] = {
         passedAt: earlier(x.passedAt, y.passedAt),
         lastPassingCode: laterCode || x.lastPassingCode || y.lastPassingCode || "",
@@ -326,7 +333,8 @@ export class ProgressStore {
 
   _record(id, cp) {
     const lesson = this._lesson(id);
-    if (!lesson.checkpoints[cp]) lesson.checkpoints[cp] = { passedAt: null, lastPassingCode: "", solutionRevealed: false };
+    if (!lesson.checkpoints[cp])
+      lesson.checkpoints[cp] = { passedAt: null, lastPassingCode: "", solutionRevealed: false };
     return lesson.checkpoints[cp];
   }
 
@@ -469,9 +477,18 @@ export function compactVerdict(verdict) {
   const { stdout, stderr, ...rest } = verdict; // eslint-disable-line no-unused-vars
   const steps = [
     (v) => v,
-    (v) => ({ ...v, failing: Array.isArray(v.failing) ? v.failing.map((f) => ({ ...f, call_source: null })) : v.failing }),
-    (v) => { const { failing, ...r } = v; return r; }, // eslint-disable-line no-unused-vars
-    (v) => { const { plot, ...r } = v; return r; }, // eslint-disable-line no-unused-vars
+    (v) => ({
+      ...v,
+      failing: Array.isArray(v.failing) ? v.failing.map((f) => ({ ...f, call_source: null })) : v.failing,
+    }),
+    (v) => {
+      const { failing, ...r } = v;
+      return r;
+    }, // eslint-disable-line no-unused-vars
+    (v) => {
+      const { plot, ...r } = v;
+      return r;
+    }, // eslint-disable-line no-unused-vars
   ];
   let out = rest;
   for (const step of steps) {

@@ -10,7 +10,7 @@
 // reports itself "installed" (the page shows "update available"); it takes over when the page posts
 // {type: "skip-waiting"}. Old caches are deleted when the new worker activates.
 //
-// Isolation: a page is crossOriginIsolated (SharedArrayBuffer, so Stop can interrupt Python) only when its document
+// Isolation: a page is crossOriginIsolated (a process of its own, shared with no cross-origin page) only when its document
 // comes with COOP same-origin + COEP require-corp. A plain static host sends neither, so every same-origin response
 // that passes through here gets COOP, COEP and CORP added when the host did not send them.
 //
@@ -150,7 +150,10 @@ function rank(path) {
  */
 async function complete() {
   const cache = await caches.open(CACHE);
-  await cache.put(MANIFEST_URL, new Response(JSON.stringify(BUILD.files), { headers: { "Content-Type": "application/json" } }));
+  await cache.put(
+    MANIFEST_URL,
+    new Response(JSON.stringify(BUILD.files), { headers: { "Content-Type": "application/json" } }),
+  );
   const have = new Set((await cache.keys()).map((request) => request.url));
   const missing = [...FILES.keys()].filter((path) => !have.has(urlOf(path))).sort((a, b) => rank(a) - rank(b));
   const donors = missing.length ? await reusable() : new Map();
@@ -329,7 +332,9 @@ self.addEventListener("fetch", (event) => {
   const role = event.clientId ? roles.get(event.clientId) : "other"; // a navigation has no client yet
   if (role !== "other") {
     // a learner worker's, or a client not seen yet: the answer waits for which it is
-    event.respondWith(roleOf(event.clientId).then((found) => (found === "learner" ? forLearner(request) : ordinary(request))));
+    event.respondWith(
+      roleOf(event.clientId).then((found) => (found === "learner" ? forLearner(request) : ordinary(request))),
+    );
     return;
   }
   if (request.method !== "GET") return;

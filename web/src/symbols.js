@@ -62,9 +62,10 @@ export function setupSymbolBar(editor, { coarse = matchMedia("(pointer: coarse)"
     else if (!bar.contains(node)) show(null);
   });
   document.addEventListener("focusout", (event) => {
-    if (!event.relatedTarget) setTimeout(() => {
-      if (!document.activeElement || !document.activeElement.classList.contains("cm-content")) show(null);
-    }, 0);
+    if (!event.relatedTarget)
+      setTimeout(() => {
+        if (!document.activeElement || !document.activeElement.classList.contains("cm-content")) show(null);
+      }, 0);
   });
   if (window.visualViewport) {
     window.visualViewport.addEventListener("resize", place);

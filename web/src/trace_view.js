@@ -15,7 +15,10 @@ import { el, locate } from "./verdict.js";
  * (web/src/checkpoint.js compose), `announce(text)` the page's announcer, `idPrefix` for unique ids. Returns
  * {heading, go(index)}.
  */
-export function renderTrace(box, { trace, run, label, source, segments, announce = () => {}, idPrefix = "trace", onClose = null }) {
+export function renderTrace(
+  box,
+  { trace, run, label, source, segments, announce = () => {}, idPrefix = "trace", onClose = null },
+) {
   box.replaceChildren();
   box.hidden = false;
   const steps = Array.isArray(trace && trace.steps) ? trace.steps : [];
@@ -120,8 +123,18 @@ export function renderTrace(box, { trace, run, label, source, segments, announce
   };
   const describe = (step, index) => {
     const where = locate(segments || [], step.line);
-    const lineText = where && where.kind !== "own" ? `${where.line} ${t("trace_where_carried", { n: where.n, line: where.line })}` : String(where ? where.line : step.line);
-    const values = { n: index + 1, total: steps.length, line: lineText, func: step.func, value: step.value ?? "", exc: step.value ?? "" };
+    const lineText =
+      where && where.kind !== "own"
+        ? `${where.line} ${t("trace_where_carried", { n: where.n, line: where.line })}`
+        : String(where ? where.line : step.line);
+    const values = {
+      n: index + 1,
+      total: steps.length,
+      line: lineText,
+      func: step.func,
+      value: step.value ?? "",
+      exc: step.value ?? "",
+    };
     if (step.event === "return") return t("trace_step_return", values);
     if (step.event === "exception") return t("trace_step_exception", values);
     return t("trace_step", values);
@@ -167,7 +180,12 @@ export function renderTrace(box, { trace, run, label, source, segments, announce
       tr.append(td);
       tbody.append(tr);
     }
-    for (const [b, disabled] of [[first, current === 0], [prev, current === 0], [next, current === steps.length - 1], [last, current === steps.length - 1]]) {
+    for (const [b, disabled] of [
+      [first, current === 0],
+      [prev, current === 0],
+      [next, current === steps.length - 1],
+      [last, current === steps.length - 1],
+    ]) {
       if (disabled) b.setAttribute("aria-disabled", "true");
       else b.removeAttribute("aria-disabled");
     }

@@ -117,7 +117,9 @@ export function templated(key, values = {}) {
   const marked = {};
   for (const name of Object.keys(values)) marked[name] = `\ue000${name}\ue001`;
   const nodes = [];
-  for (const [i, part] of t(key, marked).split(/\ue000(\w+)\ue001/).entries()) {
+  for (const [i, part] of t(key, marked)
+    .split(/\ue000(\w+)\ue001/)
+    .entries()) {
     if (i % 2 === 0) {
       if (part) nodes.push(document.createTextNode(part));
     } else {
@@ -145,7 +147,9 @@ function codeBlock(text, className = "verdict-code") {
 
 /** Keep the end of a long traceback (where the error is), with a marker for what was cut. */
 export function trimTraceback(text) {
-  const lines = cut(text || "", SHOWN.traceback).replace(/\s+$/, "").split("\n");
+  const lines = cut(text || "", SHOWN.traceback)
+    .replace(/\s+$/, "")
+    .split("\n");
   if (lines.length <= TRACEBACK_LINES) return lines.join("\n");
   return ["…", ...lines.slice(-TRACEBACK_LINES)].join("\n");
 }
@@ -276,10 +280,19 @@ export function pythonErrorBox(error, where) {
  * each listed one that carries a complete call), idPrefix (unique ids in the page). Plots go through the figure
  * registry (web/src/figures/index.js).
  */
-export function renderVerdict(area, verdict, {
-  lang, timeLimit, where = (line) => ({ line, label: null }), relabel = (text) => text, onTryCase = null,
-  onTraceCase = null, idPrefix = "verdict",
-} = {}) {
+export function renderVerdict(
+  area,
+  verdict,
+  {
+    lang,
+    timeLimit,
+    where = (line) => ({ line, label: null }),
+    relabel = (text) => text,
+    onTryCase = null,
+    onTraceCase = null,
+    idPrefix = "verdict",
+  } = {},
+) {
   const status = ["pass", "fail", "error", "timeout"].includes(verdict.status) ? verdict.status : "error";
   area.dataset.verdict = status;
   area.replaceChildren();
@@ -316,16 +329,21 @@ export function renderVerdict(area, verdict, {
     if (error) details.append(el("p", "case-details-title", t("case_details")));
     if (failure.case_label) {
       // the case's label in the learner's language (never the raw case id), and how the case came about
-      const kind = [failure.generated ? t("case_generated") : "", failure.shrunk ? t("case_shrunk") : ""].filter(Boolean);
+      const kind = [failure.generated ? t("case_generated") : "", failure.shrunk ? t("case_shrunk") : ""].filter(
+        Boolean,
+      );
       const label = el("p", "case-label");
-      label.append(el("span", "case-label-name", `${t("case")}: `),
-        sentence("span", null, `${failure.case_label}${kind.length ? ` (${kind.join(", ")})` : ""}`));
+      label.append(
+        el("span", "case-label-name", `${t("case")}: `),
+        sentence("span", null, `${failure.case_label}${kind.length ? ` (${kind.join(", ")})` : ""}`),
+      );
       details.append(label);
     }
     const dl = el("dl", "verdict-details");
     const source = tryableSource(failure);
-    const buttons = source ? caseButtons({ source, expected: failure.expected, label: failure.case_label || "" },
-      { onTryCase, onTraceCase }) : null;
+    const buttons = source
+      ? caseButtons({ source, expected: failure.expected, label: failure.case_label || "" }, { onTryCase, onTraceCase })
+      : null;
     // a long call (hundreds of items) is shown bounded; "Try this case" takes the complete one
     const shown = source && (source.length <= LONG_CALL || !failure.call) ? source : failure.call || source;
     row(dl, t("call"), shown, { code: true, after: buttons });
@@ -358,7 +376,9 @@ export function renderVerdict(area, verdict, {
 
 /** The first sentence of `text` (up to its first full stop followed by a space), at most 200 characters. */
 function firstSentence(text) {
-  const value = String(text || "").replace(/\s+/g, " ").trim();
+  const value = String(text || "")
+    .replace(/\s+/g, " ")
+    .trim();
   const match = value.match(/^.+?[.!?؟。](?=\s|$)/u);
   const sentence = match ? match[0] : value;
   return sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
@@ -409,7 +429,8 @@ export function failingList(verdict, { onTryCase = null, onTraceCase = null, idP
   const box = el("details", "failing-list");
   box.dataset.failing = String(total);
   box.append(el("summary", null, t("failing_title", { n: total })));
-  if (listed.length < total) box.append(el("p", "failing-note failing-count", t("failing_first", { shown: listed.length, n: total })));
+  if (listed.length < total)
+    box.append(el("p", "failing-note failing-count", t("failing_first", { shown: listed.length, n: total })));
   const list = el("ol");
   listed.forEach((item, index) => {
     const li = el("li");
@@ -427,8 +448,12 @@ export function failingList(verdict, { onTryCase = null, onTraceCase = null, idP
     li.append(call);
     const source = typeof item.call_source === "string" && item.call_source.trim() ? item.call_source : null;
     if (source) {
-      const buttons = caseButtons({ source, expected: item.expected ?? null, label: item.label || "" },
-        { onTryCase, onTraceCase }, labelId, true);
+      const buttons = caseButtons(
+        { source, expected: item.expected ?? null, label: item.label || "" },
+        { onTryCase, onTraceCase },
+        labelId,
+        true,
+      );
       if (buttons) li.append(buttons);
     } else {
       li.append(el("p", "failing-note failing-no-source", t("failing_no_source")));

@@ -9,7 +9,19 @@
 // serves one job, Run or Check: once learner code has run here, the page ignores it and terminates it (runtime.js).
 
 import { Req, Res, response, validate } from "./protocol.js";
-import { canUnpack, fetchEngine, fetchLessonWheel, fetchWheel, installWheel, isFatal, loadNumpy, meteredFetch, PYODIDE_URL, startPyodide, writeEngine } from "./pyboot.js";
+import {
+  canUnpack,
+  fetchEngine,
+  fetchLessonWheel,
+  fetchWheel,
+  installWheel,
+  isFatal,
+  loadNumpy,
+  meteredFetch,
+  PYODIDE_URL,
+  startPyodide,
+  writeEngine,
+} from "./pyboot.js";
 import { lockdown } from "./lockdown.js";
 import { internals } from "./pyodide_private.js";
 
@@ -58,7 +70,8 @@ function flush() {
   let stream = sink.pending[0][0];
   let parts = [];
   const send = () => {
-    if (parts.length) post(response(Res.OUTPUT, sink.runId, { stream, text: parts.join(""), truncated: sink.truncated }));
+    if (parts.length)
+      post(response(Res.OUTPUT, sink.runId, { stream, text: parts.join(""), truncated: sink.truncated }));
   };
   for (const [s, text] of sink.pending) {
     if (s !== stream) {
@@ -132,10 +145,13 @@ async function boot(runId, lessonId, runtime) {
     // numpy and the lesson's wheels, with the fetch this module kept: learner code (which may run from here on)
     // reaches no fetch and no loader
     if (!pyodide.loadedPackages.numpy) await installWheel(pyodide, await fetchWheel("numpy", numpyMeter), api);
-    for (const requirement of requirements) await installWheel(pyodide, await fetchLessonWheel(requirement, realFetch), api);
+    for (const requirement of requirements)
+      await installWheel(pyodide, await fetchLessonWheel(requirement, realFetch), api);
     // The engine was imported before numpy existed: its values module takes numpy's types now (the only module
     // that keeps them), rather than the whole engine being imported again.
-    pyodide.runPython("from graders.engine import values as _v\nif not _v.bind_numpy(): raise ImportError('numpy')\ndel _v");
+    pyodide.runPython(
+      "from graders.engine import values as _v\nif not _v.bind_numpy(): raise ImportError('numpy')\ndel _v",
+    );
     // what every run imports before learner code (the runner's PRELOAD), now rather than inside the first Check
     pyodide.runPython("from graders.engine import runner as _r\nfor _n in _r.PRELOAD: __import__(_n)\ndel _r, _n");
     progress("engine", 100);
@@ -157,7 +173,8 @@ async function lockFetch(base) {
     if (entry && /^[\w.+-]+\.whl$/.test(entry.file_name)) files.add(new URL(entry.file_name, PYODIDE_URL).href);
   }
   return (input, init) => {
-    const href = new URL(String(input && typeof input === "object" && "url" in input ? input.url : input), PYODIDE_URL).href;
+    const href = new URL(String(input && typeof input === "object" && "url" in input ? input.url : input), PYODIDE_URL)
+      .href;
     if (!files.has(href)) return Promise.reject(new TypeError(`not a file of the runtime: ${href}`));
     return base(href, init && typeof init === "object" && init.integrity ? { integrity: init.integrity } : undefined);
   };

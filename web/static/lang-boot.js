@@ -1,34 +1,34 @@
 // The default home page (dist/index.html) on a first visit: follow the browser's preferred languages among the
 // site's languages; after the learner picked a language with the switch, keep that pick. Runs before the first
 // paint (classic script, no modules). Without JavaScript the page simply stays in the default language.
-(function () {
-  var KEY = "werkbank:lang";
-  var html = document.documentElement;
-  var own = html.lang;
-  var offered = [];
-  var links = document.querySelectorAll('link[rel="alternate"][hreflang]');
-  for (var i = 0; i < links.length; i += 1) offered.push(links[i].getAttribute("hreflang"));
+(() => {
+  const KEY = "werkbank:lang";
+  const html = document.documentElement;
+  const own = html.lang;
+  const offered = [];
+  const links = document.querySelectorAll('link[rel="alternate"][hreflang]');
+  for (let i = 0; i < links.length; i += 1) offered.push(links[i].getAttribute("hreflang"));
   function target(lang) {
-    for (var j = 0; j < links.length; j += 1) {
+    for (let j = 0; j < links.length; j += 1) {
       if (links[j].getAttribute("hreflang") === lang) return links[j].getAttribute("href");
     }
     return null;
   }
-  var chosen = null;
+  let chosen = null;
   try {
     chosen = localStorage.getItem(KEY);
-  } catch (e) {
+  } catch (_e) {
     chosen = null;
   }
   if (!chosen) {
-    var wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
-    for (var k = 0; k < wanted.length && !chosen; k += 1) {
-      var base = String(wanted[k]).toLowerCase().split("-")[0];
+    const wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
+    for (let k = 0; k < wanted.length && !chosen; k += 1) {
+      const base = String(wanted[k]).toLowerCase().split("-")[0];
       if (offered.indexOf(base) >= 0) chosen = base;
     }
   }
   if (chosen && chosen !== own && offered.indexOf(chosen) >= 0) {
-    var href = target(chosen);
+    const href = target(chosen);
     if (href) window.location.replace(href + window.location.search + window.location.hash);
   }
 })();

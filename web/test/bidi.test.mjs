@@ -12,5 +12,11 @@ test("left-to-right runs in right-to-left text are found as the build finds them
 });
 
 test("joined, the pieces are the text again", () => {
-  for (const [text] of cases) assert.equal(ltrRuns(text).map(([piece]) => piece).join(""), text);
+  for (const [text] of cases)
+    assert.equal(
+      ltrRuns(text)
+        .map(([piece]) => piece)
+        .join(""),
+      text,
+    );
 });

@@ -29,10 +29,26 @@ function lockedOnce() {
     realm = makeScope({
       own: { fetch: noop, FontFace: noop, Object, eval: globalThis.eval, Function, console, caches: {} },
       scopeProto: { setTimeout: timer, setInterval: timer, indexedDB: {}, fonts: {}, importScripts: noop, crypto: {} },
-      eventProto: { addEventListener() { return "added"; }, dispatchEvent() { return "sent"; }, when: noop },
+      eventProto: {
+        addEventListener() {
+          return "added";
+        },
+        dispatchEvent() {
+          return "sent";
+        },
+        when: noop,
+      },
       navigator: { userAgent: "test", storage: {}, locks: {}, storageBuckets: {}, hardwareConcurrency: 2, gpu: {} },
     });
-    const pyodide = { runPython: noop, FS: {}, loadPackage: noop, _api: {}, _module: {}, mountNativeFS: noop, version: "x" };
+    const pyodide = {
+      runPython: noop,
+      FS: {},
+      loadPackage: noop,
+      _api: {},
+      _module: {},
+      mountNativeFS: noop,
+      version: "x",
+    };
     realm.pyodide = pyodide;
     realm.result = lockdown(realm.self, pyodide);
   }
@@ -44,7 +60,8 @@ test("everything not on the allow-list goes, on the global object and on every p
   for (const name of ["fetch", "FontFace", "caches", "indexedDB", "fonts", "importScripts", "when"]) {
     assert.equal(self[name], undefined, name);
   }
-  for (const name of ["storage", "locks", "storageBuckets", "gpu"]) assert.equal(nav[name], undefined, `navigator.${name}`);
+  for (const name of ["storage", "locks", "storageBuckets", "gpu"])
+    assert.equal(nav[name], undefined, `navigator.${name}`);
   assert.equal(nav.userAgent, "test");
   assert.equal(nav.hardwareConcurrency, 2);
   assert.equal(self.Object, Object);
@@ -58,10 +75,13 @@ test("eval, the Function constructors and string timers refuse; function timers 
   const { self } = lockedOnce();
   assert.throws(() => self.eval("1"), /eval is not available/);
   assert.throws(() => self.Function("return 1"), /Function is not available/);
-  assert.throws(() => new (function () {}).constructor("return 1")(), /Function is not available/);
-  assert.throws(() => (async function () {}).constructor("return 1"), /Function is not available/);
+  assert.throws(() => new function () {}.constructor("return 1")(), /Function is not available/);
+  assert.throws(() => async function () {}.constructor("return 1"), /Function is not available/);
   assert.throws(() => self.setTimeout("code", 0), /setTimeout with a string/);
-  assert.equal(self.setTimeout(() => {}, 0), "function");
+  assert.equal(
+    self.setTimeout(() => {}, 0),
+    "function",
+  );
   assert.ok((() => {}) instanceof self.Function, "instanceof still works");
 });
 
@@ -86,12 +106,42 @@ test("a member that cannot be deleted is reported unless it is a constant", () =
 });
 
 test("the allow-lists name no network, storage or code-loading API", () => {
-  for (const name of ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "importScripts", "Worker", "SharedWorker",
-    "FontFace", "fonts", "caches", "indexedDB", "BroadcastChannel", "postMessage", "onmessage", "close", "Blob",
-    "Request", "Response", "Notification", "WebTransport", "OffscreenCanvas", "createImageBitmap"]) {
+  for (const name of [
+    "fetch",
+    "XMLHttpRequest",
+    "WebSocket",
+    "EventSource",
+    "importScripts",
+    "Worker",
+    "SharedWorker",
+    "FontFace",
+    "fonts",
+    "caches",
+    "indexedDB",
+    "BroadcastChannel",
+    "postMessage",
+    "onmessage",
+    "close",
+    "Blob",
+    "Request",
+    "Response",
+    "Notification",
+    "WebTransport",
+    "OffscreenCanvas",
+    "createImageBitmap",
+  ]) {
     assert.ok(!GLOBALS.has(name), name);
   }
-  for (const name of ["storage", "locks", "storageBuckets", "sendBeacon", "serviceWorker", "permissions", "usb", "gpu"]) {
+  for (const name of [
+    "storage",
+    "locks",
+    "storageBuckets",
+    "sendBeacon",
+    "serviceWorker",
+    "permissions",
+    "usb",
+    "gpu",
+  ]) {
     assert.ok(!NAVIGATOR.has(name), name);
   }
 });

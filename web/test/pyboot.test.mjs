@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 globalThis.PYODIDE_VERSION = "0.0.0-test"; // esbuild compiles in werkbank/vendor/files.py's in the site
-const { engineFiles, fetchWheel, installWheel, LIB, loadNumpy, meteredFetch, writeEngine, zipEntries } = await import("../src/pyboot.js");
+const { engineFiles, fetchWheel, installWheel, LIB, loadNumpy, meteredFetch, writeEngine, zipEntries } = await import(
+  "../src/pyboot.js"
+);
 const { deflateRawSync } = await import("node:zlib");
 const { createHash } = await import("node:crypto");
 
@@ -27,10 +29,14 @@ function fakePyodide() {
 test("the engine's bytecode goes into each package's __pycache__, named by the interpreter's cache tag", () => {
   const py = fakePyodide();
   const pyc = Buffer.from([0xcb, 0x0d, 0x0d, 0x0a, 1, 0, 0, 0]).toString("base64");
-  installEngine(py, { "graders/engine/values.py": "X = 1\n", "graders/engine/catalog/en.json": "{}" }, {
-    tag: "cpython-312",
-    files: { "graders/engine/values.py": pyc },
-  });
+  installEngine(
+    py,
+    { "graders/engine/values.py": "X = 1\n", "graders/engine/catalog/en.json": "{}" },
+    {
+      tag: "cpython-312",
+      files: { "graders/engine/values.py": pyc },
+    },
+  );
   assert.equal(py.files.get(`${LIB}/graders/engine/values.py`), "X = 1\n");
   const written = py.files.get(`${LIB}/graders/engine/__pycache__/values.cpython-312.pyc`);
   assert.deepEqual(Array.from(written), [0xcb, 0x0d, 0x0d, 0x0a, 1, 0, 0, 0]);
@@ -40,7 +46,11 @@ test("the engine's bytecode goes into each package's __pycache__, named by the i
 test("bytecode with an unsafe path or tag, or for a file that is not Python, is not written", () => {
   const py = fakePyodide();
   const pyc = Buffer.from([1, 2, 3]).toString("base64");
-  installEngine(py, { "graders/a.py": "" }, { tag: "cpython-312", files: { "../evil.py": pyc, "/abs.py": pyc, "graders/c.json": pyc } });
+  installEngine(
+    py,
+    { "graders/a.py": "" },
+    { tag: "cpython-312", files: { "../evil.py": pyc, "/abs.py": pyc, "graders/c.json": pyc } },
+  );
   installEngine(py, {}, { tag: "../x", files: { "graders/a.py": pyc } });
   installEngine(py, {}, null);
   assert.deepEqual([...py.files.keys()], [`${LIB}/graders/a.py`]);
@@ -50,11 +60,20 @@ test("the metered fetch hands out the response itself (its URL keeps V8's code c
   const body = new Uint8Array(300_000).fill(7);
   const original = new Response(body, { headers: { "content-length": String(body.length) } });
   const posted = [];
-  const fetchFn = meteredFetch((msg) => posted.push(msg), "run-1", "runtime", 2, 70, 100_000, async () => original);
+  const fetchFn = meteredFetch(
+    (msg) => posted.push(msg),
+    "run-1",
+    "runtime",
+    2,
+    70,
+    100_000,
+    async () => original,
+  );
   const got = await fetchFn("https://example.test/pyodide/pyodide.asm.wasm");
   assert.equal(got, original); // not a Response made anew, which would have no URL and no cache entry
   assert.equal((await got.arrayBuffer()).byteLength, body.length); // the caller still gets every byte
-  for (let i = 0; i < 50 && !posted.some((m) => m.loaded === body.length); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 50 && !posted.some((m) => m.loaded === body.length); i++)
+    await new Promise((r) => setTimeout(r, 10));
   const last = posted.at(-1);
   assert.equal(last.type, "progress");
   assert.equal(last.loaded, body.length);
@@ -86,12 +105,35 @@ function makeZip(entries) {
     const packed = plain ? raw : deflateRawSync(raw);
     const method = plain ? 0 : 8;
     const declared = size ?? raw.length;
-    locals.push(record(30, 0x04034b50, [[8, 16, method], [18, 32, packed.length], [22, 32, declared], [26, 16, name.length]]), name, packed);
-    centrals.push(record(46, 0x02014b50, [[10, 16, method], [20, 32, packed.length], [24, 32, declared], [28, 16, name.length], [42, 32, offset]]), name);
+    locals.push(
+      record(30, 0x04034b50, [
+        [8, 16, method],
+        [18, 32, packed.length],
+        [22, 32, declared],
+        [26, 16, name.length],
+      ]),
+      name,
+      packed,
+    );
+    centrals.push(
+      record(46, 0x02014b50, [
+        [10, 16, method],
+        [20, 32, packed.length],
+        [24, 32, declared],
+        [28, 16, name.length],
+        [42, 32, offset],
+      ]),
+      name,
+    );
     offset += 30 + name.length + packed.length;
   }
   const directory = Buffer.concat(centrals);
-  const end = record(22, 0x06054b50, [[8, 16, entries.length], [10, 16, entries.length], [12, 32, directory.length], [16, 32, offset]]);
+  const end = record(22, 0x06054b50, [
+    [8, 16, entries.length],
+    [10, 16, entries.length],
+    [12, 32, directory.length],
+    [16, 32, offset],
+  ]);
   return new Uint8Array(Buffer.concat([...locals, directory, end]));
 }
 
@@ -101,7 +143,11 @@ const sha256 = (bytes) => createHash("sha256").update(bytes).digest();
 /** A fetch serving pyodide-lock.json (with `entry` for "demo") and the wheel; records each request's init. */
 function wheelServer(wheel, entry = {}) {
   const asked = [];
-  const lock = { packages: { demo: { file_name: WHEEL, depends: [], install_dir: "site", sha256: sha256(wheel).toString("hex"), ...entry } } };
+  const lock = {
+    packages: {
+      demo: { file_name: WHEEL, depends: [], install_dir: "site", sha256: sha256(wheel).toString("hex"), ...entry },
+    },
+  };
   const fetchFn = async (url, init) => {
     asked.push({ url: String(url), init });
     if (String(url).endsWith("/pyodide-lock.json")) return new Response(JSON.stringify(lock));
@@ -125,7 +171,10 @@ test("fetchWheel reads a lock package's wheel, asks for it with the lock's sha-2
   const { fetchFn, asked } = wheelServer(wheel);
   const got = await fetchWheel("demo", fetchFn);
   assert.equal(got.fileName, WHEEL);
-  assert.deepEqual(got.files.map((f) => f.path), DEMO.filter((e) => !e.path.endsWith("/")).map((e) => e.path));
+  assert.deepEqual(
+    got.files.map((f) => f.path),
+    DEMO.filter((e) => !e.path.endsWith("/")).map((e) => e.path),
+  );
   for (const file of got.files) {
     const source = DEMO.find((e) => e.path === file.path);
     assert.equal(Buffer.from(file.data).toString(), source.data);
@@ -137,21 +186,34 @@ test("fetchWheel reads a lock package's wheel, asks for it with the lock's sha-2
 test("fetchWheel refuses what Pyodide's own loader would have to handle: dependencies, data files, no hash, bad archives", async () => {
   const wheel = makeZip(DEMO);
   await assert.rejects(fetchWheel("other", wheelServer(wheel).fetchFn), /not a self-contained wheel/);
-  await assert.rejects(fetchWheel("demo", wheelServer(wheel, { depends: ["numpy"] }).fetchFn), /not a self-contained wheel/);
-  await assert.rejects(fetchWheel("demo", wheelServer(wheel, { install_dir: "dynlib" }).fetchFn), /not a self-contained wheel/);
+  await assert.rejects(
+    fetchWheel("demo", wheelServer(wheel, { depends: ["numpy"] }).fetchFn),
+    /not a self-contained wheel/,
+  );
+  await assert.rejects(
+    fetchWheel("demo", wheelServer(wheel, { install_dir: "dynlib" }).fetchFn),
+    /not a self-contained wheel/,
+  );
   await assert.rejects(fetchWheel("demo", wheelServer(wheel, { sha256: "" }).fetchFn), /no sha-256/);
   const data = makeZip([...DEMO, { path: "demo-1.0.data/scripts/run", data: "#!" }]);
   await assert.rejects(fetchWheel("demo", wheelServer(data).fetchFn), /data files/);
   await assert.rejects(fetchWheel("demo", wheelServer(new Uint8Array(100)).fetchFn), /not a zip archive/);
   const short = makeZip([{ path: "demo/__init__.py", data: "X = 1\n", size: 99 }]);
   await assert.rejects(fetchWheel("demo", wheelServer(short).fetchFn), /6 bytes, not 99/);
-  const missing = async (url) => (String(url).endsWith(".json") ? wheelServer(wheel).fetchFn(url) : new Response("", { status: 404 }));
+  const missing = async (url) =>
+    String(url).endsWith(".json") ? wheelServer(wheel).fetchFn(url) : new Response("", { status: 404 });
   await assert.rejects(fetchWheel("demo", missing), /HTTP 404/);
 });
 
 test("zipEntries skips folders, keeps archive order and refuses encrypted entries", () => {
   const zip = makeZip([{ path: "a/" }, { path: "a/b.py", data: "1" }, { path: "a/c.py", data: "2", stored: true }]);
-  assert.deepEqual(zipEntries(zip).map((e) => [e.path, e.method, e.size]), [["a/b.py", 8, 1], ["a/c.py", 0, 1]]);
+  assert.deepEqual(
+    zipEntries(zip).map((e) => [e.path, e.method, e.size]),
+    [
+      ["a/b.py", 8, 1],
+      ["a/c.py", 0, 1],
+    ],
+  );
   const view = new DataView(zip.buffer);
   const central = view.getUint32(zip.length - 22 + 16, true);
   view.setUint16(central + 46 + 2 + 8, 1, true); // the second central entry (after "a/"): flags = encrypted
@@ -177,7 +239,9 @@ test("installWheel writes the files into site-packages, records the installer, l
   assert.equal(py.files.get(`${site}/demo/raw.txt`).length, 10);
   assert.equal(py.files.get(`${site}/demo-1.0.dist-info/INSTALLER`), "pyodide.loadPackage");
   assert.equal(py.files.get(`${site}/demo-1.0.dist-info/PYODIDE_SOURCE`), "pyodide");
-  assert.deepEqual(py.dynlibs, [[WHEEL, [`${site}/demo/_core.cpython-312-wasm32-emscripten.so`, `${site}/demo.libs/libhelper.so.1`]]]);
+  assert.deepEqual(py.dynlibs, [
+    [WHEEL, [`${site}/demo/_core.cpython-312-wasm32-emscripten.so`, `${site}/demo.libs/libhelper.so.1`]],
+  ]);
   assert.equal(py.loadedPackages.demo, "default channel"); // a later loadPackage("demo") does nothing
   assert.ok(py.ran.some((code) => code.includes("path_importer_cache") && code.includes(site)));
   assert.ok(!py.ran.some((code) => code.includes("importlib.invalidate_caches")));
@@ -186,7 +250,10 @@ test("installWheel writes the files into site-packages, records the installer, l
 test("installWheel refuses a path that leaves site-packages, before writing anything", async () => {
   for (const path of ["../evil.py", "/abs.py", "demo//x.py", "demo/../../x.py"]) {
     const py = fakeRuntime();
-    const files = [{ path: "demo/__init__.py", data: new Uint8Array(1) }, { path, data: new Uint8Array(1) }];
+    const files = [
+      { path: "demo/__init__.py", data: new Uint8Array(1) },
+      { path, data: new Uint8Array(1) },
+    ];
     await assert.rejects(installWheel(py, { name: "demo", fileName: WHEEL, files }), /unsafe path/);
     assert.equal(py.files.size, 0); // not even the safe file listed before it
     assert.deepEqual(py.dynlibs, []);

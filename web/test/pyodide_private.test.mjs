@@ -35,8 +35,10 @@ function fakePyodide(version) {
 test("the supported version is the one the build compiles in", () => {
   assert.equal(SUPPORTED_VERSION, "0.0.0-test");
   assert.doesNotThrow(() => checkVersion("0.0.0-test", "x"));
-  assert.throws(() => checkVersion("0.28.0", "doing x"),
-    /doing x uses internals of Pyodide 0\.0\.0-test, but this is Pyodide 0\.28\.0/);
+  assert.throws(
+    () => checkVersion("0.28.0", "doing x"),
+    /doing x uses internals of Pyodide 0\.0\.0-test, but this is Pyodide 0\.28\.0/,
+  );
 });
 
 test("with the supported version, the internals are used as Pyodide's own loader uses them", async () => {
@@ -45,7 +47,10 @@ test("with the supported version, the internals are used as Pyodide's own loader
   const wheel = "demo-1.0-cp312-cp312-pyodide_2024_0_wasm32.whl";
   await loadSharedLibraries(py, wheel, ["/a.so"]);
   recordInstalled(py, "demo", "demo-1.0.dist-info");
-  assert.deepEqual(py.touched.filter((t) => t[0] === "dynlibs"), [["dynlibs", wheel, ["/a.so"]]]);
+  assert.deepEqual(
+    py.touched.filter((t) => t[0] === "dynlibs"),
+    [["dynlibs", wheel, ["/a.so"]]],
+  );
   assert.equal(py.files.get("/lib/python3.12/site-packages/demo-1.0.dist-info/INSTALLER"), "pyodide.loadPackage");
   assert.equal(py.files.get("/lib/python3.12/site-packages/demo-1.0.dist-info/PYODIDE_SOURCE"), "pyodide");
   assert.equal(py.loadedPackages.demo, "default channel");
@@ -65,7 +70,13 @@ test("loadPyodideSharing refuses another version before hooking anything, and re
   const fetchBefore = globalThis.fetch;
   const streamingBefore = WebAssembly.instantiateStreaming;
   let called = 0;
-  const mjs = (version) => ({ version, loadPyodide: async () => { called += 1; throw new Error("boom"); } });
+  const mjs = (version) => ({
+    version,
+    loadPyodide: async () => {
+      called += 1;
+      throw new Error("boom");
+    },
+  });
   const hooks = { wasmUrl: "http://x/pyodide.asm.wasm", fetchFn: async () => new Response("") };
   await assert.rejects(loadPyodideSharing(mjs("0.28.0"), {}, hooks), /Pyodide 0\.28\.0/);
   assert.equal(called, 0);

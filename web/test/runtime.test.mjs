@@ -2,9 +2,17 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-globalThis.SETTINGS = { runTimeLimit: 30, defaultTimeLimit: 5, outputLimit: 200000, fallbackLanguage: "en", runResultLimit: 1000 }; // esbuild defines it in the site
+globalThis.SETTINGS = {
+  runTimeLimit: 30,
+  defaultTimeLimit: 5,
+  outputLimit: 200000,
+  fallbackLanguage: "en",
+  runResultLimit: 1000,
+}; // esbuild defines it in the site
 const { Req, Res, response } = await import("../src/protocol.js");
-const { MAX_SLOWNESS, RETIRE_MS, Runtime, SPEED_BASE_MS, runtimeAttribute, slowness } = await import("../src/runtime.js");
+const { MAX_SLOWNESS, RETIRE_MS, Runtime, SPEED_BASE_MS, runtimeAttribute, slowness } = await import(
+  "../src/runtime.js"
+);
 
 /** A stand-in Worker: records requests; `script(msg, worker)` answers them. */
 class FakeWorker {
@@ -39,7 +47,8 @@ function scripted({ run, boot } = {}) {
       if (worker.role === "learner") worker.reply(response(Res.PYTHON, msg.runId, {}));
       worker.reply(response(Res.READY, msg.runId, {}));
     } else if (worker.role === "grader") {
-      if (msg.type === Req.PREPARE) worker.reply(response(Res.PREPARED, msg.runId, { plan: PLAN, plotCase: "", timeLimit: 7 }));
+      if (msg.type === Req.PREPARE)
+        worker.reply(response(Res.PREPARED, msg.runId, { plan: PLAN, plotCase: "", timeLimit: 7 }));
       else if (msg.type === Req.JUDGE) {
         const run = JSON.parse(msg.runJson);
         worker.reply(response(Res.VERDICT, msg.runId, { verdict: { status: run.status === "ok" ? "pass" : "fail" } }));
@@ -105,7 +114,10 @@ test("a Check runs the plan in a learner worker and takes the verdict from the g
   assert.equal(result.kind, "verdict");
   assert.equal(result.verdict.status, "pass");
   const grader = workers.find((w) => w.role === "grader");
-  assert.deepEqual(grader.sent.map((m) => m.type).filter((t) => t !== "init"), ["prepare", "judge"]);
+  assert.deepEqual(
+    grader.sent.map((m) => m.type).filter((t) => t !== "init"),
+    ["prepare", "judge"],
+  );
   const run = workers.find((w) => w.role === "learner").sent.find((m) => m.type === Req.RUN);
   assert.equal(run.plan, PLAN);
   assert.equal(run.timeLimit, 7); // said by the grader beside the plan, which the page does not parse
@@ -166,13 +178,17 @@ test("every Check of a checkpoint runs the one plan the grader holds for it: pre
 
 test("a job's worker is ignored from the job's end and terminated RETIRE_MS later, never while another job runs", async () => {
   let release = null;
-  const held = () => new Promise((resolve) => { release = resolve; });
+  const held = () =>
+    new Promise((resolve) => {
+      release = resolve;
+    });
   const { runtime, learners, notices } = makeRuntime(
     scripted({
       run(msg, worker) {
         worker.reply(response(Res.STARTED, msg.runId, {}));
         const answer = () => worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
-        if (learners().indexOf(worker) === 0) answer(); // the Run on the first worker
+        if (learners().indexOf(worker) === 0)
+          answer(); // the Run on the first worker
         else held().then(answer); // the Check's run: answered when the test says so
       },
     }),
@@ -366,14 +382,26 @@ test("a failing generated case is shrunk: the grader proposes and picks, the Che
     } else if (worker.role === "grader" && msg.type === Req.SHRINK) {
       const first = msg.phase === "start";
       const verdict = first ? msg.verdict : { ...msg.verdict, failure: { ...msg.verdict.failure, shrunk: true } };
-      worker.reply(response(Res.SHRUNK, msg.runId, { verdict, plan: first ? '{"mode": "check", "cases": []}' : "", shrinkId: "1" }));
+      worker.reply(
+        response(Res.SHRUNK, msg.runId, {
+          verdict,
+          plan: first ? '{"mode": "check", "cases": []}' : "",
+          shrinkId: "1",
+        }),
+      );
     } else {
       base(msg, worker);
     }
   });
   runtime.warm("l", ["1"]);
-  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en",
-    onOutput: (s, t) => outputs.push(t) });
+  const result = await runtime.execute({
+    type: "check",
+    source: "",
+    lessonId: "l",
+    checkpoint: "1",
+    lang: "en",
+    onOutput: (_s, t) => outputs.push(t),
+  });
   assert.equal(result.verdict.failure.shrunk, true);
   const learner = workers.find((w) => w.role === "learner" && w.sent.some((m) => m.type === Req.RUN));
   assert.equal(learner.sent.filter((m) => m.type === Req.RUN).length, 2, "the Check and one shrink round");
@@ -409,7 +437,13 @@ test("a learner worker that dies after its Check's run is in does not take the v
     if (worker.role === "grader" && msg.type === Req.JUDGE) {
       worker.reply(response(Res.VERDICT, msg.runId, { verdict: fail }));
     } else if (worker.role === "grader" && msg.type === Req.SHRINK) {
-      worker.reply(response(Res.SHRUNK, msg.runId, { verdict: msg.verdict, plan: '{"mode": "check", "cases": []}', shrinkId: "1" }));
+      worker.reply(
+        response(Res.SHRUNK, msg.runId, {
+          verdict: msg.verdict,
+          plan: '{"mode": "check", "cases": []}',
+          shrinkId: "1",
+        }),
+      );
     } else if (worker.role === "learner" && msg.type === Req.RUN && msg.plan.includes('"cases": []')) {
       worker.onerror({ message: "out of memory in a shrink round", preventDefault() {} }); // the round's run
     } else {
@@ -425,12 +459,16 @@ test("a learner worker that dies after its Check's run is in does not take the v
 });
 
 test("a Run's result longer than the grader would read is not parsed: it is an unreadable result", async () => {
-  const { runtime } = makeRuntime(scripted({
-    run(msg, worker) {
-      worker.reply(response(Res.STARTED, msg.runId, {}));
-      worker.reply(response(Res.RESULT, msg.runId, { runJson: JSON.stringify({ status: "ok", pad: "x".repeat(2000) }) }));
-    },
-  }));
+  const { runtime } = makeRuntime(
+    scripted({
+      run(msg, worker) {
+        worker.reply(response(Res.STARTED, msg.runId, {}));
+        worker.reply(
+          response(Res.RESULT, msg.runId, { runJson: JSON.stringify({ status: "ok", pad: "x".repeat(2000) }) }),
+        );
+      },
+    }),
+  );
   const result = await runtime.execute({ type: "run", source: "" });
   assert.equal(result.kind, "result");
   assert.equal(result.run.status, "error");
@@ -514,7 +552,11 @@ test("staged: the grader worker starts with the learner but gets INIT only when 
   await sleep(10);
   const grader = workers.find((w) => w.role === "grader");
   assert.ok(grader, "the grader worker exists from the start (it fetches and unpacks what needs no Python)");
-  assert.deepEqual(grader.sent.map((m) => m.type), [], "no INIT before the learner's Python is usable");
+  assert.deepEqual(
+    grader.sent.map((m) => m.type),
+    [],
+    "no INIT before the learner's Python is usable",
+  );
   assert.equal(runtime.state, "booting");
   releasePython();
   await until(() => grader.sent.some((m) => m.type === Req.INIT));
@@ -561,7 +603,11 @@ test("more than two cores: the grader still gets INIT only with the runtime the 
   // compiling the runtime twice side by side gains nothing (and WebKit's hardwareConcurrency is not a core count):
   // a separate instance of runtime.js, loaded where the browser reports four cores, as WebKit does on two
   const had = Object.getOwnPropertyDescriptor(globalThis, "navigator");
-  Object.defineProperty(globalThis, "navigator", { value: { hardwareConcurrency: 4 }, configurable: true, writable: true });
+  Object.defineProperty(globalThis, "navigator", {
+    value: { hardwareConcurrency: 4 },
+    configurable: true,
+    writable: true,
+  });
   let FourCores;
   try {
     FourCores = (await import("../src/runtime.js?cores=4")).Runtime;
@@ -584,11 +630,14 @@ test("more than two cores: the grader still gets INIT only with the runtime the 
       },
     });
     const workers = [];
-    const runtime = new FourCores({ coldRuntime, createWorker: (role) => {
-      const w = new FakeWorker(role, script);
-      workers.push(w);
-      return w;
-    } });
+    const runtime = new FourCores({
+      coldRuntime,
+      createWorker: (role) => {
+        const w = new FakeWorker(role, script);
+        workers.push(w);
+        return w;
+      },
+    });
     runtime.warm("lesson-x", ["1"]);
     runtime.boot();
     await sleep(10);
@@ -603,7 +652,7 @@ test("more than two cores: the grader still gets INIT only with the runtime the 
 });
 
 test("a request to a held grader worker sends its INIT first", async () => {
-  const script = scripted({ boot: (msg, worker) => worker.role !== "learner" });
+  const script = scripted({ boot: (_msg, worker) => worker.role !== "learner" });
   const { runtime, workers } = makeRuntime(script);
   runtime.warm("lesson-x", ["1"]);
   runtime.boot();
@@ -612,7 +661,10 @@ test("a request to a held grader worker sends its INIT first", async () => {
   assert.deepEqual(grader.sent, []);
   const plan = runtime._plan("lesson-x", "1", 7);
   await until(() => grader.sent.length >= 2);
-  assert.deepEqual(grader.sent.slice(0, 2).map((m) => m.type), [Req.INIT, Req.PREPARE]);
+  assert.deepEqual(
+    grader.sent.slice(0, 2).map((m) => m.type),
+    [Req.INIT, Req.PREPARE],
+  );
   assert.equal((await plan).timeLimit, 7);
 });
 
@@ -702,5 +754,8 @@ test("time limits grow with a slow learner worker's speed measure, within bounds
   const [[, check], ...runs] = limits;
   assert.equal(check.timeLimit, 7 * 4, "the grader's 7 s, four times");
   for (const [workerSpeed, run] of runs) assert.equal(run.timeLimit, 30 * slowness(workerSpeed));
-  assert.ok(runs.some(([workerSpeed]) => workerSpeed === 1), "a fast worker keeps the plain limit");
+  assert.ok(
+    runs.some(([workerSpeed]) => workerSpeed === 1),
+    "a fast worker keeps the plain limit",
+  );
 });

@@ -118,10 +118,18 @@ test("two stores on one storage never lose each other's passes", () => {
 });
 
 test("merge keeps the earliest pass time, the later pass's code and any revealed solution", () => {
-  const a = { version: 1, lessons: { l: { checkpoints: { 1: pass("2026-01-02T00:00:00.000Z", "new") }, drafts: { 1: "mine" } } } };
+  const a = {
+    version: 1,
+    lessons: { l: { checkpoints: { 1: pass("2026-01-02T00:00:00.000Z", "new") }, drafts: { 1: "mine" } } },
+  };
   const b = {
     version: 1,
-    lessons: { l: { checkpoints: { 1: { ...pass("2026-01-01T00:00:00.000Z", "old"), solutionRevealed: true } }, drafts: { 1: "theirs", 2: "other" } } },
+    lessons: {
+      l: {
+        checkpoints: { 1: { ...pass("2026-01-01T00:00:00.000Z", "old"), solutionRevealed: true } },
+        drafts: { 1: "theirs", 2: "other" },
+      },
+    },
   };
   const merged = mergeProgress(a, b);
   assert.deepEqual(merged.lessons.l.checkpoints["1"], {
@@ -188,7 +196,11 @@ test("tried and revealed hints are kept, merged, and absent from documents that 
   assert.equal(merged.lessons.les.checkpoints["1"].hints, 3);
   assert.equal(merged.lessons.les.checkpoints["1"].triedAt, first);
   const plain = validateProgress({ version: 1, lessons: { x: { checkpoints: { 1: pass("2026-01-01T00:00:00Z") } } } });
-  assert.deepEqual(Object.keys(plain.lessons.x.checkpoints["1"]).sort(), ["lastPassingCode", "passedAt", "solutionRevealed"]);
+  assert.deepEqual(Object.keys(plain.lessons.x.checkpoints["1"]).sort(), [
+    "lastPassingCode",
+    "passedAt",
+    "solutionRevealed",
+  ]);
 });
 
 test("a draft another tab changed is never written back stale, and is reported", async () => {
@@ -238,8 +250,16 @@ test("a first pass after the shown solution is marked, and where the learner was
   const again = new ProgressStore(storage);
   assert.equal(again.passedWithSolution("les", "1"), true);
   assert.deepEqual({ ...again.last(), at: null }, { lesson: "les", lang: "ar", checkpoint: "2", at: null });
-  assert.equal(validateProgress({ version: 1, lessons: {}, last: { lesson: "BAD ID", lang: "en", checkpoint: "1", at: "x" } }).last, undefined);
-  const older = { version: 1, lessons: {}, last: { lesson: "old", lang: "en", checkpoint: "1", at: "2020-01-01T00:00:00.000Z" } };
+  assert.equal(
+    validateProgress({ version: 1, lessons: {}, last: { lesson: "BAD ID", lang: "en", checkpoint: "1", at: "x" } })
+      .last,
+    undefined,
+  );
+  const older = {
+    version: 1,
+    lessons: {},
+    last: { lesson: "old", lang: "en", checkpoint: "1", at: "2020-01-01T00:00:00.000Z" },
+  };
   assert.equal(mergeProgress(older, again.doc).last.lesson, "les"); // the later place wins
 });
 
@@ -247,7 +267,12 @@ test("the last verdict of a checkpoint is kept apart, without its output, and bo
   const { VerdictStore, VERDICTS_KEY, compactVerdict } = await import("../src/storage.js");
   const storage = new FakeStorage();
   const verdicts = new VerdictStore(storage);
-  verdicts.put("les", "1", { status: "fail", passed: 1, total: 2, stdout: "noise", failing: [] }, { code: "c", timeLimit: 5 });
+  verdicts.put(
+    "les",
+    "1",
+    { status: "fail", passed: 1, total: 2, stdout: "noise", failing: [] },
+    { code: "c", timeLimit: 5 },
+  );
   const kept = new VerdictStore(storage).get("les", "1");
   assert.equal(kept.verdict.status, "fail");
   assert.equal(kept.verdict.stdout, undefined);
@@ -256,7 +281,9 @@ test("the last verdict of a checkpoint is kept apart, without its output, and bo
   assert.equal(storage.getItem(KEY), null); // not part of the progress document
   const big = { status: "fail", failing: Array.from({ length: 50 }, () => ({ call_source: "x".repeat(4000) })) };
   const small = compactVerdict(big);
-  assert.ok(JSON.stringify(small).length <= 60_000 && small.failing.length === 50 && small.failing[0].call_source === null);
+  assert.ok(
+    JSON.stringify(small).length <= 60_000 && small.failing.length === 50 && small.failing[0].call_source === null,
+  );
   verdicts.clear();
   assert.equal(verdicts.get("les", "1"), null);
 });

@@ -5,15 +5,20 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { test } from "node:test";
 
-globalThis.SETTINGS = { languages: ["nl", "en", "ar"], rtlLanguages: ["ar"], fallbackLanguage: "en", outputLimit: 200000,
-  messageLimit: 2000, tracebackLimit: 20000 };
+globalThis.SETTINGS = {
+  languages: ["nl", "en", "ar"],
+  rtlLanguages: ["ar"],
+  fallbackLanguage: "en",
+  outputLimit: 200000,
+  messageLimit: 2000,
+  tracebackLimit: 20000,
+};
 
 const { fill, loadStrings, t, isRtl } = await import("../src/i18n.js");
 const { isMostlyRtl, ltrRuns } = await import("../src/editor.js");
 const { compose } = await import("../src/checkpoint.js");
-const { balanced, cut, feedbackNodes, locate, pythonError, relabelTraceback, snippetLine, tryableSource } = await import(
-  "../src/verdict.js"
-);
+const { balanced, cut, feedbackNodes, locate, pythonError, relabelTraceback, snippetLine, tryableSource } =
+  await import("../src/verdict.js");
 const { REGISTRY } = await import("../src/figures/index.js");
 const { toTriple } = await import("../src/figures/reliability_plot.js");
 
@@ -53,15 +58,19 @@ test("compose(): parts become one module, and every line maps back to its editor
   assert.equal(locate(segments, 3).line, 1);
   assert.equal(locate(segments, 4), null);
   const tb = 'Traceback:\n  File "main.py", line 3, in f\n  File "example.py", line 2, in <module>\nNameError: x';
-  assert.equal(relabelTraceback(tb, segments, "playground.py"),
-    'Traceback:\n  File "main.py", line 1, in f\n  File "playground.py", line 2, in <module>\nNameError: x');
+  assert.equal(
+    relabelTraceback(tb, segments, "playground.py"),
+    'Traceback:\n  File "main.py", line 1, in f\n  File "playground.py", line 2, in <module>\nNameError: x',
+  );
   assert.equal(snippetLine(tb), 2);
 });
 
 test("verdict helpers: the Python error to explain first (the engine's), the call to try", () => {
   const error = { exc: "TypeError", message: "bad", line: 4, explain: "A TypeError means ..." };
   const fail = {
-    status: "fail", traceback: "...\nTypeError: bad", error_line: 4,
+    status: "fail",
+    traceback: "...\nTypeError: bad",
+    error_line: 4,
     failure: { actual: "TypeError('bad')", expected: "[1, 2]", call: "f([1, … 2 more])", python_error: error },
   };
   assert.deepEqual(pythonError(fail), error);
@@ -72,31 +81,62 @@ test("verdict helpers: the Python error to explain first (the engine's), the cal
   assert.equal(pythonError({ status: "error", failure: null, python_error: null }), null);
   assert.equal(tryableSource(fail.failure), null); // cut off: not runnable
   assert.equal(tryableSource({ call: "f([1, 2])" }), "f([1, 2])");
-  assert.equal(tryableSource({ call: "f([1, …])", call_source: "import numpy as np\nf(np.arange(3))" }),
-    "import numpy as np\nf(np.arange(3))");
+  assert.equal(
+    tryableSource({ call: "f([1, …])", call_source: "import numpy as np\nf(np.arange(3))" }),
+    "import numpy as np\nf(np.arange(3))",
+  );
 });
 
 test("feedback parts become text inside code, em, strong and link elements; a link only to http(s)", () => {
   // a stand-in for the DOM: an element is {tag, children, text}; a text node is a string
-  const make = (tag, className, text) => ({
-    tag, children: text === undefined ? [] : [String(text)], append(node) { this.children.push(node); },
+  const make = (tag, _className, text) => ({
+    tag,
+    children: text === undefined ? [] : [String(text)],
+    append(node) {
+      this.children.push(node);
+    },
   });
-  const show = (node) => (typeof node === "string" ? node
-    : `<${node.tag}${node.href ? ` href=${node.href}` : ""}>${node.children.map(show).join("")}</${node.tag}>`);
+  const show = (node) =>
+    typeof node === "string"
+      ? node
+      : `<${node.tag}${node.href ? ` href=${node.href}` : ""}>${node.children.map(show).join("")}</${node.tag}>`;
   const parts = [
-    { text: "Divide by " }, { text: "how many", strong: true }, { text: " values, " },
-    { text: "len(values)", code: true }, { text: "; " }, { text: "both", em: true, strong: true },
-    { text: " see " }, { text: "the docs", href: "https://docs.python.org/3/" }, { text: "<b>x</b>" },
-    { text: "bad", href: "javascript:alert(1)" }, { nope: 1 }, null,
+    { text: "Divide by " },
+    { text: "how many", strong: true },
+    { text: " values, " },
+    { text: "len(values)", code: true },
+    { text: "; " },
+    { text: "both", em: true, strong: true },
+    { text: " see " },
+    { text: "the docs", href: "https://docs.python.org/3/" },
+    { text: "<b>x</b>" },
+    { text: "bad", href: "javascript:alert(1)" },
+    { nope: 1 },
+    null,
   ];
-  const shown = feedbackNodes(parts, make, (s) => s).map(show).join("");
-  assert.equal(shown, "Divide by <strong>how many</strong> values, <code>len(values)</code>; "
-    + "<strong><em>both</em></strong> see <a href=https://docs.python.org/3/>the docs</a><b>x</b>bad");
-  assert.deepEqual(feedbackNodes(undefined, make, (s) => s), []);
+  const shown = feedbackNodes(parts, make, (s) => s)
+    .map(show)
+    .join("");
+  assert.equal(
+    shown,
+    "Divide by <strong>how many</strong> values, <code>len(values)</code>; " +
+      "<strong><em>both</em></strong> see <a href=https://docs.python.org/3/>the docs</a><b>x</b>bad",
+  );
+  assert.deepEqual(
+    feedbackNodes(undefined, make, (s) => s),
+    [],
+  );
 });
 
 test("plot data: three plain lists of numbers; null stands for NaN", () => {
-  assert.deepEqual(toTriple([[0.1, 0.9], [0, 1], [3, 2]]), { conf: [0.1, 0.9], acc: [0, 1], count: [3, 2] });
+  assert.deepEqual(
+    toTriple([
+      [0.1, 0.9],
+      [0, 1],
+      [3, 2],
+    ]),
+    { conf: [0.1, 0.9], acc: [0, 1], count: [3, 2] },
+  );
   const nan = toTriple([[null], [1], [4]]);
   assert.ok(Number.isNaN(nan.conf[0]));
   assert.equal(toTriple([[1], [1, 2], [1]]), null);
@@ -134,16 +174,26 @@ test("importInStages: one module after the other, a task apart, resolving to the
   const log = [];
   const load = (name) => {
     log.push(`import ${name}`);
-    return new Promise((resolve) => setTimeout(() => {
-      log.push(`loaded ${name}`);
-      resolve({ name });
-    }, 5));
+    return new Promise((resolve) =>
+      setTimeout(() => {
+        log.push(`loaded ${name}`);
+        resolve({ name });
+      }, 5),
+    );
   };
   const between = async () => log.push("task");
   const last = await importInStages(["view", "language", "editor"], load, between);
   assert.deepEqual(last, { name: "editor" });
-  assert.deepEqual(log, ["import view", "loaded view", "task", "import language", "loaded language", "task",
-    "import editor", "loaded editor"]);
+  assert.deepEqual(log, [
+    "import view",
+    "loaded view",
+    "task",
+    "import language",
+    "loaded language",
+    "task",
+    "import editor",
+    "loaded editor",
+  ]);
 
   log.length = 0;
   const failing = (name) => (name === "language" ? Promise.reject(new Error("offline")) : load(name));
@@ -162,7 +212,10 @@ test("importInStages: one module after the other, a task apart, resolving to the
       })();
     }
   });
-  assert.deepEqual(seen, [["a", 0], ["b", 100]]);
+  assert.deepEqual(seen, [
+    ["a", 0],
+    ["b", 100],
+  ]);
 });
 
 test("learner text cannot end the element that isolates it, and is shown within a limit", () => {

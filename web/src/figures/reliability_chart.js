@@ -27,8 +27,13 @@ export function drawDiagram(data, title, muted = false) {
   const y = (v) => PAD.top + (1 - clamp01(v)) * SIZE;
   const ink = { fill: "currentColor" };
 
-  root.append(svg("rect", { x: PAD.left, y: PAD.top, width: SIZE, height: SIZE, fill: "none" },
-    { stroke: "currentColor", "stroke-opacity": "0.5" }));
+  root.append(
+    svg(
+      "rect",
+      { x: PAD.left, y: PAD.top, width: SIZE, height: SIZE, fill: "none" },
+      { stroke: "currentColor", "stroke-opacity": "0.5" },
+    ),
+  );
   for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
     root.append(svg("line", { x1: x(tick), y1: y(0), x2: x(tick), y2: y(0) + 4 }, { stroke: "currentColor" }));
     root.append(svg("line", { x1: x(0) - 4, y1: y(tick), x2: x(0), y2: y(tick) }, { stroke: "currentColor" }));
@@ -37,11 +42,23 @@ export function drawDiagram(data, title, muted = false) {
       root.append(svg("text", { x: x(0) - 7, y: y(tick) + 4, "text-anchor": "end", "font-size": 11 }, ink, tick));
     }
   }
-  root.append(svg("text", { x: x(0.5), y: height - 4, "text-anchor": "middle", "font-size": 12 }, ink,
-    t("fig_rel_confidence")));
-  root.append(svg("text", {
-    x: 12, y: y(0.5), "text-anchor": "middle", "font-size": 12, transform: `rotate(-90 12 ${y(0.5)})`,
-  }, ink, t("fig_rel_accuracy")));
+  root.append(
+    svg("text", { x: x(0.5), y: height - 4, "text-anchor": "middle", "font-size": 12 }, ink, t("fig_rel_confidence")),
+  );
+  root.append(
+    svg(
+      "text",
+      {
+        x: 12,
+        y: y(0.5),
+        "text-anchor": "middle",
+        "font-size": 12,
+        transform: `rotate(-90 12 ${y(0.5)})`,
+      },
+      ink,
+      t("fig_rel_accuracy"),
+    ),
+  );
 
   // bars: the accuracy of every populated bin over the bin's interval
   const barColor = muted ? "var(--muted)" : "var(--accent)";
@@ -49,16 +66,35 @@ export function drawDiagram(data, title, muted = false) {
   for (let b = 0; b < bins; b += 1) {
     if (!(data.count[b] > 0) || !Number.isFinite(data.acc[b])) continue;
     const top = y(data.acc[b]);
-    root.append(svg("rect", {
-      x: x(b / bins), y: top, width: Math.max(0.5, x((b + 1) / bins) - x(b / bins)), height: y(0) - top,
-    }, barStyle));
+    root.append(
+      svg(
+        "rect",
+        {
+          x: x(b / bins),
+          y: top,
+          width: Math.max(0.5, x((b + 1) / bins) - x(b / bins)),
+          height: y(0) - top,
+        },
+        barStyle,
+      ),
+    );
   }
-  root.append(svg("line", { x1: x(0), y1: y(0), x2: x(1), y2: y(1) },
-    { stroke: "currentColor", "stroke-dasharray": "5 4", "stroke-opacity": "0.8" }));
+  root.append(
+    svg(
+      "line",
+      { x1: x(0), y1: y(0), x2: x(1), y2: y(1) },
+      { stroke: "currentColor", "stroke-dasharray": "5 4", "stroke-opacity": "0.8" },
+    ),
+  );
   for (let b = 0; b < bins; b += 1) {
     if (!(data.count[b] > 0) || !Number.isFinite(data.conf[b]) || !Number.isFinite(data.acc[b])) continue;
-    root.append(svg("circle", { cx: x(data.conf[b]), cy: y(data.acc[b]), r: 3.5 },
-      { fill: muted ? "var(--fg)" : "var(--accent)", stroke: "var(--bg)" }));
+    root.append(
+      svg(
+        "circle",
+        { cx: x(data.conf[b]), cy: y(data.acc[b]), r: 3.5 },
+        { fill: muted ? "var(--fg)" : "var(--accent)", stroke: "var(--bg)" },
+      ),
+    );
   }
   return root;
 }
@@ -99,9 +135,10 @@ export function dataTable(actual, expected, lang) {
     th.dir = "ltr";
     tr.append(th);
     for (const data of actual ? [actual, expected] : [expected]) {
-      const cells = data && b < data.conf.length
-        ? [formatNumber(data.count[b], 0), formatNumber(data.conf[b]), formatNumber(data.acc[b])]
-        : ["—", "—", "—"];
+      const cells =
+        data && b < data.conf.length
+          ? [formatNumber(data.count[b], 0), formatNumber(data.conf[b]), formatNumber(data.acc[b])]
+          : ["—", "—", "—"];
       for (const text of cells) {
         const td = el("td", null, text);
         td.dir = "ltr";

@@ -117,31 +117,83 @@ export function curvePoints(cases) {
 
 function buildScorePanel(root, s, lang) {
   root.append(svg("text", { x: SCORE_X0 - 10, y: 30, class: "rc-panel-title", fill: "currentColor" }, s.scores));
-  root.append(svg("rect", {
-    class: "rc-answer-zone", x: SCORE_X0, y: 60, width: 0, height: 110, fill: "currentColor", "fill-opacity": 0.08,
-  }));
-  root.append(svg("line", {
-    x1: SCORE_X0, y1: SCORE_Y + 25, x2: SCORE_X1, y2: SCORE_Y + 25, stroke: "currentColor", "stroke-width": 1,
-  }));
+  root.append(
+    svg("rect", {
+      class: "rc-answer-zone",
+      x: SCORE_X0,
+      y: 60,
+      width: 0,
+      height: 110,
+      fill: "currentColor",
+      "fill-opacity": 0.08,
+    }),
+  );
+  root.append(
+    svg("line", {
+      x1: SCORE_X0,
+      y1: SCORE_Y + 25,
+      x2: SCORE_X1,
+      y2: SCORE_Y + 25,
+      stroke: "currentColor",
+      "stroke-width": 1,
+    }),
+  );
   for (const tick of [0, 0.5, 1]) {
-    root.append(svg("line", {
-      x1: scoreX(tick), y1: SCORE_Y + 21, x2: scoreX(tick), y2: SCORE_Y + 29, stroke: "currentColor",
-    }));
-    root.append(svg("text", {
-      x: scoreX(tick), y: SCORE_Y + 45, "text-anchor": "middle", "font-size": 12, fill: "currentColor",
-    }, formatNumber(tick, lang).replace(/[.,]00$/, "")));
+    root.append(
+      svg("line", {
+        x1: scoreX(tick),
+        y1: SCORE_Y + 21,
+        x2: scoreX(tick),
+        y2: SCORE_Y + 29,
+        stroke: "currentColor",
+      }),
+    );
+    root.append(
+      svg(
+        "text",
+        {
+          x: scoreX(tick),
+          y: SCORE_Y + 45,
+          "text-anchor": "middle",
+          "font-size": 12,
+          fill: "currentColor",
+        },
+        formatNumber(tick, lang).replace(/[.,]00$/, ""),
+      ),
+    );
   }
   const markers = CASES.map((item, index) => {
     const group = svg("g", { class: "rc-case" });
     const x = scoreX(item.score);
     const y = SCORE_Y - (index % 2 === 0 ? 0 : 40);
     group.append(svg("circle", { cx: x, cy: y, r: 14, stroke: "currentColor", "stroke-width": 2 }));
-    group.append(svg("text", {
-      x, y: y + 5, "text-anchor": "middle", "font-size": 15, "font-weight": "bold", fill: "currentColor",
-    }, item.correct ? "✓" : "✗"));
-    group.append(svg("text", {
-      x, y: y - 19, "text-anchor": "middle", "font-size": 11, fill: "currentColor",
-    }, `${index + 1} · ${formatNumber(item.score, lang).replace(/0$/, "")}`));
+    group.append(
+      svg(
+        "text",
+        {
+          x,
+          y: y + 5,
+          "text-anchor": "middle",
+          "font-size": 15,
+          "font-weight": "bold",
+          fill: "currentColor",
+        },
+        item.correct ? "✓" : "✗",
+      ),
+    );
+    group.append(
+      svg(
+        "text",
+        {
+          x,
+          y: y - 19,
+          "text-anchor": "middle",
+          "font-size": 11,
+          fill: "currentColor",
+        },
+        `${index + 1} · ${formatNumber(item.score, lang).replace(/0$/, "")}`,
+      ),
+    );
     root.append(group);
     return group;
   });
@@ -154,43 +206,113 @@ function buildScorePanel(root, s, lang) {
 function buildCurvePanel(root, s, lang) {
   root.append(svg("text", { x: PLOT_X0 - 40, y: 30, class: "rc-panel-title", fill: "currentColor" }, s.curve));
   for (const level of [0, 0.5, 1]) {
-    root.append(svg("line", {
-      x1: PLOT_X0, y1: plotY(level), x2: PLOT_X1, y2: plotY(level), stroke: "currentColor",
-      "stroke-opacity": level === 0 ? 0.8 : 0.2,
-    }));
-    root.append(svg("text", {
-      x: PLOT_X0 - 6, y: plotY(level) + 4, "text-anchor": "end", "font-size": 11, fill: "currentColor",
-    }, formatPercent(level, lang)));
-    root.append(svg("text", {
-      x: plotX(level), y: PLOT_Y0 + 16, "text-anchor": "middle", "font-size": 11, fill: "currentColor",
-    }, formatPercent(level, lang)));
+    root.append(
+      svg("line", {
+        x1: PLOT_X0,
+        y1: plotY(level),
+        x2: PLOT_X1,
+        y2: plotY(level),
+        stroke: "currentColor",
+        "stroke-opacity": level === 0 ? 0.8 : 0.2,
+      }),
+    );
+    root.append(
+      svg(
+        "text",
+        {
+          x: PLOT_X0 - 6,
+          y: plotY(level) + 4,
+          "text-anchor": "end",
+          "font-size": 11,
+          fill: "currentColor",
+        },
+        formatPercent(level, lang),
+      ),
+    );
+    root.append(
+      svg(
+        "text",
+        {
+          x: plotX(level),
+          y: PLOT_Y0 + 16,
+          "text-anchor": "middle",
+          "font-size": 11,
+          fill: "currentColor",
+        },
+        formatPercent(level, lang),
+      ),
+    );
   }
-  root.append(svg("line", {
-    x1: PLOT_X0, y1: PLOT_Y0, x2: PLOT_X0, y2: PLOT_Y1, stroke: "currentColor", "stroke-opacity": 0.8,
-  }));
-  root.append(svg("text", {
-    x: (PLOT_X0 + PLOT_X1) / 2, y: PLOT_Y0 + 34, "text-anchor": "middle", "font-size": 12, fill: "currentColor",
-  }, s.coverageAxis));
+  root.append(
+    svg("line", {
+      x1: PLOT_X0,
+      y1: PLOT_Y0,
+      x2: PLOT_X0,
+      y2: PLOT_Y1,
+      stroke: "currentColor",
+      "stroke-opacity": 0.8,
+    }),
+  );
+  root.append(
+    svg(
+      "text",
+      {
+        x: (PLOT_X0 + PLOT_X1) / 2,
+        y: PLOT_Y0 + 34,
+        "text-anchor": "middle",
+        "font-size": 12,
+        fill: "currentColor",
+      },
+      s.coverageAxis,
+    ),
+  );
   const middle = (PLOT_Y0 + PLOT_Y1) / 2;
-  root.append(svg("text", {
-    x: PLOT_X0 - 52, y: middle, "text-anchor": "middle", "font-size": 12, fill: "currentColor",
-    transform: `rotate(-90 ${PLOT_X0 - 52} ${middle})`,
-  }, s.riskAxis));
+  root.append(
+    svg(
+      "text",
+      {
+        x: PLOT_X0 - 52,
+        y: middle,
+        "text-anchor": "middle",
+        "font-size": 12,
+        fill: "currentColor",
+        transform: `rotate(-90 ${PLOT_X0 - 52} ${middle})`,
+      },
+      s.riskAxis,
+    ),
+  );
   const points = curvePoints(CASES);
-  root.append(svg("polyline", {
-    points: points.map((p) => `${plotX(p.coverage)},${plotY(p.risk)}`).join(" "),
-    fill: "none", stroke: "currentColor", "stroke-opacity": 0.5, "stroke-width": 1.5,
-  }));
+  root.append(
+    svg("polyline", {
+      points: points.map((p) => `${plotX(p.coverage)},${plotY(p.risk)}`).join(" "),
+      fill: "none",
+      stroke: "currentColor",
+      "stroke-opacity": 0.5,
+      "stroke-width": 1.5,
+    }),
+  );
   for (const p of points) {
     root.append(svg("circle", { cx: plotX(p.coverage), cy: plotY(p.risk), r: 3.5, fill: "currentColor" }));
   }
   const current = svg("circle", {
-    class: "rc-current", r: 8, fill: "none", stroke: "currentColor", "stroke-width": 3,
+    class: "rc-current",
+    r: 8,
+    fill: "none",
+    stroke: "currentColor",
+    "stroke-width": 3,
   });
-  const none = svg("text", {
-    class: "rc-no-risk", x: (PLOT_X0 + PLOT_X1) / 2, y: PLOT_Y1 + 25, "text-anchor": "middle",
-    "font-size": 13, fill: "currentColor",
-  }, s.noRiskShort);
+  const none = svg(
+    "text",
+    {
+      class: "rc-no-risk",
+      x: (PLOT_X0 + PLOT_X1) / 2,
+      y: PLOT_Y1 + 25,
+      "text-anchor": "middle",
+      "font-size": 13,
+      fill: "currentColor",
+    },
+    s.noRiskShort,
+  );
   root.append(current, none);
   return { current, none };
 }
@@ -206,7 +328,11 @@ export function mount(element, lang) {
   const heading = html("p", { class: "rc-title", id: `${id}-title` }, s.title);
 
   const drawing = svg("svg", {
-    viewBox: "0 0 640 250", width: "100%", role: "img", "aria-labelledby": `${id}-svg-label`, class: "rc-svg",
+    viewBox: "0 0 640 250",
+    width: "100%",
+    role: "img",
+    "aria-labelledby": `${id}-svg-label`,
+    class: "rc-svg",
   });
   const svgLabel = svg("title", { id: `${id}-svg-label` });
   drawing.append(svgLabel);
@@ -216,7 +342,12 @@ export function mount(element, lang) {
   const control = html("div", { class: "rc-control" });
   const label = html("label", { for: `${id}-threshold` }, `${s.threshold} `);
   const input = html("input", {
-    type: "range", id: `${id}-threshold`, min: "0", max: "1", step: "0.01", value: "0.5",
+    type: "range",
+    id: `${id}-threshold`,
+    min: "0",
+    max: "1",
+    step: "0.01",
+    value: "0.5",
   });
   const shown = html("output", { for: `${id}-threshold`, class: "rc-threshold-value" });
   control.append(label, input, html("span", {}, " "), shown);
