@@ -759,3 +759,84 @@ test("time limits grow with a slow learner worker's speed measure, within bounds
     "a fast worker keeps the plain limit",
   );
 });
+
+/** A small seeded generator (mulberry32): the same seed, the same sequence of operations. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test("any order of Run, Check, Stop and boot states, with workers that hang, crash or fail, leads back to ready", async () => {
+  const ENDINGS = ["ok", "ok", "hang", "crash", "fatal", "slow"];
+  for (let seed = 1; seed <= 30; seed += 1) {
+    const rand = random(seed);
+    const pick = (items) => items[Math.floor(rand() * items.length)];
+    let calm = false; // after the storm: every worker behaves
+    const base = scripted();
+    const { runtime, learners } = makeRuntime((msg, worker) => {
+      if (msg.type === Req.INIT && !calm) {
+        // boots take a moment, or a few: jobs arrive while Python loads, is usable, or is ready
+        setTimeout(() => base(msg, worker), Math.floor(rand() * 4));
+        return;
+      }
+      if (worker.role === "grader") {
+        if (msg.type === Req.PREPARE) {
+          worker.reply(response(Res.PREPARED, msg.runId, { plan: PLAN, plotCase: "", timeLimit: 0.05 }));
+        } else if (msg.type === Req.JUDGE && !calm && rand() < 0.1) {
+          worker.reply(response(Res.FAILURE, msg.runId, { message: "fatal", fatal: true }));
+        } else {
+          base(msg, worker);
+        }
+        return;
+      }
+      if (msg.type !== Req.RUN || calm) {
+        base(msg, worker);
+        return;
+      }
+      const ending = pick(ENDINGS);
+      worker.reply(response(Res.STARTED, msg.runId, {}));
+      if (ending === "ok") worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
+      else if (ending === "crash") worker.onerror({ message: "boom", preventDefault() {} });
+      else if (ending === "fatal") worker.reply(response(Res.FAILURE, msg.runId, { message: "fatal", fatal: true }));
+      else if (ending === "slow") {
+        setTimeout(() => worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' })), 5);
+      } // "hang": never answers; the time limit or a Stop ends it
+    });
+    runtime.warm("l", ["1"]);
+    if (rand() < 0.7) runtime.boot();
+    const jobs = [];
+    for (let step = 0; step < 10; step += 1) {
+      const what = pick(["run", "run", "check", "check", "stop", "stop-all", "wait"]);
+      const owner = pick(["a", "b"]);
+      if (what === "run") jobs.push(runtime.execute({ type: "run", source: "", owner, timeLimit: 0.05 }));
+      else if (what === "check") {
+        jobs.push(runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en", owner }));
+      } else if (what === "stop") runtime.stop(owner);
+      else if (what === "stop-all") runtime.stop();
+      else await sleep(Math.floor(rand() * 6));
+    }
+    const kinds = ["result", "verdict", "stopped", "timeout", "crashed", "cancelled", "failure", "failed"];
+    let timer;
+    const stuck = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`seed ${seed}: a job never ended (state "${runtime.state}")`)), 10_000);
+    });
+    const results = await Promise.race([Promise.all(jobs), stuck]);
+    clearTimeout(timer);
+    for (const result of results) assert.ok(kinds.includes(result.kind), `seed ${seed}: ${result.kind}`);
+    calm = true;
+    await until(() => runtime.state === "idle", 5000).catch(() => {
+      throw new Error(`seed ${seed}: the page stayed "${runtime.state}"`);
+    });
+    const last = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
+    assert.equal(last.kind, "verdict", `seed ${seed}`);
+    assert.equal(last.verdict.status, "pass", `seed ${seed}`);
+    assert.ok(learners().length >= 1);
+    runtime.stop();
+  }
+});
