@@ -452,3 +452,12 @@ def test_no_module_imports_another_modules_private_names(rel):
         if module.split(".")[0] in ("graders", "werkbank"):
             private = [n for n in names if n.startswith("_") and not n.startswith("__")]
             assert not private, (module, private)
+
+
+def test_no_two_test_files_share_a_name():
+    """pytest imports test files by their base name (the test folders are not packages): a second file of the same
+    name in another folder stops the whole session with an import error."""
+    names = {}
+    for path in sorted((REPO / "tests").rglob("test_*.py")):
+        names.setdefault(path.name, []).append(str(path.relative_to(REPO)))
+    assert [paths for paths in names.values() if len(paths) > 1] == []

@@ -20,7 +20,6 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from urllib.parse import quote
 
 from werkbank.errors import WerkbankError
 from werkbank.vendor import REPO_ROOT, cache_dir, write_if_changed
@@ -62,7 +61,7 @@ def worker_files(files) -> dict[str, dict[str, list[str]]]:
     files = sorted(set(files))
     runtime = [f for f in files if f.startswith("pyodide/") and f not in RUNTIME_SCRIPTS and f not in RUNTIME_UNUSED]
     wheels = [f for f in files if f.startswith("wheels/") and f.endswith(".whl")]
-    grading = [f for f in files if f.startswith("grading/") and f.endswith(".json")]
+    grading = [f for f in files if f.startswith("grading/") and f.endswith((".json", ".checks"))]
     scripts = [f for f in RUNTIME_SCRIPTS if f in files]
     return {
         LEARNER_WORKER: {
@@ -73,21 +72,12 @@ def worker_files(files) -> dict[str, dict[str, list[str]]]:
     }
 
 
-def worker_csp(allowed: dict[str, list[str]], base: str | None) -> str:
-    """The content security policy of a worker script: nothing (``default-src 'none'``) but the scripts and files of
-    ``allowed`` (see :func:`worker_files`) as full URLs below ``base`` (the site's root URL, ``http://host:port/``),
-    and WebAssembly compilation. Without a base (a static headers file does not know the host) it is the site's own
-    origin as a whole; sw.js narrows that to the files once it is installed."""
-
-    def sources(paths):
-        if base is None:
-            return "'self'"
-        return " ".join(base + quote(path, safe="/") for path in paths)
-
-    return (
-        f"default-src 'none'; script-src {sources(allowed['script'])} 'wasm-unsafe-eval'; "
-        f"connect-src {sources(allowed['connect'])}"
-    )
+#: The content security policy of both worker scripts: nothing (``default-src 'none'``) but scripts and requests of
+#: the site's own origin, and WebAssembly compilation. Not the exact files: Firefox (ESR 153) matches no
+#: path-specific source in a worker's policy, so a list of URLs keeps Pyodide from loading there. The exact-file rule
+#: for a learner worker is the service worker's (sw.js refuses its requests for anything not in BUILD.workers), and
+#: the lockdown leaves learner code no fetch at all.
+WORKER_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'"
 
 
 #: The headers that make a page cross-origin isolated (a process of its own: no cross-origin page shares it). Defined
@@ -166,6 +156,7 @@ def render_service_worker(source: str, manifest: dict[str, str], version: str) -
             "files": manifest,
             "isolation": list(ISOLATION_HEADERS.items()),
             "workers": worker_files(manifest),
+            "workerPolicy": WORKER_CSP,
         },
         separators=(",", ":"),
         sort_keys=True,
@@ -200,11 +191,9 @@ def headers_file() -> str:
     ]
     lines += [f"  {name}: {value}" for name, value in SITE_HEADERS.items()]
     lines += ["/sw.js", "  Cache-Control: no-cache, no-store"]
-    # the workers' own policy: this file cannot name the host, so it keeps them to the site's origin (sw.js, once
-    # installed, narrows it to the exact files)
-    allowed = worker_files([LEARNER_WORKER, GRADER_WORKER])
+    # the workers' own policy (a page's does not reach a worker)
     for worker in (LEARNER_WORKER, GRADER_WORKER):
-        lines += [f"/{worker}", f"  Content-Security-Policy: {worker_csp(allowed[worker], None)}"]
+        lines += [f"/{worker}", f"  Content-Security-Policy: {WORKER_CSP}"]
     return "\n".join(lines) + "\n"
 
 

@@ -39,10 +39,7 @@ MIME_TYPES = {
 }
 
 #: Headers sent with every response (defined once, in werkbank.offline).
-from werkbank.offline import GRADER_WORKER, ISOLATION_HEADERS, LEARNER_WORKER, worker_csp, worker_files  # noqa: E402
-
-#: The folders whose files a worker may load (see werkbank.offline.worker_files).
-_WORKER_FOLDERS = ("pyodide", "grading", "wheels")
+from werkbank.offline import GRADER_WORKER, ISOLATION_HEADERS, LEARNER_WORKER, WORKER_CSP  # noqa: E402
 
 
 class DistHandler(SimpleHTTPRequestHandler):
@@ -55,7 +52,7 @@ class DistHandler(SimpleHTTPRequestHandler):
 
     def end_headers(self) -> None:
         """Add the cross-origin isolation headers and ask browsers to revalidate (dev builds change often); a worker
-        script gets its own content security policy (the exact files it may load)."""
+        script gets its own content security policy."""
         for name, value in ISOLATION_HEADERS.items():
             self.send_header(name, value)
         self.send_header("Cache-Control", "no-cache")
@@ -65,16 +62,9 @@ class DistHandler(SimpleHTTPRequestHandler):
         super().end_headers()
 
     def _worker_csp(self) -> str | None:
-        """The policy of the worker script this request asks for, or None for any other path."""
+        """The policy of a worker script (:data:`werkbank.offline.WORKER_CSP`), or None for any other path."""
         path = urlsplit(self.path).path.lstrip("/")
-        if path not in (LEARNER_WORKER, GRADER_WORKER):
-            return None
-        root = Path(self.directory)
-        files = []
-        for folder in _WORKER_FOLDERS:
-            files += [p.relative_to(root).as_posix() for p in (root / folder).rglob("*") if p.is_file()]
-        host = self.headers.get("Host") or f"{self.server.server_address[0]}:{self.server.server_address[1]}"
-        return worker_csp(worker_files(files)[path], f"http://{host}/")
+        return WORKER_CSP if path in (LEARNER_WORKER, GRADER_WORKER) else None
 
     def guess_type(self, path) -> str:
         """The Content-Type for ``path``: our table first, then the standard guess."""

@@ -20,8 +20,9 @@ BOOT_S = 300.0  # a cold visit in WebKit on a loaded 2-core machine took up to ~
 CHECK_S = 180.0
 
 _READY = (
-    "() => Boolean(document.body) && document.body.dataset.runtime === 'ready' "
-    "&& document.body.dataset.editors === 'ready'"
+    "() => Boolean(document.body) && (document.body.dataset.runtime === 'failed' ? "
+    "'failed: ' + (document.querySelector('.runtime-status') || document.body).textContent.trim() : "
+    "document.body.dataset.runtime === 'ready' && document.body.dataset.editors === 'ready')"
 )
 #: Marks a section so that the next change of its verdict or state is seen (a wait must not take the verdict that
 #: was already there for the new one).
@@ -75,7 +76,9 @@ class Walk:
         self.wait_ready()
 
     def wait_ready(self) -> None:
-        self.d.wait(_READY, timeout=BOOT_S, what='body[data-runtime="ready"][data-editors="ready"]')
+        """Wait until the page is ready; a runtime that failed to load fails at once, with the page's own words."""
+        state = self.d.wait(_READY, timeout=BOOT_S, what='body[data-runtime="ready"][data-editors="ready"]')
+        assert state is True, f"{self.d.engine}: {state}"
 
     def set_code(self, cp, code: str) -> None:
         self.d.set_code(f"{checkpoint(cp) if cp != 'try' else '[data-playground]'} [data-editor] .cm-content", code)

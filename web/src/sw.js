@@ -15,12 +15,13 @@
 // that passes through here gets COOP, COEP and CORP added when the host did not send them.
 //
 // Workers: each worker script goes out with its own content security policy (a page's does not reach a worker):
-// nothing but the exact files that worker loads (BUILD.workers, from werkbank.offline.worker_files), as full URLs.
-// And a learner worker (learner code runs in it) gets nothing else from here either: any other request of its, of
-// any method, to any origin, is a network error. Its paths are compared decoded against the exact list, and what
+// scripts and requests of the site's origin only (BUILD.workerPolicy, werkbank.offline.WORKER_CSP; not a list of
+// URLs, which Firefox does not match in a worker's policy). And a learner worker (learner code runs in it) gets
+// nothing from here but the exact files it loads (BUILD.workers, from werkbank.offline.worker_files): any other
+// request of its, of any method, to any origin, is a network error. Its paths are compared decoded against the exact list, and what
 // it gets is the cached file of that list, never what a host makes of the URL it asked for.
 
-const BUILD = /* @build */ { version: "dev", files: {}, isolation: [], workers: {} } /* @end-build */;
+const BUILD = /* @build */ { version: "dev", files: {}, isolation: [], workers: {}, workerPolicy: "" } /* @end-build */;
 
 const PREFIX = "werkbank-";
 const CACHE = PREFIX + BUILD.version;
@@ -59,10 +60,7 @@ function urlOf(path) {
 
 /** The content security policy of a worker script (see the top of this file), or null for any other path. */
 function policyOf(path) {
-  const allowed = WORKERS.get(path);
-  if (!allowed) return null;
-  const sources = (paths) => paths.map(urlOf).join(" ");
-  return `default-src 'none'; script-src ${sources(allowed.script)} 'wasm-unsafe-eval'; connect-src ${sources(allowed.connect)}`;
+  return WORKERS.has(path) ? BUILD.workerPolicy || null : null;
 }
 
 /** The headers this worker puts on a build file's response: isolation, and a worker script's policy. */

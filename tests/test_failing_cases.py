@@ -121,10 +121,12 @@ def test_a_runs_error_is_explained_without_speaking_of_a_case(lang, word):
         ("name = input('name? ')\n", "EOFError"),
         ("class Oops(Exception):\n    pass\n\nraise Oops('x')\n", "Oops"),
     ):
-        result = json.loads(bridge.run(source, json.dumps({"mode": "run", "lang": lang})))
+        result = json.loads(bridge.run_encoded(source, json.dumps({"mode": "run", "lang": lang}).encode()))
         error = result["python_error"]
         assert error["exc"] == exc and error["explain"] and word not in error["explain"], error
-    eof = json.loads(bridge.run("input()\n", json.dumps({"mode": "run", "lang": "en"})))["python_error"]
+    eof = json.loads(bridge.run_encoded("input()\n", json.dumps({"mode": "run", "lang": "en"}).encode()))[
+        "python_error"
+    ]
     assert "input()" in eof["explain"]
 
 
