@@ -11,16 +11,26 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.browser.learner import (
+from tests.browser.learner import (  # re-exported: the browser tests import the learner's actions from here
+    ARABIC_LESSON,
+    DONE,
     KEY,
+    LESSON,
     click,
-    open_lesson,  # noqa: F401
+    editor,
+    editor_text,
+    open_lesson,
+    passed_ids,
     poll,
+    put_solution,
     replace_code,
     section,
     selector,
+    stored,
+    wait_editors,
     wait_for,
     wait_idle,
+    wait_ready,
     wait_verdict,
 )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.learner import ARABIC_LESSON, LESSON, focused, open_lesson, poll, replace_code, section, wait_verdict
-from tests.test_feedback import NO_CHECKS
+from tests.test_failing_cases import NO_CHECKS
 
 pytestmark = pytest.mark.browser
 
