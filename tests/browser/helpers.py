@@ -145,3 +145,33 @@ def final(replies):
     last = replies[-1]
     assert last["type"] != "failure", last.get("message")
     return last
+
+
+def site_verdict(page, server, repo_root, where, plan, source):
+    """The verdict the site's own workers give ``source``: the learner worker runs it under ``plan`` (a prepared
+    Check's), the grader judges that run for ``where`` ({lessonId, checkpoint, lang})."""
+    (ran,) = drive_workers(
+        page,
+        server,
+        repo_root,
+        [
+            {
+                "to": "learner",
+                "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
+                "finals": ["result", "failure"],
+            }
+        ],
+    )
+    (judged,) = drive_workers(
+        page,
+        server,
+        repo_root,
+        [
+            {
+                "to": "grader",
+                "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
+                "finals": ["verdict", "failure"],
+            }
+        ],
+    )
+    return final(judged)["verdict"]

@@ -16,6 +16,7 @@ from werkbank.lessons import load_lesson
 from tests.browser.helpers import (
     drive_workers,
     final,
+    site_verdict,
 )  # drives the site's learner and grader workers message by message
 
 pytestmark = pytest.mark.browser
@@ -53,31 +54,7 @@ def _check(page, server, repo_root, lesson_id, checkpoint, sources, lang):
     plan = final(prepared)["plan"]
     verdicts = []
     for source in sources:
-        (ran,) = drive_workers(
-            page,
-            server,
-            repo_root,
-            [
-                {
-                    "to": "learner",
-                    "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
-                    "finals": ["result", "failure"],
-                }
-            ],
-        )
-        (judged,) = drive_workers(
-            page,
-            server,
-            repo_root,
-            [
-                {
-                    "to": "grader",
-                    "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
-                    "finals": ["verdict", "failure"],
-                }
-            ],
-        )
-        verdicts.append(final(judged)["verdict"])
+        verdicts.append(site_verdict(page, server, repo_root, where, plan, source))
     return verdicts
 
 

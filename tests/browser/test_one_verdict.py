@@ -19,6 +19,7 @@ from tests.browser.helpers import (
     click,
     drive_workers,
     final,
+    site_verdict,
     open_lesson,
     replace_code,
     section,  # noqa: F401
@@ -104,30 +105,6 @@ def test_the_browser_gives_the_verdict_werkbank_grade_gives_for_every_file(
     for item in files:
         source = item.source()
         cli = judge(ours, cpython.run(source, ours["plan"]), lang)
-        (ran,) = drive_workers(
-            page,
-            plain_server,
-            repo_root,
-            [
-                {
-                    "to": "learner",
-                    "message": {"type": "run", "source": source, "plan": plan, "timeLimit": 30},
-                    "finals": ["result", "failure"],
-                }
-            ],
-        )
-        (judged,) = drive_workers(
-            page,
-            plain_server,
-            repo_root,
-            [
-                {
-                    "to": "grader",
-                    "message": {"type": "judge", **where, "runJson": final(ran)["runJson"]},
-                    "finals": ["verdict", "failure"],
-                }
-            ],
-        )
-        browser = final(judged)["verdict"]
+        browser = site_verdict(page, plain_server, repo_root, where, plan, source)
         for key in ("status", "passed", "total", "failed_cases"):
             assert browser[key] == cli[key], (item.id, key, browser[key], cli[key])
