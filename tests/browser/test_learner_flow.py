@@ -262,9 +262,21 @@ def test_focus_is_never_lost_while_code_runs(lesson_pages):
     page = lesson_pages()
     check = section(page, "1").locator('[data-action="check"]')
     check.focus()
+    # the starter's Check can end within one poll, so the moment it runs is recorded by an observer set up first
+    page.evaluate("""() => {
+        const sec = document.querySelector('[data-checkpoint="1"]');
+        const button = sec.querySelector('[data-action="check"]');
+        window.__whileRunning = null;
+        new MutationObserver((_, observer) => {
+            if (sec.dataset.state !== 'running') return;
+            window.__whileRunning = {disabled: button.getAttribute('aria-disabled'),
+                                     focused: document.activeElement === button};
+            observer.disconnect();
+        }).observe(sec, {attributes: true, attributeFilter: ['data-state']});
+    }""")
     page.keyboard.press("Enter")
-    poll(page, "() => document.querySelector('[data-checkpoint=\"1\"]').dataset.state === 'running'")
-    assert check.get_attribute("aria-disabled") == "true" and focused(page) == "button[check]"
+    seen = poll(page, "() => window.__whileRunning")
+    assert seen == {"disabled": "true", "focused": True}, seen
     wait_verdict(page, "1")
     assert focused(page) == "button[check]" and check.get_attribute("aria-disabled") is None
     # Stop by keyboard: Stop disappears when the run ends, and focus goes back to Run
