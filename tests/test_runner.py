@@ -614,3 +614,71 @@ def test_command_line_runs_hash_strings_the_same_way_whatever_process_starts_the
         check=True,
     )
     assert values.decode(json.loads(seen.pop())) == eval(zero.stdout)  # noqa: S307 - a list of literals
+
+
+# ----------------------------------------------------------------------------------------------- early parts
+
+
+def _parts(prepared, source):
+    """Run ``source`` as the learner worker does, with the parts it reports while the cases run."""
+    import json
+
+    parts = []
+
+    def report(outcomes):
+        parts.append(json.loads(json.dumps({"status": "ok", "outcomes": outcomes})))
+
+    return runner.run(source, prepared["plan"], None, report), parts
+
+
+@pytest.fixture(scope="module")
+def claims_one():
+    from werkbank.grading import prepare_checkpoint
+    from werkbank.lessons import load_lesson
+
+    checkpoint = load_lesson("claims-abstention").checkpoint("1")
+    return checkpoint, prepare_checkpoint(checkpoint, lang="en")
+
+
+def test_a_check_reports_its_cases_in_parts_at_each_mark_and_the_result_is_unchanged(claims_one):
+    checkpoint, prepared = claims_one
+    result, parts = _parts(prepared, checkpoint.solution())
+    marks = [m for m in runner.PROGRESS_AT if m <= len(prepared["plan"]["cases"])]
+    assert [len(p["outcomes"]) for p in parts] == [b - a for a, b in zip([0, *marks], marks)]
+    reported = [o["id"] for p in parts for o in p["outcomes"]]
+    assert reported == [c["id"] for c in prepared["plan"]["cases"]][: marks[-1]]
+    assert judge(prepared, result, "en")["status"] == "pass"
+    # a Run, even one that calls cases (a plot's), reports nothing
+    run_plan = {"mode": "run", "cases": prepared["plan"]["cases"][:40], "attrs": prepared["plan"].get("attrs", {})}
+    seen = []
+    runner.run(checkpoint.solution(), run_plan, None, seen.append)
+    assert seen == []
+
+
+def test_the_early_verdict_names_the_first_failure_a_part_shows_and_never_a_pass(claims_one):
+    from graders.engine.judge import judge_early
+
+    checkpoint, prepared = claims_one
+    _, parts = _parts(prepared, checkpoint.solution())
+    assert all(judge_early(prepared, part, "en") is None for part in parts)
+    wrong = checkpoint.solution().replace('"contradicted"', '"supported"', 1)
+    result, parts = _parts(prepared, wrong)
+    final = judge(prepared, result, "en")
+    assert final["status"] == "fail"
+    early = next(v for v in (judge_early(prepared, p, "en") for p in parts) if v)
+    assert early["status"] == "fail" and early["early"] is True
+    assert early["failure"]["case"] == final["failure"]["case"]
+    assert early["passed"] is None and "summary" not in early and early["total"] == final["total"]
+    # a part that is not a well-formed run result says nothing
+    assert judge_early(prepared, {"status": "ok", "outcomes": [{"id": 3}]}, "en") is None
+    assert judge_early(prepared, {"status": "ok", "outcomes": []}, "en") is None
+
+
+def test_a_listener_that_fails_or_learner_patches_cannot_change_the_result(claims_one):
+    checkpoint, prepared = claims_one
+
+    def broken(outcomes):
+        raise RuntimeError("the host's listener broke")
+
+    result = runner.run(checkpoint.solution(), prepared["plan"], None, broken)
+    assert judge(prepared, result, "en")["status"] == "pass"

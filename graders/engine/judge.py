@@ -443,6 +443,28 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
     return verdict
 
 
+def judge_early(prepared: dict, part: dict, lang: str = FALLBACK_LANGUAGE) -> dict | None:
+    """The first failing case among the cases of ``part``, a part of a Check's run the learner worker reported while
+    the other cases still ran (:data:`graders.engine.runner.PROGRESS_AT`): a verdict to show until the run's own,
+    ``{"status": "fail", "early": True, "checked", "total", "failure", ...}``, without counts, summary or list (the
+    other cases are not in yet), or ``None`` when those cases all pass or the part cannot be read. Untrusted like
+    any run result; only a failure is ever said early, and :func:`judge` of the whole run always follows."""
+    if _bad_run(part) is not None or part.get("status") != "ok":
+        return None
+    key = prepared["key"]
+    present = {o["id"] for o in part.get("outcomes", [])}
+    order = [case_id for case_id in key["order"] if case_id in present]
+    if not order:
+        return None
+    verdict = judge({**prepared, "key": {**key, "order": order}}, part, lang)
+    if verdict["status"] != "fail":
+        return None
+    verdict.update(early=True, checked=len(order), total=len(key["order"]), passed=None, failed_cases=[])
+    for name in ("summary", "summary_text", "failing", "plot"):
+        verdict.pop(name, None)
+    return verdict
+
+
 #: How many failing cases a verdict lists with their call (``failing``), and how much complete call source it carries
 #: for them: per case, and for the whole list (a case with thousands of items has a long source).
 FAILING_LIMIT = 50

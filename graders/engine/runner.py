@@ -87,6 +87,10 @@ PRELOAD = (
     "numpy.linalg",
     "numpy.random",
 )
+#: After how many cases of a Check :func:`run` reports the outcomes so far to ``on_progress``: a failure among the
+#: first cases can then be shown while the others still run (the page's early verdict, web/src/runtime.js); what
+#: comes after the last mark is left to the result.
+PROGRESS_AT = (32, 256, 1024)
 _SYS_ATTRS = (
     "path",
     "meta_path",
@@ -632,9 +636,22 @@ def _tracer(plan: dict):
     return _trace.Tracer(FILENAME, steps if type(steps) is int else _trace.STEPS)
 
 
-def run(source: str, plan: dict, on_output=None) -> dict:
+def _report(on_progress, outcomes: list, start: int, end: int) -> None:
+    """Hand ``on_progress`` the outcomes of cases ``start`` to ``end`` as data (an exception as its type and message:
+    tracebacks are written once the interpreter is restored). Learner code is still loaded and may have patched what
+    the host encodes with: whatever goes wrong here is dropped, the run's result stays the only one that counts."""
+    part = [{k: v for k, v in o.items() if k != "error"} for o in outcomes[start:end]]
+    try:
+        on_progress(part)
+    except Exception:
+        pass
+
+
+def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
     """Execute ``source`` under ``plan``; see the module docstring. Never raises for anything learner code does,
-    except ``KeyboardInterrupt`` when the host interrupts it (the interpreter is restored first)."""
+    except ``KeyboardInterrupt`` when the host interrupts it (the interpreter is restored first). ``on_progress``
+    (a Check only): called with the outcomes of the cases run since its last call, at each of :data:`PROGRESS_AT`
+    cases; an early look, not a result."""
     check = plan.get("mode") == "check"
     if source.startswith(
         "\ufeff"
@@ -715,10 +732,17 @@ def run(source: str, plan: dict, on_output=None) -> dict:
                 attrs = plan.get("attrs", {})
                 kept: list = []
                 refills = Refills(plan["cases"])
+                marks = list(PROGRESS_AT) if check and on_progress is not None else []
+                done = sent = 0
                 for case in plan["cases"]:
                     outcome = call_case(namespace, case, attrs, kept, refills)
                     outcome["id"] = case["id"]
                     result["outcomes"].append(outcome)
+                    done += 1
+                    if marks and done == marks[0]:
+                        marks.pop(0)
+                        _report(on_progress, result["outcomes"], sent, done)
+                        sent = done
                 recheck(kept, attrs, refills.handed_on())
                 del kept
         except _KeyboardInterrupt as error:

@@ -21,17 +21,28 @@ def run(source: str, plan: dict, *, on_output=None) -> dict:
     return runner.run(source, plan, on_output)
 
 
-def run_encoded(source: str, plan_utf8, on_output=None) -> bytes:
+_dumps = json.dumps  # bound before any learner code: a run's early reports are encoded while it is loaded
+
+
+def run_encoded(source: str, plan_utf8, on_output=None, on_partial=None) -> bytes:
     """The learner worker's entry point: :func:`run` with the plan and the run result as UTF-8 JSON bytes. The worker
     hands the plan over as a Uint8Array (a JsProxy here: ``to_bytes()`` is one copy) and decodes the result with
     TextDecoder: a long ``str`` crosses between JavaScript and Python a character at a time, which costs a fresh
     worker tens of milliseconds for the few hundred kilobytes of a Check's plan and result. When the code stopped
     with an exception, ``python_error`` explains it in the plan's ``lang`` (for Run; a Check's verdict explains it
-    itself)."""
+    itself). ``on_partial`` (a Check): called with a part of the run as UTF-8 JSON bytes (``{"status": "ok",
+    "outcomes": [...]}``, the cases since the last part, see :data:`graders.engine.runner.PROGRESS_AT`) while the
+    other cases still run, so that the page can show a failure early; the result remains the one that counts."""
     if hasattr(plan_utf8, "to_bytes"):
         plan_utf8 = plan_utf8.to_bytes()
     plan = json.loads(bytes(plan_utf8))
-    result = run(source, plan, on_output=on_output)
+    progress = None
+    if on_partial is not None:
+
+        def progress(outcomes):
+            on_partial(_dumps({"status": "ok", "outcomes": outcomes}).encode("utf-8"))
+
+    result = runner.run(source, plan, on_output, progress)
     exception = result.get("exception")
     if exception:
         from graders.engine.judge import explain_error

@@ -15,7 +15,14 @@ import json
 import sys
 
 from graders.engine.case import AuthorError
-from graders.engine.judge import UNREADABLE, author_error, judge as _judge, plot_data, read_run
+from graders.engine.judge import (
+    UNREADABLE,
+    author_error,
+    judge as _judge,
+    judge_early as _judge_early,
+    plot_data,
+    read_run,
+)
 from graders.engine.prepare import prepare as _prepare
 from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
 
@@ -192,6 +199,15 @@ def judge(ref: str, run_utf8, lang: str) -> str:
     if "author_error" in check:
         return json.dumps(author_error(check["author_error"], lang))
     return json.dumps(_judge(check, read_run(run_utf8), lang))
+
+
+def judge_early(ref: str, part_utf8, lang: str) -> str:
+    """The early verdict JSON for a part of a run (:func:`graders.engine.judge.judge_early`), ``null`` when that part
+    shows no failure (or the Check is an author error: its verdict comes with the whole run)."""
+    check = prepared(ref)
+    if "author_error" in check:
+        return "null"
+    return json.dumps(_judge_early(check, read_run(part_utf8), lang))
 
 
 def plot(ref: str, run_utf8) -> str:

@@ -63,6 +63,33 @@ def said(page):
     return page.evaluate("window.__said.filter(Boolean)")
 
 
+def test_a_failure_among_the_first_cases_shows_while_the_others_run_then_the_whole_verdict(en_page):
+    """A wrong solution's first failing case is on the page while the Check still runs the other cases (the early
+    verdict: its case, without counts, nothing to try yet); the verdict of the whole run then replaces it, with the
+    counts, and names the same case."""
+    page = en_page
+    page.evaluate("""() => {
+        const sec = document.querySelector('[data-checkpoint="1"]');
+        window.__verdicts = [];
+        new MutationObserver(() => {
+            const box = sec.querySelector('[data-verdict]');
+            const line = box.querySelector('.verdict-line');
+            const label = box.querySelector('.case-label');
+            window.__verdicts.push({state: sec.dataset.state, verdict: box.dataset.verdict,
+                                    line: line ? line.textContent : '', label: label ? label.textContent : '',
+                                    buttons: box.querySelectorAll('[data-action="try-case"]').length});
+        }).observe(sec, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-verdict', 'data-state']});
+    }""")
+    state, text = check_by_keyboard(page, "1", NO_CHECKS)
+    seen = page.evaluate("window.__verdicts")
+    early = [v for v in seen if v["state"] == "running" and v["verdict"] == "fail"]
+    assert early, seen
+    assert "still checking" in early[-1]["line"] and "/" not in early[-1]["line"] and early[-1]["buttons"] == 0
+    label = section(page, "1").locator("[data-verdict] .case-label").inner_text()
+    assert state == "fail" and early[-1]["label"] == label
+    assert "still checking" not in text and "/" in section(page, "1").locator(".verdict-line").inner_text()
+
+
 def test_a_failing_check_counts_by_kind_lists_the_cases_and_announces_the_first(en_page):
     page = en_page
     page.evaluate("window.__said = []")

@@ -752,6 +752,16 @@ export class CheckpointView {
       checkpoint: this.data.id,
       lang: this.lang,
       onOutput: (stream, text, truncated) => this.output.append(stream, text, truncated),
+      // a failure among the first cases, shown while the others run (its case and why; the counts come with the
+      // verdict of the whole run, which replaces it); nothing to try or trace before that
+      onEarly: (early) => {
+        if (this.busy)
+          renderVerdict(this.verdict, early, {
+            ...this._verdictOptions(undefined, segments),
+            onTryCase: null,
+            onTraceCase: null,
+          });
+      },
     });
     this._end();
     if (result.kind !== "verdict") {

@@ -208,6 +208,12 @@ async function handle(msg) {
       const entry = await prepared(msg);
       const verdict = fromPython(grader.judge(entry.ref, utf8(msg.runJson), msg.lang), "judge");
       post(response(Res.VERDICT, msg.runId, { verdict }));
+    } else if (msg.type === Req.EARLY) {
+      const entry = await prepared(msg);
+      const verdict = entry.author
+        ? null
+        : fromPython(grader.judge_early(entry.ref, utf8(msg.runJson), msg.lang), "early");
+      post(response(Res.EARLY, msg.runId, { verdict }));
     } else if (msg.type === Req.SHRINK) {
       post(response(Res.SHRUNK, msg.runId, await shrink(msg)));
     } else if (msg.type === Req.PLOT) {

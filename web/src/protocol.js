@@ -29,6 +29,8 @@ export const Req = Object.freeze({
   SHRINK: "shrink", // {lessonId, checkpoint, lang, phase: "start"|"pick", runJson, verdict, shrinkId?}: a
   //   failing generated case, shown on a smaller input: "start" after the verdict, "pick" after each round's run
   PLOT: "plot", // {lessonId, checkpoint, lang, runJson}: the checkpoint's plot data for a run -> PLOTTED
+  EARLY: "early", // {lessonId, checkpoint, lang, runJson}: a part of a Check's run (PARTIAL): its first failure ->
+  //   EARLY
 });
 
 /** Response types (worker -> page). */
@@ -43,9 +45,12 @@ export const Res = Object.freeze({
   STARTED: "started", // learner: learner code starts now
   OUTPUT: "output", // learner: {stream: "stdout"|"stderr", text, truncated}
   RESULT: "result", // learner: {runJson}: the run result, JSON text (untrusted)
+  PARTIAL: "partial", // learner, while a Check runs: {runJson}: the outcomes of the cases since the last PARTIAL
+  //   (graders/engine/runner.py PROGRESS_AT), JSON text (untrusted); only ever used to show a failure early
   PREPARED: "prepared", // grader: {plan: JSON text, or "" for an author error; plotCase; timeLimit: seconds}
   VERDICT: "verdict", // grader: {verdict}
   PLOTTED: "plotted", // grader: {plot: object or null}
+  EARLY: "early", // grader: {verdict: an early failing verdict (graders/engine/judge.py judge_early), or null}
   SHRUNK: "shrunk", // grader: {verdict, plan: the next round's plan (JSON text), or "" when shrinking is over, shrinkId}
   FAILURE: "failure", // {message, fatal}: the worker could not do what was asked
 });
@@ -64,6 +69,7 @@ const FIELDS = {
     verdict: "object",
   },
   [Req.PLOT]: { lessonId: "string", checkpoint: "string", lang: "string", runJson: "string" },
+  [Req.EARLY]: { lessonId: "string", checkpoint: "string", lang: "string", runJson: "string" },
   [Res.PROGRESS]: { stage: "string", percent: "number" },
   [Res.RUNTIME]: { module: "object" },
   [Res.PYTHON]: {},
@@ -71,9 +77,11 @@ const FIELDS = {
   [Res.STARTED]: {},
   [Res.OUTPUT]: { stream: "string", text: "string" },
   [Res.RESULT]: { runJson: "string" },
+  [Res.PARTIAL]: { runJson: "string" },
   [Res.PREPARED]: { plan: "string" },
   [Res.VERDICT]: { verdict: "object" },
   [Res.PLOTTED]: {},
+  [Res.EARLY]: {},
   [Res.SHRUNK]: { verdict: "object", plan: "string" },
   [Res.FAILURE]: { message: "string", fatal: "boolean" },
 };
@@ -88,9 +96,19 @@ export const FROM = Object.freeze({
     Res.STARTED,
     Res.OUTPUT,
     Res.RESULT,
+    Res.PARTIAL,
     Res.FAILURE,
   ]),
-  grader: new Set([Res.PROGRESS, Res.READY, Res.PREPARED, Res.VERDICT, Res.PLOTTED, Res.SHRUNK, Res.FAILURE]),
+  grader: new Set([
+    Res.PROGRESS,
+    Res.READY,
+    Res.PREPARED,
+    Res.VERDICT,
+    Res.PLOTTED,
+    Res.SHRUNK,
+    Res.EARLY,
+    Res.FAILURE,
+  ]),
 });
 
 const REQUESTS = new Set(Object.values(Req));

@@ -31,6 +31,8 @@ import { Req, Res, belongsTo, newRunId, request } from "./protocol.js";
 /** Seconds a free Run may take before it is stopped (Check uses the grader's limit). */
 export const RUN_TIME_LIMIT = SETTINGS.runTimeLimit;
 const SLACK_MS = 300; // message latency on top of a time limit
+/** How many parts of one Check's run are judged early (the learner worker sends one per PROGRESS_AT mark). */
+const EARLY_PARTS = 3;
 /**
  * Milliseconds of a learner worker's speed measure (graders/hosts/pyodide.py speed) that its time limits are set for:
  * Chromium on an unloaded machine of the kind werkbank is built on takes less. A worker that takes longer, in a
@@ -569,7 +571,8 @@ export class Runtime {
 
   /**
    * Queue a job and resolve when it ends. job: {type: "run"|"check", source, lessonId, checkpoint, lang,
-   * after?, trace? ({steps}: a Run whose `after` runs under the line tracer), onOutput(stream, text, truncated)}. Resolves to {kind: "result"|"verdict"|"stopped"|"timeout"|"crashed"|
+   * after?, trace? ({steps}: a Run whose `after` runs under the line tracer), onOutput(stream, text, truncated),
+   * onEarly?(verdict) (a Check: a failure found while the other cases still run, see _early)}. Resolves to {kind: "result"|"verdict"|"stopped"|"timeout"|"crashed"|
    * "failure"|"failed"|"cancelled", ...}; never rejects.
    */
   execute(job) {
@@ -740,6 +743,9 @@ export class Runtime {
         if (job.type === "check") job.resultSeen = true;
         if (job.onResult) job.onResult(msg.runJson);
         break;
+      case Res.PARTIAL:
+        this._early(job, msg.runJson);
+        break;
       case Res.FAILURE:
         if (msg.fatal)
           this._crashed(job.slot, msg.message); // ends the job as "crashed"
@@ -748,6 +754,31 @@ export class Runtime {
       default:
         break;
     }
+  }
+
+  /**
+   * A part of a Check's run (PARTIAL, graders/engine/runner.py PROGRESS_AT): the grader judges it while the other
+   * cases still run, and the first failure it shows goes to job.onEarly, so a failing Check says so before its last
+   * case has run. Parts are judged one at a time and in order, at most EARLY_PARTS a job, and none once a failure was
+   * shown, the whole result is in, or shrinking began. Only a failure is ever shown early: the verdict of the whole
+   * run always follows, and it alone counts (a pass needs every case).
+   */
+  _early(job, runJson) {
+    if (job.type !== "check" || typeof job.onEarly !== "function" || job.early || job.resultSeen || job.shrinking)
+      return;
+    job.parts = (job.parts || 0) + 1;
+    if (job.parts > EARLY_PARTS) return;
+    const where = { lessonId: job.lessonId, checkpoint: String(job.checkpoint), lang: String(job.lang || this.lang) };
+    const moot = () => this.job !== job || job.early || job.resultSeen;
+    job.earlyParts = (job.earlyParts || Promise.resolve()).then(async () => {
+      if (moot()) return;
+      const msg = await this._ask(Req.EARLY, { ...where, runJson }).catch(() => null);
+      const verdict = msg && msg.verdict;
+      if (moot() || !verdict || typeof verdict !== "object" || verdict.status !== "fail") return;
+      job.early = true;
+      mark("werkbank:check:early");
+      job.onEarly(verdict);
+    });
   }
 
   _finish(result) {

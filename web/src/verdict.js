@@ -299,6 +299,7 @@ export function renderVerdict(
   const counts = { passed: verdict.passed ?? 0, total: verdict.total ?? 0 };
   let headline;
   if (verdict.status === "pass") headline = t("verdict_pass", counts);
+  else if (verdict.status === "fail" && verdict.early === true) headline = t("verdict_fail_early");
   else if (verdict.status === "fail") headline = t("verdict_fail", counts);
   else if (verdict.status === "timeout") headline = t("verdict_timeout", { seconds: timeLimit ?? "?" });
   else if (verdict.status === "author_error") headline = t("verdict_author_error");

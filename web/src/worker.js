@@ -206,7 +206,16 @@ async function run(msg) {
   post(response(Res.STARTED, msg.runId, {}));
   let runJson;
   // UTF-8 both ways: a Uint8Array crosses into Python as one copy, a long string a character at a time
-  const out = bridge.run_encoded(msg.source, encoder.encode(msg.plan), onOutput);
+  // a Check's early parts (the outcomes so far, as UTF-8 JSON bytes: a PyProxy for the length of this call)
+  const onPartial = (bytes) => {
+    const view = bytes.getBuffer("u8");
+    try {
+      post(response(Res.PARTIAL, msg.runId, { runJson: decoder.decode(view.data) }));
+    } finally {
+      view.release();
+    }
+  };
+  const out = bridge.run_encoded(msg.source, encoder.encode(msg.plan), onOutput, onPartial);
   try {
     const bytes = out.getBuffer("u8");
     try {

@@ -840,3 +840,82 @@ test("any order of Run, Check, Stop and boot states, with workers that hang, cra
     runtime.stop();
   }
 });
+
+test("a failure in a part of a Check's run is shown early; the whole run's verdict follows and alone counts", async () => {
+  const early = { status: "fail", early: true, failure: { case: "a" } };
+  const final = { status: "fail", passed: 0, total: 3 };
+  const base = scripted();
+  const seen = [];
+  let release = null;
+  const { runtime, workers } = makeRuntime((msg, worker) => {
+    if (worker.role === "grader" && msg.type === Req.EARLY) {
+      // the first part passes, the second shows a failure, a third is never asked for
+      const part = JSON.parse(msg.runJson);
+      worker.reply(response(Res.EARLY, msg.runId, { verdict: part.outcomes[0].id === "b" ? early : null }));
+    } else if (worker.role === "grader" && msg.type === Req.JUDGE) {
+      seen.push("judge");
+      worker.reply(response(Res.VERDICT, msg.runId, { verdict: final }));
+    } else if (worker.role === "learner" && msg.type === Req.RUN) {
+      worker.reply(response(Res.STARTED, msg.runId, {}));
+      for (const id of ["a", "b", "c"]) {
+        const runJson = JSON.stringify({ status: "ok", outcomes: [{ id, kind: "return", value: 1 }] });
+        worker.reply(response(Res.PARTIAL, msg.runId, { runJson }));
+      }
+      release = () => worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
+    } else {
+      base(msg, worker);
+    }
+  });
+  runtime.warm("l", ["1"]);
+  const pending = runtime.execute({
+    type: "check",
+    source: "",
+    lessonId: "l",
+    checkpoint: "1",
+    lang: "en",
+    onEarly: (verdict) => seen.push(verdict),
+  });
+  await until(() => seen.length === 1);
+  assert.deepEqual(seen, [early], "the early failure comes while the run goes on");
+  assert.equal(runtime.state, "running");
+  release();
+  const result = await pending;
+  assert.deepEqual(result.verdict, final);
+  assert.deepEqual(seen, [early, "judge"]);
+  const grader = workers.find((w) => w.role === "grader");
+  assert.deepEqual(
+    grader.sent.map((m) => m.type).filter((t) => t === Req.EARLY || t === Req.JUDGE),
+    [Req.EARLY, Req.EARLY, Req.JUDGE],
+    "parts are judged in order, none after a failure was shown",
+  );
+});
+
+test("a pass is never shown early, and parts after the run's result are not judged", async () => {
+  const base = scripted();
+  const early = [];
+  const { runtime, workers } = makeRuntime((msg, worker) => {
+    if (worker.role === "grader" && msg.type === Req.EARLY) {
+      worker.reply(response(Res.EARLY, msg.runId, { verdict: { status: "pass" } })); // a forged or wrong answer
+    } else if (worker.role === "learner" && msg.type === Req.RUN) {
+      worker.reply(response(Res.STARTED, msg.runId, {}));
+      worker.reply(response(Res.PARTIAL, msg.runId, { runJson: '{"status": "ok", "outcomes": []}' }));
+      worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
+      worker.reply(response(Res.PARTIAL, msg.runId, { runJson: '{"status": "ok", "outcomes": []}' }));
+    } else {
+      base(msg, worker);
+    }
+  });
+  runtime.warm("l", ["1"]);
+  const result = await runtime.execute({
+    type: "check",
+    source: "",
+    lessonId: "l",
+    checkpoint: "1",
+    lang: "en",
+    onEarly: (verdict) => early.push(verdict),
+  });
+  assert.equal(result.verdict.status, "pass");
+  assert.deepEqual(early, []);
+  const grader = workers.find((w) => w.role === "grader");
+  assert.ok(grader.sent.filter((m) => m.type === Req.EARLY).length <= 1);
+});
