@@ -442,12 +442,13 @@ export class Runtime {
   }
 
   /**
-   * Keep two pristine learner workers, current and spare, booting or ready. Boots wait while a job runs (a boot
-   * beside it would take the core it needs; jobs run one at a time, so the next one cannot start before this one
-   * ends anyway), and only one boots at a time: the spare once current is ready and the page has been ready once.
+   * Keep two pristine learner workers, current and spare, booting or ready. Boots wait while learner code runs (a
+   * boot beside it would take the core it needs); once a Check's run is in, the next one boots while the grader
+   * judges (a learner fixing a typo presses Check again as soon as the verdict shows). Only one boots at a time: the
+   * spare once current is ready and the page has been ready once.
    */
   _ensureSpare() {
-    if (this.failure || !this.started || this.job) return;
+    if (this.failure || !this.started || (this.job && !this.job.resultSeen)) return;
     if (!this.current) {
       if (this.spare) {
         this.current = this.spare;
@@ -742,6 +743,7 @@ export class Runtime {
         clearTimeout(job.limitTimer);
         if (job.type === "check") job.resultSeen = true;
         if (job.onResult) job.onResult(msg.runJson);
+        this._ensureSpare();
         break;
       case Res.PARTIAL:
         this._early(job, msg.runJson);

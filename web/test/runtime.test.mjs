@@ -240,7 +240,9 @@ test("a Run pressed while Python boots leaves the page ready for a Check, not wa
   finishBoot(); // the Run's worker finishes its boot after the Run: it serves nothing more
   const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   assert.equal(result.verdict.status, "pass");
-  assert.equal(learners().length, 3, "the Check ran on a new worker, and a spare boots after it");
+  // the Check ran on a new worker (the second), and the next two (current, spare) booted while it was judged
+  assert.equal(learners().length, 4);
+  assert.ok(learners()[2].sent.some((m) => m.type === Req.INIT) && !learners()[2].sent.some((m) => m.type === Req.RUN));
   assert.equal(learners()[0].sent.filter((m) => m.type === Req.RUN).length, 1);
 });
 
@@ -918,4 +920,34 @@ test("a pass is never shown early, and parts after the run's result are not judg
   assert.deepEqual(early, []);
   const grader = workers.find((w) => w.role === "grader");
   assert.ok(grader.sent.filter((m) => m.type === Req.EARLY).length <= 1);
+});
+
+test("once a Check's run is in, the next learner worker boots while the grader judges; not while learner code runs", async () => {
+  let judge = null;
+  let result = null;
+  const base = scripted();
+  const { runtime, learners } = makeRuntime((msg, worker) => {
+    if (worker.role === "grader" && msg.type === Req.JUDGE) {
+      judge = () => worker.reply(response(Res.VERDICT, msg.runId, { verdict: { status: "pass" } }));
+    } else if (worker.role === "learner" && msg.type === Req.RUN) {
+      worker.reply(response(Res.STARTED, msg.runId, {}));
+      result = () => worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
+    } else {
+      base(msg, worker);
+    }
+  });
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle");
+  const before = learners().length; // current and spare, both ready
+  const pending = runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
+  await until(() => result !== null);
+  await sleep(5);
+  assert.equal(learners().length, before, "no boot while the learner's code runs");
+  result();
+  await until(() => judge !== null);
+  await sleep(5);
+  assert.equal(learners().length, before + 1, "the next spare boots while the grader judges");
+  judge();
+  assert.equal((await pending).verdict.status, "pass");
 });
