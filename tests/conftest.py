@@ -51,6 +51,9 @@ only drive a page (type, Run, Check, read it) share one booted page per module.
                       (``tests.browser.helpers.drive_workers``) are booted once for the module: for tests that grade
                       the authors' own files through the workers, message by message.
 
+Prepared checkpoints (``werkbank.grading.prepared_checkpoint``) are shared by the session's processes through a
+temporary folder (``$WERKBANK_PREPARED_CACHE``), keyed by a digest of everything preparing reads.
+
 Stamped checks (``tests/derived.py``): the few checks that cost a minute or more and prove a property of files that
 rarely change (mutants, the references' outcomes in Pyodide, other seeds, bytecode/stock parity) run again only when the
 SHA-256 of their inputs differs from the one in their committed stamp (``tests/stamps/``); a passing run writes the new
@@ -72,7 +75,26 @@ from pathlib import Path
 
 import pytest
 
+from werkbank.grading import CACHE_ENV
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# Prepared checkpoints are shared by this session's processes (werkbank/grading.py prepared_checkpoint): the first to
+# need one prepares it, the others read it. A folder per session, made by the first process (xdist's workers inherit
+# its environment) and removed at its end.
+if CACHE_ENV not in os.environ:
+    import tempfile
+
+    os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="werkbank-prepared-")
+    _PREPARED_OWNER = True
+else:
+    _PREPARED_OWNER = False
+
+
+def pytest_unconfigure(config):
+    if _PREPARED_OWNER:
+        shutil.rmtree(os.environ.get(CACHE_ENV, ""), ignore_errors=True)
+
 _PORT_LINE = re.compile(r"(?:port (\d+)|https?://[^/\s]+:(\d+)/)")
 
 

@@ -23,7 +23,7 @@ from werkbank.check import (
     lint_lesson,
     other_seed_problems,
 )
-from werkbank.grading import prepare_checkpoint
+from werkbank.grading import prepared_checkpoint
 from werkbank.lessons import load_all
 
 LESSONS = load_all()
@@ -34,7 +34,7 @@ _PREPARED: dict = {}
 def _prepared(checkpoint):
     key = (checkpoint.lesson_id, checkpoint.id)
     if key not in _PREPARED:
-        _PREPARED[key] = prepare_checkpoint(checkpoint, seed=0)
+        _PREPARED[key] = prepared_checkpoint(checkpoint, seed=0)
     return _PREPARED[key]
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from graders.hosts import cpython, pyodide
 from graders.hosts.interface import Host
-from werkbank.grading import prepare_checkpoint
+from werkbank.grading import prepared_checkpoint
 from werkbank.lessons import load_lesson
 
 HOSTS = [cpython, pyodide]
@@ -77,7 +77,7 @@ def test_both_hosts_give_the_same_result_for_a_run(name):
 
 def test_both_hosts_give_the_same_result_for_a_check():
     checkpoint = load_lesson("claims-abstention").checkpoint("1")
-    plan = prepare_checkpoint(checkpoint)["plan"]
+    plan = prepared_checkpoint(checkpoint)["plan"]
     for source in (checkpoint.solution(), checkpoint.starter("en")):
         ours, theirs = _same(cpython.run(source, plan)), _same(pyodide.run(source, plan))
         assert ours == theirs and ours["outcomes"]

@@ -343,9 +343,11 @@ def test_random_cases_defeat_a_solution_that_hard_codes_the_examples(checkpoint_
 
 
 def _alternatives():
+    """Each alternative with another seed's random and generated cases: the build's seed (0) is graded for every
+    alternative by tests/test_checkpoints.py (werkbank check's list of files)."""
     for path in sorted(ALTERNATIVES.glob("alt_*.py")):
         checkpoint_id = str(int(path.stem.split("_")[1]))
-        for seed in (0, 7):
+        for seed in (7,):
             yield pytest.param(checkpoint_id, path, seed, id=f"{path.stem}-seed{seed}")
 
 

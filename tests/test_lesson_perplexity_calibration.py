@@ -344,9 +344,11 @@ def test_every_checkpoint_has_alternatives_in_three_styles():
     assert all(len(names) >= 3 for names in ALTERNATIVES.values()), ALTERNATIVES
 
 
+# The build's seed (0) is graded for every alternative by tests/test_checkpoints.py (werkbank check's list of files);
+# here another seed's random and generated cases.
 @pytest.mark.parametrize(
     "checkpoint_id,name,seed",
-    [(cp, name, seed) for cp, names in ALTERNATIVES.items() for name in names for seed in (0, 7)],
+    [(cp, name, seed) for cp, names in ALTERNATIVES.items() for name in names for seed in (7,)],
 )
 def test_alternative_correct_solutions_pass(checkpoint_id, name, seed):
     verdict = grade_source(LESSON.id, checkpoint_id, (DATA / name).read_text(encoding="utf-8"), seed=seed)

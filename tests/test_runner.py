@@ -633,11 +633,11 @@ def _parts(prepared, source):
 
 @pytest.fixture(scope="module")
 def claims_one():
-    from werkbank.grading import prepare_checkpoint
+    from werkbank.grading import prepared_checkpoint
     from werkbank.lessons import load_lesson
 
     checkpoint = load_lesson("claims-abstention").checkpoint("1")
-    return checkpoint, prepare_checkpoint(checkpoint, lang="en")
+    return checkpoint, prepared_checkpoint(checkpoint, lang="en")
 
 
 def test_a_check_reports_its_cases_in_parts_at_each_mark_and_the_result_is_unchanged(claims_one):

@@ -733,7 +733,7 @@ class Graded:
 
 def _prepare_all(lessons, seed: int, problems: list[str]) -> dict:
     from graders.engine.case import AuthorError
-    from werkbank.grading import prepare_checkpoint
+    from werkbank.grading import prepared_checkpoint
 
     prepared = {}
     for lesson in lessons:
@@ -741,7 +741,7 @@ def _prepare_all(lessons, seed: int, problems: list[str]) -> dict:
             if not cp.solution_path.is_file():
                 continue
             try:
-                prepared[(lesson.id, cp.id)] = prepare_checkpoint(cp, seed=seed)
+                prepared[(lesson.id, cp.id)] = prepared_checkpoint(cp, seed=seed)
             except AuthorError as error:
                 problems.append(f"{rel(cp.solution_path)} / {rel(grader_path(cp.grader))}: author error: {error}")
             except Exception as error:  # an author's grader or reference misbehaving in an unforeseen way
@@ -993,10 +993,10 @@ def other_seed_problems(cp: Checkpoint, seed: int) -> list[str]:
     from graders.engine.case import AuthorError
     from graders.engine.judge import judge
     from graders.hosts import cpython
-    from werkbank.grading import prepare_checkpoint
+    from werkbank.grading import prepared_checkpoint
 
     try:
-        prepared = prepare_checkpoint(cp, seed=seed)
+        prepared = prepared_checkpoint(cp, seed=seed)
     except AuthorError as error:
         return [f"{rel(cp.solution_path)} / {rel(grader_path(cp.grader))}: author error with seed {seed}: {error}"]
     except Exception:  # noqa: BLE001 - a broken grader: named by the default seed's run

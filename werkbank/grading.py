@@ -8,7 +8,12 @@ writes the verdict.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import os
+import pickle
+from collections import OrderedDict
+from pathlib import Path
 
 from graders.engine import shrink
 from graders.engine.case import AuthorError
@@ -16,7 +21,60 @@ from graders.engine.judge import adopt_shrunk, author_error, judge
 from graders.engine.prepare import prepare, prepare_candidates
 from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
 from graders.hosts import cpython
-from werkbank.lessons import LessonError, load_lesson
+from werkbank.lessons import LessonError, grader_root, load_lesson
+
+_GRADERS = Path(__file__).resolve().parent.parent / "graders"
+_OWN = [Path(__file__).resolve(), Path(__file__).resolve().parent / "lessons.py"]
+#: Where prepared checkpoints are kept between processes, when set (the test suite sets it: its workers and the
+#: build's checks then prepare each checkpoint once); unset, each process prepares for itself.
+CACHE_ENV = "WERKBANK_PREPARED_CACHE"
+#: Checkpoints :func:`grade_source` prepared in this process (pickled), by everything their preparation reads (see
+#: :func:`_inputs`): a process that grades many files against one checkpoint prepares it once. Bounded; the oldest
+#: goes first.
+_PREPARED: OrderedDict = OrderedDict()
+_PREPARED_LIMIT = 24
+
+
+def _inputs(checkpoint, seed: int, lang: str) -> str:
+    """A digest of what preparing ``checkpoint`` reads: the graders (engine, hosts, lesson packages), the lesson's
+    folder (solution, mistakes, starters, lesson.toml), the code that reads it, the seed and the language, and the
+    Python and numpy that run it. Equal digests give equal prepared checkpoints."""
+    import sys
+
+    import numpy
+
+    package = checkpoint.grader.split(".")[1] if checkpoint.grader.count(".") >= 1 else ""
+    head = [checkpoint.lesson_id, checkpoint.id, checkpoint.grader, seed, lang, sys.version, numpy.__version__]
+    digest = hashlib.sha256(repr(head).encode())
+    files = set(_OWN)
+    for folder in (_GRADERS, checkpoint.folder.parent, grader_root(checkpoint.grader) / package):
+        files.update(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    for path in sorted(files):
+        digest.update(str(path).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def prepared_checkpoint(checkpoint, *, seed: int = CASE_SEED, lang: str = FALLBACK_LANGUAGE) -> dict:
+    """:func:`prepare_checkpoint`, made once per process (or per ``$WERKBANK_PREPARED_CACHE`` folder) for the same
+    inputs; each caller gets its own copy to change as it likes. Raises AuthorError as that does."""
+    key = _inputs(checkpoint, seed, lang)
+    data = _PREPARED.get(key)
+    folder = os.environ.get(CACHE_ENV)
+    path = Path(folder) / f"{key}.pickle" if folder else None
+    if data is None and path is not None and path.is_file():
+        data = path.read_bytes()
+    if data is None:
+        data = pickle.dumps(prepare_checkpoint(checkpoint, seed=seed, lang=lang), protocol=pickle.HIGHEST_PROTOCOL)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_bytes(data)
+            partial.replace(path)  # whole or not at all: another process may read it now
+    _PREPARED[key] = data
+    _PREPARED.move_to_end(key)
+    while len(_PREPARED) > _PREPARED_LIMIT:
+        _PREPARED.popitem(last=False)
+    return pickle.loads(data)
 
 
 def prepare_checkpoint(checkpoint, *, seed: int = CASE_SEED, lang: str = FALLBACK_LANGUAGE) -> dict:
@@ -58,7 +116,7 @@ def grade_source(
     except LessonError as error:
         return author_error(str(error), lang, usage=True)
     try:
-        prepared = prepare_checkpoint(checkpoint, seed=seed, lang=lang)
+        prepared = prepared_checkpoint(checkpoint, seed=seed, lang=lang)
     except AuthorError as error:
         return author_error(str(error), lang)
     run = cpython.run(source, prepared["plan"])

@@ -12,7 +12,7 @@ import pytest
 from graders.engine.judge import judge
 from graders.hosts import cpython
 from werkbank.check import items
-from werkbank.grading import grade_source, prepare_checkpoint
+from werkbank.grading import grade_source, prepared_checkpoint
 from werkbank.lessons import load_all, load_lesson
 
 from tests.browser.helpers import (
@@ -34,7 +34,7 @@ LESSONS = [lesson for lesson in load_all() if lesson.listed]
 
 def _borderline(checkpoint, lang):
     """The declared mistake that fails the fewest cases: a wrong solution that is nearly right."""
-    prepared = prepare_checkpoint(checkpoint, lang=lang)
+    prepared = prepared_checkpoint(checkpoint, lang=lang)
     fewest = None
     for mistake in checkpoint.mistakes():
         verdict = judge(prepared, cpython.run(mistake.source(), prepared["plan"]), lang)
@@ -99,7 +99,7 @@ def test_the_browser_gives_the_verdict_werkbank_grade_gives_for_every_file(
         [{"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]}],
     )
     plan = final(prepared)["plan"]
-    ours = prepare_checkpoint(checkpoint, lang=lang)
+    ours = prepared_checkpoint(checkpoint, lang=lang)
     files = [item for item in items([lesson]) if item.checkpoint.id == checkpoint.id]
     assert {item.kind for item in files} >= {"reference", "starter", "mistake"}
     for item in files:
