@@ -908,3 +908,35 @@ def random_cases(rng, count):  # seed 0 draws 0.84 (a valid list), seed 1 draws 
     forget(folder)
     problems, _ = check_lessons(pyodide=False, lesson_tests=False, root=folder.parent)
     assert not [p for p in problems if "test_lesson_" in p]
+
+
+def test_a_checkpoint_is_prepared_again_exactly_when_something_it_reads_changed(new_lesson, monkeypatch):
+    """werkbank.grading.prepared_checkpoint keeps prepared checkpoints by a digest of what preparing reads: the same
+    files give the kept one (a copy of its own for each caller), a changed solution or grader prepares anew."""
+    from werkbank import grading
+
+    folder = new_lesson()
+    made = []
+    real = grading.prepare_checkpoint
+
+    def counting(checkpoint, **kwargs):
+        made.append(checkpoint.id)
+        return real(checkpoint, **kwargs)
+
+    monkeypatch.setattr(grading, "prepare_checkpoint", counting)
+    checkpoint = load_lesson_folder(folder).checkpoints[0]
+    first = grading.prepared_checkpoint(checkpoint)
+    first["plan"]["cases"].clear()  # a caller's copy is its own
+    again = grading.prepared_checkpoint(checkpoint)
+    assert len(made) == 1 and again["plan"]["cases"]
+    with checkpoint.solution_path.open("a", encoding="utf-8") as out:
+        out.write("\n# an author's edit\n")
+    grading.prepared_checkpoint(checkpoint)
+    assert len(made) == 2
+    grader = grader_file(folder, "mean.py")
+    assert grader.is_file()
+    with grader.open("a", encoding="utf-8") as out:
+        out.write("\n# an author's edit\n")
+    grading.prepared_checkpoint(checkpoint)
+    grading.prepared_checkpoint(checkpoint, lang="nl")
+    assert len(made) == 4
