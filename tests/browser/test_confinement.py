@@ -175,6 +175,8 @@ from pyodide.ffi import JsProxy
 DENY = {deny}
 seen = js.Set.new()
 queue = [(G, "self"), (pyodide_js, "pyodide_js"), (js.navigator, "navigator")]
+# and every JavaScript object Python's module table holds (a module imported from the API object before the lockdown)
+queue += [(m, f"sys.modules[{{n!r}}]") for n, m in list(sys.modules.items()) if isinstance(m, JsProxy) and n not in ("js", "pyodide_js")]
 found = []
 while queue and seen.size < {scan}:
     o, path = queue.pop()
@@ -193,7 +195,7 @@ while queue and seen.size < {scan}:
         except Exception:
             continue
         native = "[native code]" in str(getter) or (isinstance(value, JsProxy) and callable(value) and "[native code]" in str(value))
-        if key in DENY and (native or key.startswith("_") or key in ("loadPackage", "loadScript")):
+        if key in DENY and (native or key.startswith("_") or key.startswith("load")):
             found.append(path + "." + key)
         queue.append((value, path + "." + key))
     queue.append((proto(o), path + ".[[Prototype]]"))
@@ -252,6 +254,9 @@ DENY = sorted(
         "createImageBitmap",
         "loadPackage",
         "loadScript",
+        "loadBinaryFile",
+        "loadDynlib",
+        "loadDynlibsFromPackage",
         "_api",
         "_module",
     }
