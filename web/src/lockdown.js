@@ -263,6 +263,14 @@ export function lockdown(scope, pyodide) {
   const nav = scope.navigator;
   if (nav) for (const target of chainOf(nav)) strip(target, NAVIGATOR, "navigator", stuck);
   if (pyodide) strip(pyodide, PYODIDE, "pyodide", stuck);
+  // Python's module table still holds what Pyodide's own modules imported from the API object before this
+  // (`pyodide_js._api`, Pyodide's internal API with its loaders): a member taken off `pyodide` must not stay
+  // reachable as a module. (Imported again, it is looked up on the stripped object, and not found.)
+  if (pyodide && typeof pyodide.runPython === "function") {
+    pyodide.runPython(
+      "import sys as _s\nfor _n in [n for n in _s.modules if n.startswith('pyodide_js.')]: del _s.modules[_n]\ndel _s",
+    );
+  }
 
   if (!fix(scope, "eval", refuseEval)) stuck.push("self.eval");
   if (!fix(scope, "Function", FunctionInert)) stuck.push("self.Function");

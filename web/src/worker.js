@@ -28,7 +28,18 @@ import { internals } from "./pyodide_private.js";
 /* global SETTINGS */
 // captured before learner code could replace them
 const post = self.postMessage.bind(self);
-const realFetch = self.fetch.bind(self);
+const nativeFetch = self.fetch.bind(self);
+/**
+ * Set just before learner code first runs here. From then on this worker's own fetch refuses every request: its boot
+ * may still be loading numpy and the lesson's wheels when a Run starts (Python is usable before that), and that code
+ * reads globals learner code can replace (URL, DataView, ...), so a URL it computes after learner code ran is the
+ * learner's. The worker serves that one job and is then discarded: it needs nothing more.
+ */
+let learnerRan = false;
+const realFetch = async (input, init) => {
+  if (learnerRan) throw new TypeError("this worker fetches nothing once learner code has run");
+  return nativeFetch(input, init);
+};
 const OUTPUT_CAP = SETTINGS.outputLimit; // characters forwarded per run; the engine cuts at the same limit
 const FLUSH_CHARS = 8192;
 const FLUSH_MS = 60;
@@ -156,7 +167,13 @@ async function boot(runId, lessonId, runtime) {
     pyodide.runPython("from graders.engine import runner as _r\nfor _n in _r.PRELOAD: __import__(_n)\ndel _r, _n");
     progress("engine", 100);
   })();
-  await complete;
+  try {
+    await complete;
+  } catch (error) {
+    if (learnerRan) return; // a Run began before numpy was in: its job is this worker's last, nothing failed
+    throw error;
+  }
+  if (learnerRan) return; // never READY for another job: learner code ran here
   const speed = Number(bridge.speed()); // before any learner code: the page scales time limits by it (runtime.js)
   post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared, speed }));
 }
@@ -203,6 +220,7 @@ function needsEverything(source, planJson) {
 async function run(msg) {
   if (needsEverything(msg.source, msg.plan)) await complete;
   openSink(msg.runId);
+  learnerRan = true;
   post(response(Res.STARTED, msg.runId, {}));
   let runJson;
   // UTF-8 both ways: a Uint8Array crosses into Python as one copy, a long string a character at a time
