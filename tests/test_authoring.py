@@ -726,6 +726,28 @@ def test_check_says_whether_the_reference_or_the_alternative_looks_wrong(new_les
     assert "fails case gen/container-" in line and "skip 'container-" in line
 
 
+def test_an_alternative_returning_a_subclass_is_named_with_the_reason_not_a_traceback(
+    new_lesson, tmp_path, monkeypatch
+):
+    """A result the engine keeps only by its type (a float or dict subclass, like ``Counter``) cannot be rebuilt to
+    look for an overflow: check names the alternative with the verdict's reason instead of crashing."""
+    import werkbank.lessons
+
+    folder = new_lesson()
+    data = tmp_path / "tests" / "data"
+    monkeypatch.setattr(werkbank.lessons, "TESTS_DATA", data)
+    (data / folder.name).mkdir(parents=True)
+    (data / folder.name / "alt_1_subclass.py").write_text(
+        "class Mean(float):\n    pass\n\n\ndef mean(values):\n    if not values:\n        raise ValueError('empty')\n"
+        "    return Mean(sum(values) / len(values))\n",
+        encoding="utf-8",
+    )
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "alt_1_subclass.py", "this alternative solution must pass but got fail")
+    assert "got <Mean object, a float subclass> (Expected a value of type float, but got Mean.)" in line
+
+
 # --- the texts: rules of werkbank/lesson_checks.py, each proven on a scaffolded lesson -----------------------------
 
 

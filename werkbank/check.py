@@ -136,10 +136,11 @@ def judge_job(kind: str, verdict: dict, mistake: Mistake | None, case_ids=None) 
         if status != "pass":
             failure = verdict.get("failure") or {}
             what = "the reference" if kind == "reference" else "this alternative solution"
+            reason = f" ({failure['reason']})" if failure.get("reason") else ""
             detail = (
                 (
                     f"case {failure.get('case')}: {failure.get('call')} expected {failure.get('expected')}, got "
-                    f"{failure.get('actual')}"
+                    f"{failure.get('actual')}{reason}"
                 )
                 if failure
                 else (verdict.get("traceback") or "").strip()[-300:]
@@ -213,6 +214,17 @@ def _non_finite(value) -> bool:
     return False
 
 
+def _wire_non_finite(wire) -> bool:
+    """:func:`_non_finite` of a wire value. A value the engine keeps only by its type or attributes (a dict subclass
+    such as ``Counter``, an object) holds no number to test here, so it is not non-finite."""
+    from graders.engine import values
+
+    try:
+        return _non_finite(values.decode(wire))
+    except ValueError:  # "foreign" and "object" wire values cannot be rebuilt
+        return False
+
+
 def blame(prepared: dict, outcomes: list, case_id: str) -> tuple[str, str] | None:
     """Which of the two looks wrong where the reference and a correct alternative disagree on ``case_id``:
     ``("reference" or "alternative", why)``, or None without a clue. A reference that returns NaN or an infinity
@@ -237,8 +249,8 @@ def blame(prepared: dict, outcomes: list, case_id: str) -> tuple[str, str] | Non
         expected["kind"] == "return"
         and actual["kind"] == "return"
         and finite_inputs
-        and _non_finite(values.decode(expected["value"]))
-        and not _non_finite(values.decode(actual["value"]))
+        and _wire_non_finite(expected["value"])
+        and not _wire_non_finite(actual["value"])
     ):
         return "reference", (
             f"the reference looks wrong: it returns {ours} from finite inputs where the alternative "
@@ -249,8 +261,8 @@ def blame(prepared: dict, outcomes: list, case_id: str) -> tuple[str, str] | Non
         expected["kind"] == "return"
         and actual["kind"] == "return"
         and finite_inputs
-        and _non_finite(values.decode(actual["value"]))
-        and not _non_finite(values.decode(expected["value"]))
+        and _wire_non_finite(actual["value"])
+        and not _wire_non_finite(expected["value"])
     ):
         return "alternative", (
             f"the alternative looks wrong: it returns {theirs} from finite inputs where the "
