@@ -246,6 +246,35 @@ def test_raw_html_in_any_text_is_rejected_with_its_line(new_lesson):
     assert any(":3: raw HTML '<b>'" in p for p in html) and any(":5: raw HTML '<div>blok</div>'" in p for p in html)
 
 
+def test_markdown_the_build_refuses_in_lesson_toml_is_named_by_check(new_lesson, monkeypatch):
+    """lesson.toml's texts are markdown the build renders: an unsafe link or math it cannot convert fails `werkbank
+    build` (and make test's build of every lesson), so check names it, with the line and the text. What the build
+    refuses that no rule names is caught by rendering the lesson's pages as the build does."""
+    import werkbank.check
+    from werkbank.markdown import MarkdownError
+    from werkbank.site import render_pages
+
+    folder = new_lesson(("en",))
+    toml = folder / "lesson.toml"
+    text = toml.read_text(encoding="utf-8")
+    text = text.replace('prerequisites = "', 'prerequisites = "[notes](ftp://example.org/x) ', 1)
+    toml.write_text(text.replace('further_reading = ""', 'further_reading = "See $\\\\frac{$."', 1), encoding="utf-8")
+    lesson = load_lesson_folder(folder)
+    with pytest.raises(MarkdownError, match="unsafe link or image URL 'ftp://example.org/x'"):
+        render_pages([lesson], {"app": "", "early": "", "editor": "", "static": ""})
+    problems = lint(folder)
+    line = one_line_naming(problems, "lesson.toml", "[text.en] prerequisites", "unsafe link")
+    assert line.split(": ")[0].endswith(f"lesson.toml:{_line(text, 'prerequisites =')}"), line
+    one_line_naming(problems, "lesson.toml", "[text.en] further_reading", "cannot convert math")
+    monkeypatch.setattr(werkbank.check, "_toml_markdown_problems", lambda lesson: [])
+    line = one_line_naming(lint(folder), "lesson.toml", "the site build refuses this lesson's pages")
+    assert "unsafe link or image URL 'ftp://example.org/x'" in line
+
+
+def _line(text: str, start: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith(start))
+
+
 def test_a_case_calling_a_helper_the_task_does_not_ask_for_is_named(new_lesson):
     folder = new_lesson()
     grader = grader_file(folder, "mean.py")

@@ -484,6 +484,7 @@ def lint_lesson(lesson: Lesson, *, seed: int = CASE_SEED) -> list[str]:
             problems += _markdown_problems(text, path, lang, [cp.id for cp in lesson.checkpoints])
     for label, text in _toml_texts(lesson):
         problems += [p.replace(f"{rel(toml)}:", f"{rel(toml)}: {label}:", 1) for p in _html_problems(text, toml)]
+    problems += _toml_markdown_problems(lesson)
     if lesson.listed and tuple(cp.id for cp in lesson.checkpoints) != LISTED_CHECKPOINT_IDS:
         problems.append(
             f'{rel(toml)}: a listed lesson has checkpoints with ids "1", "2", "3" in that order, '
@@ -498,7 +499,52 @@ def lint_lesson(lesson: Lesson, *, seed: int = CASE_SEED) -> list[str]:
             )
     for cp in lesson.checkpoints:
         problems += _lint_checkpoint(lesson, cp, seed)
+    if not problems:
+        problems += _page_problems(lesson)
     return problems
+
+
+#: lesson.toml's markdown texts as the site renders them: blocks (``render``) or inline (``render_inline``). Titles
+#: are plain text, shown as written.
+TOML_BLOCK_TEXTS = ("summary", "further_reading")
+TOML_INLINE_TEXTS = ("prerequisites", "goals", "takeaways", "sources")
+
+
+def _toml_markdown_problems(lesson: Lesson) -> list[str]:
+    """What the site's markdown renderer refuses in lesson.toml's texts (a link that is not http(s), relative or an
+    anchor; math it cannot convert), one line per text, as `werkbank build` would refuse it."""
+    from werkbank.lessons import _line_of, _Where
+    from werkbank.markdown import MarkdownError, render, render_inline
+
+    toml = lesson.folder / "lesson.toml"
+    source = read_text(toml)
+    at = _Where(toml, source)
+    problems = []
+    for lang, t in lesson.text.items():
+        after = _line_of(source, f"text.{lang}") or 0
+        for key in (*TOML_BLOCK_TEXTS, *TOML_INLINE_TEXTS):
+            value = getattr(t, key)
+            for text in value if isinstance(value, tuple) else (value,):
+                if not text:
+                    continue
+                where = f"{at(key, after)}: [text.{lang}] {key}"
+                try:
+                    (render if key in TOML_BLOCK_TEXTS else render_inline)(text, source=where, lang=lang)
+                except MarkdownError as error:
+                    problems.append(f"{str(error).replace(chr(10), ' ')}: fix the markdown (AUTHORING.md, Texts)")
+    return problems
+
+
+def _page_problems(lesson: Lesson) -> list[str]:
+    """The lesson's pages rendered as `werkbank build` renders them (werkbank.site.render_pages): whatever the build
+    would refuse that no rule above named is one line here, so a lesson check passes is one the build takes."""
+    from werkbank.site import render_pages
+
+    try:
+        render_pages([lesson], {"app": "", "early": "", "editor": "", "static": ""})
+    except LessonError as error:
+        return [f"{str(error).replace(chr(10), ' ')} (the site build refuses this lesson's pages)"]
+    return []
 
 
 def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
