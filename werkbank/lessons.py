@@ -681,6 +681,13 @@ def load_lesson_folder(folder: Path) -> Lesson:
                 f"{where('title', after) if 'title' in raw else where('id', after)}: {section}: "
                 f'title missing for {", ".join(missing)} (add [checkpoints.title] {missing[0]} = "…")'
             )
+        extra = [lang for lang in title if lang not in languages]
+        if extra:
+            raise LessonError(
+                f"{where(extra[0], after)}: {section}: a title in {extra[0]!r}, which is not one of the lesson's "
+                f"languages ({', '.join(languages)}){did_you_mean(extra[0], languages)}: remove it, or add the "
+                "language to languages (with every text in it)"
+            )
         needs = _strings(raw["needs"], "needs", where, after) if raw.get("needs") else ()
         unknown_needs = [n for n in needs if n not in {cp.id for cp in checkpoints}]
         if unknown_needs:
