@@ -845,6 +845,17 @@ def test_every_number_of_the_prose_is_proven_by_the_lessons_own_checks(new_lesso
     one_line_naming(_texts(folder), "checks.py:1", "cannot be imported: SyntaxError")
 
 
+def test_a_listed_lesson_without_checks_py_is_named(new_lesson):
+    folder = new_lesson(("en",))
+    assert not (folder / "checks.py").exists() and _texts(folder) == []  # a draft whose prose states no number
+    toml = folder / "lesson.toml"
+    _write(toml, toml.read_text(encoding="utf-8").replace("listed = false", "listed = true", 1))
+    line = one_line_naming(_texts(folder), "checks.py", "missing: a listed lesson proves what its prose states")
+    assert line.startswith(str(Path(folder.name) / "checks.py")) or f"{folder.name}/checks.py:" in line
+    _write(folder / "checks.py", "PROSE_CLAIMS = []\nCHECKS = []\n")
+    assert _texts(folder) == []
+
+
 def test_a_translation_states_the_same_numbers_section_by_section(new_lesson):
     folder = new_lesson()
     for lang, text in (("en", "The mean of 1, 2 and 6 is 3."), ("nl", "Het gemiddelde van 1, 2 en 6 is 4.")):

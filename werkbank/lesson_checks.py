@@ -536,6 +536,18 @@ def starters(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
     return problems
 
 
+def checks_file(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
+    """A listed lesson has a checks.py: its prose states what the lesson teaches, and the file proves it (an unlisted
+    draft whose prose has no number yet may do without)."""
+    checks = checks or _Checks(lesson)
+    if not lesson.listed or checks.path.is_file():
+        return []
+    return [
+        f"{rel(checks.path)}: missing: a listed lesson proves what its prose states in {CHECKS_FILE} beside "
+        "lesson.toml (PROSE_CLAIMS for the prose's numbers, CHECKS for the rest; AUTHORING.md, Numbers in the prose)"
+    ]
+
+
 def own_checks(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
     """Every function in the lesson's CHECKS passes."""
     checks = checks or _Checks(lesson)
@@ -555,6 +567,7 @@ RULES = {
     "input_rules": input_rules,
     "starters": starters,
     "own_checks": own_checks,
+    "checks_file": checks_file,
 }
 
 
