@@ -414,7 +414,8 @@ def test_make_patch_round_trips(tmp_path):
 
 def test_parity_names_what_only_pyodide_does(new_lesson):
     """Two differences the issue found: np.bincount on int64 (an author error only in Pyodide) and a mistake that
-    only CPython's floating-point warnings catch. Both are named with the file, the case and both results."""
+    only CPython's floating-point warnings catch; and a reference and a grader that depend on the platform. Each is
+    named with the file, the case and both results, by the function make test's Pyodide run uses too."""
     folder = new_lesson(("en",))
     (folder / "02-variance" / "solution.py").write_text(
         "import numpy as np\n\n\ndef variance(values):\n    if not values:\n        raise ValueError('empty')\n"
@@ -435,8 +436,26 @@ def test_parity_names_what_only_pyodide_does(new_lesson):
         "        raise ValueError('no spread')\n    return (x - x.mean()) / std\n",
         encoding="utf-8",
     )
+    solution = folder / "01-mean" / "solution.py"  # a reference and a grader that depend on the platform
+    solution.write_text(
+        "import sys\n\n\n"
+        + solution.read_text(encoding="utf-8").replace(
+            "return sum(values) / len(values)", "return sum(values) / len(values) + (sys.maxsize > 2**32)"
+        ),
+        encoding="utf-8",
+    )
+    grader = grader_file(folder, "mean.py")
+    grader.write_text(
+        grader.read_text(encoding="utf-8") + "    import sys\n\n    if sys.maxsize > 2**32:\n"
+        "        yield Case(id='only-64-bit', call='mean', args=([1.0],), explain={'en': 'x'})\n",
+        encoding="utf-8",
+    )
     forget(folder)
     problems, report = check_lessons(root=folder.parent)
+    line = one_line_naming(problems, "01-mean/solution.py", "the reference differs between runtimes on case")
+    assert "three-values: CPython" in line and "Pyodide" in line
+    line = one_line_naming(problems, "mean.py", "the runtimes generate different cases")
+    assert "1 only in CPython (like ['only-64-bit']), 0 only in Pyodide" in line
     line = one_line_naming(problems, "02-variance/solution.py", "in Pyodide it is an author error")
     assert "Cannot cast array data from dtype('int64') to dtype('int32')" in line and "np.intp" in line
     line = one_line_naming(problems, "03-zscores/mistakes/02_warns.py", "the runtimes disagree")

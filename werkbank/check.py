@@ -833,7 +833,7 @@ def grade_pyodide(
     """Grade every item in Pyodide (one Node process); record reference differences in ``problems``. Returns the
     results, the ``(lesson, checkpoint)`` pairs whose reference fails to prepare in Pyodide (one problem each), and
     per pair the case ids both runtimes generated (the verdicts are compared on those)."""
-    from werkbank.parity import advice, expected_differences, run_pyodide
+    from werkbank.parity import run_pyodide
 
     cps = {(i.lesson.id, i.checkpoint.id) for i in work}
     prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed, "lang": FALLBACK_LANGUAGE} for lid, cid in sorted(cps)]
@@ -857,31 +857,44 @@ def grade_pyodide(
             if (lesson.id, cp.id) not in cps:
                 continue
             theirs = prepared_p.get((lesson.id, cp.id, seed), {})
-            if "author_error" in theirs:
-                problems.append(
-                    f"{rel(cp.solution_path)}: works in CPython, but in Pyodide it is an author error: "
-                    f"{theirs['author_error']}{advice(theirs['author_error'])}"
-                )
+            found, both = reference_parity_problems(cp, prepared_c[(lesson.id, cp.id)]["key"]["expected"], theirs)
+            problems += found
+            if both is None:
                 broken.add((lesson.id, cp.id))
-                continue
-            mine = prepared_c[(lesson.id, cp.id)]["key"]["expected"]
-            other = theirs.get("expected", {})
-            both = {case for case in mine if case in other}
-            common[(lesson.id, cp.id)] = both
-            only_c, only_p = [c for c in mine if c not in both], [c for c in other if c not in both]
-            if only_c or only_p:
-                problems.append(
-                    f"{rel(grader_path(cp.grader))}: the runtimes generate different cases: "
-                    f"{len(only_c)} only in CPython (like {only_c[:1] or '-'}), {len(only_p)} only in "
-                    f"Pyodide (like {only_p[:1] or '-'}); case generation must not depend on the "
-                    "platform (numpy's default int is int32 in Pyodide); the other cases are compared"
-                )
-            for case, ours, theirs_text in expected_differences({c: mine[c] for c in mine if c in both}, other):
-                problems.append(
-                    f"{rel(cp.solution_path)}: the reference differs between runtimes on case {case}: "
-                    f"CPython {ours}, Pyodide {theirs_text}"
-                )
+            else:
+                common[(lesson.id, cp.id)] = both
     return {key: Graded(value["verdict"], value["outcomes"]) for key, value in results.items()}, broken, common
+
+
+def reference_parity_problems(cp: Checkpoint, mine: dict, theirs: dict) -> tuple[list[str], set | None]:
+    """One checkpoint's reference in both runtimes: CPython's expected outcomes ``mine`` (the prepared key's
+    ``expected``) against what Pyodide prepared (``theirs``: its ``expected``, or an ``author_error``). Returns the
+    problems and the case ids both runtimes generated (None when the reference fails to prepare in Pyodide). make
+    test's Pyodide run of every reference (tests/test_checkpoints.py) uses it too, so its messages are check's."""
+    from werkbank.parity import advice, expected_differences
+
+    if "author_error" in theirs:
+        error = theirs["author_error"]
+        return [
+            f"{rel(cp.solution_path)}: works in CPython, but in Pyodide it is an author error: {error}{advice(error)}"
+        ], None
+    problems = []
+    other = theirs.get("expected", {})
+    both = {case for case in mine if case in other}
+    only_c, only_p = [c for c in mine if c not in both], [c for c in other if c not in both]
+    if only_c or only_p:
+        problems.append(
+            f"{rel(grader_path(cp.grader))}: the runtimes generate different cases: "
+            f"{len(only_c)} only in CPython (like {only_c[:1] or '-'}), {len(only_p)} only in "
+            f"Pyodide (like {only_p[:1] or '-'}); case generation must not depend on the "
+            "platform (numpy's default int is int32 in Pyodide); the other cases are compared"
+        )
+    for case, ours, theirs_text in expected_differences({c: mine[c] for c in mine if c in both}, other):
+        problems.append(
+            f"{rel(cp.solution_path)}: the reference differs between runtimes on case {case}: "
+            f"CPython {ours}, Pyodide {theirs_text}"
+        )
+    return problems, both
 
 
 def _only(verdict: dict, cases) -> dict:
