@@ -463,6 +463,38 @@ def test_parity_names_what_only_pyodide_does(new_lesson):
     assert "case textbook: CPython" in line and "RuntimeWarning" in line
 
 
+def test_cases_that_depend_on_the_process_are_named_on_the_grader(new_lesson):
+    """The build, `werkbank grade` and check each prepare a Check's cases in their own process: random cases drawn
+    from the order of a set of texts (which follows the process's hash seed) would make the browser run other cases
+    than the command line. check prepares every checkpoint again in a process with another hash seed and names the
+    grader, once, with the first case that differs."""
+    folder = new_lesson(("en",))
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    assert problems == []
+    grader = grader_file(folder, "mean.py")
+    grader.write_text(
+        grader.read_text(encoding="utf-8") + "\n\nRANDOM_CASES = 8\n\n\ndef random_cases(rng, count):\n"
+        "    words = list({'x' * n for n in range(1, 13)})  # twelve texts: two hash seeds all but never order them alike\n"
+        "    for i in range(count):\n"
+        "        yield Case(id=f'random-{i}', call='mean', args=([float(len(w)) for w in words[: i + 5]],),\n"
+        "                   explain={'en': 'Some values.'})\n",
+        encoding="utf-8",
+    )
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "mean.py", "the cases depend on the process that prepares them")
+    assert re.search(r"\(case random-\d+ calls mean with \[\[", line) and "never from the order of a set" in line
+    assert len(problems) == 1, problems
+    (folder / "02-variance" / "solution.py").write_text(  # a result in the order of a set of texts
+        "def variance(values):\n    if not values:\n        raise ValueError('empty')\n"
+        "    return list({f'w{i}' for i in range(12)})\n",
+        encoding="utf-8",
+    )
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "02-variance/solution.py", "the reference's result depends on the process")
+    assert "on case four-values it returns ['w" in line and "sort what comes from a set" in line
+
+
 def test_expect_fail_may_name_generated_cases_by_pattern(tmp_path):
     from werkbank.check import judge_job, matching
 

@@ -807,6 +807,107 @@ def _prepare_all(lessons, seed: int, problems: list[str]) -> dict:
     return prepared
 
 
+#: Prepares the given checkpoints of one lesson folder in a fresh process (their cases and the reference's expected
+#: outcomes; the declared mistakes' record is left out, it is made in child processes with a fixed hash seed anyway)
+#: and prints them as JSON.
+_PREPARE_ELSEWHERE = """
+import importlib, json, sys
+from pathlib import Path
+from werkbank.lessons import add_graders_folder, load_lesson_folder
+from graders.engine.prepare import prepare
+for folder in json.loads(sys.argv[3]):
+    add_graders_folder(folder)
+lesson = load_lesson_folder(Path(sys.argv[1]))
+out = {}
+for cp in lesson.checkpoints:
+    if cp.id in json.loads(sys.argv[4]):
+        made = prepare(importlib.import_module(cp.grader), cp.solution(), lesson=lesson.id, checkpoint=cp.id,
+                       seed=int(sys.argv[2]), plot=cp.plot)
+        out[cp.id] = {"cases": made["plan"]["cases"], "expected": made["key"]["expected"]}
+sys.stdout.write(json.dumps(out))
+"""
+
+#: The hash seed of that other process: str hashes, and so the order of a set of texts, differ from this one's
+#: (unless this one runs with the same fixed seed: then the other takes the second).
+OTHER_HASH_SEEDS = ("12345", "54321")
+
+
+def case_difference(mine: list, other: list) -> str | None:
+    """How two preparations of one checkpoint's cases (``plan["cases"]``) differ, or None: the first case whose id,
+    call or inputs differ, both sides shown."""
+    for ours, theirs in zip(mine, other):
+        if ours != theirs:
+            if ours["id"] != theirs["id"]:
+                return f"case #{mine.index(ours) + 1} is {ours['id']} in one and {theirs['id']} in the other"
+            return (
+                f"case {ours['id']} calls {ours['call']} with {ours['json'][:80]} in one and {theirs['call']} with "
+                f"{theirs['json'][:80]} in the other"
+            )
+    if len(mine) != len(other):
+        return f"{len(mine)} cases in one, {len(other)} in the other"
+    return None
+
+
+def process_problems(lesson: Lesson, prepared: dict, seed: int) -> tuple[list[str], set]:
+    """The cases must not depend on the process that prepares them: the build prepares a Check's cases, `werkbank
+    grade` and check prepare them again, each in its own process. Each checkpoint is prepared once more in a child
+    process with another hash seed (the order of a set of texts changes with it); returns the problems (one per
+    checkpoint, naming its grader) and the checkpoint ids whose cases differ."""
+    import json
+    import os
+    import subprocess
+
+    import graders
+
+    ids = [cp.id for cp in lesson.checkpoints if (lesson.id, cp.id) in prepared]
+    if not ids:
+        return [], set()
+    hash_seed = next(h for h in OTHER_HASH_SEEDS if h != os.environ.get("PYTHONHASHSEED"))
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _PREPARE_ELSEWHERE,
+            str(lesson.folder),
+            str(seed),
+            json.dumps(list(graders.__path__)),
+            json.dumps(ids),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(REPO_ROOT)},
+    )
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        return [f"{rel(lesson.folder / 'lesson.toml')}: cannot prepare the lesson in another process: {tail}"], set()
+    theirs = json.loads(done.stdout)
+    problems, unstable = [], set()
+    for cp in lesson.checkpoints:
+        if cp.id not in ids:
+            continue
+        mine, other = prepared[(lesson.id, cp.id)], theirs.get(cp.id, {})
+        difference = case_difference(mine["plan"]["cases"], other.get("cases", []))
+        if difference:
+            unstable.add(cp.id)
+            problems.append(
+                f"{rel(grader_path(cp.grader))}: the cases depend on the process that prepares them ({difference}, "
+                f"with PYTHONHASHSEED={hash_seed}), so the browser would run other cases than werkbank grade: "
+                "build inputs from sorted lists, never from the order of a set or dict of texts, id() or hash()"
+            )
+            continue
+        from werkbank.parity import expected_differences
+
+        for case, ours, other_text in expected_differences(mine["key"]["expected"], other.get("expected", {}))[:1]:
+            unstable.add(cp.id)
+            problems.append(
+                f"{rel(cp.solution_path)}: the reference's result depends on the process: on case {case} it "
+                f"{ours} in one and {other_text} in another (PYTHONHASHSEED={hash_seed}); the expected value must "
+                "be a fact: sort what comes from a set or dict of texts before returning it in order"
+            )
+    return problems, unstable
+
+
 def grade_cpython(
     work: list[Item], prepared: dict, *, jobs: int = 2, lang: str = FALLBACK_LANGUAGE
 ) -> dict[str, Graded]:
@@ -828,7 +929,7 @@ def grade_cpython(
 
 
 def grade_pyodide(
-    lessons, work: list[Item], seed: int, prepared_c: dict, problems: list[str]
+    lessons, work: list[Item], seed: int, prepared_c: dict, problems: list[str], unstable=()
 ) -> tuple[dict[str, Graded], set]:
     """Grade every item in Pyodide (one Node process); record reference differences in ``problems``. Returns the
     results, the ``(lesson, checkpoint)`` pairs whose reference fails to prepare in Pyodide (one problem each), and
@@ -858,6 +959,8 @@ def grade_pyodide(
                 continue
             theirs = prepared_p.get((lesson.id, cp.id, seed), {})
             found, both = reference_parity_problems(cp, prepared_c[(lesson.id, cp.id)]["key"]["expected"], theirs)
+            if (lesson.id, cp.id) in unstable:  # other inputs under the same case ids: the grader is named already
+                found, both = [], set()
             problems += found
             if both is None:
                 broken.add((lesson.id, cp.id))
@@ -905,15 +1008,16 @@ def _only(verdict: dict, cases) -> dict:
 
 
 def compare_with_pyodide(
-    lessons, work: list[Item], cpython: dict[str, Graded], prepared: dict, seed: int = CASE_SEED
+    lessons, work: list[Item], cpython: dict[str, Graded], prepared: dict, seed: int = CASE_SEED, unstable=()
 ) -> tuple[list[str], str]:
     """Grade ``work`` in Pyodide and compare with the CPython results, graded against ``prepared``:
-    ``(problems, one report line)``."""
+    ``(problems, one report line)``. ``unstable``: ``(lesson, checkpoint)`` pairs whose cases depend on the process
+    (:func:`process_problems` named their grader), whose differences are not the reference's."""
     from werkbank.parity import ParityError, verdict_difference
 
     problems: list[str] = []
     try:
-        theirs, broken, common = grade_pyodide(lessons, work, seed, prepared, problems)
+        theirs, broken, common = grade_pyodide(lessons, work, seed, prepared, problems, unstable)
     except ParityError as error:
         return [f"Pyodide parity: {error} (werkbank check --no-pyodide skips it)"], "Pyodide parity: not run"
     same = 0
@@ -991,6 +1095,8 @@ def check_lessons(
         problems += [p for p in text_problems(lesson) if p not in problems]
         problems += _source_problems(lesson)
     prepared = _prepare_all(lessons, seed, problems)
+    elsewhere = ThreadPoolExecutor(max_workers=1)  # the other process prepares while this one grades
+    again = [(lesson, elsewhere.submit(process_problems, lesson, prepared, seed)) for lesson in lessons]
     work = []
     for item in items(lessons):
         if (item.lesson.id, item.checkpoint.id) not in prepared:
@@ -1007,6 +1113,12 @@ def check_lessons(
         work.append(item)
     say(f"check: {len(work)} files of {len(lessons)} lesson(s) in CPython")
     cpython = grade_cpython(work, prepared, jobs=jobs)
+    unstable = set()
+    for lesson, future in again:
+        found, ids = future.result()
+        problems += found
+        unstable |= {(lesson.id, cp_id) for cp_id in ids}
+    elsewhere.shutdown()
     report = []
     for item in work:
         ready = prepared[(item.lesson.id, item.checkpoint.id)]
@@ -1035,7 +1147,7 @@ def check_lessons(
                 problems += other_seed_problems(cp, seed + 1)
     if pyodide and work:
         say(f"check: the same {len(work)} files in Pyodide (Node)")
-        found, line = compare_with_pyodide(lessons, work, cpython, prepared, seed)
+        found, line = compare_with_pyodide(lessons, work, cpython, prepared, seed, unstable)
         problems += found
         report.append(line)
     for lesson in lessons:
