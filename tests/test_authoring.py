@@ -472,9 +472,9 @@ def test_cases_that_depend_on_the_process_are_named_on_the_grader(new_lesson):
     problems, _ = check_lessons(pyodide=False, root=folder.parent)
     assert problems == []
     grader = grader_file(folder, "mean.py")
-    grader.write_text(
+    grader.write_text(  # twelve texts: two hash seeds all but never put them in the same order
         grader.read_text(encoding="utf-8") + "\n\nRANDOM_CASES = 8\n\n\ndef random_cases(rng, count):\n"
-        "    words = list({'x' * n for n in range(1, 13)})  # twelve texts: two hash seeds all but never order them alike\n"
+        "    words = list({'x' * n for n in range(1, 13)})\n"
         "    for i in range(count):\n"
         "        yield Case(id=f'random-{i}', call='mean', args=([float(len(w)) for w in words[: i + 5]],),\n"
         "                   explain={'en': 'Some values.'})\n",
