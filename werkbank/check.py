@@ -191,7 +191,8 @@ def _misplaced_feedback(what: str, verdict: dict) -> str | None:
     return (
         f"{what} gets the feedback of mistake {shown['mistake']!r} (it fails case {shown.get('case')} first with "
         f"{shown.get('actual')}, as that mistake does): the feedback would be shown to learners who did not make "
-        "that mistake; make the mistake fail first on a case where its result is its own"
+        "that mistake; make the mistake fail first on a case where its result is its own, or, when that result is "
+        "all the mistake gives (an empty list, the input handed back), remove its feedback lines"
     )
 
 

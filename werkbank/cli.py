@@ -189,9 +189,21 @@ def parser() -> argparse.ArgumentParser:
         help="lint lessons, then prove every checkpoint in CPython and Pyodide: "
         "references and alternatives pass, starters and mistakes fail as declared",
     )
-    check.add_argument("lessons", nargs="*", metavar="LESSON_ID")
-    check.add_argument("--seed", type=int, default=CASE_SEED)
-    check.add_argument("--jobs", type=int, default=2)
+    check.add_argument(
+        "lessons",
+        nargs="*",
+        metavar="LESSON_ID",
+        help="the lessons to check, by the id in their lesson.toml (default: every lesson in the exercises folder, "
+        "$WERKBANK_EXERCISES when set)",
+    )
+    check.add_argument(
+        "--seed",
+        type=int,
+        default=CASE_SEED,
+        help=f"the seed of the random and generated cases (default {CASE_SEED}: the cases a Check in the browser "
+        "runs); another seed tries other cases",
+    )
+    check.add_argument("--jobs", type=int, default=2, help="files graded at once in CPython (default 2)")
     check.add_argument(
         "--no-pyodide",
         action="store_true",

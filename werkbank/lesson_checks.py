@@ -412,7 +412,10 @@ def examples(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
             elif not isinstance(last, ast.Expr) or "\n" in (ast.get_source_segment(example, last) or "\n"):
                 problems.append(f"{rel(path)}: the last line must be one expression (Run shows its value)")
             elif not _called_names(last) & set(cp.entry):
-                problems.append(f"{rel(path)}: the last line calls none of {list(cp.entry)}")
+                problems.append(
+                    f"{rel(path)}: the last line calls none of {list(cp.entry)}: end the example with a call of "
+                    f"`{cp.entry[0]}(...)`, the call the task's pycon block shows first"
+                )
             elif any(isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)) for n in tree.body):
                 problems.append(f"{rel(path)}: defines or imports something: an example only calls the learner's code")
             task = cp.folder / f"task.{lang}.md"
@@ -421,7 +424,8 @@ def examples(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
             signature, block = _first_blocks(read_text(task))
             if signature is None or not all(f"`{name}" in signature.content for name in cp.entry):
                 problems.append(
-                    f"{rel(task)}: must open with the signature of every entry, like `{cp.entry[0]}(...)`"
+                    f"{rel(task)}: must open with the signature of every entry, like `{cp.entry[0]}(...) -> type` on "
+                    "its own line, before the pycon block"
                     if cp.entry
                     else f"{rel(task)}: must open with the entries' signatures"
                 )

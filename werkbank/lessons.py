@@ -111,9 +111,11 @@ def read_text(path: Path) -> str:
 
 
 def rel(path: Path) -> str:
-    """``path`` relative to the repository (or the working folder) when it is inside it: short messages."""
+    """``path`` relative to the working folder (or the repository) when it is inside it, else in full: short
+    messages whose file names open from where the command ran (a draft under ``$WERKBANK_EXERCISES`` elsewhere is
+    named by its whole path, not as if it were under the repository's ``exercises/``)."""
     path = Path(path)
-    for base in (EXERCISES.parent, Path.cwd()):
+    for base in (Path.cwd(), Path(__file__).resolve().parent.parent):
         try:
             return path.resolve().relative_to(base.resolve()).as_posix()
         except ValueError:
