@@ -228,14 +228,14 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--title", default=None, help="the lesson's title (default: from the id)")
     new.set_defaults(func=_new)
     build = sub.add_parser("build", help="write the static site to dist/")
-    build.add_argument("--dist", default=str(ROOT / "dist"))
+    build.add_argument("--dist", default=str(ROOT / "dist"), help="the folder to write (default: dist/)")
     build.add_argument(
         "--stock", action="store_true", help="ship Pyodide's stock runtime files instead of the bytecode-compiled ones"
     )
     build.set_defaults(func=_build)
     serve = sub.add_parser("serve", help="serve dist/ with COOP/COEP headers")
-    serve.add_argument("--dist", default=str(ROOT / "dist"))
-    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--dist", default=str(ROOT / "dist"), help="the folder to serve (default: dist/)")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
     serve.add_argument("--port", type=int, default=None, help="default: $PORT or 8000")
     serve.add_argument(
         "--watch",
