@@ -538,7 +538,7 @@ def _toml_markdown_problems(lesson: Lesson) -> list[str]:
 
 def _page_problems(lesson: Lesson) -> list[str]:
     """The lesson's pages rendered as `werkbank build` renders them (werkbank.site.render_pages): whatever the build
-    would refuse that no rule above named is one line here, so a lesson check passes is one the build takes."""
+    would refuse that no rule above named is one line here, so a lesson that check passes is one the build takes."""
     from werkbank.site import render_pages
 
     try:
