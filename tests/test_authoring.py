@@ -246,6 +246,35 @@ def test_raw_html_in_any_text_is_rejected_with_its_line(new_lesson):
     assert any(":3: raw HTML '<b>'" in p for p in html) and any(":5: raw HTML '<div>blok</div>'" in p for p in html)
 
 
+def test_markdown_the_build_refuses_in_lesson_toml_is_named_by_check(new_lesson, monkeypatch):
+    """lesson.toml's texts are markdown the build renders: an unsafe link or math it cannot convert fails `werkbank
+    build` (and make test's build of every lesson), so check names it, with the line and the text. What the build
+    refuses that no rule names is caught by rendering the lesson's pages as the build does."""
+    import werkbank.check
+    from werkbank.markdown import MarkdownError
+    from werkbank.site import render_pages
+
+    folder = new_lesson(("en",))
+    toml = folder / "lesson.toml"
+    text = toml.read_text(encoding="utf-8")
+    text = text.replace('prerequisites = "', 'prerequisites = "[notes](ftp://example.org/x) ', 1)
+    toml.write_text(text.replace('further_reading = ""', 'further_reading = "See $\\\\frac{$."', 1), encoding="utf-8")
+    lesson = load_lesson_folder(folder)
+    with pytest.raises(MarkdownError, match="unsafe link or image URL 'ftp://example.org/x'"):
+        render_pages([lesson], {"app": "", "early": "", "editor": "", "static": ""})
+    problems = lint(folder)
+    line = one_line_naming(problems, "lesson.toml", "[text.en] prerequisites", "unsafe link")
+    assert line.split(": ")[0].endswith(f"lesson.toml:{_line(text, 'prerequisites =')}"), line
+    one_line_naming(problems, "lesson.toml", "[text.en] further_reading", "cannot convert math")
+    monkeypatch.setattr(werkbank.check, "_toml_markdown_problems", lambda lesson: [])
+    line = one_line_naming(lint(folder), "lesson.toml", "the site build refuses this lesson's pages")
+    assert "unsafe link or image URL 'ftp://example.org/x'" in line
+
+
+def _line(text: str, start: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith(start))
+
+
 def test_a_case_calling_a_helper_the_task_does_not_ask_for_is_named(new_lesson):
     folder = new_lesson()
     grader = grader_file(folder, "mean.py")
@@ -385,7 +414,8 @@ def test_make_patch_round_trips(tmp_path):
 
 def test_parity_names_what_only_pyodide_does(new_lesson):
     """Two differences the issue found: np.bincount on int64 (an author error only in Pyodide) and a mistake that
-    only CPython's floating-point warnings catch. Both are named with the file, the case and both results."""
+    only CPython's floating-point warnings catch; and a reference and a grader that depend on the platform. Each is
+    named with the file, the case and both results, by the function make test's Pyodide run uses too."""
     folder = new_lesson(("en",))
     (folder / "02-variance" / "solution.py").write_text(
         "import numpy as np\n\n\ndef variance(values):\n    if not values:\n        raise ValueError('empty')\n"
@@ -406,13 +436,63 @@ def test_parity_names_what_only_pyodide_does(new_lesson):
         "        raise ValueError('no spread')\n    return (x - x.mean()) / std\n",
         encoding="utf-8",
     )
+    solution = folder / "01-mean" / "solution.py"  # a reference and a grader that depend on the platform
+    solution.write_text(
+        "import sys\n\n\n"
+        + solution.read_text(encoding="utf-8").replace(
+            "return sum(values) / len(values)", "return sum(values) / len(values) + (sys.maxsize > 2**32)"
+        ),
+        encoding="utf-8",
+    )
+    grader = grader_file(folder, "mean.py")
+    grader.write_text(
+        grader.read_text(encoding="utf-8") + "    import sys\n\n    if sys.maxsize > 2**32:\n"
+        "        yield Case(id='only-64-bit', call='mean', args=([1.0],), explain={'en': 'x'})\n",
+        encoding="utf-8",
+    )
     forget(folder)
     problems, report = check_lessons(root=folder.parent)
+    line = one_line_naming(problems, "01-mean/solution.py", "the reference differs between runtimes on case")
+    assert "three-values: CPython" in line and "Pyodide" in line
+    line = one_line_naming(problems, "mean.py", "the runtimes generate different cases")
+    assert "1 only in CPython (like ['only-64-bit']), 0 only in Pyodide" in line
     line = one_line_naming(problems, "02-variance/solution.py", "in Pyodide it is an author error")
     assert "Cannot cast array data from dtype('int64') to dtype('int32')" in line and "np.intp" in line
     line = one_line_naming(problems, "03-zscores/mistakes/02_warns.py", "the runtimes disagree")
     assert "CPython fail" in line and "Pyodide pass" in line
     assert "case textbook: CPython" in line and "RuntimeWarning" in line
+
+
+def test_cases_that_depend_on_the_process_are_named_on_the_grader(new_lesson):
+    """The build, `werkbank grade` and check each prepare a Check's cases in their own process: random cases drawn
+    from the order of a set of texts (which follows the process's hash seed) would make the browser run other cases
+    than the command line. check prepares every checkpoint again in a process with another hash seed and names the
+    grader, once, with the first case that differs."""
+    folder = new_lesson(("en",))
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    assert problems == []
+    grader = grader_file(folder, "mean.py")
+    grader.write_text(  # twelve texts: two hash seeds all but never put them in the same order
+        grader.read_text(encoding="utf-8") + "\n\nRANDOM_CASES = 8\n\n\ndef random_cases(rng, count):\n"
+        "    words = list({'x' * n for n in range(1, 13)})\n"
+        "    for i in range(count):\n"
+        "        yield Case(id=f'random-{i}', call='mean', args=([float(len(w)) for w in words[: i + 5]],),\n"
+        "                   explain={'en': 'Some values.'})\n",
+        encoding="utf-8",
+    )
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "mean.py", "the cases depend on the process that prepares them")
+    assert re.search(r"\(case random-\d+ calls mean with \[\[", line) and "never from the order of a set" in line
+    assert len(problems) == 1, problems
+    (folder / "02-variance" / "solution.py").write_text(  # a result in the order of a set of texts
+        "def variance(values):\n    if not values:\n        raise ValueError('empty')\n"
+        "    return list({f'w{i}' for i in range(12)})\n",
+        encoding="utf-8",
+    )
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "02-variance/solution.py", "the reference's result depends on the process")
+    assert "on case four-values it returns ['w" in line and "sort what comes from a set" in line
 
 
 def test_expect_fail_may_name_generated_cases_by_pattern(tmp_path):
@@ -726,6 +806,28 @@ def test_check_says_whether_the_reference_or_the_alternative_looks_wrong(new_les
     assert "fails case gen/container-" in line and "skip 'container-" in line
 
 
+def test_an_alternative_returning_a_subclass_is_named_with_the_reason_not_a_traceback(
+    new_lesson, tmp_path, monkeypatch
+):
+    """A result the engine keeps only by its type (a float or dict subclass, like ``Counter``) cannot be rebuilt to
+    look for an overflow: check names the alternative with the verdict's reason instead of crashing."""
+    import werkbank.lessons
+
+    folder = new_lesson()
+    data = tmp_path / "tests" / "data"
+    monkeypatch.setattr(werkbank.lessons, "TESTS_DATA", data)
+    (data / folder.name).mkdir(parents=True)
+    (data / folder.name / "alt_1_subclass.py").write_text(
+        "class Mean(float):\n    pass\n\n\ndef mean(values):\n    if not values:\n        raise ValueError('empty')\n"
+        "    return Mean(sum(values) / len(values))\n",
+        encoding="utf-8",
+    )
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "alt_1_subclass.py", "this alternative solution must pass but got fail")
+    assert "got <Mean object, a float subclass> (Expected a value of type float, but got Mean.)" in line
+
+
 # --- the texts: rules of werkbank/lesson_checks.py, each proven on a scaffolded lesson -----------------------------
 
 
@@ -792,6 +894,17 @@ def test_every_number_of_the_prose_is_proven_by_the_lessons_own_checks(new_lesso
     )
     _write(folder / "checks.py", "PROSE_CLAIMS = [\n")
     one_line_naming(_texts(folder), "checks.py:1", "cannot be imported: SyntaxError")
+
+
+def test_a_listed_lesson_without_checks_py_is_named(new_lesson):
+    folder = new_lesson(("en",))
+    assert not (folder / "checks.py").exists() and _texts(folder) == []  # a draft whose prose states no number
+    toml = folder / "lesson.toml"
+    _write(toml, toml.read_text(encoding="utf-8").replace("listed = false", "listed = true", 1))
+    line = one_line_naming(_texts(folder), "checks.py", "missing: a listed lesson proves what its prose states")
+    assert line.startswith(str(Path(folder.name) / "checks.py")) or f"{folder.name}/checks.py:" in line
+    _write(folder / "checks.py", "PROSE_CLAIMS = []\nCHECKS = []\n")
+    assert _texts(folder) == []
 
 
 def test_a_translation_states_the_same_numbers_section_by_section(new_lesson):

@@ -3,7 +3,8 @@
 `werkbank build` prepares every checkpoint's cases and expected outcomes once (grading/<lesson>.<lang>.checks); a
 Check in the browser runs exactly those. `werkbank grade` prepares them again in its own process. Both must be the
 same cases in the same order with the same expected outcomes, whatever the process (its hash seed changes the order
-of sets and dicts of strings), so the browser and the command line give one verdict.
+of sets and dicts of strings), so the browser and the command line give one verdict. `werkbank check` proves the
+same of each lesson it checks (werkbank.check.process_problems), with the same words for the first case that differs.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pytest
 
 from graders.engine.settings import CASE_SEED
 from werkbank.build import checks_name
+from werkbank.check import case_difference
 from werkbank.lessons import load_all
 
 LESSONS = [lesson for lesson in load_all() if lesson.listed]
@@ -50,6 +52,8 @@ def test_the_build_ships_the_cases_werkbank_grade_prepares_in_any_process(lesson
     assert sorted(shipped["checks"]) == sorted(mine) == [cp.id for cp in lesson.checkpoints]
     for cp, prepared in mine.items():
         built = shipped["checks"][cp]
+        difference = case_difference(json.loads(built["plan"])["cases"], prepared["plan"]["cases"])
+        assert difference is None, f"checkpoint {cp}: the cases depend on the process that prepares them ({difference})"
         assert json.loads(built["plan"]) == prepared["plan"], cp
         assert json.loads(built["key"]) == prepared["key"], cp
         assert built["time_limit"] == prepared["key"]["time_limit"]

@@ -15,8 +15,6 @@ import pytest
 
 from tests.derived import GRADING_INPUTS, inputs_digest, lesson_inputs, stamped, versions
 from werkbank.check import (
-    LISTED_CHECKPOINT_IDS,
-    MIN_MISTAKES_LISTED,
     feedback_problems,
     items,
     judge_job,
@@ -63,15 +61,6 @@ def test_every_file_kind_is_in_the_list():
         for cp in lesson.checkpoints:
             if any(cp.folder.glob("starter.*.py")):
                 assert {(lesson.id, cp.id, lang) for lang in lesson.languages} <= starters
-
-
-def test_every_listed_lesson_has_three_checkpoints_and_enough_mistakes():
-    for lesson in LESSONS:
-        if not lesson.listed:
-            continue
-        assert tuple(cp.id for cp in lesson.checkpoints) == LISTED_CHECKPOINT_IDS
-        for checkpoint in lesson.checkpoints:
-            assert len(checkpoint.mistakes()) >= MIN_MISTAKES_LISTED, (lesson.id, checkpoint.id)
 
 
 def test_references_pass_with_another_seed(request):
@@ -121,8 +110,8 @@ def test_every_reference_gives_the_same_expected_outcomes_in_pyodide(request):
     A stamped check: run again when a lesson, the engine, the hosts, the checker or the Pyodide version changed."""
 
     def check():
-        from werkbank.check import grader_path, rel
-        from werkbank.parity import expected_differences, run_pyodide
+        from werkbank.check import reference_parity_problems
+        from werkbank.parity import run_pyodide
 
         prepare = [
             {"lesson": lesson.id, "checkpoint": cp.id, "seed": 0, "lang": "en"}
@@ -133,11 +122,8 @@ def test_every_reference_gives_the_same_expected_outcomes_in_pyodide(request):
         problems = []
         for lesson in LESSONS:
             for cp in lesson.checkpoints:
-                other = theirs.get((lesson.id, cp.id, 0), {})
-                assert "author_error" not in other, (lesson.id, cp.id, other.get("author_error"))
                 mine = _prepared(cp)["key"]["expected"]
-                assert list(other["expected"]) == list(mine), f"{rel(grader_path(cp.grader))}: other cases in Pyodide"
-                problems += [(lesson.id, cp.id, *found) for found in expected_differences(mine, other["expected"])]
+                problems += reference_parity_problems(cp, mine, theirs.get((lesson.id, cp.id, 0), {}))[0]
         assert problems == []
         return {"checkpoints": len(prepare)}
 

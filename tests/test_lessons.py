@@ -67,6 +67,11 @@ def test_the_schema_names_every_key_the_lessons_use():
             "folder '01-decode-lnk' does not exist (did you mean '01-decode-link'?)",
         ),
         ('requirements = ["mdurl==0.1.2"]', 'requirements = ["mdurl>=0.1"]', "must be pinned as name==version"),
+        (
+            'en = "Decode a link"',
+            'en = "Decode a link"\nnl = "Een link ontleden"',
+            "a title in 'nl', which is not one of the lesson's languages (en)",
+        ),
     ],
 )
 def test_lesson_toml_mistakes_are_one_line_with_file_and_line(demo, old, new, needle):

@@ -136,10 +136,11 @@ def judge_job(kind: str, verdict: dict, mistake: Mistake | None, case_ids=None) 
         if status != "pass":
             failure = verdict.get("failure") or {}
             what = "the reference" if kind == "reference" else "this alternative solution"
+            reason = f" ({failure['reason']})" if failure.get("reason") else ""
             detail = (
                 (
                     f"case {failure.get('case')}: {failure.get('call')} expected {failure.get('expected')}, got "
-                    f"{failure.get('actual')}"
+                    f"{failure.get('actual')}{reason}"
                 )
                 if failure
                 else (verdict.get("traceback") or "").strip()[-300:]
@@ -190,7 +191,8 @@ def _misplaced_feedback(what: str, verdict: dict) -> str | None:
     return (
         f"{what} gets the feedback of mistake {shown['mistake']!r} (it fails case {shown.get('case')} first with "
         f"{shown.get('actual')}, as that mistake does): the feedback would be shown to learners who did not make "
-        "that mistake; make the mistake fail first on a case where its result is its own"
+        "that mistake; make the mistake fail first on a case where its result is its own, or, when that result is "
+        "all the mistake gives (an empty list, the input handed back), remove its feedback lines"
     )
 
 
@@ -211,6 +213,17 @@ def _non_finite(value) -> bool:
     if isinstance(value, (list, tuple, set, frozenset)):
         return any(_non_finite(v) for v in value)
     return False
+
+
+def _wire_non_finite(wire) -> bool:
+    """:func:`_non_finite` of a wire value. A value the engine keeps only by its type or attributes (a dict subclass
+    such as ``Counter``, an object) holds no number to test here, so it is not non-finite."""
+    from graders.engine import values
+
+    try:
+        return _non_finite(values.decode(wire))
+    except ValueError:  # "foreign" and "object" wire values cannot be rebuilt
+        return False
 
 
 def blame(prepared: dict, outcomes: list, case_id: str) -> tuple[str, str] | None:
@@ -237,8 +250,8 @@ def blame(prepared: dict, outcomes: list, case_id: str) -> tuple[str, str] | Non
         expected["kind"] == "return"
         and actual["kind"] == "return"
         and finite_inputs
-        and _non_finite(values.decode(expected["value"]))
-        and not _non_finite(values.decode(actual["value"]))
+        and _wire_non_finite(expected["value"])
+        and not _wire_non_finite(actual["value"])
     ):
         return "reference", (
             f"the reference looks wrong: it returns {ours} from finite inputs where the alternative "
@@ -249,8 +262,8 @@ def blame(prepared: dict, outcomes: list, case_id: str) -> tuple[str, str] | Non
         expected["kind"] == "return"
         and actual["kind"] == "return"
         and finite_inputs
-        and _non_finite(values.decode(actual["value"]))
-        and not _non_finite(values.decode(expected["value"]))
+        and _wire_non_finite(actual["value"])
+        and not _wire_non_finite(expected["value"])
     ):
         return "alternative", (
             f"the alternative looks wrong: it returns {theirs} from finite inputs where the "
@@ -472,6 +485,7 @@ def lint_lesson(lesson: Lesson, *, seed: int = CASE_SEED) -> list[str]:
             problems += _markdown_problems(text, path, lang, [cp.id for cp in lesson.checkpoints])
     for label, text in _toml_texts(lesson):
         problems += [p.replace(f"{rel(toml)}:", f"{rel(toml)}: {label}:", 1) for p in _html_problems(text, toml)]
+    problems += _toml_markdown_problems(lesson)
     if lesson.listed and tuple(cp.id for cp in lesson.checkpoints) != LISTED_CHECKPOINT_IDS:
         problems.append(
             f'{rel(toml)}: a listed lesson has checkpoints with ids "1", "2", "3" in that order, '
@@ -486,7 +500,52 @@ def lint_lesson(lesson: Lesson, *, seed: int = CASE_SEED) -> list[str]:
             )
     for cp in lesson.checkpoints:
         problems += _lint_checkpoint(lesson, cp, seed)
+    if not problems:
+        problems += _page_problems(lesson)
     return problems
+
+
+#: lesson.toml's markdown texts as the site renders them: blocks (``render``) or inline (``render_inline``). Titles
+#: are plain text, shown as written.
+TOML_BLOCK_TEXTS = ("summary", "further_reading")
+TOML_INLINE_TEXTS = ("prerequisites", "goals", "takeaways", "sources")
+
+
+def _toml_markdown_problems(lesson: Lesson) -> list[str]:
+    """What the site's markdown renderer refuses in lesson.toml's texts (a link that is not http(s), relative or an
+    anchor; math it cannot convert), one line per text, as `werkbank build` would refuse it."""
+    from werkbank.lessons import _line_of, _Where
+    from werkbank.markdown import MarkdownError, render, render_inline
+
+    toml = lesson.folder / "lesson.toml"
+    source = read_text(toml)
+    at = _Where(toml, source)
+    problems = []
+    for lang, t in lesson.text.items():
+        after = _line_of(source, f"text.{lang}") or 0
+        for key in (*TOML_BLOCK_TEXTS, *TOML_INLINE_TEXTS):
+            value = getattr(t, key)
+            for text in value if isinstance(value, tuple) else (value,):
+                if not text:
+                    continue
+                where = f"{at(key, after)}: [text.{lang}] {key}"
+                try:
+                    (render if key in TOML_BLOCK_TEXTS else render_inline)(text, source=where, lang=lang)
+                except MarkdownError as error:
+                    problems.append(f"{str(error).replace(chr(10), ' ')}: fix the markdown (AUTHORING.md, Texts)")
+    return problems
+
+
+def _page_problems(lesson: Lesson) -> list[str]:
+    """The lesson's pages rendered as `werkbank build` renders them (werkbank.site.render_pages): whatever the build
+    would refuse that no rule above named is one line here, so a lesson that check passes is one the build takes."""
+    from werkbank.site import render_pages
+
+    try:
+        render_pages([lesson], {"app": "", "early": "", "editor": "", "static": ""})
+    except LessonError as error:
+        return [f"{str(error).replace(chr(10), ' ')} (the site build refuses this lesson's pages)"]
+    return []
 
 
 def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
@@ -749,6 +808,107 @@ def _prepare_all(lessons, seed: int, problems: list[str]) -> dict:
     return prepared
 
 
+#: Prepares the given checkpoints of one lesson folder in a fresh process (their cases and the reference's expected
+#: outcomes; the declared mistakes' record is left out, it is made in child processes with a fixed hash seed anyway)
+#: and prints them as JSON.
+_PREPARE_ELSEWHERE = """
+import importlib, json, sys
+from pathlib import Path
+from werkbank.lessons import add_graders_folder, load_lesson_folder
+from graders.engine.prepare import prepare
+for folder in json.loads(sys.argv[3]):
+    add_graders_folder(folder)
+lesson = load_lesson_folder(Path(sys.argv[1]))
+out = {}
+for cp in lesson.checkpoints:
+    if cp.id in json.loads(sys.argv[4]):
+        made = prepare(importlib.import_module(cp.grader), cp.solution(), lesson=lesson.id, checkpoint=cp.id,
+                       seed=int(sys.argv[2]), plot=cp.plot)
+        out[cp.id] = {"cases": made["plan"]["cases"], "expected": made["key"]["expected"]}
+sys.stdout.write(json.dumps(out))
+"""
+
+#: The hash seed of that other process: str hashes, and so the order of a set of texts, differ from this one's
+#: (unless this one runs with the same fixed seed: then the other takes the second).
+OTHER_HASH_SEEDS = ("12345", "54321")
+
+
+def case_difference(mine: list, other: list) -> str | None:
+    """How two preparations of one checkpoint's cases (``plan["cases"]``) differ, or None: the first case whose id,
+    call or inputs differ, both sides shown."""
+    for ours, theirs in zip(mine, other):
+        if ours != theirs:
+            if ours["id"] != theirs["id"]:
+                return f"case #{mine.index(ours) + 1} is {ours['id']} in one and {theirs['id']} in the other"
+            return (
+                f"case {ours['id']} calls {ours['call']} with {ours['json'][:80]} in one and {theirs['call']} with "
+                f"{theirs['json'][:80]} in the other"
+            )
+    if len(mine) != len(other):
+        return f"{len(mine)} cases in one, {len(other)} in the other"
+    return None
+
+
+def process_problems(lesson: Lesson, prepared: dict, seed: int) -> tuple[list[str], set]:
+    """The cases must not depend on the process that prepares them: the build prepares a Check's cases, `werkbank
+    grade` and check prepare them again, each in its own process. Each checkpoint is prepared once more in a child
+    process with another hash seed (the order of a set of texts changes with it); returns the problems (one per
+    checkpoint, naming its grader) and the checkpoint ids whose cases differ."""
+    import json
+    import os
+    import subprocess
+
+    import graders
+
+    ids = [cp.id for cp in lesson.checkpoints if (lesson.id, cp.id) in prepared]
+    if not ids:
+        return [], set()
+    hash_seed = next(h for h in OTHER_HASH_SEEDS if h != os.environ.get("PYTHONHASHSEED"))
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _PREPARE_ELSEWHERE,
+            str(lesson.folder),
+            str(seed),
+            json.dumps(list(graders.__path__)),
+            json.dumps(ids),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(REPO_ROOT)},
+    )
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        return [f"{rel(lesson.folder / 'lesson.toml')}: cannot prepare the lesson in another process: {tail}"], set()
+    theirs = json.loads(done.stdout)
+    problems, unstable = [], set()
+    for cp in lesson.checkpoints:
+        if cp.id not in ids:
+            continue
+        mine, other = prepared[(lesson.id, cp.id)], theirs.get(cp.id, {})
+        difference = case_difference(mine["plan"]["cases"], other.get("cases", []))
+        if difference:
+            unstable.add(cp.id)
+            problems.append(
+                f"{rel(grader_path(cp.grader))}: the cases depend on the process that prepares them ({difference}, "
+                f"with PYTHONHASHSEED={hash_seed}), so the browser would run other cases than werkbank grade: "
+                "build inputs from sorted lists, never from the order of a set or dict of texts, id() or hash()"
+            )
+            continue
+        from werkbank.parity import expected_differences
+
+        for case, ours, other_text in expected_differences(mine["key"]["expected"], other.get("expected", {}))[:1]:
+            unstable.add(cp.id)
+            problems.append(
+                f"{rel(cp.solution_path)}: the reference's result depends on the process: on case {case} it "
+                f"{ours} in one and {other_text} in another (PYTHONHASHSEED={hash_seed}); the expected value must "
+                "be a fact: sort what comes from a set or dict of texts before returning it in order"
+            )
+    return problems, unstable
+
+
 def grade_cpython(
     work: list[Item], prepared: dict, *, jobs: int = 2, lang: str = FALLBACK_LANGUAGE
 ) -> dict[str, Graded]:
@@ -770,12 +930,12 @@ def grade_cpython(
 
 
 def grade_pyodide(
-    lessons, work: list[Item], seed: int, prepared_c: dict, problems: list[str]
+    lessons, work: list[Item], seed: int, prepared_c: dict, problems: list[str], unstable=()
 ) -> tuple[dict[str, Graded], set]:
     """Grade every item in Pyodide (one Node process); record reference differences in ``problems``. Returns the
     results, the ``(lesson, checkpoint)`` pairs whose reference fails to prepare in Pyodide (one problem each), and
     per pair the case ids both runtimes generated (the verdicts are compared on those)."""
-    from werkbank.parity import advice, expected_differences, run_pyodide
+    from werkbank.parity import run_pyodide
 
     cps = {(i.lesson.id, i.checkpoint.id) for i in work}
     prepare = [{"lesson": lid, "checkpoint": cid, "seed": seed, "lang": FALLBACK_LANGUAGE} for lid, cid in sorted(cps)]
@@ -799,31 +959,46 @@ def grade_pyodide(
             if (lesson.id, cp.id) not in cps:
                 continue
             theirs = prepared_p.get((lesson.id, cp.id, seed), {})
-            if "author_error" in theirs:
-                problems.append(
-                    f"{rel(cp.solution_path)}: works in CPython, but in Pyodide it is an author error: "
-                    f"{theirs['author_error']}{advice(theirs['author_error'])}"
-                )
+            found, both = reference_parity_problems(cp, prepared_c[(lesson.id, cp.id)]["key"]["expected"], theirs)
+            if (lesson.id, cp.id) in unstable:  # other inputs under the same case ids: the grader is named already
+                found, both = [], set()
+            problems += found
+            if both is None:
                 broken.add((lesson.id, cp.id))
-                continue
-            mine = prepared_c[(lesson.id, cp.id)]["key"]["expected"]
-            other = theirs.get("expected", {})
-            both = {case for case in mine if case in other}
-            common[(lesson.id, cp.id)] = both
-            only_c, only_p = [c for c in mine if c not in both], [c for c in other if c not in both]
-            if only_c or only_p:
-                problems.append(
-                    f"{rel(grader_path(cp.grader))}: the runtimes generate different cases: "
-                    f"{len(only_c)} only in CPython (like {only_c[:1] or '-'}), {len(only_p)} only in "
-                    f"Pyodide (like {only_p[:1] or '-'}); case generation must not depend on the "
-                    "platform (numpy's default int is int32 in Pyodide); the other cases are compared"
-                )
-            for case, ours, theirs_text in expected_differences({c: mine[c] for c in mine if c in both}, other):
-                problems.append(
-                    f"{rel(cp.solution_path)}: the reference differs between runtimes on case {case}: "
-                    f"CPython {ours}, Pyodide {theirs_text}"
-                )
+            else:
+                common[(lesson.id, cp.id)] = both
     return {key: Graded(value["verdict"], value["outcomes"]) for key, value in results.items()}, broken, common
+
+
+def reference_parity_problems(cp: Checkpoint, mine: dict, theirs: dict) -> tuple[list[str], set | None]:
+    """One checkpoint's reference in both runtimes: CPython's expected outcomes ``mine`` (the prepared key's
+    ``expected``) against what Pyodide prepared (``theirs``: its ``expected``, or an ``author_error``). Returns the
+    problems and the case ids both runtimes generated (None when the reference fails to prepare in Pyodide). make
+    test's Pyodide run of every reference (tests/test_checkpoints.py) uses it too, so its messages are check's."""
+    from werkbank.parity import advice, expected_differences
+
+    if "author_error" in theirs:
+        error = theirs["author_error"]
+        return [
+            f"{rel(cp.solution_path)}: works in CPython, but in Pyodide it is an author error: {error}{advice(error)}"
+        ], None
+    problems = []
+    other = theirs.get("expected", {})
+    both = {case for case in mine if case in other}
+    only_c, only_p = [c for c in mine if c not in both], [c for c in other if c not in both]
+    if only_c or only_p:
+        problems.append(
+            f"{rel(grader_path(cp.grader))}: the runtimes generate different cases: "
+            f"{len(only_c)} only in CPython (like {only_c[:1] or '-'}), {len(only_p)} only in "
+            f"Pyodide (like {only_p[:1] or '-'}); case generation must not depend on the "
+            "platform (numpy's default int is int32 in Pyodide); the other cases are compared"
+        )
+    for case, ours, theirs_text in expected_differences({c: mine[c] for c in mine if c in both}, other):
+        problems.append(
+            f"{rel(cp.solution_path)}: the reference differs between runtimes on case {case}: "
+            f"CPython {ours}, Pyodide {theirs_text}"
+        )
+    return problems, both
 
 
 def _only(verdict: dict, cases) -> dict:
@@ -834,15 +1009,16 @@ def _only(verdict: dict, cases) -> dict:
 
 
 def compare_with_pyodide(
-    lessons, work: list[Item], cpython: dict[str, Graded], prepared: dict, seed: int = CASE_SEED
+    lessons, work: list[Item], cpython: dict[str, Graded], prepared: dict, seed: int = CASE_SEED, unstable=()
 ) -> tuple[list[str], str]:
     """Grade ``work`` in Pyodide and compare with the CPython results, graded against ``prepared``:
-    ``(problems, one report line)``."""
+    ``(problems, one report line)``. ``unstable``: ``(lesson, checkpoint)`` pairs whose cases depend on the process
+    (:func:`process_problems` named their grader), whose differences are not the reference's."""
     from werkbank.parity import ParityError, verdict_difference
 
     problems: list[str] = []
     try:
-        theirs, broken, common = grade_pyodide(lessons, work, seed, prepared, problems)
+        theirs, broken, common = grade_pyodide(lessons, work, seed, prepared, problems, unstable)
     except ParityError as error:
         return [f"Pyodide parity: {error} (werkbank check --no-pyodide skips it)"], "Pyodide parity: not run"
     same = 0
@@ -920,6 +1096,8 @@ def check_lessons(
         problems += [p for p in text_problems(lesson) if p not in problems]
         problems += _source_problems(lesson)
     prepared = _prepare_all(lessons, seed, problems)
+    elsewhere = ThreadPoolExecutor(max_workers=1)  # the other process prepares while this one grades
+    again = [(lesson, elsewhere.submit(process_problems, lesson, prepared, seed)) for lesson in lessons]
     work = []
     for item in items(lessons):
         if (item.lesson.id, item.checkpoint.id) not in prepared:
@@ -936,6 +1114,12 @@ def check_lessons(
         work.append(item)
     say(f"check: {len(work)} files of {len(lessons)} lesson(s) in CPython")
     cpython = grade_cpython(work, prepared, jobs=jobs)
+    unstable = set()
+    for lesson, future in again:
+        found, ids = future.result()
+        problems += found
+        unstable |= {(lesson.id, cp_id) for cp_id in ids}
+    elsewhere.shutdown()
     report = []
     for item in work:
         ready = prepared[(item.lesson.id, item.checkpoint.id)]
@@ -964,7 +1148,7 @@ def check_lessons(
                 problems += other_seed_problems(cp, seed + 1)
     if pyodide and work:
         say(f"check: the same {len(work)} files in Pyodide (Node)")
-        found, line = compare_with_pyodide(lessons, work, cpython, prepared, seed)
+        found, line = compare_with_pyodide(lessons, work, cpython, prepared, seed, unstable)
         problems += found
         report.append(line)
     for lesson in lessons:

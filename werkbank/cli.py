@@ -189,9 +189,21 @@ def parser() -> argparse.ArgumentParser:
         help="lint lessons, then prove every checkpoint in CPython and Pyodide: "
         "references and alternatives pass, starters and mistakes fail as declared",
     )
-    check.add_argument("lessons", nargs="*", metavar="LESSON_ID")
-    check.add_argument("--seed", type=int, default=CASE_SEED)
-    check.add_argument("--jobs", type=int, default=2)
+    check.add_argument(
+        "lessons",
+        nargs="*",
+        metavar="LESSON_ID",
+        help="the lessons to check, by the id in their lesson.toml (default: every lesson in the exercises folder, "
+        "$WERKBANK_EXERCISES when set)",
+    )
+    check.add_argument(
+        "--seed",
+        type=int,
+        default=CASE_SEED,
+        help=f"the seed of the random and generated cases (default {CASE_SEED}: the cases a Check in the browser "
+        "runs); another seed tries other cases",
+    )
+    check.add_argument("--jobs", type=int, default=2, help="files graded at once in CPython (default 2)")
     check.add_argument(
         "--no-pyodide",
         action="store_true",
@@ -216,14 +228,14 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--title", default=None, help="the lesson's title (default: from the id)")
     new.set_defaults(func=_new)
     build = sub.add_parser("build", help="write the static site to dist/")
-    build.add_argument("--dist", default=str(ROOT / "dist"))
+    build.add_argument("--dist", default=str(ROOT / "dist"), help="the folder to write (default: dist/)")
     build.add_argument(
         "--stock", action="store_true", help="ship Pyodide's stock runtime files instead of the bytecode-compiled ones"
     )
     build.set_defaults(func=_build)
     serve = sub.add_parser("serve", help="serve dist/ with COOP/COEP headers")
-    serve.add_argument("--dist", default=str(ROOT / "dist"))
-    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--dist", default=str(ROOT / "dist"), help="the folder to serve (default: dist/)")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
     serve.add_argument("--port", type=int, default=None, help="default: $PORT or 8000")
     serve.add_argument(
         "--watch",

@@ -412,7 +412,10 @@ def examples(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
             elif not isinstance(last, ast.Expr) or "\n" in (ast.get_source_segment(example, last) or "\n"):
                 problems.append(f"{rel(path)}: the last line must be one expression (Run shows its value)")
             elif not _called_names(last) & set(cp.entry):
-                problems.append(f"{rel(path)}: the last line calls none of {list(cp.entry)}")
+                problems.append(
+                    f"{rel(path)}: the last line calls none of {list(cp.entry)}: end the example with a call of "
+                    f"`{cp.entry[0]}(...)`, the call the task's pycon block shows first"
+                )
             elif any(isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)) for n in tree.body):
                 problems.append(f"{rel(path)}: defines or imports something: an example only calls the learner's code")
             task = cp.folder / f"task.{lang}.md"
@@ -421,7 +424,8 @@ def examples(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
             signature, block = _first_blocks(read_text(task))
             if signature is None or not all(f"`{name}" in signature.content for name in cp.entry):
                 problems.append(
-                    f"{rel(task)}: must open with the signature of every entry, like `{cp.entry[0]}(...)`"
+                    f"{rel(task)}: must open with the signature of every entry, like `{cp.entry[0]}(...) -> type` on "
+                    "its own line, before the pycon block"
                     if cp.entry
                     else f"{rel(task)}: must open with the entries' signatures"
                 )
@@ -536,6 +540,18 @@ def starters(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
     return problems
 
 
+def checks_file(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
+    """A listed lesson has a checks.py: its prose states what the lesson teaches, and the file proves it (an unlisted
+    draft whose prose has no number yet may do without)."""
+    checks = checks or _Checks(lesson)
+    if not lesson.listed or checks.path.is_file():
+        return []
+    return [
+        f"{rel(checks.path)}: missing: a listed lesson proves what its prose states in {CHECKS_FILE} beside "
+        "lesson.toml (PROSE_CLAIMS for the prose's numbers, CHECKS for the rest; AUTHORING.md, Numbers in the prose)"
+    ]
+
+
 def own_checks(lesson: Lesson, checks: _Checks | None = None) -> list[str]:
     """Every function in the lesson's CHECKS passes."""
     checks = checks or _Checks(lesson)
@@ -555,6 +571,7 @@ RULES = {
     "input_rules": input_rules,
     "starters": starters,
     "own_checks": own_checks,
+    "checks_file": checks_file,
 }
 
 

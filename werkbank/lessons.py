@@ -111,9 +111,11 @@ def read_text(path: Path) -> str:
 
 
 def rel(path: Path) -> str:
-    """``path`` relative to the repository (or the working folder) when it is inside it: short messages."""
+    """``path`` relative to the working folder (or the repository) when it is inside it, else in full: short
+    messages whose file names open from where the command ran (a draft under ``$WERKBANK_EXERCISES`` elsewhere is
+    named by its whole path, not as if it were under the repository's ``exercises/``)."""
     path = Path(path)
-    for base in (EXERCISES.parent, Path.cwd()):
+    for base in (Path.cwd(), Path(__file__).resolve().parent.parent):
         try:
             return path.resolve().relative_to(base.resolve()).as_posix()
         except ValueError:
@@ -680,6 +682,13 @@ def load_lesson_folder(folder: Path) -> Lesson:
             raise LessonError(
                 f"{where('title', after) if 'title' in raw else where('id', after)}: {section}: "
                 f'title missing for {", ".join(missing)} (add [checkpoints.title] {missing[0]} = "…")'
+            )
+        extra = [lang for lang in title if lang not in languages]
+        if extra:
+            raise LessonError(
+                f"{where(extra[0], after)}: {section}: a title in {extra[0]!r}, which is not one of the lesson's "
+                f"languages ({', '.join(languages)}){did_you_mean(extra[0], languages)}: remove it, or add the "
+                "language to languages (with every text in it)"
             )
         needs = _strings(raw["needs"], "needs", where, after) if raw.get("needs") else ()
         unknown_needs = [n for n in needs if n not in {cp.id for cp in checkpoints}]

@@ -394,8 +394,10 @@ from graders.engine.case import Case
 
 # TIME_LIMIT = 10.0  # seconds for the learner's whole run, if settings.DEFAULT_TIME_LIMIT is too short
 # RANDOM_CASES = 25  # seeded random valid cases, from random_cases(rng, count) or from DOMAIN
+# from graders.engine.domain import Domain, Param, Real, Seq  # (and Text, Integer, Flag, Maybe, Record)
 # DOMAIN = Domain("{entry}", (Param("values", Seq(Real(), min_len=1)),))  # generated adversarial cases: see
-#   AUTHORING.md ("Input domains"); the reference must then raise ValueError for every invalid variant
+#   AUTHORING.md ("Input domains"); the reference must then raise ValueError for every invalid variant.
+#   A task in plain Python (no numpy): Domain(..., numpy=False)
 
 
 def curated():

@@ -241,6 +241,8 @@ def make_dev_server(dist: Path, host: str, port: int, state: BuildState) -> Thre
 
 def serve_watching(dist: Path, host: str = "127.0.0.1", port: int = 8000) -> int:
     """Build, serve ``dist`` with live reload, rebuild on every change; until Ctrl+C."""
+    from werkbank.lessons import rel
+
     state = BuildState()
     rebuild(Path(dist), state, quiet=True)
     try:
@@ -254,7 +256,7 @@ def serve_watching(dist: Path, host: str = "127.0.0.1", port: int = 8000) -> int
     bound_host, bound_port = server.server_address[:2]
     print(
         f"werkbank serve: serving {dist} at http://{bound_host}:{bound_port}/ with live reload; watching "
-        f"{', '.join(p.name for p in watched_paths())} (Ctrl+C stops)",
+        f"{', '.join(rel(p) for p in watched_paths())} (Ctrl+C stops)",
         flush=True,
     )
     try:
