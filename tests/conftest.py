@@ -95,6 +95,7 @@ def pytest_unconfigure(config):
     if _PREPARED_OWNER:
         shutil.rmtree(os.environ.get(CACHE_ENV, ""), ignore_errors=True)
 
+
 _PORT_LINE = re.compile(r"(?:port (\d+)|https?://[^/\s]+:(\d+)/)")
 
 
