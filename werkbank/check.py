@@ -514,15 +514,15 @@ TOML_INLINE_TEXTS = ("prerequisites", "goals", "takeaways", "sources")
 def _toml_markdown_problems(lesson: Lesson) -> list[str]:
     """What the site's markdown renderer refuses in lesson.toml's texts (a link that is not http(s), relative or an
     anchor; math it cannot convert), one line per text, as `werkbank build` would refuse it."""
-    from werkbank.lessons import _line_of, _Where
+    from werkbank.lessons import line_of, TomlPlace
     from werkbank.markdown import MarkdownError, render, render_inline
 
     toml = lesson.folder / "lesson.toml"
     source = read_text(toml)
-    at = _Where(toml, source)
+    at = TomlPlace(toml, source)
     problems = []
     for lang, t in lesson.text.items():
-        after = _line_of(source, f"text.{lang}") or 0
+        after = line_of(source, f"text.{lang}") or 0
         for key in (*TOML_BLOCK_TEXTS, *TOML_INLINE_TEXTS):
             value = getattr(t, key)
             for text in value if isinstance(value, tuple) else (value,):
@@ -858,7 +858,7 @@ def process_problems(lesson: Lesson, prepared: dict, seed: int) -> tuple[list[st
     import os
     import subprocess
 
-    import graders
+    from werkbank.lessons import graders_folders
 
     ids = [cp.id for cp in lesson.checkpoints if (lesson.id, cp.id) in prepared]
     if not ids:
@@ -871,7 +871,7 @@ def process_problems(lesson: Lesson, prepared: dict, seed: int) -> tuple[list[st
             _PREPARE_ELSEWHERE,
             str(lesson.folder),
             str(seed),
-            json.dumps(list(graders.__path__)),
+            json.dumps([str(folder) for folder in graders_folders()]),
             json.dumps(ids),
         ],
         capture_output=True,

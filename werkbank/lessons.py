@@ -536,7 +536,7 @@ def make_patch(solution: str, wrong: str, header: str = "") -> str:
 # --- lesson.toml ---------------------------------------------------------------------------------------------------
 
 
-def _line_of(text: str, key: str, after: int = 0) -> int | None:
+def line_of(text: str, key: str, after: int = 0) -> int | None:
     """The line (1-based) where ``key =`` is first written at or after line ``after``."""
     pattern = re.compile(rf"^\s*{re.escape(key)}\s*=|^\s*\[{re.escape(key)}[\].]|^\s*\[\[{re.escape(key)}\]\]")
     for number, line in enumerate(text.splitlines(), 1):
@@ -556,18 +556,18 @@ def _checkpoint_line(text: str, index: int) -> int:
     return 0
 
 
-class _Where:
+class TomlPlace:
     """Formats ``lesson.toml:LINE: message`` for a key."""
 
     def __init__(self, path: Path, text: str):
         self.path, self.text = path, text
 
     def __call__(self, key: str | None = None, after: int = 0) -> str:
-        line = _line_of(self.text, key, after) if key else None
+        line = line_of(self.text, key, after) if key else None
         return f"{rel(self.path)}:{line}" if line else rel(self.path)
 
 
-def _check_keys(table: dict, schema: dict, where: _Where, section: str, after: int = 0) -> None:
+def _check_keys(table: dict, schema: dict, where: TomlPlace, section: str, after: int = 0) -> None:
     for key, value in table.items():
         if key not in schema:
             raise LessonError(
@@ -584,13 +584,13 @@ def _check_keys(table: dict, schema: dict, where: _Where, section: str, after: i
 _TYPE_NAMES = {str: "string", list: "list", bool: "boolean (true or false)", int: "whole number", dict: "table"}
 
 
-def _need(table: dict, key: str, where: _Where, section: str, after: int = 0):
+def _need(table: dict, key: str, where: TomlPlace, section: str, after: int = 0):
     if key not in table:
         raise LessonError(f"{where()}: {section} is missing the key {key!r}")
     return table[key]
 
 
-def _strings(value, key: str, where: _Where, after: int = 0) -> tuple[str, ...]:
+def _strings(value, key: str, where: TomlPlace, after: int = 0) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise LessonError(f"{where(key, after)}: {key!r} must be a list of non-empty strings")
     return tuple(value)
@@ -606,7 +606,7 @@ def load_lesson_folder(folder: Path) -> Lesson:
         raise LessonError(f"{rel(path)}: missing") from None
     except tomllib.TOMLDecodeError as error:
         raise LessonError(f"{rel(path)}: not valid TOML: {error}") from None
-    where = _Where(path, source)
+    where = TomlPlace(path, source)
     _check_keys(data, LESSON_KEYS, where, "lesson.toml")
     lesson_id = _need(data, "id", where, "lesson.toml")
     if not _ID.match(lesson_id):
@@ -641,7 +641,7 @@ def load_lesson_folder(folder: Path) -> Lesson:
         table = text_table.get(lang)
         if not isinstance(table, dict):
             raise LessonError(f"{where()}: missing [text.{lang}]: every language of 'languages' needs its texts")
-        after = _line_of(source, f"text.{lang}") or 0
+        after = line_of(source, f"text.{lang}") or 0
         _check_keys(table, TEXT_KEYS, where, f"[text.{lang}]", after)
         texts[lang] = LessonText(
             title=_need(table, "title", where, f"[text.{lang}]"),
