@@ -770,11 +770,13 @@ export class CheckpointView {
     }
     const verdict = result.verdict;
     this.lastCheck = { verdict, timeLimit: result.timeLimit, segments };
+    const focusInVerdict = this.verdict.contains(document.activeElement); // in an early verdict, replaced now
     const { status, announcement } = renderVerdict(
       this.verdict,
       verdict,
       this._verdictOptions(result.timeLimit, segments),
     );
+    if (focusInVerdict) this._refocus();
     if (this.page.verdicts)
       this.page.verdicts.put(this.lesson.id, this.data.id, verdict, { timeLimit: result.timeLimit, code: own });
     if (verdict.stdout && this.output.size === 0) this.output.append("stdout", verdict.stdout);
