@@ -455,22 +455,8 @@ def test_learner_code_reaches_no_network(pages, server_name, sink):
 def test_code_run_while_the_page_loads_waits_for_the_lockdown(browser, plain_server, sink):
     """Issue 34, finding 2: a Run pressed as soon as the editors exist, while Python still loads, runs in a worker
     already locked down: no fetch is left to walk out of pyodide/ with "..%2f", now or from a callback later."""
-    context = browser.new_context(service_workers="block")
-    urls = []
-    context.on("request", lambda r: urls.append(r.url))
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    page.urls, page.server = urls, plain_server
+    context, page = _run_while_python_loads(browser, plain_server, network_program(sink))
     try:
-        open_lesson(page, plain_server, ready=False)
-        page.wait_for_selector('body[data-editors="ready"]', state="attached")
-        assert page.get_attribute("body", "data-runtime") != "ready" or pytest.skip(
-            "Python was ready before the editors"
-        )
-        code = network_program(sink)
-        replace_code(page, "1", code)
-        section(page, "1").locator('button[data-action="run"]').first.click()
-        poll(page, "() => document.querySelector('[data-checkpoint=\"1\"]').dataset.state === 'idle'")
         out = section(page, "1").locator("[data-output]").inner_text()
         assert_all_refused(out)
         assert "leaked: None" in leaked(page)
@@ -478,6 +464,30 @@ def test_code_run_while_the_page_loads_waits_for_the_lockdown(browser, plain_ser
         assert sink.hits == [] and odd == [], (sink.hits, odd)
     finally:
         context.close()
+
+
+def _run_while_python_loads(browser, server, code):
+    """``(context, page)``: a first visit of ``server`` (no service worker, every request logged on ``page.urls``)
+    where ``code`` is Run in checkpoint 1 as soon as the editors exist, while Python still loads (skipped when Python
+    was ready first), and the Run has ended. The caller closes the context."""
+    context = browser.new_context(service_workers="block")
+    urls = []
+    context.on("request", lambda r: urls.append(r.url))
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    page.urls, page.server = urls, server
+    try:
+        open_lesson(page, server, ready=False)
+        page.wait_for_selector('body[data-editors="ready"]', state="attached")
+        if page.get_attribute("body", "data-runtime") == "ready":
+            pytest.skip("Python was ready before the editors")
+        replace_code(page, "1", code)
+        section(page, "1").locator('button[data-action="run"]').first.click()
+        poll(page, "() => document.querySelector('[data-checkpoint=\"1\"]').dataset.state === 'idle'")
+    except BaseException:
+        context.close()
+        raise
+    return context, page
 
 
 #: Run while the worker still loads its packages (a Run starts once Python is usable, before numpy is in): replaces
@@ -508,21 +518,9 @@ def test_code_run_while_python_loads_cannot_steer_the_workers_own_requests(brows
     (and the lesson's wheels) with the fetch it kept. That loading reads globals learner code can replace (URL,
     DataView, ...): with `URL` replaced, the worker's own next request went to another origin. As a class: once
     learner code has run in a worker, the worker's kept fetch refuses every request."""
-    context = browser.new_context(service_workers="block")  # the plain host's first visit: the lockdown alone holds
-    urls = []
-    context.on("request", lambda r: urls.append(r.url))
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    page.urls, page.server = urls, plain_server
+    # the plain host's first visit, no service worker: the lockdown alone holds
+    context, page = _run_while_python_loads(browser, plain_server, STEER.format(sink=sink.origin))
     try:
-        open_lesson(page, plain_server, ready=False)
-        page.wait_for_selector('body[data-editors="ready"]', state="attached")
-        assert page.get_attribute("body", "data-runtime") != "ready" or pytest.skip(
-            "Python was ready before the editors"
-        )
-        replace_code(page, "1", STEER.format(sink=sink.origin))
-        section(page, "1").locator('button[data-action="run"]').first.click()
-        poll(page, "() => document.querySelector('[data-checkpoint=\"1\"]').dataset.state === 'idle'")
         assert "steered" in section(page, "1").locator("[data-output]").inner_text()
         wait_ready(page)  # later workers booted: the steered one had all that time to send anything
         state, text, _, _ = check(page, REFERENCE)
