@@ -25,12 +25,12 @@ from werkbank.lessons import LessonError, grader_root, load_lesson
 
 _GRADERS = Path(__file__).resolve().parent.parent / "graders"
 _OWN = [Path(__file__).resolve(), Path(__file__).resolve().parent / "lessons.py"]
-#: Where prepared checkpoints are kept between processes, when set (the test suite sets it: its workers and the
-#: build's checks then prepare each checkpoint once); unset, each process prepares for itself.
+#: Where prepared checkpoints are kept between processes, when set (the test suite sets it: its processes then prepare
+#: each checkpoint once); unset, each process prepares for itself.
 CACHE_ENV = "WERKBANK_PREPARED_CACHE"
-#: Checkpoints :func:`grade_source` prepared in this process (pickled), by everything their preparation reads (see
-#: :func:`_inputs`): a process that grades many files against one checkpoint prepares it once. Bounded; the oldest
-#: goes first.
+#: Checkpoints :func:`prepared_checkpoint` made or read in this process (pickled), by everything their preparation
+#: reads (see :func:`_inputs`): a process that grades many files against one checkpoint prepares it once. Bounded;
+#: the oldest goes first.
 _PREPARED: OrderedDict = OrderedDict()
 _PREPARED_LIMIT = 24
 
@@ -43,11 +43,11 @@ def _inputs(checkpoint, seed: int, lang: str) -> str:
 
     import numpy
 
-    package = checkpoint.grader.split(".")[1] if checkpoint.grader.count(".") >= 1 else ""
+    package = grader_root(checkpoint.grader).joinpath(*checkpoint.grader.split(".")[1:-1])  # the module's folder
     head = [checkpoint.lesson_id, checkpoint.id, checkpoint.grader, seed, lang, sys.version, numpy.__version__]
     digest = hashlib.sha256(repr(head).encode())
     files = set(_OWN)
-    for folder in (_GRADERS, checkpoint.folder.parent, grader_root(checkpoint.grader) / package):
+    for folder in (_GRADERS, checkpoint.folder.parent, package):
         files.update(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     for path in sorted(files):
         digest.update(str(path).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
