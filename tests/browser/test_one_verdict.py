@@ -3,6 +3,9 @@
 The cases are fixed by the build (graders/engine/settings.py CASE_SEED, werkbank/build.py prepared_checks), and every
 Check runs on a pristine learner worker, so the same code gets the same verdict and the same counts on every Check, in
 every tab, after a reload and on the command line.
+
+That every file of every checkpoint gets the command line's verdict from the site's workers is a stamped check
+(tests/derived.py): it grades a hundred files through Pyodide, and its answer changes only with the files it reads.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from graders.hosts import cpython
 from werkbank.check import items
 from werkbank.grading import grade_source, prepared_checkpoint
 from werkbank.lessons import load_all, load_lesson
+
+from tests.derived import GRADING_INPUTS, inputs_digest, lesson_inputs, stamped, versions
 
 from tests.browser.helpers import (
     click,
@@ -44,9 +49,9 @@ def _borderline(checkpoint, lang):
 
 
 def test_the_same_code_gets_the_same_verdict_on_every_check_and_after_a_reload(page, plain_server):
-    """A right, a wrong and a borderline solution, each Checked ten times in a row in one tab (each pressed as soon as
+    """A right, a wrong and a borderline solution, each Checked four times in a row in one tab (each pressed as soon as
     the previous verdict is there) and once more after a reload: one verdict, one count, one first failing case, the
-    ones `werkbank grade` gives."""
+    ones `werkbank grade` gives. (A sample drawn per Check, as the site once did, moves the borderline one's count.)"""
     lesson, cp, lang = load_lesson("claims-abstention"), "2", "en"
     checkpoint = lesson.checkpoint(cp)
     borderline, cli_borderline = _borderline(checkpoint, lang)
@@ -60,7 +65,7 @@ def test_the_same_code_gets_the_same_verdict_on_every_check_and_after_a_reload(p
     for name, (source, cli) in sources.items():
         replace_code(page, cp, source)
         seen = []
-        for _ in range(10):
+        for _ in range(4):
             click(page, cp, "check")
             seen.append(wait_verdict(page, cp))
         page.reload()
@@ -81,30 +86,67 @@ def _checkpoints():
             yield pytest.param(lesson, checkpoint, id=f"{lesson.id}-{checkpoint.id}")
 
 
+def _compiler() -> str:
+    """The version of the Python that compiles the build's runtime to bytecode ("none" when the build ships it stock)."""
+    from werkbank import bytecode
+
+    try:
+        return bytecode.find_python312()[1]
+    except bytecode.BytecodeUnavailable:
+        return "none"
+
+
+#: What a file's verdict from the site's workers depends on besides its lesson (a stamped check, tests/derived.py): the
+#: engine and hosts, the plan the build ships, the workers' scripts, the Pyodide runtime (and its bytecode build), and
+#: which files the checker lists.
+BROWSER_PARITY_INPUTS = (
+    *GRADING_INPUTS,
+    "graders/hosts/*.py",
+    "werkbank/build.py",
+    "werkbank/check.py",
+    "werkbank/bytecode.py",
+    "werkbank/vendor/*.py",
+    "web/src/**/*.js",
+    "package-lock.json",
+    "node_modules/pyodide/pyodide-lock.json",
+    "tests/browser/helpers.py",
+)
+
+
 @pytest.mark.parametrize("lesson,checkpoint", list(_checkpoints()))
 def test_the_browser_gives_the_verdict_werkbank_grade_gives_for_every_file(
-    site_workers, plain_server, repo_root, lesson, checkpoint
+    request, browser, plain_server, repo_root, lesson, checkpoint
 ):
     """Every reference, alternative, starter and declared mistake of the checkpoint, graded by the site's own workers
     (the build's plan, the learner worker's run, the grader worker's judge) and by the command line's engine in
     CPython: the same status, the same counts and the same failing cases. (The files here are the authors' own, not
-    hostile code, so one learner worker runs them all, booted once for the module: ``site_workers``.)"""
-    page = site_workers
+    hostile code, so one learner worker runs them all, booted once for the module: ``site_workers``.)
+    A stamped check: run again when its inputs change."""
     lang = lesson.languages[0]
-    where = {"lessonId": lesson.id, "checkpoint": checkpoint.id, "lang": lang}
-    (prepared,) = drive_workers(
-        page,
-        plain_server,
-        repo_root,
-        [{"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]}],
-    )
-    plan = final(prepared)["plan"]
-    ours = prepared_checkpoint(checkpoint, lang=lang)
-    files = [item for item in items([lesson]) if item.checkpoint.id == checkpoint.id]
-    assert {item.kind for item in files} >= {"reference", "starter", "mistake"}
-    for item in files:
-        source = item.source()
-        cli = judge(ours, cpython.run(source, ours["plan"]), lang)
-        browser = site_verdict(page, plain_server, repo_root, where, plan, source)
-        for key in ("status", "passed", "total", "failed_cases"):
-            assert browser[key] == cli[key], (item.id, key, browser[key], cli[key])
+
+    def check():
+        page = request.getfixturevalue("site_workers")  # booted only when a checkpoint is graded here
+        where = {"lessonId": lesson.id, "checkpoint": checkpoint.id, "lang": lang}
+        (prepared,) = drive_workers(
+            page,
+            plain_server,
+            repo_root,
+            [{"to": "grader", "message": {"type": "prepare", **where}, "finals": ["prepared", "failure"]}],
+        )
+        plan = final(prepared)["plan"]
+        ours = prepared_checkpoint(checkpoint, lang=lang)
+        files = [item for item in items([lesson]) if item.checkpoint.id == checkpoint.id]
+        assert {item.kind for item in files} >= {"reference", "starter", "mistake"}
+        found = {}
+        for item in files:
+            source = item.source()
+            cli = judge(ours, cpython.run(source, ours["plan"]), lang)
+            browser_verdict = site_verdict(page, plain_server, repo_root, where, plan, source)
+            for key in ("status", "passed", "total", "failed_cases"):
+                assert browser_verdict[key] == cli[key], (item.id, key, browser_verdict[key], cli[key])
+            found[item.id] = f"{cli['status']} {cli['passed']}/{cli['total']}"
+        return found
+
+    extra = {**versions(), "chromium": browser.version, "lang": lang, "python312": _compiler()}
+    digest = inputs_digest([*BROWSER_PARITY_INPUTS, *lesson_inputs(lesson)], extra)
+    stamped("browser-parity", f"{lesson.id} {checkpoint.id}", digest, check, request=request)
