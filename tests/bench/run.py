@@ -77,13 +77,18 @@ _FLOOR_HTML = """<!doctype html>
 <body data-floor="loading">
 <script type="module">
 const kind = new URL(location.href).searchParams.get("kind") || "module";
-const worker = kind === "classic" ? new Worker(new URL("./floor-classic.js", location.href))
-  : new Worker(new URL("./floor-module.js", location.href), { type: "module" });
-worker.onmessage = (event) => {
-  if (event.data.ok) performance.mark("floor:ready");
-  document.body.dataset.floor = event.data.ok ? "ready" : "failed";
-  document.body.dataset.result = JSON.stringify(event.data);
-};
+const count = kind === "pair" ? 2 : 1;
+let done = 0;
+for (let i = 0; i < count; i++) {
+  const worker = kind === "classic" ? new Worker(new URL("./floor-classic.js", location.href))
+    : new Worker(new URL("./floor-module.js", location.href), { type: "module" });
+  worker.onmessage = (event) => {
+    if (event.data.ok && ++done < count) return;
+    if (event.data.ok) performance.mark("floor:ready");
+    document.body.dataset.floor = event.data.ok ? "ready" : "failed";
+    document.body.dataset.result = JSON.stringify(event.data);
+  };
+}
 </script>
 </body></html>
 """
@@ -106,6 +111,10 @@ _FLOOR_CLASSIC = (
     " }\n})();\n"
 )
 FLOOR_KINDS = ("module", "classic")
+#: Not a floor: two stock module workers booting at once on the bare page, ready when both imported numpy. The site
+#: boots two Pythons before it is ready (the learner's and the grader's); this shows what that costs an engine that
+#: shares no compiled code between them, against F.
+PAIR = "pair"
 
 
 def make_floor(folder: Path) -> Path:
@@ -477,6 +486,8 @@ def engine_summary(e: dict) -> dict:
     f_warm = floors[warm_kind]["warm"] if warm_kind else None
     f_cold = floors[cold_kind]["cold"] if cold_kind else None
     site = {key: _p50(e["site"].get(key, [])) for key in ("warm", "warm_python", "cold", "cold_python")}
+    pair = e["floor"].get(PAIR, {})
+    pair = {key: _p50(pair.get(key, [])) for key in ("warm", "cold")}
 
     def ratio(value, floor):
         return round(value / floor, 2) if value and floor else None
@@ -493,7 +504,10 @@ def engine_summary(e: dict) -> dict:
             "python": ratio(site["warm_python"], f_warm),
             "cold": ratio(site["cold"], f_cold),
             "cold_python": ratio(site["cold_python"], f_cold),
+            "pair_warm": ratio(pair["warm"], f_warm),
+            "pair_cold": ratio(pair["cold"], f_cold),
         },
+        "pair": pair,
         "clicks": {},
     }
     for cp, wants in (e.get("clicks") or {}).items():
@@ -545,6 +559,11 @@ def print_summary(report: dict) -> None:
             f"   floor p50 warm / cold: module {fl['module']['warm']} / {fl['module']['cold']} s, "
             f"classic {fl['classic']['warm']} / {fl['classic']['cold']} s -> F warm {s['F_warm']} s "
             f"({s['F_warm_kind']}), F cold {s['F_cold']} s ({s['F_cold_kind']})"
+        )
+        print(
+            f"   two stock Pythons at once (module workers) p50 warm / cold: {s['pair']['warm']} / "
+            f"{s['pair']['cold']} s = {s['ratios']['pair_warm']}x / {s['ratios']['pair_cold']}x of F "
+            "(the engine's cost of a second Python beside the first, which the site boots before ready)"
         )
         print(
             f"   raw: site warm {e['site'].get('warm')}  cold {e['site'].get('cold')}; isolated "
@@ -640,8 +659,8 @@ def print_summary(report: dict) -> None:
 
 def measure_engine(engine: str, args, parts: set, tmp: Path, origins: dict, counter) -> dict:
     """Every round of floor and site in ``engine``, then its click series."""
-    e: dict = {"floor": {kind: {"cold": [], "warm": []} for kind in FLOOR_KINDS}, "site": {}}
-    variants = [("floor", kind) for kind in FLOOR_KINDS] + [("site", None)]
+    e: dict = {"floor": {kind: {"cold": [], "warm": []} for kind in (*FLOOR_KINDS, PAIR)}, "site": {}}
+    variants = [("floor", kind) for kind in (*FLOOR_KINDS, PAIR)] + [("site", None)]
     for round_no in range(args.n if "boot" in parts else 0):
         for what, kind in variants if round_no % 2 == 0 else variants[::-1]:
             profile = tmp / f"{engine}-{what}-{kind}-{round_no}"
