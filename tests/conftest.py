@@ -56,7 +56,7 @@ temporary folder (``$WERKBANK_PREPARED_CACHE``), keyed by a digest of everything
 
 Stamped checks (``tests/derived.py``): the few checks that cost a minute or more and prove a property of files that
 rarely change (mutants, the references' outcomes in Pyodide, other seeds, bytecode/stock parity, every file's verdict
-from the site's workers) run again only when the
+from the site's workers, every checkpoint's repeated Checks) run again only when the
 SHA-256 of their inputs differs from the one in their committed stamp (``tests/stamps/``); a passing run writes the new
 stamp, to commit. The run's summary names those that passed on their stamp; ``WERKBANK_RERUN_STAMPED=1`` runs them all.
 """
