@@ -58,6 +58,21 @@ def test_an_exception_is_a_step_and_the_run_reports_the_error_as_usual():
     assert (3, "exception", "KeyError") in events
 
 
+def test_a_call_that_raises_ends_on_its_exception_and_never_claims_to_return_none():
+    """A frame left by an exception gets a "return" event with None from Python: the trace must not say the function
+    returned None (it raised), in the frame that raised and in the learner's frames the exception passed through; a
+    frame that catches the exception goes on and returns as usual."""
+    source = "def inner(x):\n    return 1 / x\n\n\ndef outer(x):\n    y = inner(x)\n    return y\n"
+    result = traced(source, "outer(0)")
+    assert result["status"] == "error" and "ZeroDivisionError" in result["traceback"]
+    steps = result["trace"]["steps"]
+    assert not [s for s in steps if s["event"] == "return"], steps
+    assert (steps[-1]["func"], steps[-1]["event"], steps[-1]["value"]) == ("outer", "exception", "ZeroDivisionError")
+    caught = "def f(x):\n    try:\n        return 1 / x\n    except ZeroDivisionError:\n        return None\n"
+    ends = [(s["line"], s["event"], s.get("value")) for s in traced(caught, "f(0)")["trace"]["steps"]][-3:]
+    assert ends == [(4, "line", None), (5, "line", None), (5, "return", "None")], ends
+
+
 def test_steps_are_bounded_and_an_endless_loop_is_stopped_with_the_steps_kept():
     result = traced("def f():\n    i = 0\n    while True:\n        i += 1\n", "f()", steps=20)
     trace = result["trace"]

@@ -7,7 +7,8 @@ in Pyodide. Only frames of the learner's file are recorded. Each step is one eve
     {"line": 12, "func": "claim_support", "depth": 1, "event": "line" | "return" | "exception",
      "locals": [[name, text], ...], "value": text}     # value: what a "return" returns, the exception's type
 
-A ``line`` step is recorded before its line runs, so its locals are what the line starts from. Values are shown
+A ``line`` step is recorded before its line runs, so its locals are what the line starts from. A frame an exception
+leaves ends on that ``exception`` step: Python's closing "return" event (with None) is not a step. Values are shown
 by :func:`short_repr`, which reads only exact built-in types (and numpy arrays and scalars) and never calls code of
 the learner's (no ``__repr__``, no ``__eq__``, no properties): anything else is ``<TypeName object>``.
 
@@ -135,6 +136,7 @@ class Tracer:
         self.truncated = False
         self.stopped = False
         self._depths: dict = {}
+        self._raising: set = set()  # frames whose last event was an exception not (yet) caught in them
 
     def start(self) -> None:
         _settrace(self._call)
@@ -164,6 +166,16 @@ class Tracer:
     def _local(self, frame, event, arg):
         if event not in ("line", "return", "exception"):
             return self._local
+        key = id(frame)
+        if event == "return" and key in self._raising:
+            # Python ends a frame that an exception leaves with a "return" of None: not a step, the call raised
+            self._raising.discard(key)
+            self._depths.pop(key, None)
+            return self._local
+        if event == "exception":
+            self._raising.add(key)
+        else:
+            self._raising.discard(key)  # a line after the exception: the frame caught it
         self.events += 1
         if len(self.steps) < self.limit:
             step = {
