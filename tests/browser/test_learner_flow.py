@@ -293,6 +293,37 @@ def test_focus_is_never_lost_while_code_runs(lesson_pages):
     assert focused(page) == "button[run]"
 
 
+#: Whether the element `sel` shows its middle on the screen: not below the fold, not clipped by a scrolled column,
+#: not under the sticky top bar (what is drawn there is the element or something inside it).
+SHOWN = """sel => {
+    const el = document.querySelector(sel);
+    const r = el.getBoundingClientRect();
+    const x = r.left + Math.min(r.width / 2, 40), y = r.top + r.height / 2;
+    if (y < 0 || y > innerHeight) return false;
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && (hit === el || el.contains(hit));
+}"""
+
+
+@pytest.mark.parametrize("how", ["Control+Enter", "button"])
+def test_a_checks_headline_comes_into_view_and_focus_stays(lesson_pages, how):
+    """The verdict sits below the editor, the buttons and the example call: at 1280 x 720 below the work column's
+    fold. A Check from the editor or its button brings the headline into view; focus stays where it was."""
+    page = lesson_pages()
+    page.locator("#checkpoint-1-title").scroll_into_view_if_needed()
+    replace_code(page, "1", "def claim_support(claims, facts):\n    return []\n")
+    headline = '[data-checkpoint="1"] [data-verdict] .verdict-line'
+    if how == "button":
+        click(page, "1", "check")
+    else:
+        page.keyboard.press("Control+Enter")
+    assert wait_verdict(page, "1")[0] == "fail"
+    assert page.evaluate(SHOWN, headline), page.evaluate(
+        "sel => document.querySelector(sel).getBoundingClientRect().toJSON()", headline
+    )
+    assert focused(page) == ("button[check]" if how == "button" else "div.cm-content")
+
+
 def test_a_run_is_announced_once_with_its_headline(lesson_pages):
     page = lesson_pages()
     page.evaluate("""() => {

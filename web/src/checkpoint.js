@@ -493,6 +493,18 @@ export class CheckpointView {
     }
     if (focusInVerdict) this._refocus(); // the element that had focus was just replaced
     this.setRuntimeState(this.runtime.state);
+    this._revealVerdict();
+  }
+
+  /**
+   * Bring the verdict's headline into view, focus staying where it is: it sits below the editor, the buttons and the
+   * example call, below the fold of the work column on a laptop's screen, so a Check (Ctrl+Enter in the editor, or
+   * its button) would otherwise change nothing the learner sees. "nearest" moves the column (or the page) only as
+   * far as the headline needs. Nothing to do while the work is hidden (the task tab on a phone).
+   */
+  _revealVerdict() {
+    const line = this.verdict.querySelector(".verdict-line");
+    if (line && line.getClientRects().length) line.scrollIntoView({ block: "nearest" });
   }
 
   _end() {
@@ -587,6 +599,7 @@ export class CheckpointView {
     } else {
       headline = this._other(result);
     }
+    this._revealVerdict();
     this.page.announce(headline);
   }
 
@@ -765,7 +778,9 @@ export class CheckpointView {
     });
     this._end();
     if (result.kind !== "verdict") {
-      this.page.announce(this._other(result));
+      const headline = this._other(result);
+      this._revealVerdict();
+      this.page.announce(headline);
       return;
     }
     const verdict = result.verdict;
@@ -787,6 +802,7 @@ export class CheckpointView {
     if (where.view) markErrorLine(where.view, where.line);
     if (status === "pass") this.store.markPassed(this.lesson.id, this.data.id, own);
     else this.store.markTried(this.lesson.id, this.data.id);
+    this._revealVerdict();
     this.page.announce(announcement);
   }
 
