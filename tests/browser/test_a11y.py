@@ -17,6 +17,7 @@ from tests.browser.learner import (
     put_solution,
     replace_code,
     section,
+    wait_for,
     wait_verdict,
 )
 from tests.conftest import SAVE_DATA
@@ -119,10 +120,18 @@ def test_no_serious_axe_violation_after_working_on_checkpoints(browser, isolated
         put_solution(page, "3")
         click(page, "3", "check")
         wait_verdict(page, "3")
-        # checkpoint 2: a failing verdict with its case details
+        # checkpoint 2: a failing verdict with its case details, that case traced (its first step: the line about
+        # to run is marked) and the list of failing cases open
         click(page, "2", "check")
         wait_verdict(page, "2")
         assert section(page, "2").locator(".verdict-details").count() == 1
+        click(page, "2", "trace-case")
+        wait_for(page, '[data-checkpoint="2"] [data-trace][data-trace-state="done"]')
+        assert section(page, "2").locator('[data-trace] li[aria-current="true"]').count() == 1
+        listing = section(page, "2").locator("[data-failing] summary")
+        if listing.count():
+            listing.focus()
+            page.keyboard.press("Enter")
         for theme in themes:
             page.emulate_media(color_scheme=theme)
             page.wait_for_selector(f"html[data-theme={theme}]", state="attached")
