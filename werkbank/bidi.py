@@ -3,7 +3,8 @@
 A hint or a case text in Arabic that holds code, numbers or an interval, "القيم في [0, bins − 1]", is laid out by the
 Unicode bidi algorithm around the Arabic: without isolation the interval reads "[bins − 1 ,0]" and "-1" reads "1-".
 :func:`ltr_runs` finds every such run (a stretch without right-to-left letters that holds a Latin letter or a digit,
-trimmed of the spaces, sentence punctuation and unmatched brackets that belong to the Arabic around it), so that it
+trimmed of the spaces, sentence punctuation (also the full stop that ends the sentence before it) and unmatched
+brackets that belong to the Arabic around it), so that it
 can be set apart as its own left-to-right isolate. ``web/src/bidi.js`` is the same rule for text the page writes
 (verdicts); ``tests/data/bidi_runs.json`` holds the cases both are tested on.
 
@@ -27,6 +28,15 @@ _TRAIL = " \t\n\u00a0.,;:!?\"'“”‘’«»"
 _LEAD = " \t\n\u00a0,;:!?\"'“”‘’«»"
 
 
+_ENDS = re.compile(r"[.…]+\s")
+
+
+def _sentence_end(part: str, index: int) -> bool:
+    """Whether ``part[index]`` starts a stretch of full stops before a space: the end of the sentence before the run
+    ("… بادئة. Escape ثم"), not part of it (".strip()" and ".5" are)."""
+    return _ENDS.match(part, index) is not None
+
+
 def ltr_runs(text: str) -> list[tuple[str, bool]]:
     """``text`` as ``(piece, is_ltr_run)`` pairs, in order; joined, the pieces are ``text`` again."""
     out: list[tuple[str, bool]] = []
@@ -37,7 +47,7 @@ def ltr_runs(text: str) -> list[tuple[str, bool]]:
             out.append((part, False))
             continue
         start, end = 0, len(part)
-        while start < end and part[start] in _LEAD:
+        while start < end and (part[start] in _LEAD or _sentence_end(part, start)):
             start += 1
         while end > start and part[end - 1] in _TRAIL:
             end -= 1

@@ -9,6 +9,7 @@ const OPEN = "([{";
 const CLOSE = ")]}";
 const TRAIL = " \t\n\u00a0.,;:!?\"'“”‘’«»";
 const LEAD = " \t\n\u00a0,;:!?\"'“”‘’«»";
+const SENTENCE_END = /^[.…]+\s/;
 const HAS_RTL = new RegExp(`[${RTL}]`, "u");
 
 const count = (text, chars) => Array.from(text).filter((c) => chars.includes(c)).length;
@@ -26,7 +27,8 @@ export function ltrRuns(text) {
       }
       let start = 0;
       let end = part.length;
-      while (start < end && LEAD.includes(part[start])) start++;
+      // full stops before a space end the sentence before the run ("… بادئة. Escape ثم"); ".strip()" and ".5" are runs
+      while (start < end && (LEAD.includes(part[start]) || SENTENCE_END.test(part.slice(start)))) start++;
       while (end > start && TRAIL.includes(part[end - 1])) end--;
       let core = part.slice(start, end);
       while (core && CLOSE.includes(core[core.length - 1]) && count(core, CLOSE) > count(core, OPEN)) {
