@@ -305,23 +305,34 @@ SHOWN = """sel => {
 }"""
 
 
-@pytest.mark.parametrize("how", ["Control+Enter", "button"])
+@pytest.mark.parametrize("how", ["Control+Enter", "button", "phone"])
 def test_a_checks_headline_comes_into_view_and_focus_stays(lesson_pages, how):
     """The verdict sits below the editor, the buttons and the example call: at 1280 x 720 below the work column's
-    fold. A Check from the editor or its button brings the headline into view; focus stays where it was."""
+    fold, on a phone below the screen. A Check from the editor or its button brings the headline into view, also
+    when the verdict marks an error line in the editor (on the phone); focus stays where it was."""
     page = lesson_pages()
-    page.locator("#checkpoint-1-title").scroll_into_view_if_needed()
-    replace_code(page, "1", "def claim_support(claims, facts):\n    return []\n")
-    headline = '[data-checkpoint="1"] [data-verdict] .verdict-line'
-    if how == "button":
-        click(page, "1", "check")
-    else:
-        page.keyboard.press("Control+Enter")
-    assert wait_verdict(page, "1")[0] == "fail"
-    assert page.evaluate(SHOWN, headline), page.evaluate(
-        "sel => document.querySelector(sel).getBoundingClientRect().toJSON()", headline
-    )
-    assert focused(page) == ("button[check]" if how == "button" else "div.cm-content")
+    size = page.viewport_size
+    try:
+        if how == "phone":
+            page.set_viewport_size({"width": 390, "height": 844})
+        page.locator("#checkpoint-1-title").scroll_into_view_if_needed()
+        body = "    return 1 / 0\n" if how == "phone" else "    return []\n"
+        replace_code(page, "1", "def claim_support(claims, facts):\n" + body)
+        headline = '[data-checkpoint="1"] [data-verdict] .verdict-line'
+        if how == "Control+Enter":
+            page.keyboard.press("Control+Enter")
+        else:
+            click(page, "1", "check")
+        assert wait_verdict(page, "1")[0] == "fail"
+        if how == "phone":  # the error line is marked, and on the screen with the headline
+            assert page.evaluate(SHOWN, '[data-checkpoint="1"] [data-editor] .cm-line.cm-error-line')
+        poll(page, "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
+        assert page.evaluate(SHOWN, headline), page.evaluate(
+            "sel => [document.querySelector(sel).getBoundingClientRect().toJSON(), innerHeight]", headline
+        )
+        assert focused(page) == ("div.cm-content" if how == "Control+Enter" else "button[check]")
+    finally:
+        page.set_viewport_size(size)
 
 
 def test_a_run_is_announced_once_with_its_headline(lesson_pages):

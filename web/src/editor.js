@@ -292,12 +292,26 @@ export function setText(view, text) {
 /** Highlight line `line` (1-based) as the error line, or clear it with null; scrolls it into view. */
 export function markErrorLine(view, line) {
   const valid = Number.isInteger(line) && line >= 1 && line <= view.state.doc.lines;
+  const from = valid ? view.state.doc.line(line).from : 0;
   view.dispatch({
     effects: [
       setErrorLine.of(valid ? line : null),
-      ...(valid ? [EditorView.scrollIntoView(view.state.doc.line(line).from, { y: "center" })] : []),
+      // a line already on the screen stays where it is, so the verdict's headline below it stays in view too
+      ...(valid && !shownNow(view, from) ? [EditorView.scrollIntoView(from, { y: "center" })] : []),
     ],
   });
+}
+
+/** Whether position `pos` of `view` is on the screen now: drawn, and not scrolled away, clipped by a scrolled
+ * column or under a bar (what the browser draws at its middle is the editor's own text). */
+function shownNow(view, pos) {
+  if (typeof document.elementFromPoint !== "function") return false;
+  const rect = view.coordsAtPos(pos);
+  if (!rect) return false;
+  const y = (rect.top + rect.bottom) / 2;
+  if (y < 0 || y > window.innerHeight) return false;
+  const hit = document.elementFromPoint(Math.max(rect.left, 0) + 1, y);
+  return !!hit && view.contentDOM.contains(hit);
 }
 
 /** The editor whose DOM holds `node` (a `.cm-content` that has focus), or null. */
