@@ -181,6 +181,18 @@ def test_trace_this_case_steps_through_the_call_by_keyboard(en_page):
     for _ in range(6):
         press(page, trace.locator('[data-trace-control="next"]'))
     assert trace.locator('.trace-vars tr[data-changed="true"]').count() >= 1
+    # from the step to its line in the learner's editor, by keyboard (past the open list of failing cases)
+    line = int(status.inner_text().split("line ")[1].split(" ")[0])
+    press(page, trace.locator('[data-trace-control="edit"]'))
+    assert (
+        page.evaluate("""() => {
+        const el = document.activeElement;
+        const view = el.cmTile && el.cmTile.root && el.cmTile.root.view;
+        return el.matches('[data-checkpoint="1"] [data-editor] .cm-content') && view
+            && view.state.doc.lineAt(view.state.selection.main.head).number;
+    }""")
+        == line
+    )
     # the verdict is still there above the trace; closing the trace brings focus back to its button
     assert section(page, "1").locator("[data-failing]").count() == 1
     press(page, trace.locator('[data-trace-control="close"]'))

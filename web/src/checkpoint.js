@@ -103,6 +103,7 @@ const createEditor = (parent, options) => editor.createEditor(parent, options);
 const getText = (view) => editor.getText(view);
 const setText = (view, text) => editor.setText(view, text);
 const markErrorLine = (view, line) => editor.markErrorLine(view, line);
+const goToLine = (view, line) => editor.goToLine(view, line);
 
 const DRAFT_DELAY_MS = 400;
 /** How long the note after choosing between two tabs' versions stays. */
@@ -701,6 +702,11 @@ export class CheckpointView {
       segments: composed.segments,
       announce: (text) => this.page.announce(text),
       idPrefix: `${this.section.id || this.key}-trace`,
+      // from the step to its line in the learner's editor (or the carried-over one), to fix it there
+      onEdit: (line) => {
+        const where = this._where(composed.segments, line);
+        if (where.view) goToLine(where.view, where.line);
+      },
       onClose: () => {
         box.hidden = true;
         box.replaceChildren();

@@ -314,6 +314,15 @@ function shownNow(view, pos) {
   return !!hit && view.contentDOM.contains(hit);
 }
 
+/** Put the cursor at the start of line `line` (its indentation skipped), show it and give the editor focus. */
+export function goToLine(view, line) {
+  const n = Math.max(1, Math.min(view.state.doc.lines, Number(line) || 1));
+  const { from, text } = view.state.doc.line(n);
+  const pos = from + (text.length - text.trimStart().length);
+  view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: "center" }) });
+  view.focus();
+}
+
 /** The editor whose DOM holds `node` (a `.cm-content` that has focus), or null. */
 export function viewOf(node) {
   return node ? EditorView.findFromDOM(node) : null;

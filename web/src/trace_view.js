@@ -4,7 +4,8 @@
 // previous, next and last step and a slider over all steps (keyboard: Tab to them, Enter/Space, or arrow keys,
 // Home and End on the slider); the learner's code with the line about to run marked and how often each line ran in
 // the whole call; and the local variables at that step, those that changed since the frame's step before marked.
-// Moving to a step announces it through the page's announcer.
+// Moving to a step announces it through the page's announcer. "Edit this line in your code" (`onEdit`) puts the
+// cursor on the current step's line in the learner's editor.
 
 import { t } from "./i18n.js";
 import { el, locate } from "./verdict.js";
@@ -17,7 +18,7 @@ import { el, locate } from "./verdict.js";
  */
 export function renderTrace(
   box,
-  { trace, run, label, source, segments, announce = () => {}, idPrefix = "trace", onClose = null },
+  { trace, run, label, source, segments, announce = () => {}, idPrefix = "trace", onClose = null, onEdit = null },
 ) {
   box.replaceChildren();
   box.hidden = false;
@@ -107,7 +108,17 @@ export function renderTrace(
   const tbody = document.createElement("tbody");
   table.append(caption, thead, tbody);
 
-  box.append(status, controls, keys, code, table);
+  box.append(status, controls, keys);
+  if (onEdit) {
+    // after stepping to the line that goes wrong: straight to it in the editor (an open list of failing cases would
+    // otherwise lie between the trace and the editor, a hundred Tab stops)
+    const edit = el("button", "btn trace-edit", t("trace_edit"));
+    edit.type = "button";
+    edit.dataset.traceControl = "edit";
+    edit.addEventListener("click", () => onEdit(steps[current].line));
+    box.append(edit);
+  }
+  box.append(code, table);
   for (const note of notes) box.append(el("p", "trace-note", note));
   addClose(box, onClose);
 
