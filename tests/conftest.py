@@ -97,6 +97,41 @@ def pytest_unconfigure(config):
         shutil.rmtree(os.environ.get(CACHE_ENV, ""), ignore_errors=True)
 
 
+#: The test files that take longest, longest first (node ids relative to the repository). ``make test`` runs files on
+#: xdist's workers (``--dist loadfile``) in collection order; starting with these leaves short files for the end, so no
+#: long file runs alone on one worker while the others have nothing left. Every other file follows in its usual order.
+SLOW_FIRST = (
+    "tests/browser/test_hostile.py",
+    "tests/browser/test_learner_ui.py",
+    "tests/browser/test_a11y.py",
+    "tests/engines/test_webkit.py",
+    "tests/browser/test_confinement.py",
+    "tests/browser/test_learner_flow.py",
+    "tests/browser/test_one_verdict.py",
+    "tests/browser/test_offline.py",
+    "tests/browser/test_runtime.py",
+    "tests/engines/test_firefox.py",
+    "tests/browser/test_fresh_workers.py",
+    "tests/test_checkpoints.py",
+    "tests/browser/test_figures.py",
+    "tests/browser/test_feedback.py",
+    "tests/browser/test_watch.py",
+)
+
+
+def pytest_configure(config):
+    # xdist's own order for --dist loadfile is "most tests first", which puts long files of few tests (a browser walk,
+    # the accessibility scans) last, each then running alone at the end of the session
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(config, items):
+    """Put SLOW_FIRST's files first, in its order (the sort is stable: the tests of a file keep theirs)."""
+    rank = {path: i for i, path in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(SLOW_FIRST)))
+
+
 _PORT_LINE = re.compile(r"(?:port (\d+)|https?://[^/\s]+:(\d+)/)")
 
 
