@@ -139,3 +139,38 @@ def test_no_serious_axe_violation_after_working_on_checkpoints(browser, isolated
             assert bad == [], (theme, bad)
     finally:
         context.close()
+
+
+def test_no_serious_axe_violation_on_a_phone(browser, isolated_server, dist):
+    """At 390 x 844 (a phone) a checkpoint's task and work are tabs (web/src/layout.js): the home page and each lesson
+    page, first as loaded (every task tab selected), then with every checkpoint's work tab selected, in the dark
+    theme (the lower contrast of the two) and, on the Arabic pages, right to left."""
+    context = browser.new_context(
+        bypass_csp=True, color_scheme="dark", viewport={"width": 390, "height": 844}, service_workers="block"
+    )
+    context.add_init_script(SAVE_DATA)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        report = {}
+        paths = [p for p in pages(dist) if p.endswith("index.html") or "/ar." in p or "/en." in p]
+        assert any(p.startswith("lessons/") for p in paths) and any("/ar." in p for p in paths), paths
+        for path in paths:
+            page.goto(isolated_server.url + path)
+            settle(page)
+            states = ["loaded"]
+            work_tabs = page.locator('[role="tab"][data-tab="work"]')
+            if path.startswith("lessons/"):
+                assert work_tabs.count() >= 1 and work_tabs.first.is_visible(), path  # the phone layout is on
+                states.append("work tabs")
+            for state in states:
+                if state == "work tabs":
+                    for i in range(work_tabs.count()):
+                        work_tabs.nth(i).click()
+                    assert page.locator('[data-panel="work"]:not([hidden])').count() == work_tabs.count()
+                bad = axe_violations(page)
+                if bad:
+                    report[f"{path} ({state})"] = bad
+        assert report == {}, report
+    finally:
+        context.close()
