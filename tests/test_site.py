@@ -205,6 +205,31 @@ def test_home_exists_per_ui_language_with_a_switch(site, lang):
     assert page.find("a", href="../index.html", hreflang=UI_LANGUAGES[0])
 
 
+def _start_here(html: str) -> tuple[str, str]:
+    """(lesson id, text) of the home page's suggested first lesson, the one ``[data-start-here]``."""
+    (tag,) = [attrs for name, attrs in Page(html).tags if "data-start-here" in attrs]
+    assert tag["data-state"] == "start"
+    return tag["data-lesson-state"], tag["data-start-here"]
+
+
+def test_the_home_page_suggests_a_first_lesson_in_its_own_language_or_says_in_which():
+    """ "Start here" goes to the first listed lesson that has the page's language; when none has it, to the first
+    listed lesson, saying in which language that one is."""
+    versions = {"app": "a", "early": "e", "editor": "d", "static": "s"}
+    lessons = load_all()
+    pages = render_pages(lessons, versions)
+    for lang in UI_LANGUAGES:
+        path = "index.html" if lang == UI_LANGUAGES[0] else f"{lang}/index.html"
+        first = next(lesson for lesson in lessons if lesson.listed and lang in lesson.languages)
+        assert _start_here(pages[path]) == (first.id, ui(lang, "state_start_here")), lang
+    assert _start_here(pages["ar/index.html"])[0] == "perplexity-calibration"  # the first listed one has no Arabic
+    without_arabic = [lesson for lesson in lessons if "ar" not in lesson.languages]
+    home = render_pages(without_arabic, versions)["ar/index.html"]
+    first = next(lesson for lesson in without_arabic if lesson.listed)
+    text = ui("ar", "state_start_here_other", language=ui("ar", "language_of_en"))
+    assert _start_here(home) == (first.id, text) and "الإنجليزية" in text
+
+
 @pytest.mark.parametrize("lang", ["nl", "en", "ar"])
 def test_lesson_page_has_every_hook(site, lang):
     text = read(site, f"lessons/site-test/{lang}.html")

@@ -175,11 +175,19 @@ def _lesson_lang(lesson, lang: str) -> str:
     return lesson.languages[0]
 
 
+def _start_lesson(lessons: list, lang: str):
+    """The lesson a newcomer on the home page in ``lang`` is told to start with: the first listed lesson (in the
+    suggested order) that has ``lang``, else the first listed one (the page then says in which language it is)."""
+    listed = [lesson for lesson in lessons if lesson.listed]
+    return next((lesson for lesson in listed if lang in lesson.languages), listed[0] if listed else None)
+
+
 def _home(lang: str, lessons: list, versions: dict[str, str], download_mb: int = 0) -> str:
     """A home page: the listed lessons in their suggested order (``order``), each with its level, time,
     prerequisites and the learner's state (web/src/progress.js), and a way back to the last lesson worked on."""
     root = "" if lang == DEFAULT_LANGUAGE else "../"
     cards = []
+    start = _start_lesson(lessons, lang)
     for lesson in lessons:
         if not lesson.listed:
             continue
@@ -198,6 +206,12 @@ def _home(lang: str, lessons: list, versions: dict[str, str], download_mb: int =
                 "summary": _md(text.summary, toml, ll),
                 "prerequisites": _md_inline(text.prerequisites, toml, ll) if text.prerequisites else "",
                 "languages": [(x, f"{root}lessons/{lesson.id}/{x}.html") for x in lesson.languages],
+                # the suggested first lesson says "Start here", and in which language when it is not the page's
+                "start": None
+                if lesson is not start
+                else ui(lang, "state_start_here")
+                if ll == lang
+                else ui(lang, "state_start_here_other", language=ui(lang, f"language_of_{ll}")),
             }
         )
     # what the scripts read: each lesson's checkpoints (progress), and for "continue" its title and address in

@@ -58,6 +58,20 @@ def test_home_lists_lessons_and_shows_python_ready(page, plain_server, request_l
     assert page_errors(page, dist) == []
 
 
+def test_the_arabic_home_suggests_starting_with_a_lesson_in_arabic(save_data_page, plain_server):
+    """A newcomer on the Arabic home page is told to start with the first lesson that has an Arabic version, not
+    with the first lesson of the order (which has none): the state the page's script paints says so."""
+    page = save_data_page
+    page.goto(f"{plain_server.url}ar/index.html")
+    wait_editors(page)  # the home page's script has painted the cards' states
+    start = page.locator('[data-lesson-state][data-state="start"]')
+    assert start.count() == 1
+    assert start.get_attribute("data-lesson-state") == ARABIC_LESSON and start.inner_text() == "ابدأ من هنا"
+    link = page.locator(f'a[data-lesson="{ARABIC_LESSON}"]')
+    assert link.get_attribute("href") == f"../lessons/{ARABIC_LESSON}/ar.html"
+    assert "ابدأ بالدرس المعلَّم «ابدأ من هنا»" in page.locator(".order-note").inner_text()
+
+
 def test_a_lesson_whose_editor_module_does_not_load_says_so_and_still_shows_the_code(save_data_page, isolated_server):
     page = save_data_page
     # blocked for the whole context: the import may fetch a module whose preload failed once more (Chromium does at

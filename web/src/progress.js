@@ -14,8 +14,8 @@ export function renderLessonProgress(root, store, lessonId, ids) {
 }
 
 /**
- * Fill in the home page: `[data-lesson-progress]` counts, each card's state (`[data-lesson-state]`: the first card
- * says "Start here" to a learner who has not started anything), and `[data-continue]`, the way back to where the
+ * Fill in the home page: `[data-lesson-progress]` counts, each card's state (`[data-lesson-state]`: the suggested
+ * first lesson, `data-start-here`, says so to a learner who has not started anything), and `[data-continue]`, the way back to where the
  * learner worked last. `lessons` is [{id, checkpoints: [ids], pages: {lang: {title, href}}}].
  */
 export function renderHomeProgress(root, store, lessons, t = null) {
@@ -29,7 +29,7 @@ export function renderHomeProgress(root, store, lessons, t = null) {
   if (!t) return;
   const states = root.querySelectorAll("[data-lesson-state]");
   const begun = lessons.some((lesson) => lesson.checkpoints.some((cp) => store.checkpoint(lesson.id, cp)));
-  states.forEach((node, index) => {
+  states.forEach((node) => {
     const ids = (byId.get(node.dataset.lessonState) || {}).checkpoints || [];
     const passed = store.passedCount(node.dataset.lessonState, ids);
     const touched = ids.some((cp) => store.checkpoint(node.dataset.lessonState, cp));
@@ -42,9 +42,11 @@ export function renderHomeProgress(root, store, lessons, t = null) {
       state = "progress";
       const next = ids.findIndex((cp) => !store.isPassed(node.dataset.lessonState, cp));
       text = t("state_in_progress", { passed, total: ids.length, n: next + 1 });
-    } else if (!begun && index === 0) {
+    } else if (!begun && node.dataset.startHere) {
+      // the suggested first lesson: the first in the page's language (the build says so, and names the lesson's
+      // language when no lesson has the page's)
       state = "start";
-      text = t("state_start_here");
+      text = node.dataset.startHere;
     } else {
       state = "new";
       text = t("state_new");
