@@ -1,16 +1,26 @@
 """Feedback on all cases and "Trace this case" in Chromium, keyboard only, in English and Arabic: a failing verdict
 counts its failing cases by kind and lists them to try or trace; "Expected" shows only the exception type when the
 message is not graded; the announcement says pass or fail, the first failing case and why; a traced call shows, step
-by step, the lines that ran and the variables.
+by step, the lines that ran and the variables. The open list is one stop in the Tab order (the arrow keys move between
+its cases); a tried case is announced with what came back; a case that cannot be tried says why.
 
-One booted page per language (module fixtures): the tests only drive it.
+One booted page per language (module fixtures): the tests only drive it (the reload test's page boots no Python).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.browser.learner import ARABIC_LESSON, LESSON, focused, open_lesson, poll, replace_code, section, wait_verdict
+from tests.browser.learner import (
+    ARABIC_LESSON,
+    LESSON,
+    focused,
+    open_lesson,
+    poll,
+    replace_code,
+    section,
+    wait_verdict,
+)
 from tests.test_failing_cases import NO_CHECKS
 
 pytestmark = pytest.mark.browser
@@ -61,6 +71,35 @@ def check_by_keyboard(page, cp, code):
 
 def said(page):
     return page.evaluate("window.__said.filter(Boolean)")
+
+
+def said_after(page, start):
+    """The first announcement that starts with ``start`` (waited for), with the invisible repeat mark dropped."""
+    return poll(
+        page,
+        "(start) => (window.__said.find((text) => text.startsWith(start)) || '').replace(/\u00a0$/, '')",
+        start,
+    )
+
+
+def opened(page, cp):
+    """The list of failing cases of ``cp``, opened (from the keyboard) when it is closed."""
+    listing = section(page, cp).locator("[data-failing]")
+    if listing.get_attribute("open") is None:
+        press(page, listing.locator("summary"))
+    return listing
+
+
+def focused_row(page, cp):
+    """(index of the list item holding the focus, the focused button's action) in ``cp``'s list, else None."""
+    return page.evaluate(
+        """(sel) => {
+        const el = document.activeElement;
+        const li = el && el.closest(`${sel} [data-failing] li`);
+        return li ? [[...li.parentElement.children].indexOf(li), el.dataset.action || el.tagName] : null;
+    }""",
+        f'[data-checkpoint="{cp}"]',
+    )
 
 
 def test_a_failure_among_the_first_cases_shows_while_the_others_run_then_the_whole_verdict(en_page):
@@ -136,6 +175,75 @@ def test_any_listed_case_can_be_tried_and_the_verdict_comes_back(en_page):
     press(page, back)
     assert section(page, "1").locator("[data-failing]").get_attribute("open") is not None
     assert focused(page).startswith("p")  # the verdict's headline took focus
+
+
+def test_the_open_list_of_failing_cases_is_one_stop_in_the_tab_order(en_page):
+    """Fifty cases with Try and Trace each would be a hundred Tab stops: Tab reaches one case's two buttons and then
+    leaves the list; the arrow keys (and Home, End) move to the same button of another case, passing over a case
+    without buttons; Tab comes back to the case reached last. Every button stays in the page (mouse, screen readers)."""
+    page = en_page
+    listing = opened(page, "1")
+    rows = listing.locator("li")
+    tryable = [i for i in range(rows.count()) if rows.nth(i).locator('[data-action="try-listed"]').count()]
+    assert len(tryable) >= 40 and listing.locator('[data-action="trace-listed"]').count() == len(tryable)
+    assert len(tryable) < rows.count()  # one case at least has no complete call: passed over
+    listing.locator("summary").focus()
+    page.keyboard.press("Tab")
+    assert focused_row(page, "1") == [tryable[0], "try-listed"]
+    page.keyboard.press("Tab")
+    assert focused_row(page, "1") == [tryable[0], "trace-listed"]
+    page.keyboard.press("Tab")
+    assert focused_row(page, "1") is None  # out of the list after one case's buttons
+    page.keyboard.press("Shift+Tab")
+    assert focused_row(page, "1") == [tryable[0], "trace-listed"]
+    page.keyboard.press("ArrowDown")
+    assert focused_row(page, "1") == [tryable[1], "trace-listed"]
+    page.keyboard.press("End")
+    assert focused_row(page, "1") == [tryable[-1], "trace-listed"]
+    page.keyboard.press("ArrowUp")
+    assert focused_row(page, "1") == [tryable[-2], "trace-listed"]
+    page.keyboard.press("Shift+Tab")
+    assert focused_row(page, "1") == [tryable[-2], "try-listed"]
+    page.keyboard.press("Shift+Tab")
+    assert focused_row(page, "1") is None
+    page.keyboard.press("Tab")  # back into the list: at the case reached last
+    assert focused_row(page, "1") == [tryable[-2], "try-listed"]
+    page.keyboard.press("Home")
+    assert focused_row(page, "1") == [tryable[0], "try-listed"]
+    assert "↑" in listing.locator(".failing-keys").inner_text()  # the page says how
+    # the mouse (or a screen reader's browse mode) can use any case's button: that case becomes the current one
+    rows.nth(tryable[5]).locator('[data-action="trace-listed"]').focus()
+    assert listing.locator("ol button:not([tabindex='-1'])").count() == 2
+    assert rows.nth(tryable[5]).locator("button:not([tabindex='-1'])").count() == 2
+
+
+def test_a_tried_case_is_announced_with_what_came_back_or_the_error(en_page):
+    """ "Try this case" says which case, what the learner's code returned (or the error it raised) and what the case
+    expects, not just "Done." """
+    page = en_page
+    listing = opened(page, "1")
+    # a case the code answers with a value where a ValueError is expected
+    item = listing.locator("li").nth(3)
+    label = item.locator(".failing-label").inner_text()
+    page.evaluate("window.__said = []")
+    press(page, item.locator('[data-action="try-listed"]'))
+    wait_verdict(page, "1", ("idle", "error"))
+    announced = said_after(page, "Tried case: ")
+    value = section(page, "1").locator('[data-result-part="yours"] pre').inner_text()
+    assert announced.startswith(f"Tried case: {label}. Your code returned {value[:40]}"), announced
+    assert announced.endswith(" Expected: ValueError."), announced
+    press(page, section(page, "1").locator('[data-action="back-to-verdict"]'))
+    # a case on which the code raises: the error it raised
+    item = opened(page, "1").locator("li", has_text="facts is None").first
+    label = item.locator(".failing-label").inner_text()
+    page.evaluate("window.__said = []")
+    press(page, item.locator('[data-action="try-listed"]'))
+    wait_verdict(page, "1", ("idle", "error"))
+    announced = said_after(page, "Tried case: ")
+    assert announced.startswith(f"Tried case: {label}. Your code raised TypeError: "), announced
+    assert "NoneType" in announced and announced.endswith(" Expected: ValueError."), announced
+    press(page, section(page, "1").locator('[data-action="back-to-verdict"]'))
+    assert page.werkbank_errors == []
 
 
 def test_trace_this_case_steps_through_the_call_by_keyboard(en_page):
@@ -228,3 +336,66 @@ def test_in_arabic_the_verdict_and_the_trace_speak_arabic_and_keep_code_in_order
     # the code listing stays left to right inside the right-to-left page
     assert trace.locator(".trace-code").evaluate("el => getComputedStyle(el).direction") == "ltr"
     assert page.werkbank_errors == []
+
+
+def test_in_arabic_a_tried_case_is_announced_in_arabic(ar_page):
+    page = ar_page
+    listing = opened(page, "2")
+    assert (
+        "↑" in listing.locator(".failing-keys").inner_text() and "Tab" in listing.locator(".failing-keys").inner_text()
+    )
+    item = listing.locator("li", has=page.locator('[data-action="try-listed"]')).first
+    label = item.locator(".failing-label").inner_text()
+    page.evaluate("window.__said = []")
+    press(page, item.locator('[data-action="try-listed"]'))
+    wait_verdict(page, "2", ("idle", "error"))
+    announced = said_after(page, "الحالة التي جُرِّبت: ")
+    assert label in announced and "المتوقع: " in announced, announced
+    assert "أرجعت شيفرتك " in announced or "أطلقت شيفرتك خطأً: " in announced, announced
+    assert page.werkbank_errors == []
+
+
+def test_after_a_reload_each_listed_case_can_be_tried_or_says_why_not(en_page, save_data_page, isolated_server):
+    """The verdict kept over a reload lists its failing cases again: each can be tried and traced (the scratch
+    editor is made when needed), or says why not (its complete call was not kept, or is too long)."""
+    import json
+
+    kept = en_page.evaluate("localStorage.getItem('werkbank:verdicts')")
+    verdict = json.loads(kept)[LESSON]["1"]["verdict"]
+    page = save_data_page  # no Python: nothing runs here but the page
+    open_lesson(page, isolated_server, ready="editors")
+    page.evaluate("(kept) => localStorage.setItem('werkbank:verdicts', kept)", kept)
+    page.reload()
+    open_lesson(page, isolated_server, ready="editors")
+    assert section(page, "1").locator("[data-verdict]").get_attribute("data-restored") == "true"
+    listing = opened(page, "1")
+    rows = listing.locator("li")
+    assert rows.count() == len(verdict["failing"])
+    why = "not kept after the reload" if verdict.get("kept_without_sources") else "too long"
+    offered = 0
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        tries, traces = (
+            row.locator('[data-action="try-listed"]').count(),
+            row.locator('[data-action="trace-listed"]').count(),
+        )
+        if tries or traces:
+            assert tries == traces == 1, i
+            offered += 1
+        else:
+            assert why in row.locator(".failing-no-source").inner_text(), i
+    assert 0 < offered < rows.count()
+    # Try works before anything else was used: the call goes into the scratch editor
+    item = rows.filter(has=page.locator('[data-action="try-listed"]')).first
+    call = item.locator(".failing-call").inner_text()
+    press(page, item.locator('[data-action="try-listed"]'))
+    assert poll(
+        page,
+        """(call) => {
+            const el = document.querySelector('[data-checkpoint="1"] [data-example-editor] .cm-content');
+            const view = el.cmTile ? el.cmTile.root.view : null;
+            return (view ? view.state.doc.toString() : el.textContent).startsWith(call.slice(0, 30));
+        }""",
+        call,
+        timeout=30,
+    )

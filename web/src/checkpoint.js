@@ -19,6 +19,7 @@ import { t } from "./i18n.js";
 import { OutputView } from "./output.js";
 import { renderTrace } from "./trace_view.js";
 import {
+  cut,
   el,
   locate,
   pythonError,
@@ -112,6 +113,8 @@ const DRAFT_NOTICE_MS = 8000;
 const TRACE_STEPS = 300;
 /** Longest result value that goes into the announced headline ("Done. Result: 42"). */
 const ANNOUNCED_VALUE_MAX = 80;
+/** Longest value, error or expected result said when a tried case is announced (the page shows them whole). */
+const ANNOUNCED_CASE_VALUE = 200;
 
 function debounce(fn, ms) {
   let timer = null;
@@ -192,6 +195,7 @@ export class CheckpointView {
     this.origin = null;
     this.caseSource = null;
     this.caseExpected = null;
+    this.caseLabel = "";
     this.verdict = section.querySelector("[data-verdict]");
     this.traceBox = section.querySelector("[data-trace]");
     this.draftNotice = section.querySelector("[data-draft-notice]");
@@ -601,7 +605,7 @@ export class CheckpointView {
       headline = this._other(result);
     }
     this._revealVerdict();
-    this.page.announce(headline);
+    this.page.announce(tryingCase ? this._caseAnnouncement(result, headline) : headline);
   }
 
   _runError(run, segments, snippet) {
@@ -634,6 +638,26 @@ export class CheckpointView {
     }
     if (view && line) markErrorLine(view, line);
     return headline;
+  }
+
+  /**
+   * What the page announces after a tried case: which case, what the learner's code gave (its value, or the Python
+   * error it raised, or the run's own outcome: a time-out, a stop) and what the case expects; "Done." alone says
+   * nothing a learner who cannot see the result needs.
+   */
+  _caseAnnouncement(result, headline) {
+    const said = (text) => cut(String(text).replace(/\s+/g, " ").trim(), ANNOUNCED_CASE_VALUE);
+    const run = result.kind === "result" ? result.run || {} : null;
+    const error = run && run.status === "error" ? pythonError(run) : null;
+    let outcome;
+    if (error)
+      outcome = t("try_said_error", { error: said(error.message ? `${error.exc}: ${error.message}` : error.exc) });
+    else if (run && run.status !== "error" && typeof run.value === "string")
+      outcome = t("try_said_value", { value: said(run.value) });
+    else outcome = headline;
+    const parts = [t("try_said_case", { label: said(this.caseLabel || t("case_heading")) }), outcome];
+    if (this.caseExpected !== null) parts.push(t("try_said_expected", { expected: said(this.caseExpected) }));
+    return parts.join(" ");
   }
 
   /** After a tried case: a button back to the Check's verdict and its list of failing cases. */
@@ -721,11 +745,12 @@ export class CheckpointView {
   }
 
   /** Put a failing case's complete call into the scratch editor and run it beside the expected result. */
-  tryCase({ source, expected }) {
+  tryCase({ source, expected, label = "" }) {
     this._ready();
     if (!this.example) return;
     this.caseSource = source;
     this.caseExpected = expected ?? null;
+    this.caseLabel = label;
     const { block, title, text, view } = this.example;
     block.hidden = false;
     title.textContent = t("case_heading");
@@ -743,6 +768,7 @@ export class CheckpointView {
     if (!this.example) return;
     this.caseSource = null;
     this.caseExpected = null;
+    this.caseLabel = "";
     const { block, title, text, view } = this.example;
     title.textContent = t("example_heading");
     text.textContent = t("example_text");
@@ -819,7 +845,8 @@ export class CheckpointView {
       timeLimit,
       where: segments ? (line) => this._where(segments, line) : undefined,
       relabel: segments ? this._relabel(segments) : undefined,
-      onTryCase: this.example ? (c) => this.tryCase(c) : null,
+      // the example editor may not be built yet (a verdict kept over a reload is shown at once): tryCase builds it
+      onTryCase: this.data && this.section.querySelector("[data-example-block]") ? (c) => this.tryCase(c) : null,
       onTraceCase: this.traceBox ? (c) => this.traceCase(c) : null,
       idPrefix: this.section.id || `cp-${this.key}`,
     };

@@ -469,8 +469,8 @@ const VERDICT_LIMIT = 60_000;
 
 /**
  * A verdict as it is kept: without its output (the page shows it only after a Check), and smaller than VERDICT_LIMIT
- * (first without the failing cases' sources, then without their list, then without the plot); null when even that
- * is too large.
+ * (first without the failing cases' sources, marked `kept_without_sources`, then with only the first 20 of them
+ * listed, then without their list, then without the plot); null when even that is too large.
  */
 export function compactVerdict(verdict) {
   if (!isObject(verdict)) return null;
@@ -480,7 +480,10 @@ export function compactVerdict(verdict) {
     (v) => ({
       ...v,
       failing: Array.isArray(v.failing) ? v.failing.map((f) => ({ ...f, call_source: null })) : v.failing,
+      kept_without_sources: true, // the page says why a listed case has no Try or Trace (verdict.js noSourceNote)
     }),
+    // fewer of the failing cases listed (the page says "the first N of M")
+    (v) => ({ ...v, failing: Array.isArray(v.failing) ? v.failing.slice(0, 20) : v.failing }),
     (v) => {
       const { failing, ...r } = v;
       return r;

@@ -347,7 +347,10 @@ export function renderVerdict(
       : null;
     // a long call (hundreds of items) is shown bounded; "Try this case" takes the complete one
     const shown = source && (source.length <= LONG_CALL || !failure.call) ? source : failure.call || source;
-    row(dl, t("call"), shown, { code: true, after: buttons });
+    // no complete call to run: say why there is nothing to try or trace (a kept verdict lost its sources, or the
+    // call is too long to carry)
+    const why = !source && (onTryCase || onTraceCase) ? noSourceNote(verdict) : null;
+    row(dl, t("call"), shown, { code: true, after: buttons || why });
     row(dl, t("expected"), failure.expected, { code: true });
     row(dl, t("got"), failure.actual, { code: true });
     row(dl, t("got_later"), failure.actual_later, { code: true });
@@ -418,9 +421,60 @@ function caseButtons(item, { onTryCase, onTraceCase }, describedBy = null, liste
   return box;
 }
 
+/** Why a case offers no "Try this case" or "Trace this case": its complete call is not there, because the verdict
+ * was kept over a reload without its calls (storage.js compactVerdict), or because it is too long to carry. */
+function noSourceNote(verdict) {
+  const key = verdict.kept_without_sources ? "failing_no_source_kept" : "failing_no_source";
+  return el("p", "failing-note failing-no-source", t(key));
+}
+
+/** Keys that move between the rows of the list of failing cases (see `roveRows`). */
+const ROW_KEYS = new Set(["ArrowDown", "ArrowUp", "Home", "End", "PageDown", "PageUp"]);
+const PAGE_ROWS = 10;
+
+/**
+ * The list's rows as one stop in the Tab order (a roving tabindex, as in a toolbar or a grid): only the buttons of
+ * the current row (the first, then the last one used) are in the Tab order; the arrow keys Up and Down move to the
+ * same button of the row before or after, Page Up/Down ten rows, Home and End to the first and last row. Every
+ * button stays in the page for screen readers (their browse mode reads and presses any row) and for the mouse.
+ */
+function roveRows(list) {
+  const rows = () => Array.from(list.children).filter((li) => li.querySelector("button"));
+  const current = (li) => {
+    for (const button of list.querySelectorAll("button")) button.tabIndex = button.closest("li") === li ? 0 : -1;
+  };
+  const first = rows()[0];
+  if (!first) return;
+  current(first);
+  list.addEventListener("focusin", (event) => {
+    if (event.target instanceof HTMLButtonElement) current(event.target.closest("li"));
+  });
+  list.addEventListener("keydown", (event) => {
+    const button = event.target;
+    if (!ROW_KEYS.has(event.key) || !(button instanceof HTMLButtonElement) || event.altKey || event.ctrlKey) return;
+    const all = rows();
+    const at = all.indexOf(button.closest("li"));
+    if (at < 0) return;
+    const last = all.length - 1;
+    const to = {
+      ArrowDown: Math.min(at + 1, last),
+      ArrowUp: Math.max(at - 1, 0),
+      PageDown: Math.min(at + PAGE_ROWS, last),
+      PageUp: Math.max(at - PAGE_ROWS, 0),
+      Home: 0,
+      End: last,
+    }[event.key];
+    event.preventDefault();
+    const column = Array.from(all[at].querySelectorAll("button")).indexOf(button);
+    const targets = all[to].querySelectorAll("button");
+    targets[Math.min(column, targets.length - 1)].focus();
+  });
+}
+
 /**
  * Every failing case, the first ones listed with their calls (the engine's `failing`, see graders/engine/judge.py
- * failing_list): a fold the learner opens, each case with its label, its kind and its call, to try or trace. Null
+ * failing_list): a fold the learner opens, each case with its label, its kind and its call, to try or trace (one
+ * Tab stop for the whole list, the arrow keys between its rows: `roveRows`), or a note saying why it cannot be. Null
  * when the verdict lists none.
  */
 export function failingList(verdict, { onTryCase = null, onTraceCase = null, idPrefix = "verdict" } = {}) {
@@ -432,6 +486,7 @@ export function failingList(verdict, { onTryCase = null, onTraceCase = null, idP
   box.append(el("summary", null, t("failing_title", { n: total })));
   if (listed.length < total)
     box.append(el("p", "failing-note failing-count", t("failing_first", { shown: listed.length, n: total })));
+  const offers = Boolean(onTryCase || onTraceCase);
   const list = el("ol");
   listed.forEach((item, index) => {
     const li = el("li");
@@ -447,20 +502,29 @@ export function failingList(verdict, { onTryCase = null, onTraceCase = null, idP
     call.dir = "ltr";
     call.textContent = String(item.call || "");
     li.append(call);
-    const source = typeof item.call_source === "string" && item.call_source.trim() ? item.call_source : null;
-    if (source) {
-      const buttons = caseButtons(
-        { source, expected: item.expected ?? null, label: item.label || "" },
-        { onTryCase, onTraceCase },
-        labelId,
-        true,
+    const source = tryableSource(item);
+    if (source && offers) {
+      li.append(
+        caseButtons(
+          { source, expected: item.expected ?? null, label: item.label || "" },
+          { onTryCase, onTraceCase },
+          labelId,
+          true,
+        ),
       );
-      if (buttons) li.append(buttons);
-    } else {
-      li.append(el("p", "failing-note failing-no-source", t("failing_no_source")));
+    } else if (offers) {
+      li.append(noSourceNote(verdict));
     }
     list.append(li);
   });
+  if (offers && list.querySelector("button")) {
+    const keysId = `${idPrefix}-failing-keys`;
+    const keys = el("p", "failing-note failing-keys", t("failing_keys"));
+    keys.id = keysId;
+    box.append(keys);
+    list.setAttribute("aria-describedby", keysId);
+    roveRows(list);
+  }
   box.append(list);
   return box;
 }

@@ -284,6 +284,9 @@ test("the last verdict of a checkpoint is kept apart, without its output, and bo
   assert.ok(
     JSON.stringify(small).length <= 60_000 && small.failing.length === 50 && small.failing[0].call_source === null,
   );
+  assert.equal(small.kept_without_sources, true); // the page says why a listed case has no Try
+  const long = { status: "fail", failing: Array.from({ length: 50 }, () => ({ call: "x".repeat(1500) })) };
+  assert.equal(compactVerdict(long).failing.length, 20); // fewer cases listed rather than none
   verdicts.clear();
   assert.equal(verdicts.get("les", "1"), null);
 });
