@@ -305,6 +305,19 @@ SHOWN = """sel => {
 }"""
 
 
+def test_a_newcomer_reaches_checkpoint_1s_editor_and_check_in_one_step_without_scrolling(lesson_pages):
+    """The first editor lies screens down the lesson text; the stepper's first step is on the first screen, and one
+    press on it puts checkpoint 1's editor and its Check button on the screen (1280 x 720): no scrolling to the work."""
+    page = lesson_pages()
+    page.evaluate("window.scrollTo(0, 0)")
+    editor = '[data-checkpoint="1"] [data-editor] .cm-content'
+    assert not page.evaluate(SHOWN, editor)  # the case this is about: the editor is not on the first screen
+    assert page.evaluate(SHOWN, '.stepper [data-step="1"]')
+    step(page, "1").click()
+    for sel in (editor, '[data-checkpoint="1"] [data-action="check"]'):
+        poll(page, SHOWN, sel, timeout=10)
+
+
 @pytest.mark.parametrize("how", ["Control+Enter", "button", "phone"])
 def test_a_checks_headline_comes_into_view_and_focus_stays(lesson_pages, how):
     """The verdict sits below the editor, the buttons and the example call: at 1280 x 720 below the work column's
