@@ -230,7 +230,8 @@ def test_workers_unpack_numpy_themselves_and_share_one_compiled_runtime(browser,
     """Both workers unpack numpy's wheel in JavaScript (web/src/pyboot.js) rather than through Pyodide's loadPackage,
     which they fall back to, with a warning, only when that fails: here it must not. Only the first learner worker
     compiles the runtime: the grader and every later learner worker instantiate the module it handed to the page
-    (runtime.js), and grade with it."""
+    (runtime.js). The grader hands the page numpy as it unpacked it once it is ready, and every learner worker started
+    after that installs it without fetching or inflating the wheel. They grade with them."""
     ctx = browser.new_context()
     page = ctx.new_page()
     messages = []
@@ -242,6 +243,9 @@ def test_workers_unpack_numpy_themselves_and_share_one_compiled_runtime(browser,
     shared = "(role) => performance.getEntriesByName(`werkbank:${role}:shared-runtime`).length"
     assert page.evaluate(shared, "grader") == 1
     assert page.evaluate(shared, "learner") == 1  # the spare; the first learner worker compiled it
+    numpy = "(role) => performance.getEntriesByName(`werkbank:${role}:shared-numpy`).length"
+    page.wait_for_function("performance.getEntriesByName('werkbank:grader:numpy').length === 1")
+    assert page.evaluate(numpy, "grader") == 0  # the grader unpacks its own
     # and numpy is what the lesson's Check needs: the reference passes checkpoint 2 (numpy arrays in and out), in
     # the spare and the grader, both started from the shared runtime
     put_solution(page, "2")
@@ -251,6 +255,9 @@ def test_workers_unpack_numpy_themselves_and_share_one_compiled_runtime(browser,
     assert wait_verdict(page, "2")[0] == "pass"
     page.wait_for_selector("body[data-spare=ready]", timeout=120_000, state="attached")
     assert page.evaluate(shared, "learner") >= 2
+    assert page.evaluate(numpy, "learner") >= 2  # at least the learner workers the two Checks started
+    click(page, "2", "check")  # in the first of them: numpy installed from the grader's copy grades the same
+    assert wait_verdict(page, "2")[0] == "pass"
     assert not [m for m in messages if "did not instantiate" in m], messages
     ctx.close()
 

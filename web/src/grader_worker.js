@@ -7,7 +7,7 @@
 // produced, which the engine treats as untrusted data. Every Check of a checkpoint runs the same cases: the ones
 // `werkbank grade` runs. Learner code never runs in this interpreter, so nothing it does can change a verdict.
 
-import { Req, Res, response, validate } from "./protocol.js";
+import { packWheel, Req, Res, response, validate } from "./protocol.js";
 import {
   fetchEngine,
   fetchText,
@@ -49,11 +49,15 @@ async function boot(runId, lessonId, lang, runtime) {
   await loadNumpy(pyodide, early.numpy, { loadPackage: pyodide.loadPackage.bind(pyodide), fetchFn: realFetch });
   progress("numpy", 92);
   writeEngine(pyodide, (await early.engine).files);
+  const numpy = await early.numpy.catch(() => null); // null: it came through loadPackage
   early.numpy = early.engine = null; // the unpacked copies (~13 MB) are in Pyodide's file system now
   grader = pyodide.pyimport("graders.hosts.pyodide_grader");
   if (lessonId) await lesson(lessonId, lessonText);
   progress("engine", 100);
   post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared }));
+  // then numpy as unpacked here, for the page to hand to the learner workers it starts from now on (they then neither
+  // fetch nor inflate the wheel): after READY, so the copy into a Blob never delays the page's readiness
+  if (numpy) post(response(Res.NUMPY, runId, { wheel: packWheel(numpy) }));
 }
 
 /** Load a lesson's grading bundle once (and install its wheels: reference solutions may import them). */

@@ -18,8 +18,8 @@ export const SCHEMA = 3;
 /** Request types (page -> worker). */
 export const Req = Object.freeze({
   // both kinds
-  INIT: "init", // learner: {lessonId?, runtime?: WebAssembly.Module, the runtime another learner worker compiled};
-  //   grader: {lessonId?, lang?, runtime?}
+  INIT: "init", // learner: {lessonId?, runtime?: WebAssembly.Module, the runtime another learner worker compiled,
+  //   numpy?: numpy's wheel as the grader worker unpacked it (packWheel)}; grader: {lessonId?, lang?, runtime?}
   // learner worker
   RUN: "run", // {source, plan: JSON text, timeLimit}: run learner code under a plan ({"mode": "run"} or a Check's)
   // grader worker
@@ -38,9 +38,12 @@ export const Res = Object.freeze({
   PROGRESS: "progress", // {stage, percent, loaded, total}
   RUNTIME: "runtime", // learner, while it boots: {module}: the runtime it compiled (WebAssembly.Module), for the next
   //   learner workers; sent before Python starts, so before any learner code could exist
+  NUMPY: "numpy", // grader, after READY: {wheel}: numpy's wheel as it unpacked it (packWheel), for the learner workers
+  //   the page starts from then on
   PYTHON: "python", // learner: Python is usable (code that does not import numpy can run); numpy still loads
-  READY: "ready", // {version, sharedRuntime, speed?}: everything this worker needs is loaded; sharedRuntime: it
-  //   instantiated the runtime its INIT carried instead of compiling its own; speed (learner): milliseconds its Python
+  READY: "ready", // {version, sharedRuntime, sharedNumpy?, speed?}: everything this worker needs is loaded;
+  //   sharedRuntime: it instantiated the runtime its INIT carried instead of compiling its own; sharedNumpy: it
+  //   installed the numpy its INIT carried instead of fetching and unpacking the wheel; speed (learner): milliseconds its Python
   //   takes for a fixed piece of work, measured before any learner code (graders/hosts/pyodide.py speed)
   STARTED: "started", // learner: learner code starts now
   OUTPUT: "output", // learner: {stream: "stdout"|"stderr", text, truncated}
@@ -72,6 +75,7 @@ const FIELDS = {
   [Req.EARLY]: { lessonId: "string", checkpoint: "string", lang: "string", runJson: "string" },
   [Res.PROGRESS]: { stage: "string", percent: "number" },
   [Res.RUNTIME]: { module: "object" },
+  [Res.NUMPY]: { wheel: "object" },
   [Res.PYTHON]: {},
   [Res.READY]: {},
   [Res.STARTED]: {},
@@ -102,6 +106,7 @@ export const FROM = Object.freeze({
   grader: new Set([
     Res.PROGRESS,
     Res.READY,
+    Res.NUMPY,
     Res.PREPARED,
     Res.VERDICT,
     Res.PLOTTED,
@@ -147,6 +152,65 @@ export function validate(message, direction) {
     if (kind === "object" ? value === null || typeof value !== "object" : typeof value !== kind) return false;
   }
   return true;
+}
+
+/** The most bytes a packed wheel may hold (numpy's unpacked wheel is about 13 MB). */
+export const WHEEL_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * An unpacked wheel ({name, fileName, files: [{path, data: Uint8Array}]}, as pyboot.js fetchWheel resolves) as one
+ * object to post between threads: {name, fileName, paths, sizes, blob}, every file's bytes in one Blob. A message
+ * carries a Blob by reference, so neither the page nor a worker copies the bytes to pass them on; only the worker
+ * that installs them reads them (unpackWheel).
+ */
+export function packWheel(wheel) {
+  return {
+    name: wheel.name,
+    fileName: wheel.fileName,
+    paths: wheel.files.map((file) => file.path),
+    sizes: wheel.files.map((file) => file.data.length),
+    blob: new Blob(wheel.files.map((file) => file.data)),
+  };
+}
+
+/**
+ * True when `packed` is what packWheel makes: strings where names go, whole sizes that add up to the Blob's size, at
+ * most WHEEL_LIMIT bytes.
+ */
+export function isPackedWheel(packed) {
+  if (!packed || typeof packed !== "object") return false;
+  const { name, fileName, paths, sizes, blob } = packed;
+  if (typeof name !== "string" || typeof fileName !== "string") return false;
+  if (typeof Blob !== "function" || !(blob instanceof Blob) || blob.size > WHEEL_LIMIT) return false;
+  if (!Array.isArray(paths) || !Array.isArray(sizes) || paths.length !== sizes.length) return false;
+  let total = 0;
+  for (let i = 0; i < paths.length; i++) {
+    if (typeof paths[i] !== "string" || !Number.isInteger(sizes[i]) || sizes[i] < 0) return false;
+    total += sizes[i];
+  }
+  return total === blob.size;
+}
+
+/**
+ * Resolve to the wheel `packed` holds (packWheel's inverse; each file's data a view into one buffer), or to null when
+ * it is not a packed wheel (isPackedWheel) or its bytes cannot be read.
+ */
+export async function unpackWheel(packed) {
+  if (!isPackedWheel(packed)) return null;
+  let bytes;
+  try {
+    bytes = new Uint8Array(await packed.blob.arrayBuffer());
+  } catch {
+    return null;
+  }
+  if (bytes.length !== packed.blob.size) return null;
+  const files = [];
+  let at = 0;
+  for (let i = 0; i < packed.paths.length; i++) {
+    files.push({ path: packed.paths[i], data: bytes.subarray(at, at + packed.sizes[i]) });
+    at += packed.sizes[i];
+  }
+  return { name: packed.name, fileName: packed.fileName, files };
 }
 
 /** True when `message` is a valid response that belongs to the run `runId` (and, given `role`, may come from it). */

@@ -25,7 +25,7 @@
 // ready too (two jobs in a row then start at once), "loading" otherwise. Jobs submitted before they can start wait in
 // a queue (FIFO). Every job ends exactly once.
 
-import { Req, Res, belongsTo, newRunId, request } from "./protocol.js";
+import { Req, Res, belongsTo, isPackedWheel, newRunId, request } from "./protocol.js";
 
 /* global SETTINGS, WORKER_VERSION */
 /** Seconds a free Run may take before it is stopped (Check uses the grader's limit). */
@@ -167,6 +167,11 @@ export class Runtime {
     this.retireTimer = 0;
     /** The runtime (WebAssembly.Module) the first learner worker compiled; each later learner worker instantiates it. */
     this.runtimeModule = null;
+    /**
+     * numpy's wheel as the grader worker unpacked it (protocol.js packWheel, its bytes in a Blob the page never reads):
+     * each learner worker started after it came installs it from there instead of fetching and inflating the wheel.
+     */
+    this.numpyWheel = null;
     this.grader = null;
     this.started = false;
     this.everReady = false;
@@ -297,7 +302,8 @@ export class Runtime {
   _init(slot, payload) {
     if (slot.role === "grader") mark("werkbank:grader:init"); // the grader's Python starts booting now
     const runtime = this.runtimeModule ? { runtime: this.runtimeModule } : {};
-    slot.worker.postMessage(request(Req.INIT, slot.bootId, { ...payload, ...runtime }));
+    const numpy = slot.role === "learner" && this.numpyWheel ? { numpy: this.numpyWheel } : {};
+    slot.worker.postMessage(request(Req.INIT, slot.bootId, { ...payload, ...runtime, ...numpy }));
   }
 
   /** Send a held worker its INIT (see _spawn); no-op for any other. */
@@ -396,6 +402,7 @@ export class Runtime {
   _bootMessage(slot, msg) {
     if (msg.type === Res.PYTHON || msg.type === Res.READY) mark(`werkbank:${slot.role}:${msg.type}`);
     if (msg.type === Res.READY && msg.sharedRuntime === true) mark(`werkbank:${slot.role}:shared-runtime`);
+    if (msg.type === Res.READY && msg.sharedNumpy === true) mark(`werkbank:${slot.role}:shared-numpy`);
     if (msg.type === Res.PROGRESS) {
       slot.percent = msg.percent;
       this._progress(msg.stage);
@@ -410,6 +417,12 @@ export class Runtime {
         // the held grader starts from it now, its Python beside the learner's (see stagedBoot)
         const waitForPython = this.coldRuntime && this.staged;
         if (slot === this.current && this.grader && !waitForPython && this._needsGrader()) this._release(this.grader);
+      }
+    } else if (msg.type === Res.NUMPY) {
+      // numpy unpacked, from the (trusted) grader worker, for the learner workers started from now on
+      if (slot.role === "grader" && !this.numpyWheel && isPackedWheel(msg.wheel)) {
+        this.numpyWheel = msg.wheel;
+        mark("werkbank:grader:numpy");
       }
     } else if (msg.type === Res.PYTHON) {
       if (slot.phase === "booting") slot.phase = "python";

@@ -8,7 +8,7 @@
 // becomes usable (PYTHON) before numpy has loaded; READY follows when numpy and the lesson's wheels are in. A worker
 // serves one job, Run or Check: once learner code has run here, the page ignores it and terminates it (runtime.js).
 
-import { Req, Res, response, validate } from "./protocol.js";
+import { Req, Res, response, unpackWheel, validate } from "./protocol.js";
 import {
   canUnpack,
   fetchEngine,
@@ -49,7 +49,7 @@ const decoder = new TextDecoder();
 let pyodide = null;
 let bridge = null;
 let booting = null;
-let complete = null; // Promise: numpy and the lesson's wheels are loaded
+let complete = null; // Promise: numpy and the lesson's wheels are loaded (true: numpy came with INIT)
 let requirementNames = [];
 let sealed = false; // the lockdown is done: learner code may run
 let markSealed = () => {};
@@ -122,9 +122,11 @@ function onOutput(stream, text) {
 
 // ------------------------------------------------------------------ boot
 
-async function boot(runId, lessonId, runtime) {
+async function boot(runId, lessonId, runtime, numpy) {
   const progress = (stage, percent) => post(response(Res.PROGRESS, runId, { stage, percent, loaded: 0, total: 0 }));
   progress("runtime", 1);
+  // numpy as the grader worker unpacked it (kept by the page, runtime.js), read beside the runtime
+  const givenNumpy = unpackWheel(numpy).then((wheel) => (wheel && wheel.name === "numpy" ? wheel : null));
   // fetched and decoded beside the runtime (whenever loadPyodide leaves this thread a moment)
   const engineReady = fetchEngine(realFetch);
   // the first learner worker of a page compiles the runtime and hands it to the page for the next ones (before any
@@ -155,7 +157,12 @@ async function boot(runId, lessonId, runtime) {
   complete = (async () => {
     // numpy and the lesson's wheels, with the fetch this module kept: learner code (which may run from here on)
     // reaches no fetch and no loader
-    if (!pyodide.loadedPackages.numpy) await installWheel(pyodide, await fetchWheel("numpy", numpyMeter), api);
+    // numpy as the grader worker unpacked it, else fetched and unpacked here
+    let given = null;
+    if (!pyodide.loadedPackages.numpy) {
+      given = await givenNumpy;
+      await installWheel(pyodide, given || (await fetchWheel("numpy", numpyMeter)), api);
+    }
     for (const requirement of requirements)
       await installWheel(pyodide, await fetchLessonWheel(requirement, realFetch), api);
     // The engine was imported before numpy existed: its values module takes numpy's types now (the only module
@@ -166,16 +173,18 @@ async function boot(runId, lessonId, runtime) {
     // what every run imports before learner code (the runner's PRELOAD), now rather than inside the first Check
     pyodide.runPython("from graders.engine import runner as _r\nfor _n in _r.PRELOAD: __import__(_n)\ndel _r, _n");
     progress("engine", 100);
+    return Boolean(given);
   })();
+  let sharedNumpy = false;
   try {
-    await complete;
+    sharedNumpy = await complete;
   } catch (error) {
     if (learnerRan) return; // a Run began before numpy was in: its job is this worker's last, nothing failed
     throw error;
   }
   if (learnerRan) return; // never READY for another job: learner code ran here
   const speed = Number(bridge.speed()); // before any learner code: the page scales time limits by it (runtime.js)
-  post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared, speed }));
+  post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared, sharedNumpy, speed }));
 }
 
 /**
@@ -256,7 +265,7 @@ self.addEventListener("message", (event) => {
   if (msg.type === Req.INIT) {
     // not queued behind anything: INIT comes first
     if (!booting) {
-      booting = boot(msg.runId, typeof msg.lessonId === "string" ? msg.lessonId : "", msg.runtime);
+      booting = boot(msg.runId, typeof msg.lessonId === "string" ? msg.lessonId : "", msg.runtime, msg.numpy);
       booting.catch((error) => fail(msg, error, true));
     }
     return;

@@ -2,7 +2,20 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Req, Res, SCHEMA, belongsTo, newRunId, request, response, validate } from "../src/protocol.js";
+import {
+  Req,
+  Res,
+  SCHEMA,
+  WHEEL_LIMIT,
+  belongsTo,
+  isPackedWheel,
+  newRunId,
+  packWheel,
+  request,
+  response,
+  unpackWheel,
+  validate,
+} from "../src/protocol.js";
 
 test("run ids are random 128-bit hex strings", () => {
   const ids = new Set(Array.from({ length: 50 }, () => newRunId()));
@@ -65,4 +78,44 @@ test("a response is taken only from the kind of worker that may send it", () => 
   assert.ok(!belongsTo(verdict, id, "learner") && !belongsTo(prepared, id, "learner")); // learner code may forge these
   assert.ok(belongsTo(result, id, "learner") && !belongsTo(result, id, "grader"));
   assert.ok(!belongsTo(verdict, id, "someone"));
+});
+
+test("a packed wheel unpacks to the same files, and anything that is not one to null", async () => {
+  const wheel = {
+    name: "numpy",
+    fileName: "numpy-2-py3-none-any.whl",
+    files: [
+      { path: "numpy/__init__.py", data: new Uint8Array([1, 2, 3]) },
+      { path: "numpy/empty.py", data: new Uint8Array(0) },
+      { path: "numpy/core.so", data: new Uint8Array([9, 8]) },
+    ],
+  };
+  const packed = packWheel(wheel);
+  assert.ok(packed.blob instanceof Blob && packed.blob.size === 5);
+  assert.ok(isPackedWheel(packed));
+  const back = await unpackWheel(packed);
+  assert.equal(back.name, "numpy");
+  assert.equal(back.fileName, wheel.fileName);
+  assert.deepEqual(
+    back.files.map((f) => [f.path, Array.from(f.data)]),
+    wheel.files.map((f) => [f.path, Array.from(f.data)]),
+  );
+  const big = { size: WHEEL_LIMIT + 1 };
+  for (const bad of [
+    null,
+    undefined,
+    "numpy",
+    { ...packed, name: 1 },
+    { ...packed, blob: new Uint8Array([1, 2, 3, 9, 8]) },
+    { ...packed, blob: Object.setPrototypeOf(big, Blob.prototype), sizes: [WHEEL_LIMIT + 1], paths: ["x"] },
+    { ...packed, sizes: [3, 0] },
+    { ...packed, sizes: [3, 0, 3] },
+    { ...packed, sizes: [3, 0, 1] },
+    { ...packed, sizes: [3, -1, 3] },
+    { ...packed, sizes: [3, 0.5, 1.5] },
+    { ...packed, paths: ["a", 2, "c"] },
+  ]) {
+    assert.equal(isPackedWheel(bad), false, JSON.stringify(bad && bad.sizes));
+    assert.equal(await unpackWheel(bad), null);
+  }
 });

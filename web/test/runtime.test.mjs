@@ -9,7 +9,7 @@ globalThis.SETTINGS = {
   fallbackLanguage: "en",
   runResultLimit: 1000,
 }; // esbuild defines it in the site
-const { Req, Res, response } = await import("../src/protocol.js");
+const { Req, Res, packWheel, response } = await import("../src/protocol.js");
 const { MAX_SLOWNESS, RETIRE_MS, Runtime, SPEED_BASE_MS, runtimeAttribute, slowness } = await import(
   "../src/runtime.js"
 );
@@ -719,6 +719,48 @@ test("a runtime sent by a worker that is past its boot, or by the grader, is not
   await until(() => runtime.state === "idle" && learners().length === 2);
   assert.equal(runtime.runtimeModule, null);
   assert.equal(learners()[1].sent.find((m) => m.type === Req.INIT).runtime, undefined);
+});
+
+test("numpy as the grader worker unpacked it goes to every learner worker started after it, never from a learner", async () => {
+  const wheel = packWheel({
+    name: "numpy",
+    fileName: "numpy-2-py3-none-any.whl",
+    files: [{ path: "numpy/__init__.py", data: new Uint8Array([35, 10]) }],
+  });
+  const forged = packWheel({
+    name: "numpy",
+    fileName: "f.whl",
+    files: [{ path: "numpy/x.py", data: new Uint8Array(1) }],
+  });
+  const script = scripted({
+    boot: (msg, worker) => {
+      worker.reply(response(Res.PROGRESS, msg.runId, { stage: "runtime", percent: 50, loaded: 0, total: 0 }));
+      if (worker.role === "learner") {
+        worker.reply(response(Res.PYTHON, msg.runId, {}));
+        worker.reply(response(Res.NUMPY, msg.runId, { wheel: forged })); // not a grader's: dropped
+        worker.reply(response(Res.READY, msg.runId, {}));
+        return false;
+      }
+      worker.reply(response(Res.READY, msg.runId, {}));
+      worker.reply(response(Res.NUMPY, msg.runId, { wheel: { ...wheel, sizes: [3] } })); // ignored: sizes do not add up
+      worker.reply(response(Res.NUMPY, msg.runId, { wheel }));
+      worker.reply(response(Res.NUMPY, msg.runId, { wheel: forged })); // ignored: only the first is kept
+      return false;
+    },
+  });
+  const { runtime, workers, learners } = makeRuntime(script);
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle" && learners().length === 2);
+  assert.equal(runtime.numpyWheel, wheel);
+  const init = (w) => w.sent.find((m) => m.type === Req.INIT);
+  assert.equal(init(learners()[0]).numpy, undefined, "the first starts before the grader has numpy");
+  assert.equal(init(workers.find((w) => w.role === "grader")).numpy, undefined, "the grader unpacks its own");
+  const check = () => runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
+  await check();
+  await check();
+  await until(() => learners().length >= 4);
+  for (const later of learners().slice(2)) assert.equal(init(later).numpy, wheel, "every learner worker after it");
 });
 
 test("time limits grow with a slow learner worker's speed measure, within bounds, and never shrink", async () => {
