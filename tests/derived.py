@@ -26,6 +26,7 @@ globs and refuses a glob that matches nothing.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import inspect
 import json
@@ -88,12 +89,17 @@ def stamped(
             request.node.user_properties.append(("stamped", f"{name}: {item}"))
         return False
     found = check()
-    stamps = _load(path)  # another test of the same file may have written its item meanwhile
-    stamps[item] = {"inputs": digest, "found": found}
     folder.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_text(json.dumps(dict(sorted(stamps.items())), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    partial.replace(path)
+    # Another process (pytest-xdist) may stamp an item of the same file at the same moment: read, change and write
+    # the file under a lock, so neither item is lost.
+    with open(folder / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stamps = _load(path)
+        stamps[item] = {"inputs": digest, "found": found}
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        text = json.dumps(dict(sorted(stamps.items())), indent=1, ensure_ascii=False) + "\n"
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
     return True
 
 

@@ -76,3 +76,26 @@ def test_a_failing_check_fails_and_writes_no_stamp(tmp_path, monkeypatch):
     with pytest.raises(AssertionError):  # a stamp for other inputs does not excuse a failure on these
         derived.stamped("demo", "item", "hash-2", failing, folder=tmp_path)
     assert json.loads((tmp_path / "demo.json").read_text())["item"] == stamp
+
+
+
+def test_a_stamp_waits_while_another_process_writes_the_file(tmp_path):
+    """Under pytest-xdist two processes may stamp items of one check at the same moment: a stamp is read, changed
+    and written under the check's lock file, so neither item is lost. Here the lock is held as another process
+    writing would hold it: the stamp waits for it, then keeps both items."""
+    import fcntl
+    import threading
+
+    derived.stamped("demo", "theirs", "hash", lambda: "ok", folder=tmp_path)
+    done = threading.Event()
+    with open(tmp_path / ".demo.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        thread = threading.Thread(
+            target=lambda: (derived.stamped("demo", "mine", "hash", lambda: "ok", folder=tmp_path), done.set())
+        )
+        thread.start()
+        assert not done.wait(0.5), "the stamp was written while another process held the file"
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    assert done.wait(30)
+    thread.join()
+    assert sorted(json.loads((tmp_path / "demo.json").read_text(encoding="utf-8"))) == ["mine", "theirs"]
