@@ -3,8 +3,8 @@
 The list of files comes from one place, :func:`werkbank.check.items` (references, every language's starter,
 declared mistakes, alternative solutions under tests/data/<lesson>/alt_*.py), so this test and `check` can never
 disagree about what is proven. One test per file, so a failure names the file; then one Pyodide run (Node, the
-vendored Pyodide 0.27.7) that requires every reference to give the same expected outcome for every case there (a
-stamped check: run again when its inputs change, tests/derived.py).
+vendored Pyodide 0.27.7) that requires every reference to give the same expected outcome for every case there. Both
+are stamped checks (tests/derived.py): each runs again when what its answer depends on changes.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from tests.derived import GRADING_INPUTS, inputs_digest, lesson_inputs, stamped, versions
+from tests.derived import GRADING_INPUTS, REPO, inputs_digest, lesson_inputs, stamped, versions
 from werkbank.check import (
     feedback_problems,
     items,
@@ -41,15 +41,37 @@ def test_lesson_lints_clean(lesson):
     assert lint_lesson(lesson) == []
 
 
-@pytest.mark.parametrize("item", ITEMS, ids=lambda item: item.id)
-def test_checkpoint_file(item):
-    from graders.engine.judge import judge
-    from graders.hosts import cpython
+#: What a file's verdict on the command line depends on besides its lesson's files: the engine and the CPython host,
+#: how lessons are read and graded, and the checker's rule for what each kind of file must get.
+FILE_INPUTS = (*GRADING_INPUTS, "werkbank/check.py")
+_DIGESTS: dict = {}
 
-    prepared = _prepared(item.checkpoint)
-    run = cpython.run(item.source(), prepared["plan"])
-    verdict = judge(prepared, run, "en")
-    assert judge_job(item.kind, verdict, item.mistake, prepared["key"]["order"]) is None, verdict
+
+def _file_digest(lesson) -> str:
+    """The inputs' digest of every file of ``lesson`` (its folder, its graders, its alternatives in tests/data)."""
+    if lesson.id not in _DIGESTS:
+        extra = [f"tests/data/{lesson.id}/**/*"] if (REPO / "tests" / "data" / lesson.id).is_dir() else []
+        _DIGESTS[lesson.id] = inputs_digest([*FILE_INPUTS, *lesson_inputs(lesson), *extra], versions())
+    return _DIGESTS[lesson.id]
+
+
+@pytest.mark.parametrize("item", ITEMS, ids=lambda item: item.id)
+def test_checkpoint_file(request, item):
+    """The file gets what its kind calls for (werkbank.check.judge_job): a reference or an alternative passes every
+    case, a starter fails, a declared mistake fails with its own feedback. A stamped check, one stamp per file: run
+    again when the file, its lesson, the engine or the checker changes (every file runs on a fresh clone's first
+    change to any of them, and in `werkbank check`)."""
+
+    def check():
+        from graders.engine.judge import judge
+        from graders.hosts import cpython
+
+        prepared = _prepared(item.checkpoint)
+        verdict = judge(prepared, cpython.run(item.source(), prepared["plan"]), "en")
+        assert judge_job(item.kind, verdict, item.mistake, prepared["key"]["order"]) is None, verdict
+        return f"{verdict['status']} {verdict['passed']}/{verdict['total']}"
+
+    stamped("checkpoint-files", item.id, _file_digest(item.lesson), check, helpers=[_prepared], request=request)
 
 
 def test_every_file_kind_is_in_the_list():

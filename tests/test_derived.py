@@ -78,7 +78,6 @@ def test_a_failing_check_fails_and_writes_no_stamp(tmp_path, monkeypatch):
     assert json.loads((tmp_path / "demo.json").read_text())["item"] == stamp
 
 
-
 def test_a_stamp_waits_while_another_process_writes_the_file(tmp_path):
     """Under pytest-xdist two processes may stamp items of one check at the same moment: a stamp is read, changed
     and written under the check's lock file, so neither item is lost. Here the lock is held as another process
