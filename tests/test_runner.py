@@ -682,3 +682,29 @@ def test_a_listener_that_fails_or_learner_patches_cannot_change_the_result(claim
 
     result = runner.run(checkpoint.solution(), prepared["plan"], None, broken)
     assert judge(prepared, result, "en")["status"] == "pass"
+
+
+def test_each_call_records_its_warnings_from_the_same_start_whatever_the_one_before_left(prepared):
+    """A Check sets the warnings module up once for all its calls (runner.WarningLog), and again before a call only
+    when the one before changed it: a filter a call leaves behind (in place, or a new list and another showwarning)
+    reaches no later call, each call's warnings are its own, and the module is as it was after the run."""
+    import warnings
+
+    code = (
+        "import warnings\n"
+        "CALLS = [0]\n"
+        "def total(xs):\n"
+        "    CALLS[0] += 1\n"
+        "    if CALLS[0] == 1:\n"
+        "        warnings.simplefilter('ignore')  # left behind, in place\n"
+        "    warnings.warn('careful', UserWarning if CALLS[0] != 3 else RuntimeWarning)\n"
+        "    if CALLS[0] == 2:\n"
+        "        warnings.filters = []  # left behind: another list, and nothing shown\n"
+        "        warnings.showwarning = lambda *a, **k: None\n"
+        "    return float(sum(xs))\n"
+    )
+    filters, shown = warnings.filters, warnings.showwarning
+    entries = list(filters)
+    result = runner.run(code, prepared["plan"])
+    assert [o.get("warnings") for o in result["outcomes"]] == [None, ["UserWarning"], ["RuntimeWarning"]]
+    assert warnings.filters is filters and warnings.filters == entries and warnings.showwarning is shown

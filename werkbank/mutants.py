@@ -366,11 +366,12 @@ def killed(source: str, prepared: dict, *, seconds: float = MUTANT_TIME) -> bool
             exec(compile(source, runner.FILENAME, "exec"), namespace)
         except Exception:
             return True
-        for case_id in key["order"]:
-            outcome = runner.call_case(namespace, cases[case_id], attrs, kept, refills)
-            outcome["id"] = case_id
-            if check_case(key["expected"][case_id], outcome, key["cases"][case_id], FALLBACK_LANGUAGE) is not None:
-                return True
+        with runner.WarningLog() as warning_log:
+            for case_id in key["order"]:
+                outcome = runner.call_case(namespace, cases[case_id], attrs, kept, refills, warning_log)
+                outcome["id"] = case_id
+                if check_case(key["expected"][case_id], outcome, key["cases"][case_id], FALLBACK_LANGUAGE) is not None:
+                    return True
         # a result that reads differently after later calls, or is handed out again
         runner.recheck(kept, attrs, refills.handed_on())
         return any("later" in outcome or outcome.get("shared") for outcome, *_ in kept)

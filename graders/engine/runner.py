@@ -111,6 +111,8 @@ _SystemExit = SystemExit
 _monotonic = time.monotonic
 _catch_warnings = warnings.catch_warnings
 _simplefilter = warnings.simplefilter
+_warnings_module = warnings
+_all, _map, _is = builtins.all, builtins.map, operator.is_
 # What Sandbox puts back of the interpreter's process-wide settings, bound here so learner patches cannot reach them.
 _gc_enable, _gc_disable, _gc_isenabled = gc.enable, gc.disable, gc.isenabled
 _gc_get_threshold, _gc_set_threshold = gc.get_threshold, gc.set_threshold
@@ -470,13 +472,60 @@ def _exception_outcome(error: BaseException) -> dict:
     }
 
 
+class WarningLog:
+    """Records the warnings of each of many calls, as ``catch_warnings(record=True)`` with ``simplefilter("always")``
+    around every call would: a context manager around the calls (it puts the warnings module back on exit), and
+    :meth:`arm` before each call. Setting that up costs a run of a thousand cases a tenth of its time, so it is done
+    once, and again before a call only when the call before it left the warnings module changed (learner code that
+    set filters of its own, replaced ``showwarning``): each call starts from the same state, as before."""
+
+    def __enter__(self) -> "WarningLog":
+        self._outer = _catch_warnings(record=True)
+        self.log = self._outer.__enter__()
+        _simplefilter("always")
+        self._filters = _warnings_module.filters
+        self._entries = list(self._filters)
+        self._show = (_warnings_module.showwarning, _warnings_module._showwarnmsg_impl)
+        return self
+
+    def arm(self) -> list:
+        """The (empty) list the next call's warnings are appended to."""
+        w = _warnings_module
+        filters = w.filters
+        if (
+            filters is not self._filters
+            or len(filters) != len(self._entries)
+            or not _all(_map(_is, filters, self._entries))
+            or w.showwarning is not self._show[0]
+            or w._showwarnmsg_impl is not self._show[1]
+        ):
+            self._filters[:] = self._entries
+            w.filters = self._filters
+            w.showwarning, w._showwarnmsg_impl = self._show
+            w._filters_mutated()
+        self.log.clear()
+        return self.log
+
+    def __exit__(self, *exc) -> None:
+        self._outer.__exit__(*exc)
+
+
 def call_case(
-    namespace: dict, case: dict, attrs: dict, kept: list | None = None, refills: "Refills | None" = None
+    namespace: dict,
+    case: dict,
+    attrs: dict,
+    kept: list | None = None,
+    refills: "Refills | None" = None,
+    warning_log: WarningLog | None = None,
 ) -> dict:
     """Call one case's function in ``namespace`` with fresh arguments; the outcome as data. A returned value is
     appended to ``kept`` (with its outcome, input ids and, for plain values, a cheap reading) so :func:`recheck` can
     read it again later. ``refills``: the run's :class:`Refills`, so a case with ``refill`` gets an earlier call's
-    lists and dicts again."""
+    lists and dicts again. ``warning_log``: the open :class:`WarningLog` of a run of many calls; without one, the
+    call sets up its own."""
+    if warning_log is None:
+        with WarningLog() as own:
+            return call_case(namespace, case, attrs, kept, refills, own)
     try:
         target = resolve(namespace, case["call"])
     except LookupError as missing:
@@ -504,25 +553,25 @@ def call_case(
         inputs, states = values.snapshot(args, kwargs)
         if not refill:
             inputs = _NO_IDS
-    with _catch_warnings(record=True) as caught:
-        _simplefilter("always")
-        try:
-            result = target(*args, **kwargs)
-        except (_KeyboardInterrupt, _SystemExit):
-            raise
-        except _BaseException as error:
-            outcome = _exception_outcome(error)
-            outcome["error"] = error  # formatted by run() once the interpreter is restored
-        else:
-            value, builtin_only = values.plain_encode(result, attrs)
-            outcome = {"kind": "return", "value": value}
-            if kept is not None:
-                reading = _reading(result) if builtin_only else None
-                kept.append((outcome, result, inputs, reading))
+    caught = warning_log.arm()
+    try:
+        result = target(*args, **kwargs)
+    except (_KeyboardInterrupt, _SystemExit):
+        raise
+    except _BaseException as error:
+        outcome = _exception_outcome(error)
+        outcome["error"] = error  # formatted by run() once the interpreter is restored
+    else:
+        value, builtin_only = values.plain_encode(result, attrs)
+        outcome = {"kind": "return", "value": value}
+        if kept is not None:
+            reading = _reading(result) if builtin_only else None
+            kept.append((outcome, result, inputs, reading))
     # An outcome says only what happened: no "warnings" when there were none, no "mutated" when the arguments were
     # left as they were (a Check's result holds a thousand outcomes, most of them plain).
     if caught:
         outcome["warnings"] = sorted({values.type_name(w.category) for w in caught})
+        caught.clear()
     if plain is not None:
         try:
             mutated = _join(_write([list(args), kwargs], 0)) != plain
@@ -734,15 +783,16 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
                 refills = Refills(plan["cases"])
                 marks = list(PROGRESS_AT) if check and on_progress is not None else []
                 done = sent = 0
-                for case in plan["cases"]:
-                    outcome = call_case(namespace, case, attrs, kept, refills)
-                    outcome["id"] = case["id"]
-                    result["outcomes"].append(outcome)
-                    done += 1
-                    if marks and done == marks[0]:
-                        marks.pop(0)
-                        _report(on_progress, result["outcomes"], sent, done)
-                        sent = done
+                with WarningLog() as warning_log:
+                    for case in plan["cases"]:
+                        outcome = call_case(namespace, case, attrs, kept, refills, warning_log)
+                        outcome["id"] = case["id"]
+                        result["outcomes"].append(outcome)
+                        done += 1
+                        if marks and done == marks[0]:
+                            marks.pop(0)
+                            _report(on_progress, result["outcomes"], sent, done)
+                            sent = done
                 recheck(kept, attrs, refills.handed_on())
                 del kept
         except _KeyboardInterrupt as error:
