@@ -4,9 +4,10 @@ The cases are fixed by the build (graders/engine/settings.py CASE_SEED, werkbank
 Check runs on a pristine learner worker, so the same code gets the same verdict and the same counts on every Check, in
 every tab, after a reload and on the command line.
 
-Every run Checks one checkpoint's right, wrong and borderline solutions over and over in a page. The same for every
-other checkpoint, and every file of every checkpoint getting the command line's verdict from the site's workers, are
-stamped checks (tests/derived.py): minutes of Pyodide whose answer changes only with the files and versions they hash.
+Every checkpoint's right, wrong and borderline solutions, each Checked ten times in a row in a page and once after a
+reload, and every file of every checkpoint getting the command line's verdict from the site's workers, are stamped
+checks (tests/derived.py): minutes of Pyodide whose answer changes only with the files and versions they hash. Every
+run of the suite also repeats a shorter series on one checkpoint, whatever the stamps say.
 """
 
 from __future__ import annotations
@@ -58,9 +59,9 @@ _ISOLATES = re.compile("[\u2066-\u2069]")
 CHECKS_IN_A_ROW = 10
 
 
-def _same_verdicts(page, server, lesson, cp, lang):
+def _same_verdicts(page, server, lesson, cp, lang, checks=CHECKS_IN_A_ROW):
     """A right (the reference), a wrong (the starter) and a borderline (:func:`_borderline`) solution of checkpoint
-    ``cp``, each Checked CHECKS_IN_A_ROW times in a row in one tab (each pressed as soon as the previous verdict is
+    ``cp``, each Checked ``checks`` times in a row in one tab (each pressed as soon as the previous verdict is
     there) and once more after a reload: one verdict, one count, one first failing case, the ones `werkbank grade`
     gives. Returns what each got. (A sample drawn per Check, as the site once did, moves the borderline one's count.)"""
     checkpoint = lesson.checkpoint(cp)
@@ -76,7 +77,7 @@ def _same_verdicts(page, server, lesson, cp, lang):
     for name, (source, cli) in sources.items():
         replace_code(page, cp, source)
         seen = []
-        for _ in range(CHECKS_IN_A_ROW):
+        for _ in range(checks):
             click(page, cp, "check")
             seen.append(wait_verdict(page, cp))
         page.reload()
@@ -94,13 +95,15 @@ def _same_verdicts(page, server, lesson, cp, lang):
     return found
 
 
-#: The checkpoint every run of the suite Checks over and over (the others: a stamped check, below).
+#: The checkpoint every run of the suite Checks over and over, whatever the stamps say, and how many times in a row.
 ALWAYS = ("claims-abstention", "2")
+ALWAYS_IN_A_ROW = 3
 
 
 def test_the_same_code_gets_the_same_verdict_on_every_check_and_after_a_reload(page, plain_server):
-    """:func:`_same_verdicts` on checkpoint 2 of the claims lesson, on every run."""
-    _same_verdicts(page, plain_server, load_lesson(ALWAYS[0]), ALWAYS[1], "en")
+    """:func:`_same_verdicts` on checkpoint 2 of the claims lesson, three Checks in a row and one after a reload, on
+    every run (ten in a row on every checkpoint: a stamped check, below)."""
+    _same_verdicts(page, plain_server, load_lesson(ALWAYS[0]), ALWAYS[1], "en", checks=ALWAYS_IN_A_ROW)
 
 
 def _checkpoints():
@@ -175,9 +178,9 @@ def test_the_browser_gives_the_verdict_werkbank_grade_gives_for_every_file(
     stamped("browser-parity", f"{lesson.id} {checkpoint.id}", digest, check, request=request)
 
 
-@pytest.mark.parametrize("lesson,checkpoint", [p for p in _checkpoints() if (p.values[0].id, p.values[1].id) != ALWAYS])
+@pytest.mark.parametrize("lesson,checkpoint", list(_checkpoints()))
 def test_every_checkpoint_gives_the_same_verdict_on_every_check(request, browser, plain_server, lesson, checkpoint):
-    """:func:`_same_verdicts` on each of the other checkpoints, in its lesson's first language.
+    """:func:`_same_verdicts` on each checkpoint, CHECKS_IN_A_ROW times in a row, in its lesson's first language.
     A stamped check: run again when its inputs change (everything a Check in the page depends on)."""
     lang = lesson.languages[0]
 
