@@ -355,6 +355,34 @@ def test_in_arabic_a_tried_case_is_announced_in_arabic(ar_page):
     assert page.werkbank_errors == []
 
 
+@pytest.mark.parametrize("kept_without_sources, why", [(False, "too long"), (True, "not kept after the reload")])
+def test_the_first_failing_case_without_its_complete_call_says_why_it_cannot_be_tried(
+    en_page, save_data_page, isolated_server, kept_without_sources, why
+):
+    """The first failing case's details offer Try and Trace only with its complete call; a case whose call was cut
+    (too long to carry), or a verdict kept over a reload without its sources, says why instead of offering nothing."""
+    import json
+
+    read = "localStorage.getItem('werkbank:verdicts')"
+    if "1" not in json.loads(en_page.evaluate(read) or "{}").get(LESSON, {}):
+        check_by_keyboard(en_page, "1", NO_CHECKS)
+    kept = json.loads(en_page.evaluate(read))
+    verdict = kept[LESSON]["1"]["verdict"]
+    assert verdict["status"] == "fail" and verdict["failure"]["call"]
+    verdict["failure"]["call_source"] = None
+    verdict["failure"]["call"] = verdict["failure"]["call"][:40] + "…"  # shown shortened: nothing runnable
+    verdict["kept_without_sources"] = kept_without_sources
+    page = save_data_page  # no Python: nothing runs here but the page
+    open_lesson(page, isolated_server, ready="editors")
+    page.evaluate("(kept) => localStorage.setItem('werkbank:verdicts', kept)", json.dumps(kept))
+    page.reload()
+    open_lesson(page, isolated_server, ready="editors")
+    details = section(page, "1").locator("[data-verdict] .verdict-details")
+    assert details.count() == 1
+    assert details.locator('[data-action="try-case"], [data-action="trace-case"]').count() == 0
+    assert why in details.locator(".failing-no-source").inner_text()
+
+
 def test_after_a_reload_each_listed_case_can_be_tried_or_says_why_not(en_page, save_data_page, isolated_server):
     """The verdict kept over a reload lists its failing cases again: each can be tried and traced (the scratch
     editor is made when needed), or says why not (its complete call was not kept, or is too long)."""
