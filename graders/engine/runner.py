@@ -475,9 +475,9 @@ def _exception_outcome(error: BaseException) -> dict:
 class WarningLog:
     """Records the warnings of each of many calls, as ``catch_warnings(record=True)`` with ``simplefilter("always")``
     around every call would: a context manager around the calls (it puts the warnings module back on exit), and
-    :meth:`arm` before each call. Setting that up costs a run of a thousand cases a tenth of its time, so it is done
-    once, and again before a call only when the call before it left the warnings module changed (learner code that
-    set filters of its own, replaced ``showwarning``): each call starts from the same state, as before."""
+    :meth:`arm` before each call. Setting that up is a large share of a cheap call's cost, so it is done once, and
+    again before a call only when the call before it left the warnings module changed (learner code that set filters
+    of its own, replaced ``showwarning``): each call starts from the same state."""
 
     def __enter__(self) -> "WarningLog":
         self._outer = _catch_warnings(record=True)
@@ -571,7 +571,6 @@ def call_case(
     # left as they were (a Check's result holds a thousand outcomes, most of them plain).
     if caught:
         outcome["warnings"] = sorted({values.type_name(w.category) for w in caught})
-        caught.clear()
     if plain is not None:
         try:
             mutated = _join(_write([list(args), kwargs], 0)) != plain
