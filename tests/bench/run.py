@@ -25,8 +25,8 @@ Measured with ``--n`` rounds (default 5), floor and site alternating within each
   on a plain static host, so its cold boot includes the service worker's one isolation reload;
 - click -> verdict, read off the page (from the click on Check to the moment the section shows a verdict), for each
   checkpoint's reference solution and for its starter (a failing solution), at two pacings, ``--checks`` Checks each
-  (default 5): *settled* (the code edited, then the click once a pristine spare learner worker is ready and
-  ``SETTLE_S`` later, as between a learner's Checks) and *typo fix* (the code edited, a comment added, and the click
+  (default 5): *settled* (the code edited, then the click once the page's pool of pristine learner workers is full
+  and ``SETTLE_S`` later, as between a learner's Checks) and *typo fix* (the code edited, a comment added, and the click
   right when the previous verdict appears, as a learner fixing a typo does). p50 / p95, with the case counts the
   verdicts showed. The end is the first verdict the page shows (a failure among the first cases is shown while the
   other cases still run); for a failing solution the whole verdict, with its counts, is reported beside it;
@@ -245,7 +245,7 @@ def site_round(engine: str, origin: str, profile: Path, counter: sitekit.ByteCou
 #: comment: select its content, insertText, as typing does), clicks Check, and times click -> verdict on the page's
 #: own clock: to the first verdict shown (``shownMs``: an early failure, or the verdict) and to the whole verdict (``ms``:
 #: the verdict box shows pass/fail/error/timeout and the section is idle again). ``settleMs``: wait for a
-#: ready pristine spare and then this long before each click; 0: click right when the previous verdict appeared.
+#: full pool of pristine learner workers and then this long before each click; 0: click right when the previous verdict appeared.
 CHECK_SERIES = """async ({ cp, code, count, settleMs }) => {
     const section = document.querySelector(`[data-checkpoint="${cp}"]`);
     const box = section.querySelector("[data-verdict]");
@@ -259,7 +259,7 @@ CHECK_SERIES = """async ({ cp, code, count, settleMs }) => {
             if (test()) { clearTimeout(timer); observer.disconnect(); resolve(); }
         });
         observer.observe(document.body, { attributes: true, subtree: true,
-            attributeFilter: ["data-verdict", "data-state", "data-spare", "data-runtime"] });
+            attributeFilter: ["data-verdict", "data-state", "data-pool", "data-runtime"] });
     });
     const out = [];
     for (let i = 0; i < count; i++) {
@@ -267,7 +267,7 @@ CHECK_SERIES = """async ({ cp, code, count, settleMs }) => {
         getSelection().selectAllChildren(content);
         if (!document.execCommand("insertText", false, `${code}\\n# edit ${i} ${Date.now()}\\n`)) throw new Error("insertText refused");
         if (settleMs) {
-            await when(() => document.body.dataset.runtime === "ready" && document.body.dataset.spare === "ready", 300000);
+            await when(() => document.body.dataset.runtime === "ready" && document.body.dataset.pool === "ready", 300000);
             await sleep(settleMs);
         }
         await sleep(0);  // the editor's update reaches the page's state, as between two key presses
@@ -381,7 +381,8 @@ def memory(browser, origin: str, checks_total: int) -> dict:
     page = ctx.new_page()
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{origin}/lessons/{LESSON}/en.html")
-    page.wait_for_selector("body[data-runtime=ready]", timeout=int(TIMEOUT_S * 1000), state="attached")
+    full = "body[data-runtime=ready][data-pool=ready]"  # every pristine learner worker of the pool booted
+    page.wait_for_selector(full, timeout=int(TIMEOUT_S * 1000), state="attached")
     out = {"after_boot": heap_usage(browser, page)}
     section = '[data-checkpoint="1"]'
     page.click(f'{section} [data-action="solution"]')
@@ -391,7 +392,7 @@ def memory(browser, origin: str, checks_total: int) -> dict:
         page.click(f'{section} [data-action="check"]')
         _wait_verdict(page, section)
         if done in (20, checks_total):
-            page.wait_for_selector("body[data-runtime=ready]", timeout=int(TIMEOUT_S * 1000), state="attached")
+            page.wait_for_selector(full, timeout=int(TIMEOUT_S * 1000), state="attached")
             out[f"after_{done}_checks"] = heap_usage(browser, page)
     ctx.close()
     return out

@@ -9,6 +9,7 @@ Waits are on state, never on fixed sleeps.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from tests.browser.learner import (  # re-exported: the browser tests import the learner's actions from here
@@ -119,6 +120,13 @@ _DRIVER = """async ({ base, schema, jobs, keep }) => {
     }
     return { replies: out, errors };
 }"""
+
+
+def pool_depth() -> int:
+    """POOL_DEPTH of web/src/runtime.js: how many pristine learner workers a page keeps (this machine reports more
+    than 2 GiB of memory, so the page keeps that many)."""
+    source = (REPO_ROOT / "web" / "src" / "runtime.js").read_text()
+    return int(re.search(r"^export const POOL_DEPTH = (\d+);$", source, re.M).group(1))
 
 
 def protocol_schema(repo_root=REPO_ROOT) -> int:

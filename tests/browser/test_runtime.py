@@ -11,9 +11,42 @@ import json
 
 import pytest
 
-from tests.browser.helpers import click, drive_workers, final, put_solution, wait_verdict
+from tests.browser.helpers import click, drive_workers, final, pool_depth, put_solution, wait_verdict
 
 pytestmark = pytest.mark.browser
+
+
+# Checks of one checkpoint pressed one after the other, each as soon as the previous verdict shows, the code edited
+# in between (a comment added), as a learner fixing a typo does. For each: whether it started at once (the page was
+# "running" right after the click: a pristine learner worker was ready) and the verdict with its headline.
+_TYPO_SERIES = """async ({ cp, code, count }) => {
+    const section = document.querySelector(`[data-checkpoint="${cp}"]`);
+    const box = section.querySelector("[data-verdict]");
+    const content = section.querySelector("[data-editor] .cm-content");
+    const button = section.querySelector('[data-action="check"]');
+    const out = [];
+    for (let i = 0; i < count; i++) {
+        content.focus();
+        getSelection().selectAllChildren(content);
+        if (!document.execCommand("insertText", false, `${code}\n# edit ${i}\n`)) throw new Error("insertText");
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        const done = new Promise((resolve) => {
+            const observer = new MutationObserver(() => {
+                if (section.dataset.state === "idle" && !["running", "idle"].includes(box.dataset.verdict)) {
+                    observer.disconnect();
+                    resolve();
+                }
+            });
+            observer.observe(section, { attributes: true, subtree: true, attributeFilter: ["data-verdict", "data-state"] });
+        });
+        button.click();
+        const atOnce = document.body.dataset.runtime === "running";
+        await done;
+        const line = box.querySelector(".verdict-line");
+        out.push({ atOnce, verdict: box.dataset.verdict, headline: line ? line.textContent : "" });
+    }
+    return out;
+}"""
 
 # A module worker that boots the vendored Pyodide and answers one request. `origin` is filled in by the test.
 _WORKER = r"""
@@ -207,8 +240,10 @@ def test_first_learner_worker_starts_from_the_head_and_is_adopted(browser, isola
             assert marks["werkbank:early"] < marks["werkbank:learner:python"]
             _assert_boot_order(page, 2)
         assert page.evaluate("'__werkbankEarlyWorker' in window") is False  # adopted (or never there)
-        page.wait_for_selector("body[data-spare=ready]", timeout=120_000, state="attached")
-        assert len(learners) == 2, learners  # the first one and the spare: none started twice or thrown away
+        page.wait_for_selector("body[data-pool=ready]", timeout=120_000, state="attached")
+        page.wait_for_timeout(300)  # a learner worker started after the pool was full would have asked for its script
+        # the first one and the rest of the pool: none started twice or thrown away
+        assert len(learners) == pool_depth(), learners
         ctx.close()
 
 
@@ -283,3 +318,19 @@ def test_a_learner_worker_given_a_runtime_it_cannot_instantiate_compiles_its_own
     assert types == ["runtime", "python", "ready"], types  # it compiled its own, and offers it like a first worker
     assert seen[-1]["sharedRuntime"] is False
     assert any("did not instantiate" in w for w in warnings), warnings
+
+
+def test_checks_pressed_as_each_verdict_shows_each_start_at_once_with_one_verdict(page, isolated_server):
+    """The page keeps a pool of pristine learner workers (runtime.js POOL_DEPTH): five Checks pressed one after the
+    other, each as the previous verdict shows (a learner fixing a typo), each start at once on a worker of their own,
+    and the same code gets the same verdict and counts every time, for a passing and for a failing solution."""
+    from tests.engines.walk import sources
+
+    starter, reference = sources("claims-abstention")["1"]
+    page.goto(isolated_server.url + "lessons/claims-abstention/en.html")
+    for want, code in (("pass", reference), ("fail", starter)):
+        page.wait_for_selector("body[data-runtime=ready][data-pool=ready]", timeout=120_000, state="attached")
+        rows = page.evaluate(_TYPO_SERIES, {"cp": "1", "code": code, "count": 5})
+        assert [r["verdict"] for r in rows] == [want] * 5, rows
+        assert all(r["atOnce"] for r in rows), rows  # none waited for a worker to boot
+        assert len({r["headline"] for r in rows}) == 1, rows  # one verdict, one count

@@ -3,13 +3,12 @@
 // Workers (see protocol.js):
 //   grader   grader_worker.js: holds each checkpoint's Check (plan + key, made by the build; the key never leaves it)
 //            and judges run results.
-//   current  the learner worker (worker.js) the next job takes: pristine (it never ran learner code), booting or
-//            ready.
-//   spare    the one after it, pristine too, booted once the page is ready and no job runs.
-// Every job, Run or Check, takes a pristine learner worker: `current` (the spare then becomes current) and gives it
-// back to nobody: when the job ends, the page stops listening to it at once and terminates it (RETIRE_MS), and a new
-// spare boots. So whatever learner code does to its worker (patch Python or JavaScript, leave tasks or timers
-// behind), no later Run or Check of any checkpoint ever runs there.
+//   pool     learner workers (worker.js), pristine (none ever ran learner code), booting or ready, oldest first:
+//            the first boots with the page, the others (up to `depth`, POOL_DEPTH) one at a time once it is ready.
+// Every job, Run or Check, takes a pristine learner worker from the pool and gives it back to nobody: when the job
+// ends, the page stops listening to it at once and terminates it (RETIRE_MS), and a new one boots. So whatever
+// learner code does to its worker (patch Python or JavaScript, leave tasks or timers behind), no later Run or Check
+// of any checkpoint ever runs there.
 //
 // States (`state`, shown as body[data-runtime] by runtimeAttribute):
 //   off        nothing started                                        -> loading
@@ -21,9 +20,9 @@
 //   restarting after Stop or a crash, while no learner worker is ready for a Check yet -> restarting
 //   failed     the first boot failed                                  -> failed
 // body[data-python] = "ready" as soon as a learner worker can run code that does not import numpy (numpy and the
-// grader may still be loading), "loading" otherwise. body[data-spare] = "ready" while the spare learner worker is
-// ready too (two jobs in a row then start at once), "loading" otherwise. Jobs submitted before they can start wait in
-// a queue (FIFO). Every job ends exactly once.
+// grader may still be loading), "loading" otherwise. body[data-spare] = "ready" while at least two pristine learner
+// workers are ready (two jobs in a row then start at once), body[data-pool] = "ready" while the whole pool is,
+// "loading" otherwise. Jobs submitted before they can start wait in a queue (FIFO). Every job ends exactly once.
 
 import { Req, Res, belongsTo, isPackedWheel, newRunId, request } from "./protocol.js";
 
@@ -42,6 +41,23 @@ const EARLY_PARTS = 3;
  */
 export const SPEED_BASE_MS = 20;
 export const MAX_SLOWNESS = 8;
+/**
+ * How many pristine learner workers a page keeps, ready or booting. Each job takes one and each new one takes a boot
+ * (~0.5-1 s of a core), so a learner who presses Check again as soon as each verdict shows (fixing a typo) uses them
+ * up faster than they boot, and on two cores a boot beside a run slows the run. With six, five such Checks in a row
+ * after an earlier one each find one ready, and only the last runs beside a boot. Each costs a Python's memory
+ * (~30 MB); they boot one at a time, after the page is ready (see Runtime._fill).
+ */
+export const POOL_DEPTH = 6;
+
+/**
+ * The pool depth for this device: POOL_DEPTH, or two where the browser reports 2 GiB of memory or less
+ * (`navigator.deviceMemory`, which only Chromium has; elsewhere it is undefined and the depth is POOL_DEPTH).
+ */
+export function poolDepth(memoryGiB = typeof navigator !== "undefined" ? navigator.deviceMemory : undefined) {
+  const gib = Number(memoryGiB);
+  return Number.isFinite(gib) && gib > 0 && gib <= 2 ? 2 : POOL_DEPTH;
+}
 
 /** A time limit in seconds, `factor` times longer, to a tenth of a second (the learner may read it). */
 function scaled(seconds, factor) {
@@ -62,6 +78,8 @@ const PREPARE_LIMIT_MS = 60_000;
  * running then ends (so its own leftover timers cannot busy a core for longer, and no job shares its core with it).
  */
 export const RETIRE_MS = 250;
+/** How long after a job's end the pool waits before it boots another worker while two or more are ready (ms). */
+export const FILL_IDLE_MS = 400;
 /**
  * The grader worker's boot always waits for the runtime the learner worker compiles (RUNTIME) and starts from it:
  * compiling the same 10 MB twice, side by side, gains nothing on any machine (the grader's own compile takes as long
@@ -149,7 +167,10 @@ export class Runtime {
     early = null,
     coldRuntime = false,
     staged = STAGED,
+    depth = poolDepth(),
   } = {}) {
+    /** How many pristine learner workers to keep (at least one; see POOL_DEPTH). */
+    this.depth = Math.max(1, Math.floor(Number(depth)) || 1);
     this.early = early;
     this.coldRuntime = coldRuntime;
     this.staged = staged; // see stagedBoot
@@ -160,8 +181,8 @@ export class Runtime {
     this.onProgress = onProgress;
     this.onNotice = onNotice;
     this.createWorker = createWorker || ((role) => new Worker(workerUrl(role), { type: "module" }));
-    this.current = null;
-    this.spare = null;
+    /** Pristine learner workers (Slot), booting or ready, oldest first: jobs take the first that fits. */
+    this.pool = [];
     /** Learner workers whose job ended, terminated after RETIRE_MS or when the running job ends. */
     this.retired = [];
     this.retireTimer = 0;
@@ -176,6 +197,8 @@ export class Runtime {
     this.started = false;
     this.everReady = false;
     this.job = null;
+    this.jobEnded = 0; // Date.now() when the last job ended
+    this.fillTimer = 0;
     this.queue = [];
     this.failure = null;
     this.timers = new Set();
@@ -201,7 +224,7 @@ export class Runtime {
   /** True when a Check could start at once. */
   _checkReady() {
     const pristine = (s) => s && s.phase === "ready" && !s.dirty;
-    const learner = pristine(this.current) || pristine(this.spare);
+    const learner = this.pool.some(pristine);
     return learner && (!this._needsGrader() || (this.grader && this.grader.phase === "ready"));
   }
 
@@ -216,13 +239,13 @@ export class Runtime {
     else if (!this.started) state = "off";
     else if (this._checkReady()) state = "idle";
     else if (!this.everReady) state = "booting";
-    else state = this.replacing || !(this._usable(this.current) || this._usable(this.spare)) ? "restarting" : "warming";
+    else state = this.replacing || !this.pool.some((s) => this._usable(s)) ? "restarting" : "warming";
     if (state === "idle") this.replacing = false;
     if (state === "idle" && !this.everReady) {
       this.everReady = true;
       mark("werkbank:ready");
     }
-    this._setPython(this._usable(this.current) || this._usable(this.spare));
+    this._setPython(this.pool.some((s) => this._usable(s)));
     this._set(state);
   }
 
@@ -233,7 +256,9 @@ export class Runtime {
     }
     if (typeof document === "undefined" || !document.body) return;
     document.body.dataset.python = ready ? "ready" : "loading";
-    document.body.dataset.spare = this.spare && this.spare.phase === "ready" ? "ready" : "loading";
+    const count = this.pool.filter((s) => s.phase === "ready").length;
+    document.body.dataset.spare = count >= Math.min(2, this.depth) ? "ready" : "loading";
+    document.body.dataset.pool = count >= this.depth ? "ready" : "loading";
   }
 
   _timer(fn, ms) {
@@ -257,7 +282,7 @@ export class Runtime {
     if (this.started && !this.failure) return;
     this.started = true;
     this.failure = null;
-    if (!this.current) this.current = this._spawn("learner");
+    if (!this.pool.length) this._grow();
     // The grader boots once the learner worker has compiled the runtime, or, on two cores and a cold visit, once its
     // Python is usable (see stagedBoot and _bootMessage). Its worker starts now all the same, held (no INIT yet):
     // what needs no Python, numpy's wheel fetched and unpacked, is done by then (grader_worker.js).
@@ -324,7 +349,7 @@ export class Runtime {
       this._crashed(slot, (event && event.message) || "worker error");
     };
     early.worker.onmessageerror = () => {};
-    // after the caller has stored the slot (as `current`): the replayed messages are judged as if they came now
+    // after the caller has stored the slot (in the pool): the replayed messages are judged as if they came now
     queueMicrotask(() => {
       for (const msg of early.messages.splice(0)) this._receive(slot, msg);
       for (const message of early.errors.splice(0)) this._crashed(slot, message);
@@ -361,9 +386,11 @@ export class Runtime {
 
   _bootFailed(message) {
     this.failure = message;
+    clearTimeout(this.fillTimer);
     this._dropRetired();
-    for (const slot of [this.current, this.spare, this.grader, this.job && this.job.slot]) this._kill(slot);
-    this.current = this.spare = this.grader = null;
+    for (const slot of [...this.pool, this.grader, this.job && this.job.slot]) this._kill(slot);
+    this.pool = [];
+    this.grader = null;
     this.started = false;
     if (this.job) {
       const job = this.job;
@@ -416,7 +443,7 @@ export class Runtime {
         mark("werkbank:learner:runtime");
         // the held grader starts from it now, its Python beside the learner's (see stagedBoot)
         const waitForPython = this.coldRuntime && this.staged;
-        if (slot === this.current && this.grader && !waitForPython && this._needsGrader()) this._release(this.grader);
+        if (slot === this.pool[0] && this.grader && !waitForPython && this._needsGrader()) this._release(this.grader);
       }
     } else if (msg.type === Res.NUMPY) {
       // numpy unpacked, from the (trusted) grader worker, for the learner workers started from now on
@@ -426,7 +453,7 @@ export class Runtime {
       }
     } else if (msg.type === Res.PYTHON) {
       if (slot.phase === "booting") slot.phase = "python";
-      if (slot === this.current && this._needsGrader()) {
+      if (slot === this.pool[0] && this._needsGrader()) {
         if (!this.grader) this.grader = this._spawn("grader");
         else this._release(this.grader);
       }
@@ -443,60 +470,67 @@ export class Runtime {
     }
     this._refresh();
     this._next();
-    this._ensureSpare();
+    this._fill();
   }
 
   _progress(stage) {
     if (this.state !== "booting" && this.state !== "restarting" && this.state !== "off") return;
-    const parts = [this.current || this.spare, this._needsGrader() ? this.grader : null].filter(Boolean);
+    const parts = [this.pool[0], this._needsGrader() ? this.grader : null].filter(Boolean);
     if (!parts.length) return;
     const percent = parts.reduce((sum, s) => sum + s.percent, 0) / parts.length;
     this.onProgress(Math.round(percent), stage);
   }
 
   /**
-   * Keep two pristine learner workers, current and spare, booting or ready. Boots wait while learner code runs (a
-   * boot beside it would take the core it needs); once a Check's run is in, the next one boots while the grader
-   * judges (a learner fixing a typo presses Check again as soon as the verdict shows). Only one boots at a time: the
-   * spare once current is ready and the page has been ready once.
+   * Keep `depth` pristine learner workers, booting or ready, one booting at a time: the first with the page, the
+   * others once the page has been ready once. No boot starts while learner code runs: it would take the core the run
+   * needs. While at least two are ready, none starts while a Check is judged or within FILL_IDLE_MS of a job's end
+   * either: a learner fixing a typo presses Check again as the verdict shows, and that Check then runs alone. With
+   * fewer than two ready, the next one boots as soon as a Check's run is in (while the grader judges).
    */
-  _ensureSpare() {
-    if (this.failure || !this.started || (this.job && !this.job.resultSeen)) return;
-    if (!this.current) {
-      if (this.spare) {
-        this.current = this.spare;
-        this.spare = null;
-      } else {
-        this.current = this._spawn("learner");
+  _fill() {
+    if (this.failure || !this.started) return;
+    if (this.job && !this.job.resultSeen) return; // learner code runs
+    if (!this.pool.length) {
+      this._grow();
+      return;
+    }
+    if (this.pool.length >= this.depth || !this.everReady) return;
+    if (this.pool.some((s) => s.phase !== "ready")) return; // one boot at a time
+    if (this.pool.length >= 2) {
+      if (this.job) return; // its end calls again
+      const wait = this.jobEnded + FILL_IDLE_MS - Date.now();
+      if (wait > 0) {
+        clearTimeout(this.fillTimer);
+        this.fillTimer = setTimeout(() => this._fill(), wait);
         return;
       }
     }
-    if (this.spare || !this.everReady || this.current.phase !== "ready") return;
-    this.spare = this._spawn("learner");
+    this._grow();
+  }
+
+  /** Start one more pristine learner worker at the pool's end. */
+  _grow() {
+    const slot = this._spawn("learner");
+    if (slot) this.pool.push(slot);
   }
 
   /** The pristine learner worker a job of `type` could take now, or null: ready for a Check, usable for a Run. */
   _free(type) {
     const fits = (slot) => Boolean(slot) && (type === "check" ? slot.phase === "ready" : this._usable(slot));
-    if (fits(this.current)) return this.current;
-    return fits(this.spare) ? this.spare : null;
+    return this.pool.find((s) => s.phase === "ready") || this.pool.find(fits) || null;
   }
 
-  /** Hand `slot` to a job: it leaves the pool for good (current's place goes to the spare). */
+  /** Hand `slot` to a job: it leaves the pool for good. */
   _take(slot) {
-    if (slot === this.current) {
-      this.current = this.spare;
-      this.spare = null;
-    } else if (slot === this.spare) {
-      this.spare = null;
-    }
+    this.pool = this.pool.filter((s) => s !== slot);
     slot.dirty = true; // from now on learner code may run in it
     return slot;
   }
 
   _crashed(slot, message) {
     if (slot.phase === "dead") return;
-    if (!this.everReady && slot.phase === "booting" && (slot === this.current || slot === this.grader)) {
+    if (!this.everReady && slot.phase === "booting" && (slot === this.pool[0] || slot === this.grader)) {
       this._bootFailed(message);
       return;
     }
@@ -507,7 +541,7 @@ export class Runtime {
       this._kill(slot);
       if (job.shrinking && job.onResult) job.onResult(null);
       this._refresh();
-      this._ensureSpare();
+      this._fill();
       return;
     }
     const hit = job && (job.slot === slot || slot.role === "grader");
@@ -519,15 +553,14 @@ export class Runtime {
       this.pending.clear();
     } else {
       this._kill(slot);
-      if (slot === this.current) this.current = null;
-      if (slot === this.spare) this.spare = null;
+      this.pool = this.pool.filter((s) => s !== slot);
       if (hit) this.replacing = true;
     }
     if (hit) this._finish({ kind: "crashed", message });
     this.onNotice("runtime_crashed");
     this._refresh();
     this._next();
-    this._ensureSpare();
+    this._fill();
   }
 
   // ---------------------------------------------------------------- grader requests and prepared Checks
@@ -756,7 +789,7 @@ export class Runtime {
         clearTimeout(job.limitTimer);
         if (job.type === "check") job.resultSeen = true;
         if (job.onResult) job.onResult(msg.runJson);
-        this._ensureSpare();
+        this._fill();
         break;
       case Res.PARTIAL:
         this._early(job, msg.runJson);
@@ -800,12 +833,13 @@ export class Runtime {
     const job = this.job;
     if (!job) return;
     this.job = null;
+    this.jobEnded = Date.now();
     this._clearTimers();
     job.resolve(result);
     this._dropRetired(); // the workers of earlier jobs
     this._retire(job.slot); // this job's, after RETIRE_MS (or with the next job's end)
     this._refresh();
-    this._ensureSpare();
+    this._fill();
     queueMicrotask(() => this._next());
   }
 

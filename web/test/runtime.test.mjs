@@ -10,9 +10,17 @@ globalThis.SETTINGS = {
   runResultLimit: 1000,
 }; // esbuild defines it in the site
 const { Req, Res, packWheel, response } = await import("../src/protocol.js");
-const { MAX_SLOWNESS, RETIRE_MS, Runtime, SPEED_BASE_MS, runtimeAttribute, slowness } = await import(
-  "../src/runtime.js"
-);
+const {
+  FILL_IDLE_MS,
+  MAX_SLOWNESS,
+  POOL_DEPTH,
+  RETIRE_MS,
+  Runtime,
+  SPEED_BASE_MS,
+  poolDepth,
+  runtimeAttribute,
+  slowness,
+} = await import("../src/runtime.js");
 
 /** A stand-in Worker: records requests; `script(msg, worker)` answers them. */
 class FakeWorker {
@@ -69,6 +77,7 @@ function makeRuntime(script, options = {}) {
   const notices = [];
   const progress = [];
   const runtime = new Runtime({
+    depth: 2, // most tests here are about one job's worker and the next one; the pool's own tests set their depth
     ...options,
     onState: (s) => states.push(s),
     onProgress: (p) => progress.push(p),
@@ -198,7 +207,7 @@ test("a job's worker is ignored from the job's end and terminated RETIRE_MS late
   await until(() => runtime.state === "idle" && learners().length === 2);
   await runtime.execute({ type: "run", source: "x = 1" });
   const [first, second] = learners();
-  assert.notEqual(runtime.current && runtime.current.worker, first, "the Run's worker serves no other job");
+  assert.notEqual(runtime.pool[0] && runtime.pool[0].worker, first, "the Run's worker serves no other job");
   const check = runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   await until(() => second.sent.some((m) => m.type === Req.RUN));
   await sleep(RETIRE_MS + 50);
@@ -217,7 +226,7 @@ test("a job's worker is ignored from the job's end and terminated RETIRE_MS late
   await sleep(RETIRE_MS + 50);
   assert.ok(second.terminated);
   await until(() => runtime.state === "idle");
-  assert.ok(![runtime.current, runtime.spare].some((slot) => slot && [first, second].includes(slot.worker)));
+  assert.ok(!runtime.pool.some((slot) => [first, second].includes(slot.worker)));
 });
 
 test("a Run pressed while Python boots leaves the page ready for a Check, not waiting for ever", async () => {
@@ -234,7 +243,7 @@ test("a Run pressed while Python boots leaves the page ready for a Check, not wa
   );
   runtime.warm("l", ["1"]);
   runtime.boot();
-  await until(() => finishBoot !== null && runtime.current.phase === "python");
+  await until(() => finishBoot !== null && runtime.pool[0].phase === "python");
   const ran = runtime.execute({ type: "run", source: "print(1)" });
   assert.equal((await ran).kind, "result");
   finishBoot(); // the Run's worker finishes its boot after the Run: it serves nothing more
@@ -282,19 +291,16 @@ test("without a ready worker, Stop ends the job at once and a new worker boots (
   runtime.boot();
   await until(() => runtime.state === "idle");
   const first = learners()[0];
-  runtime._ensureSpare = () => {}; // no spare
-  if (runtime.spare) {
-    runtime._kill(runtime.spare);
-    runtime.spare = null;
-  }
+  runtime._fill = () => {}; // no spare
+  for (const slot of runtime.pool.splice(1)) runtime._kill(slot);
   const pending = runtime.execute({ type: "run", source: "...", owner: "me" });
   await until(() => runtime.state === "running");
   runtime.stop("me");
   assert.equal((await pending).kind, "stopped");
   assert.ok(first.terminated);
   assert.ok(!first.sent.some((m) => "interruptBuffer" in m), "no SharedArrayBuffer needed");
-  delete runtime._ensureSpare;
-  runtime._ensureSpare();
+  delete runtime._fill;
+  runtime._fill();
   await until(() => runtime.state === "idle");
   assert.ok(states.includes("restarting"));
 });
@@ -509,7 +515,7 @@ test("the learner worker early.js started is adopted, with the messages it sent 
   const { runtime, workers } = runtimeWith(early);
   runtime.warm("l", ["1"]);
   runtime.boot();
-  assert.equal(runtime.current.worker, early.worker);
+  assert.equal(runtime.pool[0].worker, early.worker);
   await until(() => runtime.state === "idle");
   assert.deepEqual(workers.map((w) => w.role).slice(0, 1), ["grader"]); // no second learner worker for the first boot
   const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
@@ -524,7 +530,7 @@ test("an early learner worker started for another lesson is terminated, not used
   runtime.warm("l", ["1"]);
   runtime.boot();
   assert.ok(early.worker.terminated);
-  assert.equal(runtime.current.worker, learners()[0]);
+  assert.equal(runtime.pool[0].worker, learners()[0]);
   await until(() => runtime.state === "idle");
 });
 
@@ -995,4 +1001,103 @@ test("once a Check's run is in, the next learner worker boots while the grader j
   assert.equal(learners().length, before + 1, "the next spare boots while the grader judges");
   judge();
   assert.equal((await pending).verdict.status, "pass");
+});
+
+/** Learner workers booting now (INIT sent, READY not yet). */
+function bootingLearners(learners) {
+  return learners().filter((w) => !w.terminated && w.sent.length > 0 && !w.readySent).length;
+}
+
+/** scripted(), with each learner's READY held until `finish(worker)`; `onInit(worker)` is told of each INIT. */
+function heldBoots(onInit) {
+  const base = scripted();
+  const waiting = [];
+  const script = (msg, worker) => {
+    if (worker.role === "learner" && msg.type === Req.INIT) {
+      onInit(worker);
+      waiting.push(() => {
+        worker.readySent = true;
+        worker.reply(response(Res.PYTHON, msg.runId, {}));
+        worker.reply(response(Res.READY, msg.runId, {}));
+      });
+      return;
+    }
+    base(msg, worker);
+  };
+  return { script, next: () => waiting.shift()(), waiting };
+}
+
+test("the pool boots `depth` pristine learner workers, one at a time, once the page is ready", async () => {
+  let most = 0;
+  let learners = null;
+  const held = heldBoots(() => {
+    most = Math.max(most, bootingLearners(learners));
+  });
+  const made = makeRuntime(held.script, { depth: 4 });
+  learners = made.learners;
+  const { runtime } = made;
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  for (let ready = 0; ready < 4; ready++) {
+    await until(() => held.waiting.length === 1);
+    assert.equal(learners().length, ready + 1, "the next one boots only once the one before is ready");
+    held.next();
+  }
+  await until(() => runtime.pool.length === 4 && runtime.pool.every((s) => s.phase === "ready"));
+  await sleep(FILL_IDLE_MS + 20);
+  assert.equal(learners().length, 4, "no more than the depth");
+  assert.equal(most, 1, "never two booting at once");
+});
+
+test("Checks pressed as each verdict shows each start on a ready worker; no boot beside them while two are ready", async () => {
+  let learners = null;
+  const held = heldBoots(() => {});
+  const made = makeRuntime(held.script, { depth: 4 });
+  learners = made.learners;
+  const { runtime } = made;
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  while (runtime.pool.length < 4 || runtime.pool.some((s) => s.phase !== "ready")) {
+    await until(() => held.waiting.length === 1 || runtime.pool.filter((s) => s.phase === "ready").length === 4);
+    if (held.waiting.length) held.next();
+  }
+  const check = () => runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
+  const used = [];
+  for (let i = 0; i < 3; i++) {
+    const pending = check();
+    assert.equal(runtime.state, "running", `Check ${i + 1} started at once`);
+    used.push(runtime.job.slot.worker);
+    assert.equal((await pending).verdict.status, "pass");
+    if (i < 2) assert.equal(learners().length, 4, `no boot after Check ${i + 1}: ${3 - i} still ready`);
+  }
+  assert.equal(new Set(used).size, 3, "each on its own worker");
+  assert.ok(used.every((w) => w.sent.filter((m) => m.type === Req.RUN).length === 1));
+  // one ready left: the next boot has started (while the third was judged)
+  await until(() => learners().length === 5);
+  assert.equal(bootingLearners(learners), 1);
+  held.next();
+  await until(() => runtime.pool.filter((s) => s.phase === "ready").length === 2);
+});
+
+test("with two or more ready, the pool refills once no job has run for FILL_IDLE_MS", async () => {
+  const { runtime, learners } = makeRuntime(scripted(), { depth: 3 });
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle" && runtime.pool.filter((s) => s.phase === "ready").length === 3);
+  const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
+  assert.equal(result.verdict.status, "pass");
+  assert.equal(learners().length, 3, "not at the verdict: a Check pressed at once runs alone");
+  await until(() => learners().length === 4, FILL_IDLE_MS + 1000);
+  await until(() => runtime.pool.filter((s) => s.phase === "ready").length === 3);
+});
+
+test("poolDepth: POOL_DEPTH, or two on a device that reports 2 GiB of memory or less", () => {
+  assert.ok(POOL_DEPTH >= 5, "five Checks in a row each find a ready worker");
+  assert.equal(poolDepth(undefined), POOL_DEPTH);
+  assert.equal(poolDepth(8), POOL_DEPTH);
+  assert.equal(poolDepth(4), POOL_DEPTH);
+  assert.equal(poolDepth(2), 2);
+  assert.equal(poolDepth(0.5), 2);
+  assert.equal(poolDepth("nonsense"), POOL_DEPTH);
+  assert.equal(new Runtime({ depth: 0 }).depth, 1);
 });
