@@ -22,6 +22,8 @@ Browser fixtures (Playwright's sync API; mark such tests ``@pytest.mark.browser`
 - ``browser``         a headless Chromium (``$CHROMIUM``, else /usr/bin/chromium) launched with the flags every
                       werkbank browser test uses (``CHROMIUM_ARGS``); one per test module. Use it instead of
                       calling ``sync_playwright()`` yourself: two sync Playwright instances cannot run at once.
+                      Its contexts' pages keep two pristine learner workers, not the full pool (``SMALL_POOL``;
+                      ``browser.new_context(full_pool=True)`` for the full one).
 - ``context``         a fresh browser context per test (empty storage, no service worker), closed afterwards.
 - ``request_log``     a ``RequestLog`` on ``context``: every request URL its pages, dedicated workers and service
                       workers make, in order; ``.foreign(origin)`` lists those that left ``origin``,
@@ -348,9 +350,36 @@ class RequestLog:
         assert not foreign, f"requests left {origin}: {foreign}"
 
 
+#: Pages of a context with this init script report 2 GiB of device memory, so they keep two pristine learner
+#: workers instead of the full pool (web/src/runtime.js poolDepth). Every context of the ``browser`` fixture has it
+#: unless made with ``full_pool=True``: the full pool boots four more Pythons on every page, which would cost the
+#: suite minutes of CPU, and only the pool's own tests need it (the engine walks and ``make bench`` have it too).
+SMALL_POOL = """Object.defineProperty(Navigator.prototype, "deviceMemory", { configurable: true, get: () => 2 });"""
+
+
+class PoolBrowser:
+    """A Playwright Browser whose ``new_context`` adds ``SMALL_POOL`` unless called with ``full_pool=True``; every
+    other attribute is the browser's own."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, *args, full_pool: bool = False, **kwargs):
+        ctx = self._browser.new_context(*args, **kwargs)
+        if not full_pool:
+            ctx.add_init_script(SMALL_POOL)
+        return ctx
+
+    def new_page(self, *args, **kwargs):
+        raise TypeError("open a page through new_context(), so the page gets the context's pool size")
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser():
-    """A headless Chromium, one per test module.
+    """A headless Chromium, one per test module (its contexts keep a small pool of learner workers: ``SMALL_POOL``).
 
     Module scope (not session) on purpose: Playwright's sync API cannot start while another sync_playwright() is
     running, so a session-wide instance would break any module that launches its own browser.
@@ -360,7 +389,7 @@ def browser():
     executable = chromium_path()
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
-        yield chromium
+        yield PoolBrowser(chromium)
         chromium.close()
 
 

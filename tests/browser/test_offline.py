@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import pool_depth
 from tests.browser.learner import put_solution
 from tests.conftest import SAVE_DATA, python312
 from tests.derived import GRADING_INPUTS, inputs_digest, lesson_inputs, stamped
@@ -97,9 +96,8 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     _wait(page, "body[data-runtime=ready]")
     assert len(navigations) == 2, navigations
     # the first load, which reloads itself, started no Python; the isolated one started it from <head> (early.js)
-    _wait(page, "body[data-pool=ready]")
-    page.wait_for_timeout(300)  # one more learner worker would have asked for its script by now
-    assert len(learners) == pool_depth(), learners  # the first learner worker and the pool, nothing thrown away
+    _wait(page, "body[data-spare=ready]")
+    assert len(learners) == 2, learners  # the first learner worker and the spare, nothing thrown away
     # nor CodeMirror: the first load neither preloaded nor imported it; the isolated one asked for each stage once
     _wait(page, "body[data-editors=ready]")
     assert [nav for nav, _ in editor] == [2] * len(EDITOR_STAGES), editor
@@ -193,10 +191,9 @@ def test_a_first_visit_reloads_into_isolation_from_early_js_without_waiting_for_
     _wait_saved(page)
     assert dropped, "the first load's app.js was not dropped"
     assert page.evaluate("crossOriginIsolated") is True
-    _wait(page, "body[data-pool=ready]")
-    page.wait_for_timeout(300)
+    _wait(page, "body[data-spare=ready]")
     assert len(navigations) == 2, navigations
-    assert len(learners) == pool_depth(), learners  # none started by the first load, which reloaded
+    assert len(learners) == 2, learners  # none started by the first load, which reloaded
 
 
 @pytest.mark.browser
