@@ -9,6 +9,7 @@ use pages that boot no Python (``save_data_page``, ``SAVE_DATA``); see tests/con
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -242,7 +243,16 @@ def test_the_code_of_an_earlier_checkpoint_is_carried_over_visibly_and_editably(
     page.reload()
     wait_editors(page)  # a click while the sections still grow may land beside the button as it moves
     assert "mis @" in lines_of(carried.locator(".cm-content"))  # the edited copy is kept
-    carried.locator('[data-action="carry-refresh"]').click()
+    # On a busy machine a section can still move under the pointer after the editors are ready, and a click then
+    # lands beside the button (seen in a full run on a loaded machine): the refresh is idempotent, so a missed click is
+    # made again.
+    for _ in range(3):
+        carried.locator('[data-action="carry-refresh"]').click()
+        deadline = time.monotonic() + 3
+        while lines_of(carried.locator(".cm-content")).strip() != cp2.strip() and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        if lines_of(carried.locator(".cm-content")).strip() == cp2.strip():
+            break
     assert lines_of(carried.locator(".cm-content")).strip() == cp2.strip()
 
 
