@@ -321,10 +321,11 @@ def test_a_learner_worker_given_a_runtime_it_cannot_instantiate_compiles_its_own
 
 
 def test_checks_pressed_as_each_verdict_shows_each_start_at_once_with_one_verdict(browser, isolated_server):
-    """A page keeps a pool of pristine learner workers (runtime.js POOL_DEPTH, on a device that does not report 2 GiB
-    or less): booted one at a time once the page is ready, none thrown away. Five Checks pressed one after the other,
-    each as the previous verdict shows (a learner fixing a typo), each start at once on a worker of their own, and
-    the same code gets the same verdict and counts every time, for a passing and for a failing solution."""
+    """A page keeps a pool of pristine learner workers (runtime.js): two while the learner reads, POOL_DEPTH (on a
+    device that does not report 2 GiB or less) once they edit code, booted one at a time, none thrown away. Five
+    Checks pressed one after the other, each as the previous verdict shows (a learner fixing a typo), each start at
+    once on a worker of their own, and the same code gets the same verdict and counts every time, for a passing and
+    for a failing solution."""
     from tests.engines.walk import sources
 
     starter, reference = sources("claims-abstention")["1"]
@@ -334,7 +335,12 @@ def test_checks_pressed_as_each_verdict_shows_each_start_at_once_with_one_verdic
     page.on("request", lambda r: learners.append(r.url) if "assets/worker.js?" in r.url else None)
     page.goto(isolated_server.url + "lessons/claims-abstention/en.html")
     page.wait_for_selector("body[data-runtime=ready][data-pool=ready]", timeout=120_000, state="attached")
-    page.wait_for_timeout(300)  # one more learner worker would have asked for its script by now
+    page.wait_for_timeout(600)  # one more learner worker would have asked for its script by now
+    assert len(learners) == 2, learners  # reading: two
+    put_solution(page, "1")  # an edit: the whole pool
+    page.wait_for_selector("body[data-pool=loading]", timeout=5_000, state="attached")
+    page.wait_for_selector("body[data-runtime=ready][data-pool=ready]", timeout=120_000, state="attached")
+    page.wait_for_timeout(600)
     assert len(learners) == pool_depth(), learners
     for want, code in (("pass", reference), ("fail", starter)):
         page.wait_for_selector("body[data-runtime=ready][data-pool=ready]", timeout=120_000, state="attached")

@@ -351,6 +351,7 @@ function main() {
         view: (id) => byKey.get(String(id)) || null,
         checkpointViews: () => ids.map((id) => byKey.get(id)).filter(Boolean),
         changed: () => {
+          runtime.engage(); // the learner works on code: keep the whole pool of learner workers (runtime.js)
           clearTimeout(paintSoon);
           paintSoon = setTimeout(() => paintStepper(), 300);
         },

@@ -4,7 +4,8 @@
 //   grader   grader_worker.js: holds each checkpoint's Check (plan + key, made by the build; the key never leaves it)
 //            and judges run results.
 //   pool     learner workers (worker.js), pristine (none ever ran learner code), booting or ready, oldest first:
-//            the first boots with the page, the others (up to `depth`, POOL_DEPTH) one at a time once it is ready.
+//            the first boots with the page, a second once it is ready, and the others (up to `depth`, POOL_DEPTH)
+//            one at a time once the learner edits code or runs it (engage).
 // Every job, Run or Check, takes a pristine learner worker from the pool and gives it back to nobody: when the job
 // ends, the page stops listening to it at once and terminates it (RETIRE_MS), and a new one boots. So whatever
 // learner code does to its worker (patch Python or JavaScript, leave tasks or timers behind), no later Run or Check
@@ -45,8 +46,9 @@ export const MAX_SLOWNESS = 8;
  * How many pristine learner workers a page keeps, ready or booting. Each job takes one and each new one takes a boot
  * (~0.5-1 s of a core), so a learner who presses Check again as soon as each verdict shows (fixing a typo) uses them
  * up faster than they boot, and on two cores a boot beside a run slows the run. With six, five such Checks in a row
- * after an earlier one each find one ready, and only the last runs beside a boot. Each costs a Python's memory
- * (~30 MB); they boot one at a time, after the page is ready (see Runtime._fill).
+ * after an earlier one each find one ready and run with no boot beside them. Each costs a Python's memory (~30 MB)
+ * and a boot: a page keeps two until the learner edits code or runs it (Runtime.engage), so a visit that only reads,
+ * or a reload soon after a visit, boots no more than before; they boot one at a time (see Runtime._fill).
  */
 export const POOL_DEPTH = 6;
 
@@ -78,7 +80,7 @@ const PREPARE_LIMIT_MS = 60_000;
  * running then ends (so its own leftover timers cannot busy a core for longer, and no job shares its core with it).
  */
 export const RETIRE_MS = 250;
-/** How long after a job's end the pool waits before it boots another worker while two or more are ready (ms). */
+/** How long after a job's end the pool waits before it boots another worker while one or more are ready (ms). */
 export const FILL_IDLE_MS = 400;
 /**
  * The grader worker's boot always waits for the runtime the learner worker compiles (RUNTIME) and starts from it:
@@ -198,6 +200,7 @@ export class Runtime {
     this.everReady = false;
     this.job = null;
     this.jobEnded = 0; // Date.now() when the last job ended
+    this.engaged = false; // the learner edited code or ran a job: the pool keeps `depth` workers (engage)
     this.fillTimer = 0;
     this.queue = [];
     this.failure = null;
@@ -258,7 +261,7 @@ export class Runtime {
     document.body.dataset.python = ready ? "ready" : "loading";
     const count = this.pool.filter((s) => s.phase === "ready").length;
     document.body.dataset.spare = count >= Math.min(2, this.depth) ? "ready" : "loading";
-    document.body.dataset.pool = count >= this.depth ? "ready" : "loading";
+    document.body.dataset.pool = count >= this._target() ? "ready" : "loading";
   }
 
   _timer(fn, ms) {
@@ -484,9 +487,9 @@ export class Runtime {
   /**
    * Keep `depth` pristine learner workers, booting or ready, one booting at a time: the first with the page, the
    * others once the page has been ready once. No boot starts while learner code runs: it would take the core the run
-   * needs. While at least two are ready, none starts while a Check is judged or within FILL_IDLE_MS of a job's end
+   * needs. While one or more are ready, none starts while a Check is judged or within FILL_IDLE_MS of a job's end
    * either: a learner fixing a typo presses Check again as the verdict shows, and that Check then runs alone. With
-   * fewer than two ready, the next one boots as soon as a Check's run is in (while the grader judges).
+   * none ready, the next one boots at once (while a Check is judged, too).
    */
   _fill() {
     if (this.failure || !this.started) return;
@@ -495,18 +498,32 @@ export class Runtime {
       this._grow();
       return;
     }
-    if (this.pool.length >= this.depth || !this.everReady) return;
+    if (this.pool.length >= this._target() || !this.everReady) return;
     if (this.pool.some((s) => s.phase !== "ready")) return; // one boot at a time
-    if (this.pool.length >= 2) {
-      if (this.job) return; // its end calls again
-      const wait = this.jobEnded + FILL_IDLE_MS - Date.now();
-      if (wait > 0) {
-        clearTimeout(this.fillTimer);
-        this.fillTimer = setTimeout(() => this._fill(), wait);
-        return;
-      }
+    if (this.job) return; // judging: the next Check finds one ready, and runs alone; the job's end calls again
+    const wait = this.jobEnded + FILL_IDLE_MS - Date.now();
+    if (wait > 0) {
+      clearTimeout(this.fillTimer);
+      this.fillTimer = setTimeout(() => this._fill(), wait);
+      return;
     }
     this._grow();
+  }
+
+  /** How many pristine learner workers the pool keeps now: `depth` once engaged, two before (at most `depth`). */
+  _target() {
+    return this.engaged ? this.depth : Math.min(2, this.depth);
+  }
+
+  /**
+   * The learner began working on code (an edit in a checkpoint's editor; every Run and Check engages too): from now
+   * on the pool keeps `depth` pristine learner workers, booting the others in the background while they type.
+   */
+  engage() {
+    if (this.engaged) return;
+    this.engaged = true;
+    this._refresh();
+    this._fill();
   }
 
   /** Start one more pristine learner worker at the pool's end. */
@@ -625,6 +642,7 @@ export class Runtime {
   execute(job) {
     return new Promise((resolve) => {
       this.queue.push({ ...job, resolve });
+      this.engaged = true; // see engage: the job's end fills the pool
       if (!this.started || this.failure) this.boot();
       else if (job.type === "check" && !this.grader) this.grader = this._spawn("grader");
       this._refresh();

@@ -249,8 +249,8 @@ test("a Run pressed while Python boots leaves the page ready for a Check, not wa
   finishBoot(); // the Run's worker finishes its boot after the Run: it serves nothing more
   const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   assert.equal(result.verdict.status, "pass");
-  // the Check ran on a new worker (the second), and the next two (current, spare) booted while it was judged
-  assert.equal(learners().length, 4);
+  // the Check ran on a new worker (the second), and, none being ready, the next one booted while it was judged
+  assert.equal(learners().length, 3);
   assert.ok(learners()[2].sent.some((m) => m.type === Req.INIT) && !learners()[2].sent.some((m) => m.type === Req.RUN));
   assert.equal(learners()[0].sent.filter((m) => m.type === Req.RUN).length, 1);
 });
@@ -973,24 +973,27 @@ test("a pass is never shown early, and parts after the run's result are not judg
   assert.ok(grader.sent.filter((m) => m.type === Req.EARLY).length <= 1);
 });
 
-test("once a Check's run is in, the next learner worker boots while the grader judges; not while learner code runs", async () => {
+test("with none ready, the next learner worker boots once a Check's run is in, while the grader judges; not while learner code runs", async () => {
   let judge = null;
   let result = null;
   const base = scripted();
-  const { runtime, learners } = makeRuntime((msg, worker) => {
-    if (worker.role === "grader" && msg.type === Req.JUDGE) {
-      judge = () => worker.reply(response(Res.VERDICT, msg.runId, { verdict: { status: "pass" } }));
-    } else if (worker.role === "learner" && msg.type === Req.RUN) {
-      worker.reply(response(Res.STARTED, msg.runId, {}));
-      result = () => worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
-    } else {
-      base(msg, worker);
-    }
-  });
+  const { runtime, learners } = makeRuntime(
+    (msg, worker) => {
+      if (worker.role === "grader" && msg.type === Req.JUDGE) {
+        judge = () => worker.reply(response(Res.VERDICT, msg.runId, { verdict: { status: "pass" } }));
+      } else if (worker.role === "learner" && msg.type === Req.RUN) {
+        worker.reply(response(Res.STARTED, msg.runId, {}));
+        result = () => worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
+      } else {
+        base(msg, worker);
+      }
+    },
+    { depth: 1 },
+  ); // the Check takes the only pristine worker
   runtime.warm("l", ["1"]);
   runtime.boot();
   await until(() => runtime.state === "idle");
-  const before = learners().length; // current and spare, both ready
+  const before = learners().length; // the one, ready
   const pending = runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   await until(() => result !== null);
   await sleep(5);
@@ -998,7 +1001,7 @@ test("once a Check's run is in, the next learner worker boots while the grader j
   result();
   await until(() => judge !== null);
   await sleep(5);
-  assert.equal(learners().length, before + 1, "the next spare boots while the grader judges");
+  assert.equal(learners().length, before + 1, "the next one boots while the grader judges");
   judge();
   assert.equal((await pending).verdict.status, "pass");
 });
@@ -1027,7 +1030,7 @@ function heldBoots(onInit) {
   return { script, next: () => waiting.shift()(), waiting };
 }
 
-test("the pool boots `depth` pristine learner workers, one at a time, once the page is ready", async () => {
+test("the pool keeps two workers until the learner engages, then `depth`, booting one at a time", async () => {
   let most = 0;
   let learners = null;
   const held = heldBoots(() => {
@@ -1038,7 +1041,16 @@ test("the pool boots `depth` pristine learner workers, one at a time, once the p
   const { runtime } = made;
   runtime.warm("l", ["1"]);
   runtime.boot();
-  for (let ready = 0; ready < 4; ready++) {
+  for (let ready = 0; ready < 2; ready++) {
+    await until(() => held.waiting.length === 1);
+    assert.equal(learners().length, ready + 1, "the next one boots only once the one before is ready");
+    held.next();
+  }
+  await until(() => runtime.pool.filter((s) => s.phase === "ready").length === 2);
+  await sleep(FILL_IDLE_MS + 20);
+  assert.equal(learners().length, 2, "a learner who only reads gets two");
+  runtime.engage(); // an edit
+  for (let ready = 2; ready < 4; ready++) {
     await until(() => held.waiting.length === 1);
     assert.equal(learners().length, ready + 1, "the next one boots only once the one before is ready");
     held.next();
@@ -1049,7 +1061,7 @@ test("the pool boots `depth` pristine learner workers, one at a time, once the p
   assert.equal(most, 1, "never two booting at once");
 });
 
-test("Checks pressed as each verdict shows each start on a ready worker; no boot beside them while two are ready", async () => {
+test("Checks pressed as each verdict shows each start on a ready worker, with no boot beside them while one is ready", async () => {
   let learners = null;
   const held = heldBoots(() => {});
   const made = makeRuntime(held.script, { depth: 4 });
@@ -1057,32 +1069,34 @@ test("Checks pressed as each verdict shows each start on a ready worker; no boot
   const { runtime } = made;
   runtime.warm("l", ["1"]);
   runtime.boot();
+  runtime.engage();
   while (runtime.pool.length < 4 || runtime.pool.some((s) => s.phase !== "ready")) {
     await until(() => held.waiting.length === 1 || runtime.pool.filter((s) => s.phase === "ready").length === 4);
     if (held.waiting.length) held.next();
   }
   const check = () => runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   const used = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 4; i++) {
     const pending = check();
     assert.equal(runtime.state, "running", `Check ${i + 1} started at once`);
     used.push(runtime.job.slot.worker);
     assert.equal((await pending).verdict.status, "pass");
-    if (i < 2) assert.equal(learners().length, 4, `no boot after Check ${i + 1}: ${3 - i} still ready`);
+    if (i < 3) assert.equal(learners().length, 4, `no boot by Check ${i + 1}'s verdict: ${3 - i} still ready`);
   }
-  assert.equal(new Set(used).size, 3, "each on its own worker");
+  assert.equal(new Set(used).size, 4, "each on its own worker");
   assert.ok(used.every((w) => w.sent.filter((m) => m.type === Req.RUN).length === 1));
-  // one ready left: the next boot has started (while the third was judged)
-  await until(() => learners().length === 5);
+  // none left: the next one began to boot while the fourth was judged
+  assert.equal(learners().length, 5);
   assert.equal(bootingLearners(learners), 1);
   held.next();
-  await until(() => runtime.pool.filter((s) => s.phase === "ready").length === 2);
+  await until(() => runtime.pool.filter((s) => s.phase === "ready").length === 1);
 });
 
-test("with two or more ready, the pool refills once no job has run for FILL_IDLE_MS", async () => {
+test("with one or more ready, the pool refills once no job has run for FILL_IDLE_MS", async () => {
   const { runtime, learners } = makeRuntime(scripted(), { depth: 3 });
   runtime.warm("l", ["1"]);
   runtime.boot();
+  runtime.engage();
   await until(() => runtime.state === "idle" && runtime.pool.filter((s) => s.phase === "ready").length === 3);
   const result = await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   assert.equal(result.verdict.status, "pass");
