@@ -243,6 +243,7 @@ def test_the_code_of_an_earlier_checkpoint_is_carried_over_visibly_and_editably(
     page.reload()
     wait_editors(page)  # a click while the sections still grow may land beside the button as it moves
     assert "mis @" in lines_of(carried.locator(".cm-content"))  # the edited copy is kept
+
     # On a loaded machine the refresh once did not take (most likely the click landed beside a button that was still
     # moving); the refresh is idempotent, so a click that changed nothing is made again.
     def refreshed() -> bool:
