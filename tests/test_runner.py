@@ -486,6 +486,25 @@ def test_process_wide_settings_do_not_outlive_the_run(tmp_path):
     assert after == before
 
 
+def test_a_run_collects_young_garbage_less_often_yet_still_collects_it():
+    """While a run lasts the youngest generation's threshold is ``RUN_GC_YOUNG``, not the host's (a Check's cases
+    make ~10^5 containers, whose collections would walk the whole interpreter again and again); a cycle the learner's
+    code drops is still collected while it runs, and the host's thresholds are back afterwards."""
+    import gc
+
+    before = gc.get_threshold()
+    source = (
+        "import gc, weakref\n"
+        "class Node: pass\n"
+        "node = Node(); node.me = node; gone = weakref.ref(node); del node\n"
+        f"kept = [[] for _ in range({3 * runner.RUN_GC_YOUNG})]\n"
+        "print(gc.get_threshold()[0], gone() is None)\n"
+    )
+    result = runner.run(source, {"mode": "run"})
+    assert result["stdout"] == f"{runner.RUN_GC_YOUNG} True\n", result
+    assert gc.get_threshold() == before
+
+
 def test_keyboard_interrupt_raised_by_learner_is_never_a_pass(prepared):
     verdict = grade(prepared, REFERENCE + "\nraise KeyboardInterrupt\n")
     assert verdict["status"] == "error"

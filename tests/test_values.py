@@ -281,3 +281,36 @@ def test_a_module_is_not_a_value_and_is_not_walked():
     assert values.encode(np) == ["foreign", "module", ""]
     assert values.encode({"lib": sys}) == ["dict", [[["str", "lib"], ["foreign", "module", ""]]]]
     assert values.mutable_parts(np) == [np]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_parse_json_parses_with_the_collector_paused_and_leaves_it_as_it_was(enabled):
+    """``parse_json`` (a Check's plan and run result) gives what ``json.loads`` gives, runs no collection while it
+    builds the containers, and leaves the collector on or off as it found it, also when the text is not JSON."""
+    import gc
+
+    from graders.engine.values import parse_json
+
+    text = json.dumps({"cases": [{"id": f"c{i}", "args": [[i, [i, {"x": i}]]]} for i in range(20_000)]})
+    want = json.loads(text)
+    collections = []
+
+    def count(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.collect()  # the youngest generation's count starts from nothing: no collection is due before the parse
+    (gc.enable if enabled else gc.disable)()
+    gc.callbacks.append(count)
+    try:
+        got = parse_json(text.encode("utf-8"))
+        during = len(collections)  # the next container made may well start one: the parse left 80 000 young ones
+        assert during == 0  # with the collector on during the parse: a hundred collections
+        assert gc.isenabled() is enabled
+        assert got == want
+        with pytest.raises(ValueError):
+            parse_json(b"{not json")
+        assert gc.isenabled() is enabled
+    finally:
+        gc.callbacks.remove(count)
+        gc.enable()

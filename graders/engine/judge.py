@@ -14,7 +14,6 @@ result it returned earlier reads differently after the later calls (shared or ca
 
 from __future__ import annotations
 
-import json
 import re
 
 from . import values
@@ -275,7 +274,7 @@ def read_run(data) -> dict:
     if json_depth(data) > RUN_RESULT_DEPTH:
         return {"status": UNREADABLE, "problem": "nested too deeply"}
     try:
-        run = json.loads(data)
+        run = values.parse_json(data)
     except (ValueError, TypeError, RecursionError):
         return {"status": UNREADABLE, "problem": "not JSON"}
     return run if type(run) is dict else {"status": UNREADABLE, "problem": "not an object"}

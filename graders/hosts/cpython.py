@@ -365,9 +365,9 @@ def _run_request(body: bytes, fd: int) -> None:  # pragma: no cover - runs in a 
     JSON to file descriptor ``fd``. Both kinds of child (started for the run, forked from a zygote) answer here."""
     import io
 
-    from graders.engine import runner
+    from graders.engine import runner, values
 
-    request = json.loads(body)
+    request = values.parse_json(body)
     sys.stdin = io.StringIO("")
     result = runner.run(request["source"], request["plan"])
     with os.fdopen(fd, "w", encoding="utf-8") as out:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from graders.engine import runner
+from graders.engine import runner, values
 from graders.engine.settings import FALLBACK_LANGUAGE
 
 
@@ -35,7 +35,7 @@ def run_encoded(source: str, plan_utf8, on_output=None, on_partial=None) -> byte
     other cases still run, so that the page can show a failure early; the result remains the one that counts."""
     if hasattr(plan_utf8, "to_bytes"):
         plan_utf8 = plan_utf8.to_bytes()
-    plan = json.loads(bytes(plan_utf8))
+    plan = values.parse_json(bytes(plan_utf8))
     progress = None
     if on_partial is not None:
 

@@ -23,6 +23,7 @@ from graders.engine.judge import (
     plot_data,
     read_run,
 )
+from graders.engine import values
 from graders.engine.prepare import prepare as _prepare
 from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
 
@@ -110,7 +111,7 @@ def load_check(ref: str, plan_utf8, key_utf8, author_error: str = "") -> str:
 def _text_json(data):
     if hasattr(data, "to_bytes"):
         data = data.to_bytes()
-    return json.loads(data)
+    return values.parse_json(data)
 
 
 def prepare(lesson_id: str, checkpoint: str, lang: str = FALLBACK_LANGUAGE, seed: int = CASE_SEED) -> str:
