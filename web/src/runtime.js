@@ -46,9 +46,12 @@ export const MAX_SLOWNESS = 8;
  * How many pristine learner workers a page keeps, ready or booting. Each job takes one and each new one takes a boot
  * (~0.5-1 s of a core), so a learner who presses Check again as soon as each verdict shows (fixing a typo) uses them
  * up faster than they boot, and on two cores a boot beside a run slows the run. With six, five such Checks in a row
- * after an earlier one each find one ready and run with no boot beside them. Each costs a Python's memory (~30 MB)
- * and a boot: a page keeps two until the learner edits code or runs it (Runtime.engage), so a visit that only reads,
- * or a reload soon after a visit, boots no more than before; they boot one at a time (see Runtime._fill).
+ * after an earlier one each find one ready and run with no boot beside them. Each costs a Python's memory (~25 MB in
+ * Chromium) and a boot: a page keeps two until the learner edits code or runs it (Runtime.engage), so a visit that
+ * only reads, or a reload soon after a visit, boots no more than before; they boot one at a time (see Runtime._fill).
+ * JavaScriptCore gives only four WebAssembly memories of a process guard pages, so in WebKit the later Pythons run
+ * slower code; the depth is the same there all the same, as with two the Checks pressed in a row wait for its slow
+ * boots (docs/performance.md).
  */
 export const POOL_DEPTH = 6;
 
