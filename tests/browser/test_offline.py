@@ -97,6 +97,7 @@ def test_plain_host_becomes_isolated_after_one_reload(sw_context, plain_server):
     assert len(navigations) == 2, navigations
     # the first load, which reloads itself, started no Python; the isolated one started it from <head> (early.js)
     _wait(page, "body[data-spare=ready]")
+    page.wait_for_timeout(300)  # one more learner worker would have asked for its script by now
     assert len(learners) == 2, learners  # the first learner worker and the spare, nothing thrown away
     # nor CodeMirror: the first load neither preloaded nor imported it; the isolated one asked for each stage once
     _wait(page, "body[data-editors=ready]")
@@ -192,6 +193,7 @@ def test_a_first_visit_reloads_into_isolation_from_early_js_without_waiting_for_
     assert dropped, "the first load's app.js was not dropped"
     assert page.evaluate("crossOriginIsolated") is True
     _wait(page, "body[data-spare=ready]")
+    page.wait_for_timeout(300)  # one more learner worker would have asked for its script by now
     assert len(navigations) == 2, navigations
     assert len(learners) == 2, learners  # none started by the first load, which reloaded
 

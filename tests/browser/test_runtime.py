@@ -241,6 +241,7 @@ def test_first_learner_worker_starts_from_the_head_and_is_adopted(browser, isola
             _assert_boot_order(page, 2)
         assert page.evaluate("'__werkbankEarlyWorker' in window") is False  # adopted (or never there)
         page.wait_for_selector("body[data-spare=ready]", timeout=120_000, state="attached")
+        page.wait_for_timeout(300)  # one more learner worker would have asked for its script by now
         # the first one and the spare (a page of the tests keeps two, see tests/conftest.py SMALL_POOL): none started
         # twice or thrown away
         assert len(learners) == 2, learners
