@@ -488,8 +488,8 @@ export class Runtime {
   }
 
   /**
-   * Keep `depth` pristine learner workers, booting or ready, one booting at a time: the first with the page, the
-   * others once the page has been ready once. No boot starts while learner code runs: it would take the core the run
+   * Keep the pool's target of pristine learner workers (`_target`: two, `depth` once engaged), booting or ready, one
+   * booting at a time: the first with the page, the others once the page has been ready once. No boot starts while learner code runs: it would take the core the run
    * needs. While one or more are ready, none starts while a Check is judged or within FILL_IDLE_MS of a job's end
    * either: a learner fixing a typo presses Check again as the verdict shows, and that Check then runs alone. With
    * none ready, the next one boots at once (while a Check is judged, too).
