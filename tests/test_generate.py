@@ -154,3 +154,95 @@ def test_a_huge_integral_float_gets_its_variants_without_an_overflow():
         warnings.simplefilter("error")
         families = {v.family for v in Real().variants(1e308)}
     assert {"int-form", "npfloat", "huge"} <= families and "float32" not in families
+
+
+def _retrieval_domain(unique=True, aligned=()):
+    from graders.engine.domain import Domain, Param, Seq, Text
+
+    doc = Text(pool="doc")
+    return Domain(
+        "score",
+        (Param("ranking", Seq(doc, min_len=8, unique=unique)), Param("relevant", Seq(doc, min_len=8, unique=unique))),
+        aligned=aligned,
+    )
+
+
+def test_random_inputs_of_a_unique_sequence_hold_distinct_items_that_still_recur_across_arguments():
+    """A ranking names each document once: its random values must too, or every random case breaks that rule (the
+    pool of a text spec holds 2 to 6 words, so eight draws repeat one). The items still come from the shared pool."""
+    import random
+
+    from graders.engine.generate import random_bases
+
+    for unique in (True, False):
+        bases = random_bases(_retrieval_domain(unique), random.Random(7), 40)
+        repeated = [b for b in bases if any(len(set(a)) < len(a) for a in b.args)]
+        if unique:
+            assert not repeated
+            assert sum(bool(set(b.args[0]) & set(b.args[1])) for b in bases) > 30  # documents both ranked and relevant
+        else:
+            assert len(repeated) == len(bases)
+
+
+def test_random_inputs_give_the_sequences_of_an_aligned_group_one_length():
+    import random
+
+    from graders.engine.generate import random_bases
+
+    aligned = random_bases(_retrieval_domain(aligned=(("ranking", "relevant"),)), random.Random(3), 40)
+    assert all(len(b.args[0]) == len(b.args[1]) for b in aligned)
+    free = random_bases(_retrieval_domain(), random.Random(3), 40)
+    assert any(len(b.args[0]) != len(b.args[1]) for b in free)
+
+
+def test_a_large_input_puts_the_first_match_after_a_thousand_places():
+    """Where the arguments share texts (a relevant document that is ranked), one large input keeps the base's items
+    last behind thousands of copies that match nothing across arguments: a solution that looks at the first ten
+    places, or recurses per place, fails it; the shuffled large inputs put a match near the top."""
+    from graders.engine.domain import Domain, Integer, Param, Seq, Text
+    from graders.engine.generate import SCALE_LEN, Base
+
+    doc = Text(pool="doc")
+    domain = Domain(
+        "recall",
+        (
+            Param("ranking", Seq(doc, unique=True)),
+            Param("relevant", Seq(doc, unique=True)),
+            Param("k", Integer(lo=1)),
+        ),
+    )
+    base = Base("a", (["d3", "d1", "d7"], ["d1", "d4"], 2))
+    scaled = [case for case, _ in _families(domain, [base], lambda case: True) if case.family == "scale"]
+    late = [case for case in scaled if case.id.endswith("/2")]
+    assert len(late) == 1, [case.id for case in scaled]
+    ranking, relevant, k = late[0].args
+    assert len(ranking) == SCALE_LEN and len(set(ranking)) == SCALE_LEN and ranking[-3:] == ["d3", "d1", "d7"]
+    assert len(relevant) == SCALE_LEN and relevant[-2:] == ["d1", "d4"]
+    first = min(place for place, d in enumerate(ranking, start=1) if d in set(relevant))
+    assert first == SCALE_LEN - 1
+    assert k >= SCALE_LEN
+    shuffled = [case for case in scaled if not case.id.endswith("/2")]
+    assert shuffled and all(
+        min(p for p, d in enumerate(c.args[0], start=1) if d in set(c.args[1])) <= 10 for c in shuffled
+    )
+
+
+def test_a_random_input_the_reference_refuses_is_an_author_error():
+    """Random cases are explained to the learner as valid inputs: one the reference refuses means the domain lets
+    through what the task forbids (here repeated document ids), which the author must declare."""
+    from graders.engine.case import Case
+    from graders.engine.prepare import AuthorError, prepare
+
+    source = (
+        "def score(ranking, relevant):\n"
+        "    for docs in (ranking, relevant):\n"
+        "        if type(docs) is not list or any(type(d) is not str for d in docs) or len(set(docs)) < len(docs):\n"
+        "            raise ValueError('a list of distinct document ids')\n"
+        "    return len(set(ranking) & set(relevant))\n"
+    )
+    curated = [Case(id="one", call="score", args=(["a"], ["a"]), explain={"en": "One."})]
+    grader = _grader(cases=curated, DOMAIN=_retrieval_domain(unique=False), RANDOM_CASES=5)
+    with pytest.raises(AuthorError, match="random input drawn from the DOMAIN of score.*unique="):
+        prepare(grader, source, lesson="t", checkpoint="1")
+    grader = _grader(cases=curated, DOMAIN=_retrieval_domain(unique=True), RANDOM_CASES=5)
+    assert prepare(grader, source, lesson="t", checkpoint="1")["key"]["expected"]["random-0"]["kind"] == "return"

@@ -389,13 +389,16 @@ class Seq(Spec):
     ``containers``: the container types the task allows ("list", "tuple", "ndarray"): random valid values use
     them, and when two arguments allow several, every mix of them is tried (family ``combo``). Every other
     container (tuple, set, frozenset, str, dict, None, a bare item, a nested list, numpy arrays of each dtype and
-    shape) is tried as a variant anyway; the reference decides which are valid.
+    shape) is tried as a variant anyway; the reference decides which are valid. ``unique``: the task says no item
+    appears twice (the document ids of a ranking): random values hold distinct items, so they stay valid (a
+    repeated item is tried as a variant all the same, family ``dup-item``).
     """
 
     item: Spec
     min_len: int = 0
     max_len: int | None = None
     containers: tuple = ("list",)
+    unique: bool = False
 
     def variants(self, value):
         items = _as_list(value)
@@ -443,10 +446,19 @@ class Seq(Spec):
             out.append(Variant("ndarray-sum-wraps", "int8, sum > 127", np.full(len(items), 100, dtype=np.int8)))
         return out
 
-    def random(self, rng, pools):
+    def sizes(self) -> tuple[int, int]:
+        """The smallest and largest number of items a random value holds."""
         top = self.max_len if self.max_len is not None else self.min_len + 12
-        size = rng.randint(self.min_len, max(self.min_len, min(top, self.min_len + 12)))
-        items = [self.item.random(rng, pools) for _ in range(size)]
+        return self.min_len, max(self.min_len, min(top, self.min_len + 12))
+
+    def random(self, rng, pools, size: int | None = None):
+        """A random valid value; with ``size``, of exactly that many items (aligned arguments share one)."""
+        if size is None:
+            size = rng.randint(*self.sizes())
+        if self.unique:
+            items = _distinct(self.item, size, rng, pools)
+        else:
+            items = [self.item.random(rng, pools) for _ in range(size)]
         kind = rng.choice(self.containers)
         if kind == "tuple":
             return tuple(items)
@@ -488,6 +500,21 @@ def _as_list(value):
 
 def _same(a, b) -> bool:
     return type(a) is type(b) and repr(a) == repr(b)
+
+
+def _distinct(spec: Spec, size: int, rng, pools) -> list:
+    """``size`` random values of ``spec``, no two the same. A text pool the draws exhaust gets a new word, so the
+    items still recur across the arguments that share the pool; any other spec is drawn again."""
+    items: list = []
+    for _ in range(50 * (size + 1)):
+        if len(items) == size:
+            break
+        value = spec.random(rng, pools)
+        if not any(_same(value, v) for v in items):
+            items.append(value)
+        elif isinstance(spec, Text) and spec.pool and isinstance(pools.get(spec.pool), list):
+            pools[spec.pool].append(_random_word(rng, spec.words))
+    return items
 
 
 def _brief(value) -> str:

@@ -197,7 +197,8 @@ FAMILIES = {
     "default-explicit": "a left-out default passed explicitly, with the reference's default value",
     "combo": "the sequences in every mix of the containers their Seq allows; then values of the edge, special-number,"
     " label, type and number-type groups at their first item (ids gen/combo-<family>/...)",
-    "scale": "large valid inputs: sequences grown to max_len or 2000 items, Integer sizes far above the usual",
+    "scale": "large valid inputs: sequences grown to max_len or 2000 items, Integer sizes far above the usual; where "
+    "arguments share texts, also the input's own items last, after 2000 that match nothing",
     "repeat": "a valid call made again after all the others",
     "refill": "an earlier call's list and dict objects passed again, refilled with this call's contents",
 }
@@ -812,8 +813,11 @@ def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
     texts are renamed consistently (``"d3"`` becomes ``"d3~2"`` in every argument, so ids stay distinct and still
     match across arguments) and the numbers are drawn anew within their spec; then the items are shuffled (aligned
     sequences by one permutation). Integer arguments (sizes and counts such as ``bins`` or ``k``) are set far above
-    typical values: at their upper bound or past the grown length, and at a random value in between. A solution
-    that recurses per item, stops after the first thousand items or at place 10, or caps a size, fails here."""
+    typical values: at their upper bound or past the grown length, and at a random value in between. Where the
+    base's arguments share texts (a relevant document that is also ranked), one more input keeps the base's items
+    last, after SCALE_LEN copies that match nothing in the other arguments (:func:`_late`), so the first match
+    comes after place 1000. A solution that recurses per item, stops after the first thousand items or at place 10,
+    or caps a size, fails here."""
     if domain.skips("scale"):
         return
     names = [p.name for p in domain.params]
@@ -867,6 +871,53 @@ def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
             yield _make(
                 domain, base, Variant("scale", f"{longest} items", None), "-", "scale", (tuple(args), kwargs), number
             )
+        if _shared_texts(base.args):
+            late = _late(domain, base, rng)
+            if late is not None:
+                yield late
+
+
+def _late(domain: Domain, base: Base, rng: random.Random):
+    """``base`` with every sequence argument (each inner one, for a sequence of sequences) grown to SCALE_LEN items
+    by copies put before its own items, texts renamed apart per argument (``"d3"`` becomes ``"d3~0.1"`` in the first
+    argument, ``"d3~1.1"`` in the second), so nothing before the base's own items matches across arguments; Integer
+    arguments at their upper bound or past the length. None when no argument grows."""
+    args = list(base.args)
+    longest = 0
+    for index, (param, value) in enumerate(zip(domain.params, base.args)):
+        spec = param.spec
+        if not isinstance(spec, Seq) or not _items_of(value):
+            continue
+        if isinstance(spec.item, Seq) and all(_items_of(v) for v in _items_of(value)):
+            inner = [_pad_front(spec.item, v, SCALE_LEN, index, rng) for v in _items_of(value)]
+            grown = _as_container(_kind_of(value), inner, None)
+        else:
+            grown = _pad_front(spec, value, SCALE_LEN, index, rng)
+        if grown is not None:
+            args[index] = grown
+            longest = SCALE_LEN
+    if not longest:
+        return None
+    kwargs = dict(base.kwargs)
+    for i, param in enumerate(domain.params):
+        if isinstance(param.spec, Integer) and i < len(args) and type(args[i]) is int:
+            args[i] = _large_int(param.spec, longest, rng, 0)
+        elif isinstance(param.spec, Integer) and type(kwargs.get(param.name)) is int:
+            kwargs[param.name] = _large_int(param.spec, longest, rng, 0)
+    variant = Variant("scale", f"{longest} items, its own last", None)
+    return _make(domain, base, variant, "-", "scale", (tuple(args), kwargs), 2)
+
+
+def _pad_front(spec: Seq, value, target: int, index: int, rng: random.Random):
+    """The sequence ``value`` grown to ``target`` items by refreshed copies of its own items (texts renamed for
+    argument ``index``) put before them, in its own container; ``value`` when it is long enough or empty; None
+    when its container cannot hold the new items."""
+    items = _items_of(value)
+    if not items or len(items) >= target:
+        return value
+    size = len(items)
+    front = [_refresh(spec.item, items[n % size], f"{index}.{n // size + 1}", rng) for n in range(target - size)]
+    return _as_container(_kind_of(value), front + items, value)
 
 
 def _grow(spec: Seq, value, target: int, rng: random.Random, order: list | None = None):
@@ -1289,12 +1340,27 @@ def _unique(cases: list[Generated]) -> list[Generated]:
 
 
 def random_bases(domain: Domain, rng: random.Random, count: int) -> list[Base]:
-    """``count`` random inputs drawn from the domain (pools make equal values recur within one input)."""
+    """``count`` random inputs drawn from the domain (pools make equal values recur within one input); the
+    sequences of an aligned group get one length, so the inputs stay valid."""
     out = []
     for index in range(count):
         pools: dict = {}
-        args = tuple(p.spec.random(rng, pools) for p in domain.params if not p.has_default or rng.random() < 0.7)
-        out.append(Base(f"random-{index}", args))
+        sizes: dict = {}
+        for group in domain.aligned:
+            members = {p.name: p.spec for p in domain.params if p.name in group and isinstance(p.spec, Seq)}
+            if members:
+                lo = max(s.sizes()[0] for s in members.values())
+                size = rng.randint(lo, max(lo, min(s.sizes()[1] for s in members.values())))
+                sizes.update((name, size) for name in members)
+        args = []
+        for p in domain.params:
+            if p.has_default and rng.random() >= 0.7:
+                break
+            if p.name in sizes:
+                args.append(p.spec.random(rng, pools, size=sizes[p.name]))
+            else:
+                args.append(p.spec.random(rng, pools))
+        out.append(Base(f"random-{index}", tuple(args)))
     return out
 
 

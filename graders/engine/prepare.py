@@ -278,6 +278,12 @@ def prepare(
             outcome = reference.outcome(
                 case.id, case.call, case.args, case.kwargs, forbid_warnings=case.forbid_warnings
             )
+            if case.explain == _RANDOM_EXPLAIN and outcome["kind"] != "return":
+                raise AuthorError(
+                    f"case {case.id}: a random input drawn from the DOMAIN of {case.call}, yet the reference raises "
+                    f"{outcome['exc']} ({outcome['message']}): declare the task's rule in the domain (unique=, "
+                    "aligned=, min_len=/max_len=, lo=/hi=) so that random inputs stay valid"
+                )
             add(
                 case.id,
                 case.call,
