@@ -4,6 +4,7 @@ import numpy as np
 
 from graders.engine.domain import Domain
 from graders.perplexity_calibration.common import (
+    BINS_SKIP,
     OPEN_FAMILIES,
     THREE_CONFIDENCES_TWO_LABELS,
     case_builder,
@@ -16,7 +17,7 @@ from graders.perplexity_calibration.common import (
 
 DOMAINS = [
     Domain(
-        "expected_calibration_error", prediction_params(True), aligned=(("confidences", "correct"),), skip=OPEN_FAMILIES
+        "expected_calibration_error", prediction_params(True), aligned=(("confidences", "correct"),), skip=BINS_SKIP
     ),
     Domain("brier_score", prediction_params(False), aligned=(("confidences", "correct"),), skip=OPEN_FAMILIES),
 ]

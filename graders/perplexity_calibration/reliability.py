@@ -4,7 +4,7 @@ import numpy as np
 
 from graders.engine.domain import Domain
 from graders.perplexity_calibration.common import (
-    OPEN_FAMILIES,
+    BINS_SKIP,
     THREE_CONFIDENCES_TWO_LABELS,
     case_builder,
     outside_unit_interval,
@@ -15,7 +15,7 @@ from graders.perplexity_calibration.common import (
 )
 
 DOMAINS = [
-    Domain(call, prediction_params(True), aligned=(("confidences", "correct"),), skip=OPEN_FAMILIES)
+    Domain(call, prediction_params(True), aligned=(("confidences", "correct"),), skip=BINS_SKIP)
     for call in ("reliability_diagram", "CalibrationReport.from_predictions")
 ]
 

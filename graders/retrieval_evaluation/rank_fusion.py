@@ -6,7 +6,8 @@ from graders.retrieval_evaluation.common import DOC, builders
 RANDOM_CASES = 25
 PLOT_CASE = "worked-example"  # web/src/figures/fusion_recall.js draws it (PLOT_QUERY holds the same rankings)
 DOMAIN = Domain(
-    "reciprocal_rank_fusion", (Param("rankings", Seq(Seq(DOC))), Param("k", Integer(lo=0), has_default=True))
+    "reciprocal_rank_fusion",
+    (Param("rankings", Seq(Seq(DOC, unique=True))), Param("k", Integer(lo=0), has_default=True)),
 )
 
 case, invalid = builders("reciprocal_rank_fusion")

@@ -5,7 +5,12 @@ from graders.retrieval_evaluation.common import DOC, builders
 
 RANDOM_CASES = 25
 DOMAIN = Domain(
-    "recall_at_k", (Param("ranking", Seq(DOC)), Param("relevant", Seq(DOC, min_len=1)), Param("k", Integer(lo=1)))
+    "recall_at_k",
+    (
+        Param("ranking", Seq(DOC, unique=True)),
+        Param("relevant", Seq(DOC, min_len=1, unique=True)),
+        Param("k", Integer(lo=1)),
+    ),
 )
 
 case, invalid = builders("recall_at_k")

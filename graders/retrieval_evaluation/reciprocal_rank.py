@@ -6,10 +6,12 @@ from graders.retrieval_evaluation.common import DOC, builders
 RANDOM_CASES = 25
 DOMAIN = Domain(
     "mean_reciprocal_rank",
-    (Param("rankings", Seq(Seq(DOC), min_len=1)), Param("relevant", Seq(Seq(DOC, min_len=1), min_len=1))),
+    (
+        Param("rankings", Seq(Seq(DOC, unique=True), min_len=1)),
+        Param("relevant", Seq(Seq(DOC, min_len=1, unique=True), min_len=1)),
+    ),
+    aligned=(("rankings", "relevant"),),
 )
-# Not aligned=(("rankings", "relevant"),): the engine's column variant cannot shape ragged lists of rankings yet;
-# the curated case length-mismatch covers the rule.
 
 case, invalid = builders("mean_reciprocal_rank")
 RANKINGS = [["d3", "d1", "d7"], ["d2", "d5"], ["d4", "d6", "d8"]]
