@@ -190,12 +190,12 @@ def _key_text(k) -> str:
 
 
 def _freeze(w):
-    """A hashable form of a wire value (dict keys are wire values)."""
-    if w[0] in ("str", "int", "bool", "none", "bytes"):
+    """A hashable form of a wire value (dict keys are wire values), or of any part of one (an empty list too)."""
+    if not isinstance(w, list):
+        return w
+    if w and w[0] in ("str", "int", "bool", "none", "bytes"):
         return tuple(w)
-    if isinstance(w, list):
-        return tuple(_freeze(v) if isinstance(v, list) else v for v in w)
-    return w
+    return tuple(_freeze(v) for v in w)
 
 
 def _compare_dict(expected, actual):

@@ -27,7 +27,6 @@ from builtins import (
     BaseException,
     KeyboardInterrupt,
     LookupError,
-    AttributeError,
     SystemExit,
     TypeError,  # noqa
     EOFError,
@@ -416,12 +415,17 @@ def _cut(text: str) -> str:
     return text[:keep] + "\n…\n" + text[-keep:]
 
 
+class _Missing(LookupError):
+    """The first name of a call's path is not defined (its only argument: that name, from the plan)."""
+
+
 def resolve(namespace: dict, path: str):
     """The object ``path`` (a name or a dotted path like ``"Report.from_predictions"``) names in ``namespace``;
-    ``LookupError`` when the first name is missing, ``AttributeError`` for a missing attribute."""
+    ``LookupError`` when the first name is missing, ``AttributeError`` (or whatever a learner's attribute lookup
+    raises) for a missing attribute."""
     head, *rest = path.split(".")
     if head not in namespace:
-        raise LookupError(head)
+        raise _Missing(head)
     obj = namespace[head]
     for part in rest:
         obj = getattr(obj, part)
@@ -452,20 +456,29 @@ def _exit_code(code):
 
 #: The built-in part of a built-in exception class's MRO, by class (most raised exceptions are ValueError and kin).
 _BUILTIN_MRO: dict = {}
+#: The classes of the builtins module, taken when the engine is imported, before any learner code: a learner class
+#: that names its module "builtins", or replaces builtins.ValueError, is not one of them.
+_BUILTIN_CLASSES = frozenset(v for v in vars(builtins).values() if isinstance(v, type))
 
 
 def _exception_outcome(error: BaseException) -> dict:
     tp = type(error)
-    mro = _BUILTIN_MRO.get(tp) if tp.__module__ == "builtins" else None
+    mro = _BUILTIN_MRO.get(tp)
     if mro is None:
-        mro = [values.type_name(c) for c in tp.__mro__ if c.__module__ == "builtins"]
-        if tp.__module__ == "builtins" and len(_BUILTIN_MRO) < 64:
+        try:
+            classes = list(_type.__getattribute__(tp, "__mro__"))
+        except Exception:
+            classes = [BaseException, object]
+        mro = [values.type_name(c) for c in classes if c in _BUILTIN_CLASSES][:64]
+        if tp in _BUILTIN_CLASSES:
             _BUILTIN_MRO[tp] = mro
     mro = list(mro)
     try:
         message = BaseException.__str__(error)
-    except Exception:
+    except (Exception, SystemExit):  # a learner __str__ of an argument: no message, and the run goes on
         message = ""
+    if _type(message) is not str:  # a str subclass a learner's __str__ returned: its own slicing runs their code
+        message = str.__str__(message) if isinstance(message, str) else ""
     return {
         "kind": "raise",
         "exc": values.type_name(type(error)),
@@ -530,9 +543,9 @@ def call_case(
             return call_case(namespace, case, attrs, kept, refills, own)
     try:
         target = resolve(namespace, case["call"])
-    except LookupError as missing:
-        return {"kind": "missing", "name": str(missing.args[0]) if missing.args else case["call"]}
-    except AttributeError:
+    except _Missing as missing:
+        return {"kind": "missing", "name": missing.args[0]}
+    except Exception:  # an attribute the learner's class lacks, or whose lookup (a metaclass) raised
         return {"kind": "missing", "name": case["call"]}
     if not callable(target):
         return {"kind": "not_callable", "name": case["call"]}

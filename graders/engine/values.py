@@ -59,6 +59,7 @@ import json
 import math as _math
 import operator as _operator
 import re as _re
+import sys as _sys
 from types import ModuleType as _ModuleType
 
 from .settings import NAME_LIMIT
@@ -96,7 +97,18 @@ _isinf = _math.isinf
 _isfinite = _math.isfinite
 _all = _builtins.all
 _map = _builtins.map
-_is_dataclass = _dataclasses.is_dataclass
+_dataclass_check = _dataclasses.is_dataclass
+
+
+def _is_dataclass(tp) -> bool:
+    """``dataclasses.is_dataclass(tp)``, False where asking runs learner code that raises (a metaclass's
+    ``__getattr__``)."""
+    try:
+        return _dataclass_check(tp) is True
+    except Exception:
+        return False
+
+
 _fields = _dataclasses.fields
 _ndarray = _np.ndarray if _np is not None else None
 _np_generic = _np.generic if _np is not None else None
@@ -194,8 +206,8 @@ def _array(x, attrs, depth) -> list:
         values = flat
     elif kind in "US":
         values = [_str(v) for v in flat]
-    elif kind == "c":
-        values = [[_float_value(v.real), _float_value(v.imag)] for v in flat]
+    elif kind == "c":  # a long double complex's parts stay numpy scalars: float() them
+        values = [[_float_value(_float(v.real)), _float_value(_float(v.imag))] for v in flat]
     elif kind == "O":
         values = [_encode_at(v, attrs, depth + 1) for v in flat]
     else:
@@ -221,7 +233,11 @@ def _object(x, tp, attrs, depth) -> list:
     names = attrs.get(classname) if attrs else None
     if names is None:
         if _is_dataclass(tp):
-            names = [f.name for f in _fields(tp)]
+            try:  # learner code may have made a field's name anything
+                names = [f.name for f in _fields(tp)]
+            except Exception:
+                names = []
+            names = [k for k in names if _type(k) is _str and _len(k) <= NAME_LIMIT]
         else:
             try:
                 namespace = _object_getattribute(x, "__dict__")
@@ -262,10 +278,7 @@ def _items(items: list, attrs, depth: int) -> list:
         elif tp is _str:
             append(["str", v])
         elif tp is _int:
-            try:
-                append(["int", _str(_int.__repr__(v))])
-            except ValueError:
-                append(_int_too_large())
+            append(_int_wire(v))
         elif tp is _bool:
             append(["bool", v is True])
         elif v is None:
@@ -280,12 +293,24 @@ def _items(items: list, attrs, depth: int) -> list:
 _EXOTIC = [0]
 
 
-def _int_too_large() -> list:
-    """The wire value of an ``int`` with more digits than Python writes out (``sys.get_int_max_str_digits()``, 4300
-    unless learner code lowered it): like a list too large, a value no expected result equals. Writing it would raise
-    ``ValueError`` inside the engine, which once ended the whole run as if the learner's code had failed."""
-    _EXOTIC[0] += 1
-    return ["foreign", "int (too large)", ""]
+#: The most digits of an ``int`` on the wire: CPython's default limit for converting between int and text
+#: (``sys.int_info.default_max_str_digits``), which the judge's interpreter keeps whatever learner code set in its own.
+INT_DIGITS = 4300
+
+
+def _int_wire(v) -> list:
+    """The wire value of the ``int`` ``v``; one with more than :data:`INT_DIGITS` digits, or more than Python writes
+    out (``sys.get_int_max_str_digits()``, which learner code may have lowered or lifted), is like a list too large:
+    a value no expected result equals. Writing it would raise ``ValueError`` inside the engine, or give a text the
+    judge cannot read back."""
+    try:
+        text = _int.__repr__(v)
+    except ValueError:
+        text = None
+    if text is None or _len(text) > INT_DIGITS + 1:
+        _EXOTIC[0] += 1
+        return ["foreign", "int (too large)", ""]
+    return ["int", text]
 
 
 def plain_encode(x, attrs: dict | None = None) -> tuple[list, bool]:
@@ -365,10 +390,7 @@ def _encode_fresh(x, attrs, depth: int) -> list:
     if tp is _bool:
         return ["bool", x is True]
     if tp is _int:
-        try:
-            return ["int", _str(_int.__repr__(x))]
-        except ValueError:
-            return _int_too_large()
+        return _int_wire(x)
     if tp is _float or tp is _np_float64:
         return ["float", _float_value(_float(x))]
     if tp is _str:
@@ -421,7 +443,9 @@ class WireError(ValueError):
 
 _NUMBER_KINDS = frozenset("fiub")
 #: An int as the wire writes it: an optional minus and at most 5000 ASCII digits.
-_INT_TEXT = _re.compile(r"-?[0-9]{1,5000}")
+_INT_TEXT = _re.compile(r"-?[0-9]{1,%d}" % INT_DIGITS)
+#: The largest ``int`` a float field may hold (JSON writes some floats as integers): ``float()`` takes it.
+_FLOAT_INT_MAX = int(_sys.float_info.max)
 
 
 def _check_float(v) -> None:
@@ -430,6 +454,8 @@ def _check_float(v) -> None:
             raise WireError(f"bad float {v[:20]!r}")
     elif type(v) not in (float, int) or type(v) is bool:
         raise WireError(f"bad float of type {type(v).__name__}")
+    elif type(v) is int and not -_FLOAT_INT_MAX <= v <= _FLOAT_INT_MAX:
+        raise WireError("bad float: an int beyond the range of floats")
 
 
 def is_name(v) -> bool:
@@ -442,7 +468,7 @@ def _check_int_text(v) -> None:
         raise WireError("bad int")
 
 
-_FLOAT_TYPES = frozenset((float, int))
+_FLOAT_TYPES = frozenset((float,))
 
 
 def _fast_array_ok(kind: str, items: list) -> bool:
@@ -450,7 +476,7 @@ def _fast_array_ok(kind: str, items: list) -> bool:
     texts, bools); False means "check them one by one"."""
     kinds = set(map(type, items))
     if kind == "f":
-        return kinds <= _FLOAT_TYPES
+        return kinds <= _FLOAT_TYPES  # an int among them is checked on its own (it may be beyond a float's range)
     if kind in "iu":
         return kinds <= {str} and all(map(_INT_TEXT.fullmatch, items))
     if kind == "b":
