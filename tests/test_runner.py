@@ -727,3 +727,81 @@ def test_each_call_records_its_warnings_from_the_same_start_whatever_the_one_bef
     result = runner.run(code, prepared["plan"])
     assert [o.get("warnings") for o in result["outcomes"]] == [None, ["UserWarning"], ["RuntimeWarning"]]
     assert warnings.filters is filters and warnings.filters == entries and warnings.showwarning is shown
+
+
+LEAVES_A_PROCESS = (
+    """
+import os, time
+pid = os.fork()
+if pid == 0:
+    os.setsid()  # a session of its own: out of the run's process group
+    if os.fork() == 0:
+        with open({marker!r}, "w") as out:
+            out.write(str(os.getpid()))
+        time.sleep(60)  # still holding the run's result and stderr pipes
+        os._exit(0)
+    os._exit(0)
+os.waitpid(pid, 0)
+while not os.path.exists({marker!r}) or not open({marker!r}).read():
+    time.sleep(0.01)
+"""
+    + REFERENCE
+)
+
+
+@pytest.mark.parametrize("zygote", [True, False], ids=["zygote", "fresh"])
+def test_a_process_learner_code_leaves_behind_neither_holds_up_the_verdict_nor_outlives_the_run(
+    prepared, monkeypatch, tmp_path, zygote
+):
+    """Correct code that starts a process which detaches and holds the run's pipes still passes at once, and on
+    the zygote's Linux that process is ended with the run (the fresh interpreter ends its own process group)."""
+    import os
+    import time
+
+    if not zygote:
+        monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
+    elif cpython._Zygote.mine() is None:
+        pytest.skip("this platform cannot fork")
+    marker = tmp_path / "leftover"
+    start = time.monotonic()
+    verdict = judge(prepared, cpython.run(LEAVES_A_PROCESS.format(marker=str(marker)), prepared["plan"]), "en")
+    assert verdict["status"] == "pass", verdict.get("message")
+    assert time.monotonic() - start < 5  # not the wall-clock limit, nor the leftover's 60 s
+    leftover = int(marker.read_text())
+    if zygote and os.path.exists("/proc/self/task"):
+        with pytest.raises(ProcessLookupError):
+            os.kill(leftover, 0)
+    else:
+        os.kill(leftover, 9)  # a session of its own escapes a process group; end it here
+
+
+def test_a_flood_on_the_pipes_does_not_fill_the_grading_processes_memory(prepared):
+    """Learner code may write hundreds of megabytes to stderr or to the result pipe: the zygote keeps only what a
+    verdict can use (the end of stderr, a result up to the judge's limit and one byte more)."""
+    zygote = cpython._Zygote.mine()
+    if zygote is None or not __import__("os").path.exists(f"/proc/{zygote.process.pid}/status"):
+        pytest.skip("needs the zygote and /proc")
+
+    def peak() -> int:
+        with open(f"/proc/{zygote.process.pid}/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) * 1024
+
+    before = peak()
+    flood = (
+        "import os, stat\n"
+        "pipes = []\n"
+        "for fd in map(int, os.listdir('/proc/self/fd')):\n"
+        "    try:\n"
+        "        if fd > 2 and stat.S_ISFIFO(os.fstat(fd).st_mode):\n"
+        "            pipes.append(fd)\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "chunk = b'x' * 2**20\n"
+        "for _ in range(300):\n"
+        "    for fd in [2] + pipes:  # stderr and the result pipe\n"
+        "        os.write(fd, chunk)\n"
+    )
+    run = cpython.run(flood + REFERENCE, prepared["plan"], time_limit=5.0)
+    assert run.get("problem") == "too large"  # the result pipe got more than the judge reads
+    assert judge(prepared, run, "en")["status"] == "error"
+    assert peak() - before < 100 * 2**20  # 600 MB went through

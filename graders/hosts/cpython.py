@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from graders.engine.judge import UNREADABLE, read_run
-from graders.engine.settings import DEFAULT_TIME_LIMIT
+from graders.engine.settings import DEFAULT_TIME_LIMIT, RUN_RESULT_LIMIT
 
 #: The folder holding the ``graders`` package, put on the child's ``sys.path`` to import the runner.
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +43,13 @@ WALL_ALLOWANCE = 10.0
 MEMORY_LIMIT = 4 * 2**30
 #: Seconds a zygote may take to report a child killed for the wall-clock limit before it is replaced.
 KILL_GRACE = 5.0
+#: Bytes kept of a child's stderr (its end, for a crash report); of its result, RUN_RESULT_LIMIT and one more, so a
+#: larger one reads as too large whatever learner code writes (nothing more is held in memory).
+STDERR_KEPT = 4000
+#: Seconds a zygote keeps reading a child's pipes after the child exited: a process it started may hold them open.
+AFTER_EXIT = 0.2
+#: The same for a child started for its run, whose pipes threads read (they may wait to be scheduled on a busy host).
+READ_GRACE = 2.0
 
 _BOOT = (
     "import sys; sys.path.insert(0, {root!r}); from graders.hosts import cpython; sys.path.pop(0); cpython.child_main()"
@@ -67,13 +74,32 @@ def _timed_out() -> dict:
     return {"status": "timeout", "stdout": "", "stderr": "", "outcomes": []}
 
 
-def _drain(fd: int, chunks: list) -> None:
-    with os.fdopen(fd, "rb") as pipe:
+class _Kept:
+    """The bytes kept of a child's pipe: the first ``head`` bytes or the last ``tail`` ones; the rest is read and
+    dropped, so the child never blocks and learner code cannot fill the grading process's memory."""
+
+    def __init__(self, head: int | None = None, tail: int | None = None) -> None:
+        self.head, self.tail, self.data = head, tail, bytearray()
+
+    def add(self, chunk: bytes) -> None:
+        if self.head is not None:
+            self.data += chunk[: max(0, self.head - len(self.data))]
+        else:
+            self.data += chunk
+            del self.data[: -self.tail]
+
+
+def _drain(fd: int, kept: _Kept) -> None:
+    """Read the pipe ``fd`` into ``kept`` until it closes (each read takes what is there: a process the child left
+    may hold the pipe open, and what the child wrote must not wait for it)."""
+    try:
         while True:
-            chunk = pipe.read(1 << 16)
+            chunk = os.read(fd, 1 << 16)
             if not chunk:
                 return
-            chunks.append(chunk)
+            kept.add(chunk)
+    finally:
+        os.close(fd)
 
 
 #: The child interpreter's flags: isolated as -I would make it (no user site packages, no unsafe path entry), but
@@ -136,21 +162,45 @@ def _run_fresh(request: bytes, limit: float) -> dict:
         cwd=os.path.abspath(os.sep),
         env=_child_env(),
         preexec_fn=_limits(math.ceil(limit + STARTUP_ALLOWANCE)),
+        start_new_session=hasattr(os, "setsid"),  # its own process group: what it starts ends with it
     )
     os.close(write_fd)
-    chunks: list[bytes] = []
-    # Drain the result pipe while the child runs: a result larger than the pipe buffer must not block the child.
-    reader = threading.Thread(target=_drain, args=(read_fd, chunks), daemon=True)
-    reader.start()
+    result, stderr = _Kept(head=RUN_RESULT_LIMIT + 1), _Kept(tail=STDERR_KEPT)
+    err_fd = os.dup(process.stderr.fileno())
+    process.stderr.close()
+    # Drain both pipes while the child runs: a result larger than the pipe buffer must not block the child.
+    readers = [
+        threading.Thread(target=_drain, args=(read_fd, result), daemon=True),
+        threading.Thread(target=_drain, args=(err_fd, stderr), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
     try:
-        _, stderr = process.communicate(request, timeout=limit * WALL_FACTOR + WALL_ALLOWANCE)
+        process.stdin.write(request)
+        process.stdin.close()
+    except BrokenPipeError:  # the child ended before reading it: its status and stderr say why
+        pass
+    timed_out = False
+    try:
+        process.wait(timeout=limit * WALL_FACTOR + WALL_ALLOWANCE)
     except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        reader.join()
+        timed_out = True
+    _end_group(process.pid, process.kill)
+    process.wait()
+    deadline = time.monotonic() + READ_GRACE
+    for reader in readers:  # the child is gone: what it wrote is read at once, whoever else holds the pipes
+        reader.join(max(0.0, deadline - time.monotonic()))
+    if timed_out:
         return _timed_out()
-    reader.join()
-    return _answer(process.returncode, b"".join(chunks), stderr)
+    return _answer(process.returncode, bytes(result.data), bytes(stderr.data))
+
+
+def _end_group(pid: int, fallback) -> None:
+    """Kill the process group ``pid`` leads (a run's child and whatever it started), or call ``fallback``."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (AttributeError, OSError):
+        fallback()
 
 
 class _ZygoteGone(Exception):
@@ -279,11 +329,13 @@ _ZYGOTE_BOOT = (
 
 def zygote_main() -> None:  # pragma: no cover - runs in the zygote
     """The zygote's loop: read ``(size, cpu seconds, request)`` on stdin; fork a child that runs it; answer the
-    child's pid at once, then its exit status, result and stderr. Single-threaded, so forking is safe."""
+    child's pid at once, then its exit status, result and stderr. Single-threaded, so forking is safe. After each
+    run, whatever the child started is ended (:func:`_sweep`)."""
     from graders.engine import runner
 
     for name in runner.PRELOAD:
         __import__(name)
+    _become_subreaper()
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
     while True:
         header = requests.read(_HEADER.size)
@@ -300,27 +352,80 @@ def zygote_main() -> None:  # pragma: no cover - runs in the zygote
         os.close(err_w)
         answers.write(_PID.pack(pid))
         answers.flush()
-        data, err = _drain_both(result_r, err_r)
-        _, wait_status = os.waitpid(pid, 0)
-        status = os.waitstatus_to_exitcode(wait_status)
+        status, data, err = _drain_both(result_r, err_r, pid)
+        _sweep(pid)
         answers.write(_REPLY.pack(status, len(data), len(err)) + data + err)
         answers.flush()
 
 
-def _drain_both(result_fd: int, err_fd: int) -> tuple[bytes, bytes]:  # pragma: no cover - runs in the zygote
-    chunks = {result_fd: [], err_fd: []}
+def _drain_both(result_fd: int, err_fd: int, pid: int) -> tuple[int, bytes, bytes]:  # pragma: no cover - zygote
+    """Read the child's result and stderr (as much as :class:`_Kept` keeps) until both pipes close, or until
+    AFTER_EXIT seconds after the child exited (a process it started may hold them open); then its exit status."""
+    kept = {result_fd: _Kept(head=RUN_RESULT_LIMIT + 1), err_fd: _Kept(tail=STDERR_KEPT)}
+    status = None
+    stop = None
     with selectors.DefaultSelector() as selector:
-        for fd in chunks:
+        for fd in kept:
             selector.register(fd, selectors.EVENT_READ)
         while selector.get_map():
-            for key, _ in selector.select():
+            if status is None:
+                done, wait_status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    status, stop = os.waitstatus_to_exitcode(wait_status), time.monotonic() + AFTER_EXIT
+            elif time.monotonic() > stop:
+                break
+            for key, _ in selector.select(0.05):
                 chunk = os.read(key.fd, 1 << 16)
                 if chunk:
-                    chunks[key.fd].append(chunk)
+                    kept[key.fd].add(chunk)
                 else:
                     selector.unregister(key.fd)
-                    os.close(key.fd)
-    return b"".join(chunks[result_fd]), b"".join(chunks[err_fd])[-4000:]
+    for fd in kept:
+        os.close(fd)
+    if status is None:
+        status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    return status, bytes(kept[result_fd].data), bytes(kept[err_fd].data)
+
+
+def _become_subreaper() -> None:  # pragma: no cover - runs in the zygote
+    """On Linux, make the processes a run's child starts and leaves behind (even in a session of their own) the
+    zygote's children when their parent ends, so :func:`_sweep` can end them; elsewhere nothing happens."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError, TypeError):
+        pass
+
+
+def _sweep(pid: int) -> None:  # pragma: no cover - runs in the zygote
+    """End what the run of child ``pid`` left running: its process group, then every process the zygote has
+    adopted since (only a run's leftovers can be its children now), until none is left."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    children = f"/proc/self/task/{os.getpid()}/children"
+    for _ in range(100):
+        try:
+            with open(children) as listing:
+                left = [int(p) for p in listing.read().split()]
+        except (OSError, ValueError):
+            left = []
+        for child in left:
+            try:
+                os.kill(child, signal.SIGKILL)
+            except OSError:
+                pass
+        while True:  # reap every child that has ended
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+        if not left:
+            return
+        time.sleep(0.01)
 
 
 def _forked_child(
@@ -328,6 +433,7 @@ def _forked_child(
 ) -> None:  # pragma: no cover - runs in the forked child
     """A run in a child of the zygote: limits, fresh standard streams and random state, then exit."""
     try:
+        os.setpgid(0, 0)  # a process group of its own, which the zygote ends after the run
         os.close(result_r)
         os.close(err_r)
         null = os.open(os.devnull, os.O_RDWR)
