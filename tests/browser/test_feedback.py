@@ -427,3 +427,29 @@ def test_after_a_reload_each_listed_case_can_be_tried_or_says_why_not(en_page, s
         call,
         timeout=30,
     )
+
+
+def test_a_kept_verdict_the_page_cannot_show_is_forgotten_and_the_page_works(save_data_page, isolated_server):
+    """The browser keeps the last verdicts, so they may be damaged (or of an older form): one the page cannot show
+    is dropped, that checkpoint starts idle, the others keep theirs, and every editor is built all the same."""
+    import json
+
+    page = save_data_page
+    open_lesson(page, isolated_server, ready="editors")
+    at = "2026-12-01T10:00:00Z"
+    kept = {
+        LESSON: {
+            "1": {"verdict": {"status": "fail", "passed": 1, "total": 3, "failing": [None]}, "at": at},
+            "2": {"verdict": {"status": "pass", "passed": 3, "total": 3}, "at": at},
+        }
+    }
+    page.evaluate("(kept) => localStorage.setItem('werkbank:verdicts', kept)", json.dumps(kept))
+    page.reload()
+    open_lesson(page, isolated_server, ready="editors")
+    first, second = (section(page, n).locator("[data-verdict]") for n in ("1", "2"))
+    assert first.get_attribute("data-verdict") == "idle" and first.get_attribute("data-restored") is None
+    assert second.get_attribute("data-restored") == "true"
+    assert page.locator("[data-editor] .cm-editor").count() == page.locator("[data-editor]").count()
+    stored = json.loads(page.evaluate("localStorage.getItem('werkbank:verdicts')"))
+    assert list(stored[LESSON]) == ["2"]
+    assert page.werkbank_errors == []

@@ -46,7 +46,9 @@ function showStoreWarnings(store) {
   for (const key of store.warnings) showWarning(key);
   // Progress that lives only in this page's memory is lost with the page: offer the export right beside the
   // warning (the home page has its own export button).
-  const memory = document.querySelector('[data-warning="storage_warning_memory"]');
+  const memory = document.querySelector(
+    '[data-warning="storage_warning_memory"], [data-warning="storage_warning_damaged_kept"]',
+  );
   if (memory && !document.querySelector('[data-action="export"]')) {
     const button = document.createElement("button");
     button.type = "button";

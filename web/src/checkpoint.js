@@ -857,6 +857,20 @@ export class CheckpointView {
   _restoreVerdict() {
     const kept = this.data && this.page.verdicts ? this.page.verdicts.get(this.lesson.id, this.data.id) : null;
     if (!kept) return;
+    try {
+      this._showKept(kept);
+    } catch (error) {
+      // kept by the browser, so possibly damaged (or of an older form): forgotten, never in the way of the page
+      console.warn("werkbank: a kept verdict could not be shown and is forgotten:", error);
+      this.lastCheck = null;
+      this.verdict.replaceChildren();
+      this.verdict.dataset.verdict = "idle";
+      delete this.verdict.dataset.restored;
+      this.page.verdicts.forget(this.lesson.id, this.data.id);
+    }
+  }
+
+  _showKept(kept) {
     renderVerdict(this.verdict, kept.verdict, this._verdictOptions(kept.timeLimit, null));
     this.lastCheck = { verdict: kept.verdict, timeLimit: kept.timeLimit, segments: null };
     this.verdict.dataset.restored = "true";

@@ -51,22 +51,39 @@ const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v)
 
 /**
  * Check and normalise a version-1 document; throws Error with a reason when it is not one.
- * Unknown keys are dropped, missing ones filled in.
+ * Unknown keys are dropped, missing ones filled in. With `dropped` (an array), a damaged lesson, checkpoint record or
+ * draft is left out instead, its reason pushed there: one bad field does not cost the rest of the learner's progress.
  */
-export function validateProgress(doc) {
+export function validateProgress(doc, dropped = null) {
   if (!isObject(doc)) throw new Error("not a JSON object");
   if (doc.version !== VERSION) throw new Error(`version ${JSON.stringify(doc.version)} is not ${VERSION}`);
   if (!isObject(doc.lessons)) throw new Error("'lessons' must be an object");
+  const bad = (reason) => {
+    if (!dropped) throw new Error(reason);
+    dropped.push(reason);
+  };
   const out = emptyProgress();
   for (const [id, lesson] of Object.entries(doc.lessons)) {
-    if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) throw new Error(`bad lesson id ${JSON.stringify(id)}`);
-    if (!isObject(lesson)) throw new Error(`lesson ${id} must be an object`);
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) {
+      bad(`bad lesson id ${JSON.stringify(id)}`);
+      continue;
+    }
+    if (!isObject(lesson)) {
+      bad(`lesson ${id} must be an object`);
+      continue;
+    }
     const entry = { checkpoints: {}, drafts: {} };
     for (const [cp, rec] of Object.entries(lesson.checkpoints || {})) {
-      if (!isObject(rec)) throw new Error(`lesson ${id} checkpoint ${cp} must be an object`);
+      if (!isObject(rec)) {
+        bad(`lesson ${id} checkpoint ${cp} must be an object`);
+        continue;
+      }
       const passedAt =
         typeof rec.passedAt === "string" && !Number.isNaN(Date.parse(rec.passedAt)) ? rec.passedAt : null;
-      if (rec.passedAt != null && passedAt === null) throw new Error(`lesson ${id} checkpoint ${cp}: bad passedAt`);
+      if (rec.passedAt != null && passedAt === null) {
+        bad(`lesson ${id} checkpoint ${cp}: bad passedAt`);
+        continue;
+      }
       entry.checkpoints[cp] = {
         passedAt,
         lastPassingCode: typeof rec.lastPassingCode === "string" ? rec.lastPassingCode : "",
@@ -78,7 +95,10 @@ export function validateProgress(doc) {
       if (rec.solutionFirst === true && passedAt) entry.checkpoints[cp].solutionFirst = true;
     }
     for (const [cp, draft] of Object.entries(lesson.drafts || {})) {
-      if (typeof draft !== "string") throw new Error(`lesson ${id} draft ${cp} must be text`);
+      if (typeof draft !== "string") {
+        bad(`lesson ${id} draft ${cp} must be text`);
+        continue;
+      }
       entry.drafts[cp] = draft;
     }
     out.lessons[id] = entry;
@@ -98,8 +118,11 @@ function validLast(last) {
   return { lesson, lang, checkpoint, at };
 }
 
-/** Bring an older document up to VERSION; returns null for a newer (unknown) version. */
-export function migrate(doc) {
+/**
+ * Bring an older document up to VERSION; returns null for a newer (unknown) version. With `dropped`, damaged parts
+ * are left out rather than refused (see validateProgress).
+ */
+export function migrate(doc, dropped = null) {
   let current = doc;
   let version = isObject(doc) && Number.isInteger(doc.version) ? doc.version : 0;
   if (version > VERSION) return null;
@@ -109,7 +132,7 @@ export function migrate(doc) {
     current = step(current);
     version = current.version;
   }
-  return validateProgress(current);
+  return validateProgress(current, dropped);
 }
 
 function earlier(a, b) {
@@ -162,8 +185,9 @@ export function mergeProgress(preferred, other) {
 
 /**
  * The learner's progress: an in-memory document kept in step with localStorage.
- * `warnings` lists catalog keys to show ("storage_warning_corrupt", "storage_warning_newer",
- * "storage_warning_memory"); listeners registered with onChange() run after every change, local or from another tab.
+ * `warnings` lists catalog keys to show ("storage_warning_corrupt", "storage_warning_partly",
+ * "storage_warning_damaged_kept", "storage_warning_newer", "storage_warning_memory"); listeners registered with
+ * onChange() run after every change, local or from another tab.
  */
 export class ProgressStore {
   /** Load the stored document (or start clean); `storage` defaults to window.localStorage. */
@@ -207,26 +231,41 @@ export class ProgressStore {
     }
     if (raw === null) return null;
     let parsed;
+    const dropped = [];
     try {
       parsed = JSON.parse(raw);
-      const migrated = migrate(parsed);
+      const migrated = migrate(parsed, dropped);
       if (migrated === null) {
         this.readOnly = true;
         this._warn("storage_warning_newer");
         return null;
       }
+      if (dropped.length) this._setAside(raw, migrated);
       return migrated;
     } catch {
-      this._setAside(raw);
+      this._setAside(raw, null);
       return null;
     }
   }
 
-  _setAside(raw) {
-    this._warn("storage_warning_corrupt");
+  /**
+   * Keep a copy of damaged stored progress under its own key (`werkbank:progress:corrupt:<time>`, for a learner or
+   * a helper to recover by hand), then store what could be read of it (`salvaged`), or nothing. Where the copy does
+   * not fit, the damaged original stays as it is (nothing is lost) and this page keeps its progress in memory;
+   * "Reset all progress" clears it.
+   */
+  _setAside(raw, salvaged) {
     try {
       this.storage.setItem(`${KEY}:corrupt:${new Date().toISOString()}`, raw);
-      this.storage.removeItem(KEY);
+    } catch {
+      this._warn("storage_warning_damaged_kept");
+      this.memoryOnly = true;
+      return;
+    }
+    this._warn(salvaged ? "storage_warning_partly" : "storage_warning_corrupt");
+    try {
+      if (salvaged) this.storage.setItem(KEY, JSON.stringify(salvaged));
+      else this.storage.removeItem(KEY);
     } catch {
       this._memory();
     }
@@ -448,12 +487,18 @@ export class ProgressStore {
     this._changed();
   }
 
-  /** Forget all progress and drafts (the caller confirms first). */
+  /**
+   * Forget all progress and drafts (the caller confirms first). Stored progress goes too when this page could not
+   * use it (damaged, or from a newer version), so that saving works again afterwards.
+   */
   resetAll() {
     this.doc = emptyProgress();
-    if (!this.readOnly && !this.memoryOnly && this.storage) {
+    if (this.storage) {
       try {
         this.storage.removeItem(KEY);
+        this.readOnly = false;
+        this.memoryOnly = false;
+        this.warnings = [];
       } catch {
         this._memory();
       }
@@ -545,6 +590,19 @@ export class VerdictStore {
       if (this.storage) this.storage.setItem(VERDICTS_KEY, JSON.stringify(all));
     } catch {
       /* full or blocked: kept in memory for this page */
+    }
+  }
+
+  /** Forget the kept verdict of one checkpoint (one the page could not show). */
+  forget(lesson, cp) {
+    const all = this._all();
+    if (!isObject(all[lesson]) || !(cp in all[lesson])) return;
+    delete all[lesson][cp];
+    this.memory = all;
+    try {
+      if (this.storage) this.storage.setItem(VERDICTS_KEY, JSON.stringify(all));
+    } catch {
+      /* full or blocked: forgotten in memory for this page */
     }
   }
 

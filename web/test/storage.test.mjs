@@ -2,7 +2,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { KEY, ProgressStore, mergeProgress, migrate, validateProgress } from "../src/storage.js";
+import {
+  KEY,
+  ProgressStore,
+  VERDICTS_KEY,
+  VerdictStore,
+  mergeProgress,
+  migrate,
+  validateProgress,
+} from "../src/storage.js";
 
 /** A Storage look-alike over a Map; `failWrites` makes setItem throw like a full or blocked storage. */
 class FakeStorage {
@@ -49,12 +57,42 @@ test("corrupt JSON is set aside under a timestamped key and the store starts cle
   assert.equal(JSON.parse(storage.getItem(KEY)).lessons.les.checkpoints["1"].lastPassingCode, "ok");
 });
 
-test("a well-formed document with wrong field types counts as corrupt too", () => {
-  const raw = JSON.stringify({ version: 1, lessons: { les: { checkpoints: { 1: "yes" } } } });
+test("one damaged field costs only its own part: the rest is kept, and the whole is set aside", () => {
+  const at = "2026-12-01T10:00:00.000Z";
+  const raw = JSON.stringify({
+    version: 1,
+    lessons: {
+      kept: { checkpoints: { 1: pass(at), 2: pass(at) }, drafts: { 3: "# my draft" } },
+      les: { checkpoints: { 1: "yes", 2: { ...pass(at), passedAt: "yesterday" }, 3: pass(at) }, drafts: { 1: 7 } },
+      "Bad Id": { checkpoints: { 1: pass(at) } },
+    },
+  });
   const storage = new FakeStorage({ [KEY]: raw });
   const store = new ProgressStore(storage);
-  assert.deepEqual(store.warnings, ["storage_warning_corrupt"]);
-  assert.equal(store.passedCount("les", ["1"]), 0);
+  assert.deepEqual(store.warnings, ["storage_warning_partly"]);
+  assert.equal(store.passedCount("kept", ["1", "2", "3"]), 2);
+  assert.equal(store.draft("kept", "3"), "# my draft");
+  assert.equal(store.passedCount("les", ["1", "2", "3"]), 1); // checkpoint 3 was well-formed
+  const aside = [...storage.map.keys()].filter((k) => k.startsWith(`${KEY}:corrupt:`));
+  assert.equal(storage.getItem(aside[0]), raw);
+  assert.deepEqual(Object.keys(JSON.parse(storage.getItem(KEY)).lessons).sort(), ["kept", "les"]);
+  assert.throws(() => validateProgress(JSON.parse(raw)), /must be an object/); // an import is refused as a whole
+});
+
+test("damaged progress with no room to set it aside stays as it was, and Reset all clears it", () => {
+  const raw = JSON.stringify({ version: 1, lessons: { les: { checkpoints: { 1: "yes" } } } });
+  const storage = new FakeStorage({ [KEY]: raw });
+  storage.failWrites = true;
+  const store = new ProgressStore(storage);
+  assert.deepEqual(store.warnings, ["storage_warning_damaged_kept"]);
+  store.markPassed("les", "2", "code");
+  assert.equal(storage.getItem(KEY), raw); // nothing lost, nothing overwritten
+  assert.equal(store.isPassed("les", "2"), true); // kept in memory
+  storage.failWrites = false;
+  store.resetAll();
+  assert.equal(storage.getItem(KEY), null);
+  store.markPassed("les", "1", "again");
+  assert.equal(JSON.parse(storage.getItem(KEY)).lessons.les.checkpoints["1"].lastPassingCode, "again");
 });
 
 test("a newer schema is left untouched and nothing is written", () => {
@@ -289,4 +327,15 @@ test("the last verdict of a checkpoint is kept apart, without its output, and bo
   assert.equal(compactVerdict(long).failing.length, 20); // fewer cases listed rather than none
   verdicts.clear();
   assert.equal(verdicts.get("les", "1"), null);
+});
+
+test("forgetting one checkpoint's kept verdict keeps the others", () => {
+  const storage = new FakeStorage();
+  const verdicts = new VerdictStore(storage);
+  verdicts.put("les", "1", { status: "fail", passed: 1, total: 3 });
+  verdicts.put("les", "2", { status: "pass", passed: 3, total: 3 });
+  verdicts.forget("les", "1");
+  assert.equal(verdicts.get("les", "1"), null);
+  assert.equal(new VerdictStore(storage).get("les", "2").verdict.status, "pass");
+  assert.deepEqual(Object.keys(JSON.parse(storage.getItem(VERDICTS_KEY)).les), ["2"]);
 });
