@@ -246,6 +246,22 @@ def test_a_tried_case_is_announced_with_what_came_back_or_the_error(en_page):
     assert page.werkbank_errors == []
 
 
+def test_an_editor_the_page_moves_focus_into_lets_the_next_tab_move_on(en_page):
+    """After "Try this case" the focus is in the scratch editor, as an editor reached with Tab: the next Tab moves on
+    through the page and leaves the case's call as it was, instead of indenting it into an error."""
+    page = en_page
+    item = opened(page, "1").locator("li", has=page.locator('[data-action="try-listed"]')).first
+    press(page, item.locator('[data-action="try-listed"]'))
+    wait_verdict(page, "1", ("idle", "error"))
+    scratch = section(page, "1").locator("[data-example-block] .cm-content")
+    assert scratch.evaluate("el => el === document.activeElement")
+    call = scratch.inner_text()
+    page.keyboard.press("Tab")
+    assert not scratch.evaluate("el => el === document.activeElement")
+    assert scratch.inner_text() == call
+    press(page, section(page, "1").locator('[data-action="back-to-verdict"]'))
+
+
 def test_trace_this_case_steps_through_the_call_by_keyboard(en_page):
     page = en_page
     item = section(page, "1").locator("[data-failing] li").nth(2)

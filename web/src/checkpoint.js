@@ -105,6 +105,7 @@ const getText = (view) => editor.getText(view);
 const setText = (view, text) => editor.setText(view, text);
 const markErrorLine = (view, line) => editor.markErrorLine(view, line);
 const goToLine = (view, line) => editor.goToLine(view, line);
+const focusEditor = (view) => editor.focusEditor(view);
 
 const DRAFT_DELAY_MS = 400;
 /** How long the note after choosing between two tabs' versions stays. */
@@ -757,7 +758,7 @@ export class CheckpointView {
     text.textContent = t("case_text");
     setText(view, source);
     this._exampleChanged();
-    view.focus();
+    focusEditor(view);
     block.scrollIntoView({ block: "nearest" });
     this.run(view.contentDOM);
   }
@@ -775,8 +776,8 @@ export class CheckpointView {
     block.hidden = !this.data.example;
     setText(view, this.data.example || "");
     this._exampleChanged();
-    if (!block.hidden) view.focus();
-    else this.view.focus();
+    if (!block.hidden) focusEditor(view);
+    else focusEditor(this.view);
   }
 
   // ---------------------------------------------------------------- Check
@@ -950,12 +951,12 @@ export class CheckpointView {
         setText(this.view, before);
         showStatus(this.verdict, "idle", t("reset_undone"));
         this.page.announce(t("reset_undone"));
-        this.view.focus();
+        focusEditor(this.view);
       });
       this.verdict.querySelector(".verdict-line").append(" ", undo);
     }
     this.page.announce(t("reset_done"));
-    this.view.focus();
+    focusEditor(this.view);
   }
 
   /**
@@ -980,7 +981,7 @@ export class CheckpointView {
     const done = (message) => {
       box.replaceChildren(el("p", null, message));
       this.page.announce(message);
-      this.view.focus();
+      focusEditor(this.view);
       setTimeout(() => {
         if (box.textContent === message) box.hidden = true;
       }, DRAFT_NOTICE_MS);
@@ -1026,7 +1027,7 @@ export class CheckpointView {
       whenEditor(() => {
         this._ready();
         setText(this.view, this.data.solution);
-        this.view.focus();
+        focusEditor(this.view);
       }),
     );
     box.append(heading, pre, copy);

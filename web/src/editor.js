@@ -320,7 +320,17 @@ export function goToLine(view, line) {
   const { from, text } = view.state.doc.line(n);
   const pos = from + (text.length - text.trimStart().length);
   view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: "center" }) });
+  focusEditor(view);
+}
+
+/**
+ * Move focus into the editor for the learner, as the page does after a button (Try this case, Reset, Put it in the
+ * editor, Edit this line): like an editor reached with Tab, it starts in tab focus mode, so a keyboard user's next
+ * Tab moves on through the page instead of indenting the code, until they press another key.
+ */
+export function focusEditor(view) {
   view.focus();
+  view.setTabFocusMode(UNTIL_ANOTHER_KEY);
 }
 
 /** The editor whose DOM holds `node` (a `.cm-content` that has focus), or null. */
