@@ -246,3 +246,18 @@ def test_a_random_input_the_reference_refuses_is_an_author_error():
         prepare(grader, source, lesson="t", checkpoint="1")
     grader = _grader(cases=curated, DOMAIN=_retrieval_domain(unique=True), RANDOM_CASES=5)
     assert prepare(grader, source, lesson="t", checkpoint="1")["key"]["expected"]["random-0"]["kind"] == "return"
+
+
+def test_a_case_label_is_cut_at_its_first_clause_never_inside_brackets():
+    from graders.engine.case import Case
+    from graders.engine.prepare import _label
+
+    def label(text):
+        return _label(Case(id="c", call="f", args=(), explain={"en": text}))["en"]
+
+    assert label("One fact row (source s1: blue). More text") == "One fact row (source s1: blue)"
+    assert label("Exactly 128 fact rows is still allowed (all blue: none red): the limit") == (
+        "Exactly 128 fact rows is still allowed (all blue: none red)"
+    )
+    assert label("The lesson's example: of the relevant d1 ...") == "The lesson's example"
+    assert label("Ratio 0.5 (a half). Next") == "Ratio 0.5 (a half)"

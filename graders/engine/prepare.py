@@ -221,14 +221,30 @@ def _encode_inputs(case_id: str, args, kwargs) -> tuple:
 
 
 def _label(case: Case) -> dict:
-    """A short label per language: the case's ``title``, else the first sentence of its explanation."""
+    """A short label per language: the case's ``title``, else the first clause of its explanation."""
     if case.title:
         return dict(case.title)
     out = {}
     for lang, text in case.explain.items():
-        head = text.split(". ", 1)[0].split(": ", 1)[0].strip().rstrip(".")
+        head = first_clause(text).strip().rstrip(".")
         out[lang] = head if len(head) <= 90 else head[:87].rstrip() + "…"
     return out
+
+
+_OPENERS, _CLOSERS = "([{", ")]}"
+
+
+def first_clause(text: str) -> str:
+    """``text`` up to its first ". " or ": " outside brackets: "One fact row (source s1: blue)" stays whole."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in _OPENERS:
+            depth += 1
+        elif ch in _CLOSERS:
+            depth = max(0, depth - 1)
+        elif ch in ".:" and depth == 0 and text[i + 1 : i + 2] == " ":
+            return text[:i]
+    return text
 
 
 def plan_entry(case_id: str, call: str, wire_args: list, wire_kwargs: list) -> dict:
