@@ -29,6 +29,8 @@ _LEAD = " \t\n\u00a0,;:!?\"'“”‘’«»"
 
 
 _ENDS = re.compile(r"[.…]+\s")
+#: An operator at an end of a run, apart from it by a space, joins it to the sentence ("الحيرة = exp", "NLL ÷ مجموع").
+_OPERATORS = "=÷×+-−<>≤≥*/"
 
 
 def _sentence_end(part: str, index: int) -> bool:
@@ -51,14 +53,30 @@ def ltr_runs(text: str) -> list[tuple[str, bool]]:
             start += 1
         while end > start and part[end - 1] in _TRAIL:
             end -= 1
+        # brackets that open or close around the run, not inside it, stay with the sentence, at either end: "0 ("
+        # before an Arabic aside, "exp(" before an Arabic argument
+        while start < end:
+            core = part[start:end]
+            opens, closes = sum(core.count(c) for c in _OPEN), sum(core.count(c) for c in _CLOSE)
+            if (core[-1] in _CLOSE and closes > opens) or (core[-1] in _OPEN and opens > closes):
+                end -= 1
+                while end > start and part[end - 1] in _TRAIL:
+                    end -= 1
+            elif (core[0] in _OPEN and opens > closes) or (core[0] in _CLOSE and closes > opens):
+                start += 1
+                while start < end and part[start] in _LEAD:
+                    start += 1
+            elif len(core) > 2 and core[-1] in _OPERATORS and core[-2].isspace():
+                end -= 2
+                while end > start and part[end - 1] in _TRAIL:
+                    end -= 1
+            elif len(core) > 2 and core[0] in _OPERATORS and core[1].isspace():
+                start += 2
+                while start < end and part[start] in _LEAD:
+                    start += 1
+            else:
+                break
         core = part[start:end]
-        # brackets that open or close around the run, not inside it, stay with the sentence
-        while core and core[-1] in _CLOSE and sum(core.count(c) for c in _CLOSE) > sum(core.count(c) for c in _OPEN):
-            core, end = core[:-1], end - 1
-            while end > start and part[end - 1] in _TRAIL:
-                core, end = core[:-1], end - 1
-        while core and core[0] in _OPEN and sum(core.count(c) for c in _OPEN) > sum(core.count(c) for c in _CLOSE):
-            core, start = core[1:], start + 1
         if not _STRONG.search(core):
             out.append((part, False))
             continue

@@ -11,6 +11,8 @@ const TRAIL = " \t\n\u00a0.,;:!?\"'“”‘’«»";
 const LEAD = " \t\n\u00a0,;:!?\"'“”‘’«»";
 const SENTENCE_END = /^[.…]+\s/;
 const HAS_RTL = new RegExp(`[${RTL}]`, "u");
+const OPERATORS = "=÷×+-−<>≤≥*/";
+const SPACE = /\s/;
 
 const count = (text, chars) => Array.from(text).filter((c) => chars.includes(c)).length;
 
@@ -30,19 +32,27 @@ export function ltrRuns(text) {
       // full stops before a space end the sentence before the run ("… بادئة. Escape ثم"); ".strip()" and ".5" are runs
       while (start < end && (LEAD.includes(part[start]) || SENTENCE_END.test(part.slice(start)))) start++;
       while (end > start && TRAIL.includes(part[end - 1])) end--;
-      let core = part.slice(start, end);
-      while (core && CLOSE.includes(core[core.length - 1]) && count(core, CLOSE) > count(core, OPEN)) {
-        core = core.slice(0, -1);
-        end--;
-        while (end > start && TRAIL.includes(part[end - 1])) {
-          core = core.slice(0, -1);
+      // brackets that open or close around the run, not inside it, stay with the sentence, at either end
+      while (start < end) {
+        const inner = part.slice(start, end);
+        const opens = count(inner, OPEN);
+        const closes = count(inner, CLOSE);
+        const last = inner[inner.length - 1];
+        if ((CLOSE.includes(last) && closes > opens) || (OPEN.includes(last) && opens > closes)) {
           end--;
-        }
+          while (end > start && TRAIL.includes(part[end - 1])) end--;
+        } else if ((OPEN.includes(inner[0]) && opens > closes) || (CLOSE.includes(inner[0]) && closes > opens)) {
+          start++;
+          while (start < end && LEAD.includes(part[start])) start++;
+        } else if (inner.length > 2 && OPERATORS.includes(last) && SPACE.test(inner[inner.length - 2])) {
+          end -= 2;
+          while (end > start && TRAIL.includes(part[end - 1])) end--;
+        } else if (inner.length > 2 && OPERATORS.includes(inner[0]) && SPACE.test(inner[1])) {
+          start += 2;
+          while (start < end && LEAD.includes(part[start])) start++;
+        } else break;
       }
-      while (core && OPEN.includes(core[0]) && count(core, OPEN) > count(core, CLOSE)) {
-        core = core.slice(1);
-        start++;
-      }
+      const core = part.slice(start, end);
       if (!STRONG.test(core)) {
         out.push([part, false]);
         return;
