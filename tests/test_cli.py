@@ -164,6 +164,21 @@ def test_lone_surrogates_from_learner_code_come_back_as_json_escapes(tmp_path):
     assert text.returncode == 1 and text.stdout.startswith("FAIL:"), text.stderr
 
 
+def test_learner_output_cannot_drive_the_terminal_and_json_keeps_it_exact(tmp_path):
+    """Learner code printing escape sequences (clear the screen, a fake PASS line, a carriage return over it, an
+    8-bit CSI) shows them as visible escapes in the terminal text; the JSON holds exactly what was printed."""
+    spoof = tmp_path / "spoof.py"
+    printed = "\x1b[H\x1b[2JPASS: All cases pass.\r\x9b2J\x07"
+    spoof.write_text(f"print({printed!r})\n\ndef decode_link(text):\n    return 1\n", encoding="utf-8")
+    text = werkbank("grade", "micropip-demo", "1", str(spoof))
+    assert text.returncode == 1 and text.stdout.startswith("FAIL:"), text.stderr
+    assert not any(c in text.stdout for c in "\x1b\r\x9b\x07")
+    assert "\\u001b[H\\u001b[2JPASS" in text.stdout and "\\u009b" in text.stdout
+    result = werkbank("grade", "micropip-demo", "1", str(spoof), "--json")
+    assert "\x9b" not in result.stdout
+    assert json.loads(result.stdout)["stdout"] == printed + "\n"
+
+
 @pytest.mark.parametrize(
     "raw",
     [

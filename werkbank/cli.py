@@ -27,14 +27,22 @@ def read_source(path: Path) -> str:
     return data.decode(encoding)
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNPRINTABLE = re.compile("[\ud800-\udfff\x7f-\x9f]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")
 
 
 def printable(text: str) -> str:
-    """``text`` with every lone surrogate (learner code may print or return one) written as its ``\\uXXXX``
-    escape: such text cannot be encoded as UTF-8, and the command once died writing it. Inside the JSON output the
-    escape is the JSON escape of the same character."""
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """``text`` with every lone surrogate (learner code may print or return one) and every C1 control character
+    (a terminal may take U+009B for the start of an escape sequence) written as its ``\\uXXXX`` escape: a lone
+    surrogate cannot be encoded as UTF-8, and the command once died writing it. Inside the JSON output the escape is
+    the JSON escape of the same character."""
+    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def terminal_text(text: str) -> str:
+    """:func:`printable`, and every other control character but newline and tab escaped too: learner output shown
+    in a terminal cannot clear the screen, move the cursor or overwrite a line to fake a verdict."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", printable(text))
 
 
 def _grade(args) -> int:
@@ -59,7 +67,7 @@ def _grade(args) -> int:
     if args.json:
         print(printable(json.dumps(verdict, ensure_ascii=False)))
     else:
-        print(printable(format_verdict(verdict)))
+        print(terminal_text(format_verdict(verdict)))
     if verdict["status"] == "author_error":
         if not args.json:
             print("(an author error: the lesson or its grader needs fixing)", file=sys.stderr)
