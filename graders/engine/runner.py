@@ -454,24 +454,30 @@ def _exit_code(code):
     return text if len(text) <= EXIT_TEXT_LIMIT else text[:EXIT_TEXT_LIMIT] + "…"
 
 
-#: The built-in part of a built-in exception class's MRO, by class (most raised exceptions are ValueError and kin).
+#: The built-in part of a built-in exception class's MRO, by the class's id (most raised exceptions are ValueError and
+#: kin; built-in classes live as long as the interpreter, so their ids stay theirs).
 _BUILTIN_MRO: dict = {}
-#: The classes of the builtins module, taken when the engine is imported, before any learner code: a learner class
-#: that names its module "builtins", or replaces builtins.ValueError, is not one of them.
-_BUILTIN_CLASSES = frozenset(v for v in vars(builtins).values() if isinstance(v, type))
+#: The classes of the builtins module by id, taken when the engine is imported, before any learner code: a learner
+#: class that names its module "builtins", replaces builtins.ValueError, or whose metaclass makes it compare equal to
+#: one, is not one of them. Looked up by id, so no learner ``__hash__`` or ``__eq__`` runs.
+_BUILTIN_CLASSES = {id(v): v for v in vars(builtins).values() if isinstance(v, type)}
+
+
+def _is_builtin_class(cls) -> bool:
+    return _BUILTIN_CLASSES.get(id(cls)) is cls
 
 
 def _exception_outcome(error: BaseException) -> dict:
     tp = type(error)
-    mro = _BUILTIN_MRO.get(tp)
+    mro = _BUILTIN_MRO.get(id(tp)) if _is_builtin_class(tp) else None
     if mro is None:
         try:
             classes = list(_type.__getattribute__(tp, "__mro__"))
         except Exception:
             classes = [BaseException, object]
-        mro = [values.type_name(c) for c in classes if c in _BUILTIN_CLASSES][:64]
-        if tp in _BUILTIN_CLASSES:
-            _BUILTIN_MRO[tp] = mro
+        mro = [values.type_name(c) for c in classes if _is_builtin_class(c)][:64]
+        if _is_builtin_class(tp):
+            _BUILTIN_MRO[id(tp)] = mro
     mro = list(mro)
     try:
         message = BaseException.__str__(error)
