@@ -221,3 +221,20 @@ def test_grade_text_names_the_declared_mistake_it_recognises(tmp_path):
     verdict = json.loads(werkbank("grade", "retrieval-evaluation", "1", str(path), "--json").stdout)
     assert result.returncode == 1 and verdict["failure"]["mistake"] == mistake.name
     assert f"  mistake:  {mistake.name}: {mistake.feedback['en']}" in result.stdout.splitlines()
+
+
+def test_a_file_without_the_code_its_checkpoint_builds_on_is_told_what_it_lacks(tmp_path):
+    """The page runs the learner's code of the checkpoints a checkpoint needs first; a file for `werkbank grade`
+    must hold it too. One that does not is told so by name, beside the NameError; a checkpoint that needs none is
+    silent about it."""
+    only_new = tmp_path / "only_new.py"
+    only_new.write_text(
+        "def reliability_diagram(confidences, correct, bins=10):\n"
+        "    return expected_calibration_error(confidences, correct, bins=bins)\n",
+        encoding="utf-8",
+    )
+    verdict = json.loads(werkbank("grade", "perplexity-calibration", "3", str(only_new), "--json").stdout)
+    (note,) = [n for n in verdict["notes"] if "builds on checkpoint 2" in n]
+    assert "brier_score, expected_calibration_error" in note and "_" + "validated" not in note
+    complete = werkbank("grade", "perplexity-calibration", "2", str(only_new), "--json")
+    assert not any("builds on" in n for n in json.loads(complete.stdout)["notes"])  # checkpoint 2 needs nothing

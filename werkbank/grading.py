@@ -8,6 +8,7 @@ writes the verdict.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import os
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from graders.engine import shrink
 from graders.engine.case import AuthorError
+from graders.engine.i18n import text
 from graders.engine.judge import adopt_shrunk, author_error, judge
 from graders.engine.prepare import prepare, prepare_candidates
 from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
@@ -112,7 +114,8 @@ def grade_source(
     one a Check in the browser gives. With ``shrink_failures`` a failing case is shown on the smallest input found
     that fails the same way."""
     try:
-        checkpoint = load_lesson(lesson_id).checkpoint(checkpoint_id)
+        lesson = load_lesson(lesson_id)
+        checkpoint = lesson.checkpoint(checkpoint_id)
     except LessonError as error:
         return author_error(str(error), lang, usage=True)
     try:
@@ -134,7 +137,50 @@ def grade_source(
             verdict = shrink_verdict(checkpoint, prepared, run, verdict, source, lang)
         except Exception:  # noqa: BLE001 - as in the browser: shrinking only improves a verdict, never loses it
             pass
+    if verdict["status"] != "pass" and checkpoint.needs:
+        missing = _needed_names(lesson, checkpoint, source)
+        if missing:
+            verdict.setdefault("notes", []).append(
+                text(
+                    "note_needs",
+                    lang,
+                    checkpoint=checkpoint.id,
+                    needs=", ".join(checkpoint.needs),
+                    names=", ".join(missing[:5]) + (", …" if len(missing) > 5 else ""),
+                )
+            )
     return verdict
+
+
+def _top_level_names(source: str) -> set[str] | None:
+    """The names a module's top level defines (functions, classes, assignments, imports); None when it does not
+    parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
+
+
+def _needed_names(lesson, checkpoint, source: str) -> list[str]:
+    """The public names the references of the checkpoints ``checkpoint`` builds on define and ``source`` does not:
+    the page runs the learner's code of those checkpoints first, a file given to ``werkbank grade`` must hold it."""
+    have = _top_level_names(source)
+    if have is None:
+        return []
+    needed: set[str] = set()
+    for need in checkpoint.needs:
+        needed |= _top_level_names(lesson.checkpoint(need).solution()) or set()
+    return sorted(n for n in needed - have if not n.startswith("_"))
 
 
 def shrink_verdict(checkpoint, prepared: dict, run: dict, verdict: dict, source: str, lang: str) -> dict:
