@@ -860,14 +860,7 @@ def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
                 longest = max(longest, target)
             if not longest:
                 continue
-            kwargs = dict(base.kwargs)
-            for i, param in enumerate(domain.params):
-                if not isinstance(param.spec, Integer):
-                    continue
-                if i < len(args) and type(args[i]) is int:
-                    args[i] = _large_int(param.spec, longest, rng, number)
-                elif type(kwargs.get(param.name)) is int:
-                    kwargs[param.name] = _large_int(param.spec, longest, rng, number)
+            kwargs = _large_ints(domain, args, base.kwargs, longest, rng, number)
             yield _make(
                 domain, base, Variant("scale", f"{longest} items", None), "-", "scale", (tuple(args), kwargs), number
             )
@@ -889,47 +882,58 @@ def _late(domain: Domain, base: Base, rng: random.Random):
         if not isinstance(spec, Seq) or not _items_of(value):
             continue
         if isinstance(spec.item, Seq) and all(_items_of(v) for v in _items_of(value)):
-            inner = [_pad_front(spec.item, v, SCALE_LEN, index, rng) for v in _items_of(value)]
+            inner = [_grow(spec.item, v, SCALE_LEN, rng, prefix=f"{index}.", own_last=True) for v in _items_of(value)]
             grown = _as_container(_kind_of(value), inner, None)
         else:
-            grown = _pad_front(spec, value, SCALE_LEN, index, rng)
+            grown = _grow(spec, value, SCALE_LEN, rng, prefix=f"{index}.", own_last=True)
         if grown is not None:
             args[index] = grown
             longest = SCALE_LEN
     if not longest:
         return None
-    kwargs = dict(base.kwargs)
-    for i, param in enumerate(domain.params):
-        if isinstance(param.spec, Integer) and i < len(args) and type(args[i]) is int:
-            args[i] = _large_int(param.spec, longest, rng, 0)
-        elif isinstance(param.spec, Integer) and type(kwargs.get(param.name)) is int:
-            kwargs[param.name] = _large_int(param.spec, longest, rng, 0)
+    kwargs = _large_ints(domain, args, base.kwargs, longest, rng, 0)
     variant = Variant("scale", f"{longest} items, its own last", None)
     return _make(domain, base, variant, "-", "scale", (tuple(args), kwargs), 2)
 
 
-def _pad_front(spec: Seq, value, target: int, index: int, rng: random.Random):
-    """The sequence ``value`` grown to ``target`` items by refreshed copies of its own items (texts renamed for
-    argument ``index``) put before them, in its own container; ``value`` when it is long enough or empty; None
-    when its container cannot hold the new items."""
+def _large_ints(domain: Domain, args: list, kwargs: dict, longest: int, rng: random.Random, number: int) -> dict:
+    """Every Integer argument of a large input (``args`` in place; a new kwargs dict returned) set by
+    :func:`_large_int`."""
+    kwargs = dict(kwargs)
+    for i, param in enumerate(domain.params):
+        if not isinstance(param.spec, Integer):
+            continue
+        if i < len(args) and type(args[i]) is int:
+            args[i] = _large_int(param.spec, longest, rng, number)
+        elif type(kwargs.get(param.name)) is int:
+            kwargs[param.name] = _large_int(param.spec, longest, rng, number)
+    return kwargs
+
+
+def _grow(
+    spec: Seq,
+    value,
+    target: int,
+    rng: random.Random,
+    order: list | None = None,
+    prefix: str = "",
+    own_last: bool = False,
+):
+    """The sequence ``value`` grown to ``target`` items with refreshed copies of its own (:func:`_refresh`, copy
+    number ``n`` renamed with ``prefix + n``), shuffled by ``order`` (or a permutation of its own), or with
+    ``own_last`` the copies first and its own items after them; in its own container; ``value`` itself when it has
+    no items or is long enough already; None when its container cannot hold the new items."""
     items = _items_of(value)
     if not items or len(items) >= target:
         return value
     size = len(items)
-    front = [_refresh(spec.item, items[n % size], f"{index}.{n // size + 1}", rng) for n in range(target - size)]
-    return _as_container(_kind_of(value), front + items, value)
-
-
-def _grow(spec: Seq, value, target: int, rng: random.Random, order: list | None = None):
-    """The sequence ``value`` grown to ``target`` items with refreshed copies of its own (:func:`_refresh`), shuffled
-    by ``order`` (or a permutation of its own), in its own container; ``value`` itself when it has no items or is
-    long enough already; None when its container cannot hold the new items."""
-    items = _items_of(value)
-    if not items or len(items) >= target:
-        return value
-    size = len(items)
-    grown = [items[n] if n < size else _refresh(spec.item, items[n % size], n // size, rng) for n in range(target)]
-    if order is None:
+    grown = [
+        items[n] if n < size else _refresh(spec.item, items[n % size], f"{prefix}{n // size}", rng)
+        for n in range(target)
+    ]
+    if own_last:
+        order = list(range(size, target)) + list(range(size))
+    elif order is None:
         order = list(range(target))
         rng.shuffle(order)
     return _as_container(_kind_of(value), [grown[n] for n in order], value)
