@@ -226,7 +226,7 @@ def _label(case: Case) -> dict:
         return dict(case.title)
     out = {}
     for lang, text in case.explain.items():
-        head = first_clause(text).strip().rstrip(".")
+        head = _first_clause(text).strip().rstrip(".")
         out[lang] = head if len(head) <= 90 else head[:87].rstrip() + "…"
     return out
 
@@ -234,7 +234,7 @@ def _label(case: Case) -> dict:
 _OPENERS, _CLOSERS = "([{", ")]}"
 
 
-def first_clause(text: str) -> str:
+def _first_clause(text: str) -> str:
     """``text`` up to its first ". " or ": " outside brackets: "One fact row (source s1: blue)" stays whole."""
     depth = 0
     for i, ch in enumerate(text):

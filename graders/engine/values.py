@@ -442,7 +442,7 @@ class WireError(ValueError):
 
 
 _NUMBER_KINDS = frozenset("fiub")
-#: An int as the wire writes it: an optional minus and at most 5000 ASCII digits.
+#: An int as the wire writes it: an optional minus and at most INT_DIGITS ASCII digits.
 _INT_TEXT = _re.compile(r"-?[0-9]{1,%d}" % INT_DIGITS)
 #: The largest ``int`` a float field may hold (JSON writes some floats as integers): ``float()`` takes it.
 _FLOAT_INT_MAX = int(_sys.float_info.max)

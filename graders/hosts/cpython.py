@@ -401,10 +401,7 @@ def _become_subreaper() -> None:  # pragma: no cover - runs in the zygote
 def _sweep(pid: int) -> None:  # pragma: no cover - runs in the zygote
     """End what the run of child ``pid`` left running: its process group, then every process the zygote has
     adopted since (only a run's leftovers can be its children now), until none is left."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass
+    _end_group(pid, lambda: None)
     children = f"/proc/self/task/{os.getpid()}/children"
     for _ in range(100):
         try:
