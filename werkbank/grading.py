@@ -153,7 +153,7 @@ def grade_source(
 
 
 def _top_level_names(source: str) -> set[str] | None:
-    """The names a module's top level defines (functions, classes, assignments, imports); None when it does not
+    """The names a module's top level binds (functions, classes, assignments, imports); None when it does not
     parse."""
     try:
         tree = ast.parse(source)
@@ -172,14 +172,17 @@ def _top_level_names(source: str) -> set[str] | None:
 
 
 def _needed_names(lesson, checkpoint, source: str) -> list[str]:
-    """The public names the references of the checkpoints ``checkpoint`` builds on define and ``source`` does not:
-    the page runs the learner's code of those checkpoints first, a file given to ``werkbank grade`` must hold it."""
+    """The public functions and classes the references of the checkpoints ``checkpoint`` builds on define (what
+    :func:`werkbank.mutants.carried_over` counts as carried) and ``source`` binds in no way: the page runs the
+    learner's code of those checkpoints first, a file given to ``werkbank grade`` must hold it."""
+    from werkbank.mutants import definitions
+
     have = _top_level_names(source)
     if have is None:
         return []
     needed: set[str] = set()
     for need in checkpoint.needs:
-        needed |= _top_level_names(lesson.checkpoint(need).solution()) or set()
+        needed |= set(definitions(lesson.checkpoint(need).solution()))
     return sorted(n for n in needed - have if not n.startswith("_"))
 
 

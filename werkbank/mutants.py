@@ -303,8 +303,9 @@ def mutants(source: str) -> list[Mutant]:
     return found
 
 
-def _definitions(source: str) -> dict[str, str]:
-    """The top-level functions and classes of ``source``: name -> their code, positions left out."""
+def definitions(source: str) -> dict[str, str]:
+    """The top-level functions and classes of ``source``: name -> their code, positions left out (raises
+    SyntaxError for source that does not parse)."""
     out = {}
     for node in ast.parse(source).body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -314,10 +315,10 @@ def _definitions(source: str) -> dict[str, str]:
 
 def carried_over(source: str, needed_sources) -> set[str]:
     """The top-level functions and classes of ``source`` that a needed checkpoint's reference holds unchanged."""
-    mine = _definitions(source)
+    mine = definitions(source)
     out = set()
     for other in needed_sources:
-        theirs = _definitions(other)
+        theirs = definitions(other)
         out.update(name for name, code in mine.items() if theirs.get(name) == code)
     return out
 
