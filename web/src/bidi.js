@@ -11,6 +11,7 @@ const TRAIL = " \t\n\u00a0.,;:!?\"'“”‘’«»";
 const LEAD = " \t\n\u00a0,;:!?\"'“”‘’«»";
 const SENTENCE_END = /^[.…]+\s/;
 const HAS_RTL = new RegExp(`[${RTL}]`, "u");
+// an operator at an end of a run, apart from it by a space, joins it to the sentence ("= exp", "NLL ÷")
 const OPERATORS = "=÷×+-−<>≤≥*/";
 const SPACE = /\s/;
 

@@ -585,12 +585,7 @@ export class VerdictStore {
     const lessonEntry = isObject(all[lesson]) ? all[lesson] : {};
     lessonEntry[cp] = { verdict: kept, timeLimit, code, at: new Date().toISOString() };
     all[lesson] = lessonEntry;
-    this.memory = all;
-    try {
-      if (this.storage) this.storage.setItem(VERDICTS_KEY, JSON.stringify(all));
-    } catch {
-      /* full or blocked: kept in memory for this page */
-    }
+    this._save(all);
   }
 
   /** Forget the kept verdict of one checkpoint (one the page could not show). */
@@ -598,11 +593,15 @@ export class VerdictStore {
     const all = this._all();
     if (!isObject(all[lesson]) || !(cp in all[lesson])) return;
     delete all[lesson][cp];
+    this._save(all);
+  }
+
+  _save(all) {
     this.memory = all;
     try {
       if (this.storage) this.storage.setItem(VERDICTS_KEY, JSON.stringify(all));
     } catch {
-      /* full or blocked: forgotten in memory for this page */
+      /* full or blocked: kept in memory for this page */
     }
   }
 
