@@ -78,3 +78,48 @@ def test_curated_cases_are_shown_as_written():
     source = checkpoint.mistake("sources_sorted_naturally").source()
     verdict = grade_source("claims-abstention", "1", source)
     assert verdict["failure"]["case"] == "sorted-as-sorted-does" and not verdict["failure"]["shrunk"]
+
+
+# Right on every call made on its own; the index of facts is a global every call adds to. Its first failing case is
+# a curated one about something else, whose own explanation and hint would send the learner after the wrong thing.
+KEPT = (Path(__file__).parent / "data" / "wrong" / "claims_1_index_kept_between_calls.py").read_text(encoding="utf-8")
+
+
+def test_a_case_that_passes_on_its_own_is_told_as_a_failure_across_calls():
+    told = grade_source("claims-abstention", "1", KEPT)
+    plain = grade_source("claims-abstention", "1", KEPT, shrink_failures=False)
+    assert told["status"] == plain["status"] == "fail" and told["failed_cases"] == plain["failed_cases"]
+    before, after = plain["failure"], told["failure"]
+    assert before["kind"] == "wrong_value" and not before.get("alone")
+    assert after["case"] == before["case"] and after["call"] == before["call"] and not after["shrunk"]
+    assert after["alone"] and after["kind"] == "repeated_calls"
+    assert after["reason"].endswith(before["reason"]) and after["reason"].startswith("This call went wrong only after")
+    assert "earlier calls" in after["hint"] and after["hint"] != before["hint"]
+    # and it is true: the shown call, alone, gives the expected value
+    namespace = {}
+    exec(KEPT, namespace)
+    assert repr(eval(after["call_source"].splitlines()[-1], namespace)) == after["expected"]
+
+
+def test_a_case_that_fails_on_its_own_too_keeps_its_own_explanation():
+    checkpoint = load_lesson("claims-abstention").checkpoint("1")
+    source = checkpoint.mistake("sources_sorted_naturally").source()
+    verdict = grade_source("claims-abstention", "1", source)
+    assert verdict["failure"]["kind"] == "wrong_value" and not verdict["failure"].get("alone")
+    shrunk = grade_source("claims-abstention", "1", ALMOST)["failure"]
+    assert shrunk["shrunk"] and not shrunk.get("alone")
+
+
+def test_only_a_failing_case_after_other_calls_is_called_on_its_own():
+    key = {"cases": {"a": {}, "b": {}, "gen/r": {"generated": {"family": "repeat"}}}}
+    plan = {"cases": [{"id": "a"}, {"id": "b"}, {"id": "gen/r"}]}
+
+    def verdict(case, kind="wrong_value", status="fail"):
+        return {"status": status, "failure": {"case": case, "kind": kind}}
+
+    assert shrink.isolatable(key, verdict("b"), plan)
+    assert not shrink.isolatable(key, verdict("a"), plan)  # the first case: nothing ran before it
+    assert not shrink.isolatable(key, verdict("gen/r"), plan)  # fails only across calls by design
+    assert not shrink.isolatable(key, verdict("b", kind="repeated_calls"), plan)
+    assert not shrink.isolatable(key, verdict("b", kind="missing"), plan)
+    assert not shrink.isolatable(key, verdict("b", status="error"), plan)

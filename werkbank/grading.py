@@ -19,7 +19,7 @@ from pathlib import Path
 from graders.engine import shrink
 from graders.engine.case import AuthorError
 from graders.engine.i18n import text
-from graders.engine.judge import adopt_shrunk, author_error, judge
+from graders.engine.judge import adopt_alone, adopt_shrunk, author_error, judge
 from graders.engine.prepare import prepare, prepare_candidates
 from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
 from graders.hosts import cpython
@@ -124,15 +124,7 @@ def grade_source(
         return author_error(str(error), lang)
     run = cpython.run(source, prepared["plan"])
     verdict = judge(prepared, run, lang)
-    if (
-        shrink_failures
-        and verdict["status"] == "fail"
-        and shrink.shrinkable(
-            prepared["key"],
-            verdict,
-            next(c for c in prepared["plan"]["cases"] if c["id"] == verdict["failure"]["case"]),
-        )
-    ):
+    if shrink_failures and verdict["status"] == "fail":
         try:
             verdict = shrink_verdict(checkpoint, prepared, run, verdict, source, lang)
         except Exception:  # noqa: BLE001 - as in the browser: shrinking only improves a verdict, never loses it
@@ -188,21 +180,31 @@ def _needed_names(lesson, checkpoint, source: str) -> list[str]:
 
 def shrink_verdict(checkpoint, prepared: dict, run: dict, verdict: dict, source: str, lang: str) -> dict:
     """Rounds of shrinking (:mod:`graders.engine.shrink`): each runs the learner's code on smaller inputs in a child
-    process and keeps the smallest that fails the way the original case failed."""
+    process and keeps the smallest that fails the way the original case failed. The first round also calls the
+    failing case on its own first: when it passes there, the failure is told as one across calls instead."""
     import importlib
 
     case_id = verdict["failure"]["case"]
     key = prepared["key"]
     plan_case = next(c for c in prepared["plan"]["cases"] if c["id"] == case_id)
+    alone = shrink.isolatable(key, verdict, prepared["plan"])
+    smaller = shrink.shrinkable(key, verdict, plan_case)
     actual = next((o for o in run.get("outcomes", []) if o.get("id") == case_id), None)
     wanted = shrink.failure_kind(key["expected"][case_id], actual)
     meta = key["cases"][case_id]
     grader = importlib.import_module(checkpoint.grader)
-    for _ in range(shrink.ROUNDS):
-        round_prepared = prepare_candidates(grader, checkpoint.solution(), plan_case, meta, prepared["plan"]["attrs"])
+    for number in range(shrink.ROUNDS if smaller else int(alone)):
+        first = alone and number == 0
+        round_prepared = prepare_candidates(
+            grader, checkpoint.solution(), plan_case, meta, prepared["plan"]["attrs"], alone=first, smaller=smaller
+        )
         if not round_prepared["plan"]["cases"]:
             break
         round_run = cpython.run(source, round_prepared["plan"])
+        if first:
+            told = adopt_alone(verdict, round_prepared, round_run, lang)
+            if told is not verdict:
+                return told
         round_verdict = judge(round_prepared, round_run, lang)
         best = shrink.smallest_failure(round_prepared["key"], round_run, wanted, round_verdict["failed_cases"])
         if best is None:

@@ -627,6 +627,33 @@ def adopt_shrunk(verdict: dict, prepared: dict, case_id: str, run: dict, lang: s
     return out
 
 
+def adopt_alone(verdict: dict, prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
+    """``verdict`` told as a failure across calls when its failing case, called again on its own first in a fresh
+    start (``prepared``: a shrink round made with ``alone``, and its ``run``), passed: the case's own explanation
+    and hint name the kind of input it is, which is then not what went wrong. Unchanged otherwise."""
+    from .shrink import alone_id
+
+    failure_entry = verdict.get("failure")
+    if not failure_entry:
+        return verdict
+    case_id = alone_id(failure_entry["case"])
+    key = prepared["key"]
+    if case_id not in key["expected"]:
+        return verdict
+    actual = next((o for o in run.get("outcomes", []) if isinstance(o, dict) and o.get("id") == case_id), None)
+    if actual is None or check_case(key["expected"][case_id], actual, key["cases"][case_id], lang) is not None:
+        return verdict
+    lang = lang if lang in LANGUAGES else FALLBACK_LANGUAGE
+    merged = {
+        **failure_entry,
+        "kind": "repeated_calls",
+        "alone": True,
+        "reason": (text("reason_alone_passes", lang) + " " + failure_entry.get("reason", "")).strip(),
+        "hint": text("hint_alone_passes", lang),
+    }
+    return {**verdict, "failure": merged}
+
+
 def plot_data(prepared: dict, run: dict) -> dict | None:
     """The checkpoint's plot (``{"kind", "expected", "actual"}``, ``actual`` None when the learner's call did not
     return), or ``None`` when the checkpoint has no plot. Works for a Check and for a Run that called the plot case."""
@@ -668,6 +695,7 @@ def author_error(detail: str, lang: str = FALLBACK_LANGUAGE, **extra) -> dict:
 __all__ = [
     "judge",
     "author_error",
+    "adopt_alone",
     "adopt_shrunk",
     "check_case",
     "case_texts",

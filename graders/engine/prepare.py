@@ -441,25 +441,40 @@ def _aligned_indices(domain: Domain) -> list:
 
 
 def prepare_candidates(
-    grader: types.ModuleType, reference_source: str, plan_case: dict, meta: dict, attrs: dict
+    grader: types.ModuleType,
+    reference_source: str,
+    plan_case: dict,
+    meta: dict,
+    attrs: dict,
+    *,
+    alone: bool = False,
+    smaller: bool = True,
 ) -> dict:
     """A small prepared checkpoint of shrink candidates for one failing case (see :mod:`graders.engine.shrink`):
-    smaller inputs, each with the reference's outcome; their texts are the original case's, marked ``shrunk``."""
-    from .shrink import candidates, size
+    smaller inputs, each with the reference's outcome; their texts are the original case's, marked ``shrunk``.
+    With ``alone`` the failing case itself comes first (:func:`graders.engine.shrink.alone_id`, marked ``alone``),
+    called before anything else in a fresh start, to tell whether it fails only after the calls before it; without
+    ``smaller`` it is the only case."""
+    from .shrink import alone_id, candidates, size
 
     allowed = tuple(getattr(grader, "EXPECTED_EXCEPTIONS", (ValueError,)))
     reference = Reference(reference_source, allowed)
     plan_cases, metas, outcomes, order = [], {}, {}, []
     try:
         wire_args, wire_kwargs = values.case_inputs(plan_case)
-        for number, (args, kwargs) in enumerate(candidates(wire_args, wire_kwargs, meta.get("aligned", ()))):
-            case_id = f"{plan_case['id']}~{number}"
+        tries = []
+        if alone:
+            tries.append((alone_id(plan_case["id"]), wire_args, wire_kwargs, {"alone": True}))
+        if smaller:
+            for number, (args, kwargs) in enumerate(candidates(wire_args, wire_kwargs, meta.get("aligned", ()))):
+                tries.append((f"{plan_case['id']}~{number}", args, kwargs, {"shrunk": True}))
+        for case_id, args, kwargs, marks in tries:
             try:
                 outcome = reference.outcome(case_id, plan_case["call"], values.decode(args), values.decode(kwargs))
             except AuthorError:
                 continue  # a smaller input the reference does not handle is no candidate
             plan_cases.append(plan_entry(case_id, plan_case["call"], args, kwargs))
-            metas[case_id] = {**meta, "shrunk": True, "size": size(args) + size(kwargs)}
+            metas[case_id] = {**meta, **marks, "size": size(args) + size(kwargs)}
             outcomes[case_id] = outcome
             order.append(case_id)
     finally:

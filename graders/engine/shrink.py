@@ -177,6 +177,31 @@ def shrinkable(key: dict, verdict: dict, plan_case: dict | None = None) -> bool:
     return True
 
 
+def alone_id(case_id: str) -> str:
+    """The id of ``case_id`` called on its own, first in a fresh start (:func:`isolatable`)."""
+    return f"{case_id}~alone"
+
+
+#: Failure kinds (graders.engine.judge.FAILURE_KINDS) a call on its own cannot explain better: a missing function,
+#: and failures already told as coming from across calls.
+_NOT_ISOLATED = frozenset(("missing", "repeated_calls"))
+
+
+def isolatable(key: dict, verdict: dict, plan: dict) -> bool:
+    """Should the verdict's failing case be called again on its own, first in a fresh start? When it then passes,
+    it failed only because of the calls before it (a cache, a global, a mutable default), and its own explanation
+    and hint (about the kind of input it is) would mislead: see :func:`graders.engine.judge.adopt_alone`. Not for
+    the plan's first case (nothing ran before it) nor a failure already told as one across calls."""
+    failure = verdict.get("failure") or {}
+    case_id = failure.get("case")
+    if verdict.get("status") != "fail" or failure.get("kind") in _NOT_ISOLATED or case_id not in key["cases"]:
+        return False
+    if (key["cases"][case_id].get("generated") or {}).get("family") in CONTEXT_FAMILIES:
+        return False
+    cases = plan.get("cases") or []
+    return bool(cases) and cases[0].get("id") != case_id
+
+
 def failure_kind(expected: dict, actual: dict | None) -> tuple:
     """How a case fails, coarsely: (what was expected, what came back), e.g. ("raise", "return")."""
     if actual is None:
@@ -195,6 +220,8 @@ def smallest_failure(candidate_key: dict, run: dict, wanted: tuple, failing: lis
     outcomes = {o.get("id"): o for o in run.get("outcomes", [])}
     best, best_size = None, None
     for case_id in failing:
+        if candidate_key["cases"][case_id].get("alone"):
+            continue  # the failing case itself, not a smaller one
         expected = candidate_key["expected"][case_id]
         if failure_kind(expected, outcomes.get(case_id)) != wanted:
             continue
@@ -204,4 +231,14 @@ def smallest_failure(candidate_key: dict, run: dict, wanted: tuple, failing: lis
     return best
 
 
-__all__ = ["candidates", "failure_kind", "shrinkable", "smallest_failure", "size", "ROUNDS", "PER_ROUND"]
+__all__ = [
+    "alone_id",
+    "candidates",
+    "failure_kind",
+    "isolatable",
+    "shrinkable",
+    "smallest_failure",
+    "size",
+    "ROUNDS",
+    "PER_ROUND",
+]

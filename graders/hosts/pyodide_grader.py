@@ -221,14 +221,15 @@ def plot(ref: str, run_utf8) -> str:
 
 
 # ----------------------------------------------------------------------------------------------------- shrinking
-# A failing generated case is shown on the smallest input that fails the same way. The page drives the rounds
-# (only it can ask the learner worker to run code): shrink_start, then per round shrink_round (candidates with
-# expected outcomes: send the plan to the learner worker that just ran the learner's code) and shrink_pick.
+# A failing generated case is shown on the smallest input that fails the same way, and a failing case that passes
+# when called on its own first is told as a failure across calls. The page drives the rounds (only it can ask the
+# learner worker to run code): shrink_start, then per round shrink_round (candidates with expected outcomes: send the
+# plan to the learner worker that just ran the learner's code) and shrink_pick.
 
 
 def shrink_start(ref: str, run_utf8, verdict_json: str) -> str:
-    """The shrinking state for a failed verdict of a kept Check, or ``null`` when its failing case is not one to
-    shrink."""
+    """The shrinking state for a failed verdict of a kept Check, or ``null`` when its failing case is neither one to
+    shrink nor one to call on its own (graders.engine.shrink.isolatable)."""
     from graders.engine import shrink
 
     check = prepared(ref)
@@ -240,7 +241,10 @@ def shrink_start(ref: str, run_utf8, verdict_json: str) -> str:
         return "null"
     case_id = (verdict.get("failure") or {}).get("case")
     plan_case = next((c for c in plan["cases"] if c["id"] == case_id), None)
-    if plan_case is None or not shrink.shrinkable(key, verdict, plan_case):
+    if plan_case is None:
+        return "null"
+    alone, smaller = shrink.isolatable(key, verdict, plan), shrink.shrinkable(key, verdict, plan_case)
+    if not (alone or smaller):
         return "null"
     actual = next((o for o in run.get("outcomes", []) if isinstance(o, dict) and o.get("id") == case_id), None)
     return json.dumps(
@@ -250,6 +254,8 @@ def shrink_start(ref: str, run_utf8, verdict_json: str) -> str:
             "attrs": plan.get("attrs", {}),
             "wanted": list(shrink.failure_kind(key["expected"][case_id], actual)),
             "round": 0,
+            "alone": alone,
+            "smaller": smaller,
         }
     )
 
@@ -265,7 +271,13 @@ def shrink_round(lesson_id: str, checkpoint: str, state_json: str) -> str:
     bundle = _LESSONS[lesson_id]
     grader = importlib.import_module(bundle["checkpoints"][str(checkpoint)]["grader"])
     prepared = prepare_candidates(
-        grader, bundle["solutions"][str(checkpoint)], state["case"], state["meta"], state["attrs"]
+        grader,
+        bundle["solutions"][str(checkpoint)],
+        state["case"],
+        state["meta"],
+        state["attrs"],
+        alone=state["alone"] and state["round"] == 0,
+        smaller=state["smaller"],
     )
     return json.dumps(prepared) if prepared["plan"]["cases"] else "null"
 
@@ -275,12 +287,16 @@ def shrink_pick(prepared_json: str, run_utf8, verdict_json: str, state_json: str
     none failed the same way) and the state for the next round (``null``: stop). The round's run comes as
     :func:`judge`'s does."""
     from graders.engine import shrink
-    from graders.engine.judge import adopt_shrunk
+    from graders.engine.judge import adopt_alone, adopt_shrunk
 
     candidates, verdict, state = json.loads(prepared_json), json.loads(verdict_json), json.loads(state_json)
     run = _run_of(run_utf8)
     if run is None:
         return json.dumps({"verdict": verdict, "state": None})
+    if state["alone"] and state["round"] == 0:
+        told = adopt_alone(verdict, candidates, run, lang)
+        if told is not verdict or not state["smaller"]:
+            return json.dumps({"verdict": told, "state": None})
     round_verdict = _judge(candidates, run, lang)
     best = shrink.smallest_failure(candidates["key"], run, tuple(state["wanted"]), round_verdict["failed_cases"])
     if best is None:

@@ -22,6 +22,8 @@ from tests.browser.learner import (
     wait_verdict,
 )
 from tests.test_failing_cases import NO_CHECKS
+from tests.test_shrink import KEPT
+from werkbank.grading import grade_source
 
 pytestmark = pytest.mark.browser
 
@@ -323,6 +325,29 @@ def test_trace_this_case_steps_through_the_call_by_keyboard(en_page):
     assert section(page, "1").locator("[data-failing]").count() == 1
     press(page, trace.locator('[data-trace-control="close"]'))
     assert trace.is_hidden() and focused(page) == "button[trace-listed]"
+    assert page.werkbank_errors == []
+
+
+def test_a_case_that_fails_only_after_earlier_calls_says_so_and_passes_when_tried(en_page):
+    """A solution whose index of facts is a global every call adds to: its first failing case, called again on its
+    own in the learner worker, passes, so the verdict tells a failure across calls (as `werkbank grade` does), not the
+    case's own hint, and Try this case shows the expected value coming back."""
+    page = en_page
+    cli = grade_source(LESSON, "1", KEPT)
+    assert cli["failure"]["alone"]
+    page.evaluate("window.__said = []")
+    state, text = check_by_keyboard(page, "1", KEPT)
+    assert state == "fail" and f"{cli['passed']}/{cli['total']}" in text
+    box = section(page, "1").locator("[data-verdict]")
+    details = box.locator(".verdict-details")
+    why = details.locator("dt", has_text="What this case checks").locator("xpath=following-sibling::dd[1]").inner_text()
+    assert why == cli["failure"]["reason"] and why.startswith("This call went wrong only after the calls before it")
+    assert cli["failure"]["hint"] in details.inner_text()
+    assert "went wrong only after the calls before it" in said_after(page, box.locator(".verdict-line").inner_text())
+    press(page, details.locator('[data-action="try-case"]'))
+    wait_verdict(page, "1", ("idle", "error"))
+    got = section(page, "1").locator('[data-result-part="yours"] pre').inner_text()
+    assert got == cli["failure"]["expected"]
     assert page.werkbank_errors == []
 
 

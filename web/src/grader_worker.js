@@ -162,7 +162,7 @@ async function prepared(msg) {
 const rounds = new Map(); // shrink id -> {preparedJson, stateJson}: the round whose plan a learner worker runs now
 let shrinkCount = 0;
 
-/** One step of shrinking a failing generated case (graders.hosts.pyodide_grader: shrink_start/round/pick). */
+/** One step of shrinking a failing case, or calling it on its own (graders.hosts.pyodide_grader: shrink_start/round/pick). */
 async function shrink(msg) {
   let verdict = msg.verdict;
   let stateJson;

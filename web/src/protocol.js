@@ -27,7 +27,8 @@ export const Req = Object.freeze({
   //   every Check) -> PREPARED
   JUDGE: "judge", // {lessonId, checkpoint, runJson, lang}: judge an untrusted run result -> VERDICT
   SHRINK: "shrink", // {lessonId, checkpoint, lang, phase: "start"|"pick", runJson, verdict, shrinkId?}: a
-  //   failing generated case, shown on a smaller input: "start" after the verdict, "pick" after each round's run
+  //   failing case, shown on a smaller input or called on its own: "start" after the verdict, "pick" after each
+  //   round's run
   PLOT: "plot", // {lessonId, checkpoint, lang, runJson}: the checkpoint's plot data for a run -> PLOTTED
   EARLY: "early", // {lessonId, checkpoint, lang, runJson}: a part of a Check's run (PARTIAL): its first failure ->
   //   EARLY

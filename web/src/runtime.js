@@ -717,10 +717,12 @@ export class Runtime {
   /**
    * A failing generated case is shown on the smallest input that fails the same way: the grader proposes each round's
    * candidates (with their expected outcomes), the learner worker that ran this Check runs them (it is dirty already:
-   * the same learner code ran there), the grader picks. Whatever goes wrong, the verdict so far stands.
+   * the same learner code ran there; each run starts from a fresh module), the grader picks. The first round also
+   * calls the failing case on its own, first, so a failure that comes only from earlier calls is told as one.
+   * Whatever goes wrong, the verdict so far stands.
    */
   async _shrink(job, where, runJson, verdict) {
-    if (!verdict || verdict.status !== "fail" || !verdict.failure || !verdict.failure.generated) return verdict;
+    if (!verdict || verdict.status !== "fail" || !verdict.failure) return verdict;
     let msg = await this._ask(Req.SHRINK, { ...where, phase: "start", runJson, verdict }).catch(() => null);
     job.shrinking = true; // no output and no time-limit verdict from these runs
     while (msg && msg.plan && this.job === job && job.slot.phase !== "dead") {
