@@ -123,3 +123,33 @@ def test_only_a_failing_case_after_other_calls_is_called_on_its_own():
     assert not shrink.isolatable(key, verdict("b", kind="repeated_calls"), plan)
     assert not shrink.isolatable(key, verdict("b", kind="missing"), plan)
     assert not shrink.isolatable(key, verdict("b", status="error"), plan)
+
+
+def test_all_shrink_rounds_share_one_time_limit(monkeypatch):
+    """Code that is slow on every smaller input (here each round takes 0.4 s) delays its verdict by at most the
+    checkpoint's time limit (here 1 s), not by a limit per round."""
+    import time
+
+    from graders.engine.judge import judge
+    from graders.hosts import cpython
+    from werkbank import grading
+
+    checkpoint = load_lesson("claims-abstention").checkpoint("1")
+    prepared = grading.prepared_checkpoint(checkpoint)
+    prepared = {**prepared, "key": {**prepared["key"], "time_limit": 1.0}}
+    run = cpython.run(ALMOST, prepared["plan"])
+    verdict = judge(prepared, run, "en")
+    real, rounds = cpython.run, []
+
+    def slow(source, plan, *, time_limit=None, on_output=None):
+        rounds.append(time_limit)
+        time.sleep(min(0.4, time_limit))
+        return real(source, plan)
+
+    monkeypatch.setattr(cpython, "run", slow)
+    start = time.monotonic()
+    shrunk = grading.shrink_verdict(checkpoint, prepared, run, verdict, ALMOST, "en")
+    took = time.monotonic() - start
+    assert shrunk["failure"]["shrunk"]  # the rounds that fit still made the case smaller
+    assert 1 <= len(rounds) < shrink.ROUNDS and all(limit <= 1.0 for limit in rounds)
+    assert took < 1.0 + 0.4 + 0.5, (took, rounds)

@@ -181,8 +181,11 @@ def _needed_names(lesson, checkpoint, source: str) -> list[str]:
 def shrink_verdict(checkpoint, prepared: dict, run: dict, verdict: dict, source: str, lang: str) -> dict:
     """Rounds of shrinking (:mod:`graders.engine.shrink`): each runs the learner's code on smaller inputs in a child
     process and keeps the smallest that fails the way the original case failed. The first round also calls the
-    failing case on its own first: when it passes there, the failure is told as one across calls instead."""
+    failing case on its own first: when it passes there, the failure is told as one across calls instead. All rounds
+    together get the checkpoint's time limit once, so code that hangs on smaller inputs delays its verdict by at
+    most that."""
     import importlib
+    import time
 
     case_id = verdict["failure"]["case"]
     key = prepared["key"]
@@ -193,14 +196,18 @@ def shrink_verdict(checkpoint, prepared: dict, run: dict, verdict: dict, source:
     wanted = shrink.failure_kind(key["expected"][case_id], actual)
     meta = key["cases"][case_id]
     grader = importlib.import_module(checkpoint.grader)
+    deadline = time.monotonic() + float(key["time_limit"])
     for number in range(shrink.ROUNDS if smaller else int(alone)):
         first = alone and number == 0
+        left = deadline - time.monotonic()
+        if left < shrink.LEAST_ROUND_SECONDS:
+            break
         round_prepared = prepare_candidates(
             grader, checkpoint.solution(), plan_case, meta, prepared["plan"]["attrs"], alone=first, smaller=smaller
         )
         if not round_prepared["plan"]["cases"]:
             break
-        round_run = cpython.run(source, round_prepared["plan"])
+        round_run = cpython.run(source, round_prepared["plan"], time_limit=max(deadline - time.monotonic(), 0.01))
         if first:
             told = adopt_alone(verdict, round_prepared, round_run, lang)
             if told is not verdict:

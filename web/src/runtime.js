@@ -31,6 +31,8 @@ import { Req, Res, belongsTo, isPackedWheel, newRunId, request } from "./protoco
 /** Seconds a free Run may take before it is stopped (Check uses the grader's limit). */
 export const RUN_TIME_LIMIT = SETTINGS.runTimeLimit;
 const SLACK_MS = 300; // message latency on top of a time limit
+/** A shrink round with less than this left of the rounds' shared time limit is not started (shrink.py's too). */
+const LEAST_ROUND_MS = 250;
 /** How many parts of one Check's run are judged early (the learner worker sends one per PROGRESS_AT mark). */
 const EARLY_PARTS = 3;
 /**
@@ -719,21 +721,25 @@ export class Runtime {
    * candidates (with their expected outcomes), the learner worker that ran this Check runs them (it is dirty already:
    * the same learner code ran there; each run starts from a fresh module), the grader picks. The first round also
    * calls the failing case on its own, first, so a failure that comes only from earlier calls is told as one.
-   * Whatever goes wrong, the verdict so far stands.
+   * All rounds together get the Check's time limit once (code that hangs on smaller inputs delays the verdict by at
+   * most that); whatever goes wrong, the verdict so far stands.
    */
   async _shrink(job, where, runJson, verdict) {
     if (!verdict || verdict.status !== "fail" || !verdict.failure) return verdict;
     let msg = await this._ask(Req.SHRINK, { ...where, phase: "start", runJson, verdict }).catch(() => null);
     job.shrinking = true; // no output and no time-limit verdict from these runs
+    const deadline = performance.now() + job.timeLimit * 1000;
     while (msg && msg.plan && this.job === job && job.slot.phase !== "dead") {
       verdict = msg.verdict;
+      const left = deadline - performance.now();
+      if (left < LEAST_ROUND_MS) break;
       const shrinkId = msg.shrinkId;
       job.runId = newRunId(); // each round is a run of its own for the learner worker
       let timer;
       const late = new Promise((resolve) => {
-        timer = setTimeout(() => resolve(null), job.timeLimit * 1000 + SLACK_MS);
+        timer = setTimeout(() => resolve(null), left + SLACK_MS);
       });
-      const roundRun = await Promise.race([this._learnerRun(job, msg.plan, job.timeLimit), late]);
+      const roundRun = await Promise.race([this._learnerRun(job, msg.plan, left / 1000), late]);
       clearTimeout(timer);
       if (this.job !== job) return verdict;
       if (roundRun === null) {
