@@ -257,6 +257,24 @@ def test_learners_own_exit_or_interrupt_never_passes_and_is_not_a_stop(iso, code
     wait_ready(iso)
 
 
+@pytest.mark.parametrize(
+    "code, said",
+    [
+        ("print('before')\nexit()\nprint('after')", ui("run_exit").replace("{code}", "None")),
+        ("import sys\nprint('before')\nsys.exit(3)", ui("run_exit").replace("{code}", "3")),
+        ("print('before')\nraise KeyboardInterrupt", ui("run_interrupted_own")),
+    ],
+)
+def test_a_run_that_ends_itself_says_so_instead_of_done(iso, code, said):
+    """A Run whose program calls exit() or raises KeyboardInterrupt says the program ended itself (the lines after
+    it and the example did not run), not "Done."; what it printed before stays."""
+    state, text, out = run(iso, "1", code)
+    assert text == said and ui("run_done") not in text, text
+    assert out.startswith("before") and "after" not in out
+    assert state == "idle"
+    wait_ready(iso)
+
+
 def test_os_exit_in_a_check_is_a_crash_or_an_error(iso):
     before = iso.locator("[data-progress]").inner_text()
     state, text, out, stopped = check(iso, "import os\nos._exit(0)" + CLEAN_TAIL)

@@ -590,6 +590,13 @@ export class CheckpointView {
       if (run.truncated) this.output.append("stdout", "", true); // the engine kept only its first part
       if (run.status === "error") {
         headline = this._runError(run, segments, snippet);
+      } else if (run.status === "exit" || run.status === "interrupted") {
+        // the learner's own exit() or KeyboardInterrupt: the program ended there, and the example did not run
+        const said =
+          run.status === "exit"
+            ? t("run_exit", { code: run.exit_code == null ? "None" : String(run.exit_code) }) // as Python says it
+            : t("run_interrupted_own");
+        headline = showStatus(this.verdict, "idle", said);
       } else {
         const value = typeof run.value === "string" ? run.value : null;
         headline =
