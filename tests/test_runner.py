@@ -519,10 +519,20 @@ def test_recursion_error_gives_a_short_traceback(prepared):
     assert len(verdict["traceback"]) < 2000
 
 
-def test_os_exit_in_a_subprocess_is_an_error_not_a_pass(prepared):
-    run = cpython.run("import os\nos._exit(0)\n", prepared["plan"], time_limit=2.0)
+@pytest.mark.parametrize("where", ["module", "case"])
+def test_os_exit_in_a_subprocess_is_an_error_not_a_pass(prepared, where):
+    """os._exit, in the module or in a graded call, ends the process without a result: an error, told as Python
+    stopping abruptly (when is not known), not as an error raised before any case could run."""
+    source = (
+        "import os\nos._exit(0)\n"
+        if where == "module"
+        else REFERENCE + "\n_reference = total\ndef total(xs):\n    import os\n    os._exit(0)\n"
+    )
+    run = cpython.run(source, prepared["plan"], time_limit=2.0)
     verdict = judge(prepared, run, "en")
     assert verdict["status"] == "error"
+    assert verdict["message"].startswith("Python stopped abruptly while your code ran"), verdict["message"]
+    assert "before any case" not in verdict["message"]
 
 
 def test_sleeping_code_hits_the_wall_clock_limit(prepared, monkeypatch):

@@ -147,6 +147,7 @@ def _answer(status: int, data: bytes, stderr: bytes) -> dict:
         "outcomes": [],
         "traceback": f"Python stopped abruptly (exit code {status}).\n{detail}".strip() + "\n",
         "error_line": None,
+        "abrupt": True,  # not an exception before the cases: the judge says so (graders.engine.judge)
     }
 
 
