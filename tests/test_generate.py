@@ -261,3 +261,40 @@ def test_a_case_label_is_cut_at_its_first_clause_never_inside_brackets():
     )
     assert label("The lesson's example: of the relevant d1 ...") == "The lesson's example"
     assert label("Ratio 0.5 (a half). Next") == "Ratio 0.5 (a half)"
+
+
+def test_an_invalid_item_is_also_tried_at_the_end_of_the_longest_input():
+    """Invalid items are made at the first, second, middle and last places of a small base; a solution that checks
+    only the first items of an input passes all of those. Each kind of invalid item is tried once more at the end of
+    the sequence grown to its limit (max_len, or SCALE_LEN items), behind valid copies, in every aligned sequence
+    at once, and only where the grown input is valid without it."""
+    from graders.engine.domain import Domain, Flag, Param, Real, Seq
+    from graders.engine.generate import Base
+
+    domain = Domain(
+        "curve",
+        (Param("scores", Seq(Real(0.0, 1.0), max_len=300)), Param("labels", Seq(Flag()))),
+        aligned=(("scores", "labels"),),
+    )
+
+    def valid(scores=None, labels=None, first=None) -> bool:
+        if type(scores) is not list or type(labels) is not list or len(scores) != len(labels):
+            return False
+        numbers = all(type(s) in (int, float) and 0.0 <= s <= 1.0 for s in scores[:first])
+        return numbers and all(type(b) is bool for b in labels[:first])
+
+    cases = _families(
+        domain, [Base("a", ([0.5, 0.25, 1.0], [True, False, True]))], lambda case: valid(*case.args, **case.kwargs)
+    )
+    late = [(case, outcome) for case, outcome in cases if case.family == "late"]
+    assert len(late) >= 3 and all(outcome["kind"] == "raise" for _, outcome in late)
+    for case, _ in late:
+        scores, labels = case.args
+        assert len(scores) == len(labels) == 300  # max_len of scores, and labels grown with it
+        place = case.path[1][1]
+        assert place >= 297
+        assert valid(scores[:place], labels[:place]) and not valid(scores[: place + 1], labels[: place + 1])
+    # a solution that checks only the first hundred items of each: only these cases catch it
+    others = [case for case, outcome in cases if case.family != "late" and outcome["kind"] == "raise"]
+    assert others and not any(valid(*case.args, first=100) for case in others if type(case.args[0]) is list)
+    assert all(valid(*case.args, first=100) for case, _ in late)

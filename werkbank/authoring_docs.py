@@ -76,7 +76,8 @@ SAMPLE_SPECS = (
 
 def sample_domain():
     """A domain that uses every domain-level option (aligned sequences, records with keys, defaults, container
-    mixes), its valid bases, a reference that accepts everything, and the defaults of its signature."""
+    mixes), its valid bases, a reference that refuses only ``xs`` outside [0, 1] (so invalid items exist to move to
+    the end of a large input), and the defaults of its signature."""
     record = dom.Record({"entity": dom.Text(20), "attribute": dom.Text(20)}, key=("entity", "attribute"))
     params = (
         dom.Param("xs", dom.Seq(dom.Real(lo=0.0, hi=1.0), max_len=3, containers=("list", "ndarray"))),
@@ -96,6 +97,13 @@ def sample_domain():
     ]
 
     def reference(case):
+        xs = case.args[0] if case.args else []
+        try:
+            refused = any(not 0.0 <= float(x) <= 1.0 for x in (xs.tolist() if hasattr(xs, "tolist") else xs))
+        except (TypeError, ValueError, OverflowError):
+            refused = True
+        if refused:
+            return {"kind": "raise", "exc": "ValueError", "message": "xs"}
         return {"kind": "return", "value": ["int", str(len(case.id))]}
 
     return domain, bases, reference, {"k": 1, "label": "y"}

@@ -68,10 +68,8 @@ GROUPS = {
         "float-int",
         "float-frac",
         "numeric-str",
-        "zero",
-        "neg",
-        "large",
     ),
+    "magnitude": ("zero", "neg", "large"),
     "edge": ("edge-",),
     "label": ("label-",),
     "container": ("container",),
@@ -85,6 +83,7 @@ GROUPS = {
     "keyword": ("keyword", "default"),
     "combo": ("combo",),
     "scale": ("scale",),
+    "late": ("late",),
     "repeat": ("repeat",),
     "refill": ("refill",),
 }
@@ -199,6 +198,8 @@ FAMILIES = {
     " label, type and number-type groups at their first item (ids gen/combo-<family>/...)",
     "scale": "large valid inputs: sequences grown to max_len or 2000 items, Integer sizes far above the usual; where "
     "arguments share texts, also the input's own items last, after 2000 that match nothing",
+    "late": "an invalid item (one per group of the variants above and kind of item) last in its sequence, grown to "
+    "max_len or 2000 items with valid copies first",
     "repeat": "a valid call made again after all the others",
     "refill": "an earlier call's list and dict objects passed again, refilled with this call's contents",
 }
@@ -752,7 +753,7 @@ def _items_of(value):
 
 
 #: Groups of families whose variants break a rule, placed inside every container combination.
-COMBO_GROUPS = ("edge", "special-number", "label", "type", "number-type")
+COMBO_GROUPS = ("edge", "special-number", "label", "type", "number-type", "magnitude")
 #: Most rule-breaking variants placed inside one combination.
 COMBO_PER_BASE = 4
 
@@ -894,6 +895,92 @@ def _late(domain: Domain, base: Base, rng: random.Random):
     kwargs = _large_ints(domain, args, base.kwargs, longest, rng, 0)
     variant = Variant("scale", f"{longest} items, its own last", None)
     return _make(domain, base, variant, "-", "scale", (tuple(args), kwargs), 2)
+
+
+def _container_step(domain: Domain, base: Base, path: tuple):
+    """``(path of the sequence, its spec, the item's index in it)`` for the innermost sequence ``path`` goes into in
+    ``base`` (``facts`` for ``facts[0]['value']``, ``rankings[1]`` for ``rankings[1][0]``); None when it goes
+    into none."""
+    kind, key = path[0]
+    names = [p.name for p in domain.params]
+    index = key if kind == "arg" else names.index(key) if key in names else None
+    if index is None:
+        return None
+    spec, found = domain.params[index].spec, None
+    try:
+        value = _get(base.args, base.kwargs, path[:1])
+    except (IndexError, KeyError, TypeError):
+        return None
+    for depth, (_, step) in enumerate(path[1:], start=1):
+        child = next(((cs, cv) for st, cs, cv in spec.children(value) if st == step), None)
+        if isinstance(spec, Seq) and type(step) is int:
+            found = (path[:depth], spec, step)
+        if child is None:
+            return found if depth == len(path) - 1 else None
+        spec, value = child
+    return found
+
+
+def _late_invalid(domain: Domain, out: list, bases: list[Base], reference, rng: random.Random):
+    """Invalid items at the end of large inputs (family "late"): for each generated invalid input (the reference
+    raised) made by changing one item of a sequence, one per kind of item and group of variant, the same change on
+    the last copy of that item in the sequence grown to its limit (``max_len``, or SCALE_LEN items where the task
+    states none; aligned sequences grow together), with refreshed valid copies of the base's items first. Kept only
+    where the grown input without the change is valid. A solution that checks only the first rows, items or places
+    returns a value here."""
+    if domain.skips("late"):
+        return []
+    names = [p.name for p in domain.params]
+    by_id = {b.id: b for b in bases}
+    seen, made = set(), []
+    for case, outcome in out:
+        base = by_id.get(case.base)
+        if outcome.get("kind") != "raise" or case.path is None or len(case.path) < 2 or base is None:
+            continue
+        if case.family == "late" or case.stratum[:1] in (("align",), ("size",)):
+            continue
+        found = _container_step(domain, base, case.path)
+        if found is None:
+            continue
+        where, spec, old = found
+        marker = (case.stratum[0], case.stratum[2], len(where))
+        if marker in seen:
+            continue
+        items = _items_of(_get(base.args, base.kwargs, where))
+        members = [(where, spec)]
+        if len(where) == 1 and where[0][0] == "arg":
+            group = next((g for g in domain.aligned if names[where[0][1]] in g), ())
+            members += [
+                ((("arg", names.index(n)),), domain.params[names.index(n)].spec)
+                for n in group
+                if names.index(n) != where[0][1] and names.index(n) < len(base.args)
+            ]
+        target = min(s.max_len if isinstance(s, Seq) and s.max_len is not None else SCALE_LEN for _, s in members)
+        if not items or target <= len(items):
+            continue
+        grown = (base.args, base.kwargs)
+        for member, member_spec in members:
+            longer = _grow(member_spec, _get(*grown, member), target, rng, prefix="late.", own_last=True)
+            grown = _replace(*grown, member, longer) if longer is not None else None
+            if grown is None:
+                break
+        if grown is None or len(_items_of(_get(*grown, where)) or ()) != target:
+            continue
+        valid = Generated("gen/late/-/check", domain.call, grown[0], grown[1], "late", "", "-", base.id, ("late",))
+        if reference(valid).get("kind") != "return":
+            continue
+        moved = where + (("item", target - len(items) + old),) + case.path[len(where) + 1 :]
+        changed = _replace(*grown, moved, _get(case.args, case.kwargs, case.path))
+        if changed is None:
+            continue
+        shown = names[where[0][1]] if where[0][0] == "arg" else where[0][1]
+        shown += "".join(f"[{step!r}]" for _, step in moved[1:])
+        variant = Variant("late", f"{case.detail}, item {target - len(items) + old + 1} of {target}", None)
+        late = _make(domain, base, variant, shown, case.stratum[2], changed, len(made), moved)
+        late.size = size_of(changed[0]) + size_of(changed[1])
+        seen.add(marker)
+        made.append(late)
+    return [(case, reference(case)) for case in made]
 
 
 def _large_ints(domain: Domain, args: list, kwargs: dict, longest: int, rng: random.Random, number: int) -> dict:
@@ -1145,6 +1232,8 @@ def generate(
         if domain.numpy or _plain(case)
     ]
     out.extend((case, outcome) for case, outcome in scaled if outcome.get("kind") == "return")
+    late = _late_invalid(domain, out, bases, reference, random.Random(f"{seed}:{domain.call}:late"))
+    out.extend((case, outcome) for case, outcome in late if outcome.get("kind") == "raise")
     out.extend(_roomy_conversions(domain, bases, out, reference))
     # Deeper: vary the places inside a valid conversion (a tuple, an array of another dtype, accented texts).
     deeper = []
