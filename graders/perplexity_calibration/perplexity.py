@@ -6,7 +6,7 @@ import numpy as np
 
 from graders.engine.case import Case
 from graders.engine.domain import Domain, Integer, Param, Real, Seq
-from graders.perplexity_calibration.common import OPEN_FAMILIES, t
+from graders.perplexity_calibration.common import ONE_D_OPEN, OPEN_FAMILIES, t
 
 RANDOM_CASES = 20
 
@@ -15,7 +15,7 @@ _PARAMS = (
     Param("token_counts", Seq(Integer(0, None), containers=("list", "tuple", "ndarray"))),
 )
 DOMAINS = [
-    Domain(call, _PARAMS, aligned=(("neg_log_probs", "token_counts"),), skip=OPEN_FAMILIES)
+    Domain(call, _PARAMS, aligned=(("neg_log_probs", "token_counts"),), skip=OPEN_FAMILIES + ONE_D_OPEN)
     for call in ("perplexity", "PerplexityResult.from_token_nll")
 ]
 

@@ -4,7 +4,7 @@ import numpy as np
 
 
 def expected_calibration_error(confidences, correct, bins=10):
-    # confidences: values in [0, 1]; correct: 0/1 or True/False; a list or a 1-D numpy array each.
+    # confidences: values in [0, 1]; correct: 0/1 or True/False; a list, tuple or 1-D numpy array each.
     # 1. Raise ValueError for: different shapes or not 1-D, a confidence outside [0, 1],
     #    a label other than 0/1/True/False, bins <= 0.
     # 2. Empty input: return (0.0, 0).
