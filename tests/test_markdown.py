@@ -33,6 +33,15 @@ def test_inline_math_becomes_inline_mathml_left_to_right():
     assert "$" not in out  # the TeX source is gone
 
 
+def test_a_long_inline_formula_scrolls_in_its_own_box_and_a_short_one_stays_inline():
+    """MathML does not wrap: an inline formula of many tokens gets a box that scrolls sideways (site.css), so a phone's
+    page does not grow wider than the screen; a short one keeps its place on the line."""
+    out = render(r"Pooled: $(10 \ln 2 + 30 \ln 4)/40 = 70 \ln 2/40 = 1.75 \ln 2$ and $a + b$.")
+    wide = re.findall(r'<span class="math-inline-wide" dir="ltr"><math [^>]*display="inline".*?</math></span>', out)
+    assert len(wide) == 1 and "1.75" in wide[0]
+    assert out.count("<math ") == 2  # a + b: no box
+
+
 def test_display_math_becomes_block_mathml():
     out = render("Before\n\n$$\nE = \\sum_i w_i\n$$\n\nAfter")
     block = re.search(

@@ -86,6 +86,12 @@ def check_url(url: str, source: str) -> None:
         )
 
 
+#: Tokens (identifiers, numbers, operators) from which an inline formula may be wider than a phone's column (about
+#: 350 CSS pixels at ~15 pixels a token) and gets a box that scrolls sideways (``math-inline-wide``).
+WIDE_INLINE_TOKENS = 16
+_MATH_TOKEN = re.compile(r"<m[ino][\s>]")
+
+
 def _math(content: str, display: str, source: str) -> str:
     try:
         mathml = latex_to_mathml(content.strip(), display=display)
@@ -94,6 +100,9 @@ def _math(content: str, display: str, source: str) -> str:
     mathml = mathml.replace("<math ", '<math dir="ltr" ', 1)
     if display == "block":
         return f'<div class="math-display" dir="ltr">{mathml}</div>\n'
+    if len(_MATH_TOKEN.findall(mathml)) >= WIDE_INLINE_TOKENS:
+        # MathML does not wrap: a long inline formula scrolls inside its own box instead of widening a phone's page
+        return f'<span class="math-inline-wide" dir="ltr">{mathml}</span>'
     return mathml
 
 

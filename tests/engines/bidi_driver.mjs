@@ -9,6 +9,7 @@
 //   evaluate {fn, arg}   fn: a JS function's source, called with arg in the page (a returned promise is awaited)
 //   click {selector}     a real mouse click in the middle of the first match (scrolled into view)
 //   press {selector, key}  focus the first match, then a real key press
+//   viewport {width, height}  the page's size in CSS pixels (a phone's, a tablet's)
 //   close
 // A dialog (the "show the solution?" confirm) is accepted.
 
@@ -57,6 +58,10 @@ const ops = {
   async press({ selector, key }) {
     await page.focus(selector);
     await page.keyboard.press(key);
+    return null;
+  },
+  async viewport({ width, height }) {
+    await page.setViewport({ width, height });
     return null;
   },
   async close() {

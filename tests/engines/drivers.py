@@ -349,6 +349,10 @@ class FirefoxDriver(Driver):
     def press(self, selector: str, key: str = "Enter") -> None:
         self._call("press", selector=selector, key=key)
 
+    def viewport(self, width: int, height: int) -> None:
+        """Lay the page out at ``width`` x ``height`` CSS pixels (a phone's, a tablet's)."""
+        self._call("viewport", width=width, height=height)
+
     def press_button(self, selector: str) -> None:
         """A real mouse click: headless Firefox's window never has the focus (``document.hasFocus()`` is false), and
         key presses sent over BiDi to an element focused by script did not reach its handlers."""

@@ -36,3 +36,34 @@ def test_isolated_host_walk(driver, isolated_server, walk_log):
     finally:
         walk_log(f"werkbank serve, {walk.report()}; {seen}")
     assert seen["isolated"] is True and seen["sab"] == "function"
+
+
+#: Lesson pages with the most formulas, in both directions; a phone's viewport in CSS pixels.
+PHONE = (390, 844)
+WIDE_PAGES = ("perplexity-calibration/en.html", "perplexity-calibration/ar.html", "claims-abstention/en.html")
+
+
+def test_no_page_is_wider_than_a_phone(driver, server_factory, dist):
+    """Firefox draws MathML wider than the other engines, and a formula cannot wrap: a long inline one once made the
+    perplexity lesson 406 pixels wide on a 390-pixel phone, in both directions. Every lesson page fits the width."""
+    origin = server_factory(plain_server_cmd(dist)).origin
+    driver.viewport(*PHONE)
+    try:
+        for page in WIDE_PAGES:
+            driver.goto(f"{origin}/lessons/{page}")
+            # after the service worker's isolation reload (a first visit of this origin), the fonts laid out
+            driver.wait(
+                "() => crossOriginIsolated && document.readyState === 'complete' && document.fonts.status === 'loaded'",
+                timeout=120,
+            )
+            wide = driver.evaluate(
+                """() => [document.documentElement.scrollWidth, innerWidth,
+                    [...document.querySelectorAll('main *')].filter((el) => {
+                        const box = el.getBoundingClientRect();
+                        return box.width > 0 && (box.right > innerWidth + 1 || box.left < -1)
+                            && !el.closest('.math-display, .math-inline-wide, pre, table, .cm-editor');
+                    }).slice(0, 3).map((el) => el.tagName + '.' + el.className)]"""
+            )
+            assert wide[0] <= wide[1] and not wide[2], f"{page}: {wide}"
+    finally:
+        driver.viewport(1280, 800)

@@ -126,7 +126,7 @@ function announcer() {
  */
 function focusableScrollers(root = document) {
   const candidates = root.querySelectorAll(
-    "main pre:not([data-output]):not(.editor-fallback), main .math-display, main table",
+    "main pre:not([data-output]):not(.editor-fallback), main .math-display, main .math-inline-wide, main table",
   );
   const check = (node) => {
     const scrolls = node.scrollWidth > node.clientWidth + 1 || node.scrollHeight > node.clientHeight + 1;
@@ -135,7 +135,8 @@ function focusableScrollers(root = document) {
       node.dataset.scrollFocus = "";
       if (!node.hasAttribute("role") && node.tagName !== "TABLE") {
         node.setAttribute("role", "group");
-        node.setAttribute("aria-label", t(node.classList.contains("math-display") ? "scroll_math" : "scroll_code"));
+        const math = node.classList.contains("math-display") || node.classList.contains("math-inline-wide");
+        node.setAttribute("aria-label", t(math ? "scroll_math" : "scroll_code"));
       }
     } else if (!scrolls && node.hasAttribute("data-scroll-focus")) {
       node.removeAttribute("tabindex");
