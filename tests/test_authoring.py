@@ -312,6 +312,45 @@ def test_every_languages_starter_is_checked(new_lesson):
     one_line_naming(problems, "starter.nl.py", "the starter passes")
 
 
+def test_a_starter_that_does_not_parse_or_lacks_an_entry_name_is_named(new_lesson):
+    """A starter that fails to compile, or does not define what the learner must define, counts as failing (which a
+    starter must): without its own rule it would pass check and fail every learner's first Run for a reason that is
+    not theirs."""
+    folder = new_lesson()
+    starter = folder / "01-mean" / "starter.py"
+    good = starter.read_text(encoding="utf-8")
+    starter.write_text(good + "\ndef oops(\n", encoding="utf-8")
+    line = one_line_naming(lint(folder), "01-mean/starter.py", "not Python")
+    assert re.match(r"^.*01-mean/starter\.py:\d+: not Python: ", line), line
+    starter.write_text(good.replace("def mean(", "def average("), encoding="utf-8")
+    one_line_naming(lint(folder), "01-mean/starter.py", "defines no 'mean'", "entry in")
+    starter.write_text(good, encoding="utf-8")
+    assert not [p for p in lint(folder) if "starter" in p]
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda t: t.replace('entry = ["mean"]\n', "", 1), r"checkpoint '1' is missing the key 'entry'"),
+        (lambda t: t.replace('entry = ["mean"]', "entry = []", 1), r"lesson\.toml:\d+: checkpoint '1': entry is empty"),
+        (
+            lambda t: t.replace('id = "1"', 'id = "Drie Punt/3"', 1),
+            r"lesson\.toml:\d+: .*checkpoint id 'Drie Punt/3' must",
+        ),
+        (lambda t: t.replace('id = "1"', 'id = ""', 1), r"lesson\.toml:\d+: .*checkpoint id '' must be lowercase"),
+    ],
+)
+def test_a_missing_or_empty_entry_and_a_malformed_checkpoint_id_are_one_line(new_lesson, change, message):
+    folder = new_lesson()
+    toml = folder / "lesson.toml"
+    toml.write_text(change(toml.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(LessonError, match=message):
+        load_lesson_folder(folder)
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    assert len(problems) == 1 and re.search(message, problems[0]) and "Traceback" not in problems[0], problems
+
+
 def test_misspelled_grader_settings_and_silent_random_cases(new_lesson):
     folder = new_lesson()
     grader = grader_file(folder, "variance.py")

@@ -18,6 +18,7 @@ This is the futurecoder discipline: the grader is tested by the wrong code it ex
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import importlib
 import re
@@ -548,6 +549,28 @@ def _page_problems(lesson: Lesson) -> list[str]:
     return []
 
 
+def _starter_problems(path: Path, entry: tuple, toml: str) -> list[str]:
+    """A starter is Python that defines every name the learner must define (its body left to write): one that does
+    not parse, or lacks a name, fails every learner's first Run or Check for a reason that is not theirs (it counts
+    as failing, so the rule that a starter fails does not see it)."""
+    try:
+        tree = ast.parse(read_text(path), filename=path.name)
+    except SyntaxError as error:
+        return [f"{rel(path)}:{error.lineno or 1}: not Python: {error.msg}"]
+    defined = {
+        node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return [
+        f"{rel(path)}: defines no {name.split('.')[0]!r} (entry in {toml}): give the learner its signature to fill in"
+        for name in entry
+        if name.split(".")[0] not in defined
+    ]
+
+
 def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
     problems: list[str] = []
     toml = rel(lesson.folder / "lesson.toml")
@@ -587,6 +610,9 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
         problems.append(
             f"{rel(cp.folder / 'starter.py')}: missing: write the starter (or one starter.<lang>.py per language)"
         )
+    for path in [*translated, cp.folder / "starter.py"]:
+        if path.is_file():
+            problems += _starter_problems(path, cp.entry, toml)
     examples = [lang for lang in langs if (cp.folder / f"example.{lang}.py").is_file()]
     for lang in examples:
         task = cp.folder / f"task.{lang}.md"

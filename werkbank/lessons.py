@@ -51,6 +51,8 @@ if GRADERS_FOLDER:
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _MODULE = re.compile(r"^graders(?:\.[a-z_][a-z0-9_]*)+$")
+#: A checkpoint id: it names the checkpoint in page addresses, stored progress and the prose's checkpoint slots.
+_CHECKPOINT_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 #: An exact pin of an extra package, ``name==version``: defined once, in the vendoring code, and used here too.
 from werkbank.vendor.wheels import PIN  # noqa: E402
 
@@ -660,6 +662,11 @@ def load_lesson_folder(folder: Path) -> Lesson:
             raise LessonError(f"{where('checkpoints')}: checkpoints must be [[checkpoints]] tables")
         _check_keys(raw, CHECKPOINT_KEYS, where, section, after)
         cp_id = _need(raw, "id", where, section)
+        if not isinstance(cp_id, str) or not _CHECKPOINT_ID.match(cp_id):
+            raise LessonError(
+                f"{where('id', after)}: {section}: checkpoint id {cp_id!r} must be lowercase letters, digits and '-' "
+                "(it names the checkpoint in addresses, storage and the prose's checkpoint slots: '1', '2', 'lookup')"
+            )
         section = f"checkpoint {cp_id!r}"
         if any(cp.id == cp_id for cp in checkpoints):
             raise LessonError(f"{where('id', after)}: checkpoint id {cp_id!r} is used twice")
@@ -690,6 +697,12 @@ def load_lesson_folder(folder: Path) -> Lesson:
                 f"languages ({', '.join(languages)}){did_you_mean(extra[0], languages)}: remove it, or add the "
                 "language to languages (with every text in it)"
             )
+        entry = _strings(_need(raw, "entry", where, section, after), "entry", where, after)
+        if not entry:
+            raise LessonError(
+                f"{where('entry', after)}: {section}: entry is empty: name the functions or classes the learner "
+                'defines (entry = ["my_function"])'
+            )
         needs = _strings(raw["needs"], "needs", where, after) if raw.get("needs") else ()
         unknown_needs = [n for n in needs if n not in {cp.id for cp in checkpoints}]
         if unknown_needs:
@@ -702,7 +715,7 @@ def load_lesson_folder(folder: Path) -> Lesson:
                 id=cp_id,
                 folder=cp_folder,
                 grader=grader,
-                entry=_strings(raw["entry"], "entry", where, after) if raw.get("entry") else (),
+                entry=entry,
                 plot=raw.get("plot", ""),
                 title=dict(title),
                 languages=languages,
