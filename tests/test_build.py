@@ -331,3 +331,37 @@ def test_shared_values_are_defined_once():
     assert define.startswith("--define:SETTINGS=") and json.loads(define.split("=", 1)[1]) == settings.for_web()
     sw = (vendor.REPO_ROOT / "web" / "src" / "sw.js").read_text(encoding="utf-8")
     assert "Cross-Origin-Embedder-Policy" not in sw  # sw.js gets them from the build literal
+
+
+def test_a_broken_reference_builds_but_the_build_and_serve_say_so(tmp_path, monkeypatch, capsys):
+    """A checkpoint whose reference fails is built (its Check tells the learner the grader is broken, as `werkbank
+    grade` does), but the author hears it at once: one line per checkpoint from `werkbank build`, and from `werkbank
+    serve --watch` in the terminal and on the page (its build event carries them)."""
+    import shutil
+
+    from werkbank import build as build_mod, cli, watch
+    from werkbank.lessons import load_lesson_folder
+
+    demo = Path(__file__).resolve().parents[1] / "exercises" / "_micropip-demo"
+    lesson_folder = tmp_path / "exercises" / "demo"
+    shutil.copytree(demo, lesson_folder)
+    (lesson_folder / "01-decode-link" / "solution.py").write_text(
+        "def decode_link(text):\n    raise TypeError('bug in the reference')\n", encoding="utf-8"
+    )
+    broken: list[str] = []
+    build_mod.write_grading(tmp_path / "dist", [load_lesson_folder(lesson_folder)], {}, author_errors=broken)
+    assert len(broken) == 1, broken
+    assert broken[0].startswith("micropip-demo checkpoint 1 (en): every Check says the grader is broken: ")
+    assert "TypeError" in broken[0] and "werkbank check micropip-demo" in broken[0]
+    good: list[str] = []
+    build_mod.write_grading(tmp_path / "dist", [load_lesson_folder(demo)], {}, author_errors=good)
+    assert good == []
+
+    monkeypatch.setattr(build_mod, "build", lambda *args, **kwargs: broken)
+    assert cli.main(["build", "--dist", str(tmp_path / "dist")]) == 0  # built all the same
+    assert f"werkbank build: author error: {broken[0]}" in capsys.readouterr().err
+    state = watch.BuildState()
+    assert watch.rebuild(tmp_path / "dist", state, quiet=True)
+    assert f"werkbank serve: author error: {broken[0]}" in capsys.readouterr().err
+    assert json.loads(state.event().decode().split("data: ", 1)[1])["broken"] == broken
+    assert "author errors" in watch.LIVE_JS and "state.broken" in watch.LIVE_JS

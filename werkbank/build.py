@@ -188,7 +188,12 @@ def _checks_bytes(lesson, lang: str) -> bytes:
 
 
 def write_grading(
-    dist: Path, lessons: list, requirements: dict[str, list[dict]], *, bytecode: bool = False
+    dist: Path,
+    lessons: list,
+    requirements: dict[str, list[dict]],
+    *,
+    bytecode: bool = False,
+    author_errors: list | None = None,
 ) -> list[str]:
     """Write engine.json and one json per lesson into ``dist/grading/``; return the file names written. ``bytecode``:
     engine.json also carries the engine compiled ahead of time (:func:`werkbank.bytecode.engine_bytecode`)."""
@@ -216,9 +221,28 @@ def write_grading(
         names.append(name)
         for lang in lesson.languages:
             name = checks_name(lesson.id, lang)
-            vendor.write_if_changed(out / name, _checks_bytes(lesson, lang))
+            data = _checks_bytes(lesson, lang)
+            vendor.write_if_changed(out / name, data)
             names.append(name)
+            if author_errors is not None:
+                author_errors.extend(_author_errors(lesson, lang, data))
     return names
+
+
+def _author_errors(lesson, lang: str, data: bytes) -> list[str]:
+    """One line per checkpoint whose Check is an author error in these prepared Checks (gzip bytes)."""
+    import gzip
+
+    text = gzip.decompress(data)
+    if b'"author_error"' not in text:
+        return []
+    checks = json.loads(text)["checks"]
+    return [
+        f"{lesson.id} checkpoint {cp} ({lang}): every Check says the grader is broken: {entry['author_error']} "
+        f"(werkbank check {lesson.id} says more)"
+        for cp, entry in checks.items()
+        if "author_error" in entry
+    ]
 
 
 def build_hash(dist: Path) -> str:
@@ -271,7 +295,7 @@ def prune_stale(dist: Path, lesson_ids: Iterable[str]) -> None:
             path.unlink()
 
 
-def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None = None) -> None:
+def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None = None) -> list[str]:
     """Write the whole static site into ``dist``: runtime, front end, grading data, offline files, build hash.
 
     ``lessons``: None for every lesson under exercises/, else Lesson objects or lesson ids.
@@ -279,6 +303,8 @@ def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None 
     one the stock files ship, with a notice). None means "unless the environment variable ``WERKBANK_BYTECODE`` is
     0": the bytecode runtime boots about twice as fast for ~2.3 MB more.
     Raises a :class:`werkbank.errors.WerkbankError` (or the lessons' ``LessonError``) with a readable message.
+    Returns one line per checkpoint whose reference or grader is broken (an author error): the site is built, and
+    its Check says so to the learner, but the author should hear it now, not at the first Check.
     """
     dist = Path(dist)
     dist.mkdir(parents=True, exist_ok=True)
@@ -289,7 +315,8 @@ def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None 
     _build_site(dist, lesson_list)
     if bytecode is None:
         bytecode = os.environ.get("WERKBANK_BYTECODE", "1") != "0"
-    names = write_grading(dist, lesson_list, requirements, bytecode=bytecode)
+    author_errors: list[str] = []
+    names = write_grading(dist, lesson_list, requirements, bytecode=bytecode, author_errors=author_errors)
     if lessons is None:
         vendor.prune(dist / "grading", names)
     if bytecode:
@@ -305,3 +332,4 @@ def build(dist: Path, *, lessons: Iterable | None = None, bytecode: bool | None 
     vendor.write_if_changed(
         dist / "build.json", _json_bytes({"hash": build_hash(dist), "pyodide": vendor.PYODIDE_VERSION})
     )
+    return author_errors

@@ -153,10 +153,12 @@ def _build(args) -> int:
     from werkbank.lessons import LessonError
 
     try:
-        build(Path(args.dist), bytecode=False if args.stock else None)
+        broken = build(Path(args.dist), bytecode=False if args.stock else None)
     except (LessonError, WerkbankError) as error:
         print(f"werkbank build: {error}", file=sys.stderr)
         return 2
+    for line in broken:  # built all the same: the page says the checkpoint's grader is broken
+        print(f"werkbank build: author error: {line}", file=sys.stderr)
     return 0
 
 

@@ -37,7 +37,7 @@ LIVE_JS = """\
 // werkbank serve --watch: reload this page after each rebuild; show a failed build's error on the page.
 const source = new EventSource("/_werkbank/events");
 let seen = null;
-function banner(text) {
+function banner(text, title = "werkbank build failed (the page shows the last good build):") {
   let box = document.getElementById("werkbank-dev-error");
   if (!text) { if (box) box.remove(); return; }
   if (!box) {
@@ -49,7 +49,7 @@ function banner(text) {
       font: "14px/1.4 monospace", whiteSpace: "pre-wrap" });
     document.body.append(box);
   }
-  box.textContent = "werkbank build failed (the page shows the last good build):\\n\\n" + text;
+  box.textContent = title + "\\n\\n" + text;
 }
 source.addEventListener("build", (event) => {
   const state = JSON.parse(event.data);
@@ -57,7 +57,8 @@ source.addEventListener("build", (event) => {
   if (state.error) { banner(state.error); return; }
   if (seen !== null && state.version !== seen) { window.location.reload(); return; }
   seen = state.version;
-  banner(null);
+  banner(state.broken && state.broken.length ? state.broken.join("\\n") : null,
+    "werkbank build: author errors (built; a Check of these checkpoints says the grader is broken):");
 });
 """
 
@@ -101,22 +102,27 @@ DEV_HEAD = '<meta name="werkbank-dev" content="watch"><script type="module" src=
 
 
 class BuildState:
-    """The latest build's number and error, and the listeners waiting for the next one."""
+    """The latest build's number, its error (a failed build) or author errors (a build whose Checks of some
+    checkpoints say the grader is broken), and the listeners waiting for the next one."""
 
     def __init__(self):
         self.version = 0
         self.error: str | None = None
+        self.broken: list[str] = []
         self.changed = threading.Condition()
         self.stopping = False
 
-    def publish(self, error: str | None) -> None:
+    def publish(self, error: str | None, broken: list[str] | None = None) -> None:
         with self.changed:
             self.version += 1
             self.error = error
+            if error is None:
+                self.broken = list(broken or [])
             self.changed.notify_all()
 
     def event(self) -> bytes:
-        return f"event: build\ndata: {json.dumps({'version': self.version, 'error': self.error})}\n\n".encode()
+        data = {"version": self.version, "error": self.error, "broken": self.broken}
+        return f"event: build\ndata: {json.dumps(data)}\n\n".encode()
 
 
 def inject(html: bytes) -> bytes:
@@ -193,13 +199,15 @@ def rebuild(dist: Path, state: BuildState, *, quiet: bool = False) -> bool:
 
     start = time.monotonic()
     try:
-        build(dist)
+        broken = build(dist)
     except (LessonError, SiteError, VendorError) as error:
         message = str(error)
     except Exception:  # an unexpected failure: show it, keep serving the last good build
         message = traceback.format_exc(limit=-3)
     else:
-        state.publish(None)
+        state.publish(None, broken)
+        for line in broken:
+            print(f"werkbank serve: author error: {line}", file=sys.stderr, flush=True)
         if not quiet:
             print(f"werkbank serve: rebuilt in {time.monotonic() - start:.1f} s; open pages reload", flush=True)
         return True

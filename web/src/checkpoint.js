@@ -146,6 +146,14 @@ function withNewline(text) {
 }
 
 /**
+ * Does a Check's verdict count as the learner's try ("tried" in the stepper and the stored progress)? A pass does
+ * not (it counts as passed), and neither does an author error: the checkpoint's grader is broken, not the code.
+ */
+export function countsAsTried(verdict) {
+  return Boolean(verdict) && verdict.status !== "pass" && verdict.status !== "author_error";
+}
+
+/**
  * Join source parts into one module: [{file, text, ...}] -> {source, segments: [{file, start, lines, ...}]}, where
  * `start` is the part's first line in the composed source. Used to map Python's line numbers back to editors.
  */
@@ -841,7 +849,7 @@ export class CheckpointView {
     const where = this._where(segments, Number.isInteger(line) ? line : null);
     if (where.view) markErrorLine(where.view, where.line);
     if (status === "pass") this.store.markPassed(this.lesson.id, this.data.id, own);
-    else this.store.markTried(this.lesson.id, this.data.id);
+    else if (countsAsTried(verdict)) this.store.markTried(this.lesson.id, this.data.id);
     this._revealVerdict();
     this.page.announce(announcement);
   }

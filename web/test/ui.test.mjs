@@ -16,7 +16,7 @@ globalThis.SETTINGS = {
 
 const { fill, loadStrings, t, isRtl } = await import("../src/i18n.js");
 const { isMostlyRtl, ltrRuns } = await import("../src/editor.js");
-const { compose } = await import("../src/checkpoint.js");
+const { compose, countsAsTried } = await import("../src/checkpoint.js");
 const { balanced, cut, feedbackNodes, locate, pythonError, relabelTraceback, snippetLine, tryableSource } =
   await import("../src/verdict.js");
 const { REGISTRY } = await import("../src/figures/index.js");
@@ -227,4 +227,10 @@ test("learner text cannot end the element that isolates it, and is shown within 
   assert.equal(balanced(`${FSI}open`), `${FSI}open${PDI}`); // one it opened is closed
   assert.equal(cut("abc", 5), "abc");
   assert.equal(cut("abcdef", 3), "abc…");
+});
+
+test("a Check counts as the learner's try unless it passed or the checkpoint's grader is broken", () => {
+  for (const status of ["fail", "error", "timeout"]) assert.ok(countsAsTried({ status }), status);
+  for (const status of ["pass", "author_error"]) assert.ok(!countsAsTried({ status }), status);
+  assert.ok(!countsAsTried(null));
 });
