@@ -351,6 +351,27 @@ def test_a_missing_or_empty_entry_and_a_malformed_checkpoint_id_are_one_line(new
     assert len(problems) == 1 and re.search(message, problems[0]) and "Traceback" not in problems[0], problems
 
 
+def test_a_message_pattern_the_reference_does_not_match_is_named_on_the_grader(new_lesson):
+    """A case's message pattern that the reference's own message does not match made every file fail there, and was
+    blamed on solution.py with expected and got reading the same; it is the grader's case to fix."""
+    folder = new_lesson()
+    grader = grader_file(folder, "mean.py")
+    empty = (
+        '\n    yield Case(id="empty-message", call="mean", args=([],), explain={"en": "x", "nl": "x"}, '
+        'message="must not be empty")\n'
+    )
+    grader.write_text(grader.read_text(encoding="utf-8") + empty, encoding="utf-8")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    line = one_line_naming(problems, "mean.py", "case empty-message", "message pattern 'must not be empty'")
+    assert "does not match the reference's ValueError message 'the mean of an empty list" in line
+    assert line.split(": ")[0].endswith("/mean.py")  # the grader holds the case to fix
+    grader.write_text(grader.read_text(encoding="utf-8").replace("must not be empty", "empty list"), encoding="utf-8")
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    assert not [p for p in problems if "empty-message" in p], problems
+
+
 def test_misspelled_grader_settings_and_silent_random_cases(new_lesson):
     folder = new_lesson()
     grader = grader_file(folder, "variance.py")

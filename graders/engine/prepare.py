@@ -14,6 +14,7 @@ Anything wrong with the grader module or the reference solution raises :class:`A
 
 from __future__ import annotations
 
+import re
 import copy
 import inspect
 import random
@@ -300,6 +301,17 @@ def prepare(
                     f"{outcome['exc']} ({outcome['message']}): declare the task's rule in the domain (unique=, "
                     "aligned=, min_len=/max_len=, lo=/hi=) so that random inputs stay valid"
                 )
+            if case.message and outcome["kind"] == "raise" and not _matches(case.message, outcome["message"]):
+                raise AuthorError(
+                    f"case {case.id}: its message pattern {case.message!r} does not match the reference's "
+                    f"{outcome['exc']} message {outcome['message'][:200]!r}: change the pattern (a regular "
+                    "expression searched in the message) or the reference's message"
+                )
+            if case.message and outcome["kind"] != "raise":
+                raise AuthorError(
+                    f"case {case.id}: it has a message pattern ({case.message!r}), but the reference returns a value "
+                    "there: a message pattern is for a case whose expected outcome is an exception"
+                )
             add(
                 case.id,
                 case.call,
@@ -483,6 +495,14 @@ def prepare_candidates(
         "plan": {"mode": "check", "cases": plan_cases, "attrs": attrs, "time_limit": DEFAULT_TIME_LIMIT},
         "key": {"order": order, "expected": outcomes, "cases": metas, "plot": None, "time_limit": DEFAULT_TIME_LIMIT},
     }
+
+
+def _matches(pattern: str, message: str) -> bool:
+    """Does a case's message pattern match an exception message, as the judge matches it (``re.search``)?"""
+    try:
+        return re.search(pattern, message) is not None
+    except re.error:
+        return False
 
 
 def _explained(message: str) -> str:
