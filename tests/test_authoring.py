@@ -372,6 +372,22 @@ def test_a_message_pattern_the_reference_does_not_match_is_named_on_the_grader(n
     assert not [p for p in problems if "empty-message" in p], problems
 
 
+def test_windows_line_ends_and_a_byte_order_mark_in_every_lesson_file_change_nothing(new_lesson):
+    """An editor on Windows saves CRLF line ends and often a byte-order mark: before, prose numbers were not found,
+    examples differed from the task, lesson.toml and patches did not parse, a reference had a stray U+FEFF. Every
+    file of the lesson saved that way checks as clean as the original."""
+    folder = new_lesson()
+    forget(folder)
+    assert check_lessons(pyodide=False, root=folder.parent)[0] == []
+    for path in [p for p in folder.rglob("*") if p.is_file()]:
+        text = path.read_text(encoding="utf-8")
+        path.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
+    assert lint(folder) == []
+    forget(folder)
+    problems, report = check_lessons(pyodide=False, root=folder.parent)
+    assert problems == [] and any(line.startswith("ok") and "reference" in line for line in report), problems
+
+
 def test_misspelled_grader_settings_and_silent_random_cases(new_lesson):
     folder = new_lesson()
     grader = grader_file(folder, "variance.py")

@@ -100,16 +100,19 @@ def did_you_mean(word: str, choices) -> str:
 
 def read_text(path: Path) -> str:
     """An author's file as text. It must be UTF-8: otherwise a :class:`LessonError` names the file, the line and the
-    first byte that is not (an editor that saved Latin-1 or UTF-16), instead of a traceback."""
+    first byte that is not (an editor that saved Latin-1 or UTF-16), instead of a traceback. What editors add on
+    some systems means nothing here and is dropped: a byte-order mark at the start, Windows (CRLF) and old Mac (CR)
+    line ends, so every rule and the build see the same text whatever saved it."""
     data = Path(path).read_bytes()
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         raise LessonError(
             f"{rel(path)}:{line}: not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start});"
             " save the file as UTF-8"
         ) from None
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def rel(path: Path) -> str:
