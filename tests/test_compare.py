@@ -185,3 +185,33 @@ def test_eq_and_bool_of_learner_objects_are_never_called():
 
     assert compare(encode(3), encode(Loud())) is not None
     assert calls == []
+
+
+@pytest.mark.parametrize(
+    "expected, got",
+    [
+        (1 / 101, 0.00990099),  # rounded to 8 places
+        (np.float64(1 / 3), np.float64(np.float32(1 / 3))),  # computed in float32
+        (np.array([0.1, 1 / 3]), np.array([0.1, 0.3333])),
+    ],
+)
+def test_a_near_miss_of_a_float_says_so_and_a_wrong_value_does_not(expected, got):
+    """A float off by rounding or float32 (within a relative 1e-3, beyond 1e-9) gets the near-miss hint, which the
+    verdict shows instead of the case's own hint (about its input, not about precision); a value further off is
+    just different."""
+    from graders.engine.judge import failure
+
+    found = compare(encode(expected), encode(got))
+    assert found and found.reason == "value" and found.hint == "hint_near_float"
+    far = compare(encode(expected), encode(got * 2 if not isinstance(got, np.ndarray) else got * 2))
+    assert far and far.reason == "value" and far.hint is None
+    key = {
+        "cases": {"c": {"explain": {"en": "why"}, "hint": {"en": "Count the denominator again."}, "label": {}}},
+        "expected": {"c": {"kind": "return", "value": encode(expected)}},
+        "mistakes": [],
+    }
+    prepared = {"key": key, "plan": {"cases": [{"id": "c", "call": "f", "json": "[[], {}]"}]}}
+    entry = failure(
+        prepared, "c", {"kind": "return", "value": encode(got)}, ("differs", found.hint, "wrong_value"), "en"
+    )
+    assert entry["hint"].startswith("Close, but not equal") and "denominator" not in entry["hint"]

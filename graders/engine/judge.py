@@ -546,7 +546,7 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
     call, source = call_texts(plan_case(prepared, case_id))
     reason, hint_key, kind = problem
     label, explain, hint = case_texts(meta, lang)
-    if hint_key and kind in ("changed_arguments", "repeated_calls"):
+    if hint_key and (kind in ("changed_arguments", "repeated_calls") or hint_key == "hint_near_float"):
         hint = text(hint_key, lang)  # the case's own hint is about its input, which is not what went wrong
     elif hint_key:
         hint = (text(hint_key, lang) + (" " + hint if hint else "")).strip()
