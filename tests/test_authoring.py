@@ -388,6 +388,24 @@ def test_windows_line_ends_and_a_byte_order_mark_in_every_lesson_file_change_not
     assert problems == [] and any(line.startswith("ok") and "reference" in line for line in report), problems
 
 
+def test_a_link_or_image_the_built_site_does_not_have_is_named_with_its_line(new_lesson):
+    """Lessons ship no files of their own: a relative link or image in a lesson's texts is a 404 for the learner,
+    unless it is another lesson's page in one of its languages (or an anchor)."""
+    folder = new_lesson()
+    hint = folder / "01-mean" / "hint.en.md"
+    hint.write_text(
+        hint.read_text(encoding="utf-8")
+        + "\nSee [the notes](notes.md), ![a plot](img/plot.png), [claims](../claims-abstention/en.html),"
+        " [in Arabic](../claims-abstention/ar.html), [above](#top) and [the docs](https://numpy.org/).\n",
+        encoding="utf-8",
+    )
+    problems = [p for p in lint(folder) if "link target" in p]
+    assert len(problems) == 3, problems
+    for target in ("notes.md", "img/plot.png", "../claims-abstention/ar.html"):
+        one_line_naming(problems, "01-mean/hint.en.md", f"link target '{target}' is not a page of the built site")
+    assert all(re.match(r"^.*hint\.en\.md:\d+: ", p) for p in problems)
+
+
 def test_misspelled_grader_settings_and_silent_random_cases(new_lesson):
     folder = new_lesson()
     grader = grader_file(folder, "variance.py")

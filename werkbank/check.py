@@ -434,7 +434,7 @@ def _markdown_problems(text: str, path: Path, lang: str, checkpoints, *, hints: 
     try:
         if hints:
             split_hints(text, source)
-        render(
+        html = render(
             text,
             source,
             lang,
@@ -450,7 +450,41 @@ def _markdown_problems(text: str, path: Path, lang: str, checkpoints, *, hints: 
                 ]
     except MarkdownError as error:
         return [str(error).replace("\n", " ")]
-    return []
+    return _dead_links(html, text, source)
+
+
+#: A link from a lesson page (lessons/<id>/<lang>.html) to another lesson's page: the only relative target the build
+#: makes for a lesson's texts (lessons ship no files of their own).
+_LESSON_LINK = re.compile(r"^\.\./([a-z0-9][a-z0-9-]*)/([a-z]{2})\.html(?:#[^\s]*)?$")
+
+
+def _dead_links(html: str, text: str, source: str) -> list[str]:
+    """Relative link and image targets of a lesson page's text (prose, task, hint) that the built site does not have:
+    a page of another lesson (``../<id>/<lang>.html``, in one of its languages) or an anchor; anything else would be
+    a 404 for the learner."""
+    from html import unescape
+
+    from werkbank.lessons import LessonError, load_all
+
+    problems = []
+    for url in (unescape(u) for u in re.findall(r'\s(?:href|src)="([^"]*)"', html)):
+        if not url or url.startswith("#") or re.match(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:", url):
+            continue
+        match = _LESSON_LINK.match(url)
+        if match:
+            try:
+                known = {lesson.id: lesson.languages for lesson in load_all()}
+            except LessonError:
+                known = {}
+            if match.group(2) in known.get(match.group(1), ()):
+                continue
+        at = text.find(url)
+        line = text.count("\n", 0, at) + 1 if at >= 0 else 1
+        problems.append(
+            f"{source}:{line}: link target {url!r} is not a page of the built site (lessons ship no files of their "
+            "own): link another lesson as ../<lesson-id>/<lang>.html, or use an https:// address"
+        )
+    return problems
 
 
 def _line_within(text: str, fragment: str) -> int:
