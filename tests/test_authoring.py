@@ -406,6 +406,21 @@ def test_a_link_or_image_the_built_site_does_not_have_is_named_with_its_line(new
     assert all(re.match(r"^.*hint\.en\.md:\d+: ", p) for p in problems)
 
 
+def test_a_misspelt_entry_is_named_on_the_reference_with_did_you_mean_and_its_cases_in_one_line(new_lesson):
+    """entry = ["maen"]: the reference, the starter and every case of the checkpoint disagree with it. The reference's
+    line says what was probably meant, and the cases calling "mean" are one line, not one per case."""
+    folder = new_lesson()
+    grader = grader_file(folder, "mean.py")
+    more = '\n    yield Case(id="{0}", call="mean", args=([{1}],), explain={{"en": "x", "nl": "x"}})\n'
+    grader.write_text(grader.read_text("utf-8") + more.format("one", 1.0) + more.format("two", 2.0), "utf-8")
+    toml = folder / "lesson.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('entry = ["mean"]', 'entry = ["maen"]', 1), "utf-8")
+    problems = lint(folder)
+    one_line_naming(problems, "01-mean/solution.py", "defines no 'maen'", "did you mean 'mean'")
+    calls = [p for p in problems if "which the task does not ask for" in p and "mean.py" in p.split(": ")[0]]
+    assert len(calls) == 1 and "cases (" in calls[0] and "call mean" in calls[0], calls
+
+
 def test_misspelled_grader_settings_and_silent_random_cases(new_lesson):
     folder = new_lesson()
     grader = grader_file(folder, "variance.py")

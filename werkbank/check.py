@@ -584,9 +584,10 @@ def _page_problems(lesson: Lesson) -> list[str]:
 
 
 def _starter_problems(path: Path, entry: tuple, toml: str) -> list[str]:
-    """A starter is Python that defines every name the learner must define (its body left to write): one that does
-    not parse, or lacks a name, fails every learner's first Run or Check for a reason that is not theirs (it counts
-    as failing, so the rule that a starter fails does not see it)."""
+    """A starter (or the reference) is Python that defines every name the learner must define (a starter's body left
+    to write): a starter that does not parse, or lacks a name, fails every learner's first Run or Check for a reason
+    that is not theirs (it counts as failing, so the rule that a starter fails does not see it); a reference that
+    lacks one points at a misspelt entry."""
     try:
         tree = ast.parse(read_text(path), filename=path.name)
     except SyntaxError as error:
@@ -598,8 +599,10 @@ def _starter_problems(path: Path, entry: tuple, toml: str) -> list[str]:
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             defined |= {t.id for t in targets if isinstance(t, ast.Name)}
+    advice = "give the learner its signature to fill in" if path.name.startswith("starter") else "define it"
     return [
-        f"{rel(path)}: defines no {name.split('.')[0]!r} (entry in {toml}): give the learner its signature to fill in"
+        f"{rel(path)}: defines no {name.split('.')[0]!r} (entry in {toml}){did_you_mean(name.split('.')[0], defined)}: "
+        + advice
         for name in entry
         if name.split(".")[0] not in defined
     ]
@@ -647,6 +650,9 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
     for path in [*translated, cp.folder / "starter.py"]:
         if path.is_file():
             problems += _starter_problems(path, cp.entry, toml)
+    solution = cp.folder / "solution.py"
+    if solution.is_file():
+        problems += [p for p in _starter_problems(solution, cp.entry, toml) if "not Python" not in p]
     examples = [lang for lang in langs if (cp.folder / f"example.{lang}.py").is_file()]
     for lang in examples:
         task = cp.folder / f"task.{lang}.md"
@@ -784,14 +790,19 @@ def _lint_grader(lesson: Lesson, cp: Checkpoint, mistakes: list[Mistake], seed: 
                 f"{where}: DOMAIN {domain.call} skips {name!r}, which is no family, so it skips nothing"
                 f"{did_you_mean(name.rstrip('*'), FAMILIES)}; AUTHORING.md lists every family"
             )
+    strangers: dict[str, list[str]] = {}  # a call the task does not ask for -> the ids of its cases
     for case in cases:
         head = case.call.split(".")[0]
         if entry and head not in entry:
-            problems.append(
-                f"{where}: case {case.id!r} calls {case.call}, which the task does not ask for (entry = "
-                f"{sorted(entry)} in {toml}): a learner's correct code has no {head}; call an entry "
-                "name, or add it to entry and to the task"
-            )
+            strangers.setdefault(case.call, []).append(case.id)
+    for call, ids in strangers.items():
+        which = f"case {ids[0]!r}" if len(ids) == 1 else f"{len(ids)} cases ({', '.join(map(repr, ids[:3]))}, …)"
+        problems.append(
+            f"{where}: {which} call{'s' if len(ids) == 1 else ''} {call}, which the task does not ask for (entry = "
+            f"{sorted(entry)} in {toml}): a learner's correct code has no {call.split('.')[0]}; call an entry "
+            "name, or add it to entry and to the task"
+        )
+    for case in cases:
         for table_name in ("explain", "hint"):
             table = getattr(case, table_name)
             if table_name == "hint" and not table:
