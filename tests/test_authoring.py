@@ -214,6 +214,20 @@ def test_a_file_that_is_not_utf8_is_named_with_its_line_not_a_traceback(new_less
     assert found and "Traceback" not in found[0], problems
 
 
+@pytest.mark.parametrize("name", ["prose.nl.md", "01-*/task.nl.md", "01-*/hint.en.md"])
+def test_a_text_that_is_not_utf8_hides_no_other_problem(new_lesson, name):
+    """One unreadable text is one problem among the others: check goes on to every other file (it once stopped at
+    the first, with exit code 2 and nothing else said)."""
+    folder = new_lesson()
+    path = sorted(folder.glob(name))[0]
+    path.write_bytes(path.read_bytes() + b"caf\xe9\n")
+    (sorted(folder.glob("02-*"))[0] / "hint.en.md").unlink()
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    one_line_naming(problems, path.relative_to(folder).as_posix(), "not UTF-8 text (byte 0xe9")
+    one_line_naming(problems, "hint.en.md", "missing: write the hint in en")
+
+
 def test_missing_solution_and_mistakes_folder_are_one_line_each(new_lesson):
     folder = new_lesson()
     (folder / "01-mean" / "solution.py").unlink()

@@ -515,7 +515,11 @@ def lint_lesson(lesson: Lesson, *, seed: int = CASE_SEED) -> list[str]:
         if not path.is_file():
             problems.append(f"{rel(path)}: missing: write the lesson text in {lang} (languages = {list(langs)})")
         else:
-            text = read_text(path)
+            try:
+                text = read_text(path)
+            except LessonError as error:  # not UTF-8: named, and every other file is still linted
+                problems.append(str(error))
+                continue
             problems += _html_problems(text, path)
             problems += _markdown_problems(text, path, lang, [cp.id for cp in lesson.checkpoints])
     for label, text in _toml_texts(lesson):
@@ -534,7 +538,10 @@ def lint_lesson(lesson: Lesson, *, seed: int = CASE_SEED) -> list[str]:
                 f"checkpoint of this lesson ({', '.join(sorted(ids))}); rename it"
             )
     for cp in lesson.checkpoints:
-        problems += _lint_checkpoint(lesson, cp, seed)
+        try:
+            problems += _lint_checkpoint(lesson, cp, seed)
+        except LessonError as error:  # one unreadable file of the checkpoint: the other checkpoints are linted
+            problems.append(str(error))
     if not problems:
         problems += _page_problems(lesson)
     return problems
@@ -621,7 +628,11 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
                     "is complete; nothing falls back to another language)"
                 )
                 continue
-            text = read_text(path)
+            try:
+                text = read_text(path)
+            except LessonError as error:
+                problems.append(str(error))
+                continue
             problems += _html_problems(text, path)
             problems += _markdown_problems(text, path, lang, None, hints=stem == "hint")
             if stem == "hint" and not text.strip():
