@@ -19,3 +19,20 @@ LESSONS = load_all()
 @pytest.mark.parametrize("rule", sorted(RULES))
 def test_every_lesson_satisfies_every_text_rule(lesson, rule):
     assert RULES[rule](lesson) == []
+
+
+def test_a_check_that_compiles_a_broken_file_is_named_at_its_own_line(tmp_path):
+    """A check that compiles solution.py with a syntax error in its line 16 failed as "checks.py:16", a blank line of
+    checks.py: the line named is the check's own, and the error says where in solution.py it is."""
+    import importlib.util
+
+    from werkbank.lesson_checks import _run
+
+    path = tmp_path / "checks.py"
+    path.write_text("\n\ndef check_odd():\n    compile('x = (\\n', 'solution.py', 'exec')\n", encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("checks_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    line = _run(module.check_odd, path, "check_odd")
+    assert "checks.py:4: check_odd fails: SyntaxError" in line, line
+    assert "solution.py, line 1" in line, line

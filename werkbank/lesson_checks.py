@@ -148,7 +148,9 @@ class _Checks:
 
 
 def _line_in(error: BaseException, path: Path) -> str:
-    if isinstance(error, SyntaxError) and error.lineno:
+    """``:N``, the line of ``path`` where ``error`` arose (a syntax error in ``path`` itself, else the last frame of
+    the traceback in ``path``); empty when none is (a syntax error in the file a check compiles is that file's)."""
+    if isinstance(error, SyntaxError) and error.lineno and error.filename and _same_file(error.filename, path):
         return f":{error.lineno}"
     line, tb = None, error.__traceback__
     while tb is not None:
@@ -156,6 +158,13 @@ def _line_in(error: BaseException, path: Path) -> str:
             line = tb.tb_lineno
         tb = tb.tb_next
     return f":{line}" if line else ""
+
+
+def _same_file(name: str, path: Path) -> bool:
+    try:
+        return Path(name).resolve() == path.resolve() or Path(name).name == path.name == name
+    except (OSError, ValueError):
+        return False
 
 
 def _failure(error: BaseException) -> str:
