@@ -466,6 +466,19 @@ def test_a_listed_lesson_needs_ids_1_2_3_and_8_mistakes(new_lesson):
         one_line_naming(problems, f"{cp}/mistakes/", "1 declared mistake(s)", "at least 8")
 
 
+def test_a_mistake_that_does_not_parse_is_named_once_and_the_checkpoint_is_still_graded(new_lesson):
+    """A mistake whose header does not parse is one problem on that file; the checkpoint's reference, starter and
+    other files are still graded (it once also made the grader an author error, named twice, grading nothing)."""
+    folder = new_lesson()
+    path = folder / "01-mean" / "mistakes" / "01_first_mistake.diff"
+    path.write_text(path.read_text(encoding="utf-8").replace("# expect-fail:", "# expect-fial:"), encoding="utf-8")
+    forget(folder)
+    problems, report = check_lessons(pyodide=False, root=folder.parent)
+    assert len([p for p in problems if "01_first_mistake" in p]) == 1, problems
+    assert not [p for p in problems if "author error" in p], problems
+    assert any(line.startswith("ok") and "reference" in line for line in report), report
+
+
 def test_wrong_mistake_headers_are_named(new_lesson):
     folder = new_lesson()
     path = folder / "01-mean" / "mistakes" / "01_first_mistake.diff"

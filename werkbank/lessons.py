@@ -290,13 +290,16 @@ class Checkpoint:
         from werkbank.markdown import MarkdownError, inline_parts  # markdown builds on this module
 
         found = []
-        for m in self.mistakes():
-            if not m.feedback:
-                continue
+        for path in self.mistake_paths():
             try:
+                m = parse_mistake(path, self.solution_path)
+                if not m.feedback:
+                    continue
                 source = m.source()
             except LessonError:
-                continue  # a patch that no longer applies: `werkbank check` names it; grading goes on without it
+                # a header that does not parse, a patch that no longer applies: `werkbank check` names it once, and
+                # the checkpoint is graded without this mistake's feedback (not as a broken grader)
+                continue
             parts = {}
             for lang, text in m.feedback.items():
                 try:
