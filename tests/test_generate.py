@@ -298,3 +298,32 @@ def test_an_invalid_item_is_also_tried_at_the_end_of_the_longest_input():
     others = [case for case, outcome in cases if case.family != "late" and outcome["kind"] == "raise"]
     assert others and not any(valid(*case.args, first=100) for case in others if type(case.args[0]) is list)
     assert all(valid(*case.args, first=100) for case, _ in late)
+
+
+def test_every_valid_input_also_gets_an_invalid_value_at_its_last_place():
+    """The other families change only the few smallest bases. A solution that checks its input only on its usual
+    path (here: only when the first label is True; an early return for an empty ranking or an all-abstained list is
+    the same kind) passes all of those; family "context" puts one of the refused values at the last place of every
+    valid base, in turn, so the base whose first label is False gets one too."""
+    from graders.engine.domain import Domain, Flag, Param, Real, Seq
+    from graders.engine.generate import Base
+
+    domain = Domain("curve", (Param("scores", Seq(Real(0.0, 1.0))), Param("labels", Seq(Flag()))))
+
+    def valid(scores=None, labels=None, lazy=False) -> bool:
+        if type(scores) is not list or type(labels) is not list or len(scores) != len(labels):
+            return False
+        if lazy and labels and labels[0] is False:
+            return True  # the early return before the checks
+        return all(type(s) is float and 0.0 <= s <= 1.0 for s in scores) and all(type(b) is bool for b in labels)
+
+    bases = [Base(f"b{n}", ([0.5] * n, [True] * n)) for n in range(1, 7)]
+    bases.append(Base("first-false", ([0.5] * 8, [False] + [True] * 7)))
+    cases = _families(domain, bases, lambda case: valid(*case.args, **case.kwargs))
+    context = [(c, o) for c, o in cases if c.family == "context"]
+    assert {c.base for c, _ in context} == {b.id for b in bases}  # every base, not only the smallest
+    others = [c for c, o in cases if c.family != "context" and o["kind"] == "raise" and type(c.args[0]) is list]
+    assert not any(valid(*c.args, lazy=True) for c in others if len(c.args) == 2)  # the lazy check passes them all
+    caught = [c for c, o in context if o["kind"] == "raise" and valid(*c.args, lazy=True)]
+    assert caught and {c.base for c in caught} == {"first-false"}
+    assert all(c.path[-1][1] == len(c.args[0]) - 1 for c in caught)  # at the last place

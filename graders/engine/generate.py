@@ -84,6 +84,7 @@ GROUPS = {
     "combo": ("combo",),
     "scale": ("scale",),
     "late": ("late",),
+    "context": ("context",),
     "repeat": ("repeat",),
     "refill": ("refill",),
 }
@@ -200,6 +201,8 @@ FAMILIES = {
     "arguments share texts, also the input's own items last, after 2000 that match nothing",
     "late": "an invalid item (one per group of the variants above and kind of item) last in its sequence, grown to "
     "max_len or 2000 items with valid copies first",
+    "context": "in every valid base, at each kind of site's last place, one of the values the reference refused there "
+    "elsewhere (in turn), and at each top-level number one far above the usual that it accepted (in turn)",
     "repeat": "a valid call made again after all the others",
     "refill": "an earlier call's list and dict objects passed again, refilled with this call's contents",
 }
@@ -983,6 +986,62 @@ def _late_invalid(domain: Domain, out: list, bases: list[Base], reference, rng: 
     return [(case, reference(case)) for case in made]
 
 
+#: Most "context" cases per domain (:func:`_in_every_context`), spread over its sites and bases.
+CONTEXT_MAX = 160
+
+
+def _in_every_context(domain: Domain, out: list, bases: list[Base]) -> list[Generated]:
+    """Invalid values in every valid context (family "context"): every valid base, not only the few smallest the
+    other families use, gets at each kind of site (``predictions[]``, ``facts[].value``, ``k``) one of the changes
+    the reference refused there elsewhere (in turn), at the site's last place in that base (after whatever the base
+    holds: an abstention, an empty ranking, a label of 0); and each top-level number gets, in every base, one of
+    the values the reference accepted elsewhere that are far above the usual ("large", "huge"; in turn). A solution
+    that checks its input only on its usual path, and returns early for an empty ranking, an all-abstained list, a
+    single prediction, or a k past every relevant document, fails here. At most CONTEXT_MAX."""
+    if domain.skips("context"):
+        return []
+    refused: dict = {}  # where -> [(family, value)] the reference raised for
+    large: dict = {}  # where of a top-level number -> [(family, detail, value)] it accepted
+    names = [p.name for p in domain.params]
+    for case, outcome in out:
+        if case.path is None or case.family in ("late", "context") or case.stratum[0] in ("align", "size", "combo"):
+            continue
+        kind, key = case.path[0]
+        index = key if kind == "arg" else names.index(key) if key in names else None
+        spec = domain.params[index].spec if index is not None and index < len(domain.params) else None
+        if len(case.path) == 1 and (spec is None or isinstance(spec, Seq)):
+            continue  # a whole sequence replaced (another container, a 2-D array): the container families' part
+        value = _get(case.args, case.kwargs, case.path)
+        if outcome.get("kind") == "raise":
+            pool = refused.setdefault(case.stratum[2], [])
+            if all(family != case.family for family, _, _ in pool):
+                pool.append((case.family, case.detail, value))
+        elif len(case.path) == 1 and case.family in ("large", "huge"):
+            pool = large.setdefault(case.stratum[2], [])
+            if all(detail != case.detail for _, detail, _ in pool):
+                pool.append((case.family, case.detail, value))
+    made: list[Generated] = []
+    for number, base in enumerate(sorted(bases, key=lambda b: b.id)):
+        last: dict = {}  # where -> (path, shown): its last place in this base
+        for path, shown, where, _, _ in _sites(domain, base.args, base.kwargs):
+            if where in refused or where in large:
+                last[where] = (path, shown)
+        for where, (path, shown) in sorted(last.items()):
+            changes = [pool[number % len(pool)] for pool in (refused.get(where), large.get(where)) if pool]
+            for family, detail, value in changes:
+                replaced = _replace(base.args, base.kwargs, path, copy.deepcopy(value))
+                if replaced is None:
+                    continue
+                variant = Variant("context", f"{family}: {detail}", None)
+                case = _make(domain, base, variant, shown, where, replaced, len(made), path)
+                case.stratum = ("context", "context", where, family)
+                made.append(case)
+    if len(made) > CONTEXT_MAX:
+        step = len(made) / CONTEXT_MAX
+        made = [made[int(i * step)] for i in range(CONTEXT_MAX)]
+    return made
+
+
 def _large_ints(domain: Domain, args: list, kwargs: dict, longest: int, rng: random.Random, number: int) -> dict:
     """Every Integer argument of a large input (``args`` in place; a new kwargs dict returned) set by
     :func:`_large_int`."""
@@ -1234,6 +1293,8 @@ def generate(
     out.extend((case, outcome) for case, outcome in scaled if outcome.get("kind") == "return")
     late = _late_invalid(domain, out, bases, reference, random.Random(f"{seed}:{domain.call}:late"))
     out.extend((case, outcome) for case, outcome in late if outcome.get("kind") == "raise")
+    contexts = [case for case in _in_every_context(domain, out, bases) if domain.numpy or _plain(case)]
+    out.extend((case, reference(case)) for case in _unique(contexts))
     out.extend(_roomy_conversions(domain, bases, out, reference))
     # Deeper: vary the places inside a valid conversion (a tuple, an array of another dtype, accented texts).
     deeper = []
