@@ -23,9 +23,11 @@ from tests.browser.helpers import (
     KEY,
     LESSON,
     check,
+    click,
     editor_text,
     open_lesson,
     passed_ids,
+    poll,
     replace_code,
     run,
     section,
@@ -34,6 +36,7 @@ from tests.browser.helpers import (
     wait_running,
     wait_stored,
     wait_ready,
+    wait_verdict,
 )
 
 pytestmark = pytest.mark.browser
@@ -210,6 +213,49 @@ def test_endless_printing_is_capped_and_stop_works(pages, server_name):
     size = page.evaluate("() => document.querySelector('[data-playground] [data-output]').textContent.length")
     assert 100_000 < size < 300_000
     assert_next_run_works(page)
+
+
+def test_endless_short_lines_are_capped_by_lines_and_stop_works(iso):
+    """print("x") in a loop reaches the character cap only after ~100 000 lines; laying out a pane that long froze
+    the page for seconds at each chunk, and Stop waited behind it. The pane keeps 2000 lines and says so, while the
+    program goes on printing, and Stop ends it."""
+    page = iso
+    out = section(page, "try").locator("[data-output]")
+
+    def capped(pg):
+        wait_for(pg, "[data-playground] [data-output] .output-notice", timeout=60)
+        pg.wait_for_timeout(500)  # the program goes on printing while the pane is capped
+
+    stop_after(page, "try", "while True:\n    print('x')\n", while_running=capped)
+    text = out.inner_text()
+    assert ui("output_truncated_lines").replace("{lines}", "2000") in text
+    assert text.count("x\n") == 2000 and out.locator(".output-notice").count() == 1
+    assert_next_run_works(page)
+
+
+def test_a_check_waiting_behind_a_run_says_so_and_a_stop_is_not_said_of_the_next_run(iso):
+    """A Check asked for while another editor's code runs waits for it, and says that (not that Python is loading);
+    after a Stop, the next Run's verdict no longer carries the Stop's mark."""
+    page = iso
+    replace_code(page, "1", "while True:\n    pass\n")
+    click(page, "1", "run")
+    wait_running(page, "1")
+    replace_code(page, "2", load_lesson(LESSON).checkpoint("2").starter("en"))
+    page.keyboard.press("Control+Enter")  # from the editor (the Check button does nothing while code runs)
+    waiting = section(page, "2").locator("[data-verdict]")
+    poll(
+        page,
+        "(t) => document.querySelector('[data-checkpoint=\"2\"] [data-verdict]').innerText.trim() === t",
+        ui("verdict_queued_behind"),
+    )
+    assert waiting.get_attribute("data-verdict") == "running"
+    click(page, "1", "stop")
+    wait_for(page, '[data-checkpoint="1"] [data-verdict][data-stopped="true"]', timeout=30)
+    assert wait_verdict(page, "2")[0] == "fail"  # the starter, once the Stop let it run
+    state, _, out = run(page, "1", "print('after the stop')\n")
+    assert "after the stop" in out
+    assert section(page, "1").locator("[data-verdict]").get_attribute("data-stopped") is None
+    clean_checkpoints(page)
 
 
 def test_one_huge_print_is_capped_with_the_notice(iso):

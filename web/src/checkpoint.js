@@ -498,9 +498,11 @@ export class CheckpointView {
     markErrorLine(this.view, null);
     for (const entry of this.carried) markErrorLine(entry.view, null);
     if (this.example) markErrorLine(this.example.view, null);
-    const queued = this.runtime.state !== "idle";
-    showStatus(this.verdict, "running", queued ? t("verdict_queued") : t("verdict_running"));
+    // a job waits for the one running now (another editor's), or for Python (booting or restarting)
+    const waiting = { idle: "verdict_running", running: "verdict_queued_behind" }[this.runtime.state];
+    showStatus(this.verdict, "running", t(waiting || "verdict_queued"));
     delete this.verdict.dataset.restored;
+    delete this.verdict.dataset.stopped; // a Stop said of the previous run
     if (this.traceBox && !this.traceBox.hidden) {
       this.traceBox.hidden = true; // a trace of code that is about to change
       this.traceBox.replaceChildren();
