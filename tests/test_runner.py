@@ -815,3 +815,14 @@ def test_a_flood_on_the_pipes_does_not_fill_the_grading_processes_memory(prepare
     assert run.get("problem") == "too large"  # the result pipe got more than the judge reads
     assert judge(prepared, run, "en")["status"] == "error"
     assert peak() - before < 100 * 2**20  # 600 MB went through
+
+
+@pytest.mark.parametrize("in_case", [True, False])
+def test_a_valueerror_is_explained_for_a_case_or_for_a_run(in_case):
+    """In a Check a ValueError is read against the case ("where this case expects something else"); a Run has no
+    case, and was told the same. A Run's explanation speaks of the values on the line."""
+    from graders.engine.judge import explain_error
+
+    said = explain_error("ValueError", ["ValueError", "Exception"], "bad", 3, "en", in_case=in_case)["explain"]
+    assert ("this case" in said) is in_case
+    assert "values on this line" in said or in_case

@@ -175,7 +175,10 @@ def explain_error(exc, builtin_mro, message, line, lang: str, in_case: bool = Tr
     by a Run, or by the module before any case: no case to speak of)."""
     mro = builtin_mro if isinstance(builtin_mro, list) else []
     name = next((c for c in mro if c in PYTHON_ERRORS), None)
-    explain = text(f"pyerr_{name}", lang) if name else text("pyerr_other" if in_case else "pyerr_other_run", lang)
+    if name == "ValueError" and not in_case:
+        explain = text("pyerr_ValueError_run", lang)  # the case-less reading: no case expects anything in a Run
+    else:
+        explain = text(f"pyerr_{name}", lang) if name else text("pyerr_other" if in_case else "pyerr_other_run", lang)
     return {
         "exc": str(exc),
         "message": str(message or "")[:500],
