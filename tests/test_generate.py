@@ -327,3 +327,29 @@ def test_every_valid_input_also_gets_an_invalid_value_at_its_last_place():
     caught = [c for c, o in context if o["kind"] == "raise" and valid(*c.args, lazy=True)]
     assert caught and {c.base for c in caught} == {"first-false"}
     assert all(c.path[-1][1] == len(c.args[0]) - 1 for c in caught)  # at the last place
+
+
+def test_arguments_a_base_passes_by_name_are_also_passed_by_position():
+    """The signature's parameters take either way: a base that passes bins by name is also called with it by
+    position, so a function that made bins keyword-only (``*, bins=10``) fails there."""
+    from graders.engine.domain import Domain, Flag, Integer, Param, Real, Seq
+    from graders.engine.generate import Base
+
+    domain = Domain(
+        "ece",
+        (
+            Param("confidences", Seq(Real(0.0, 1.0))),
+            Param("correct", Seq(Flag())),
+            Param("bins", Integer(1), keyword=True, has_default=True),
+        ),
+    )
+    base = Base("named", ([0.2, 0.9], [False, True]), {"bins": 5})
+    cases = [c for c, _ in _families(domain, [base], lambda case: True) if c.family == "positional"]
+    assert len(cases) == 1 and cases[0].args == ([0.2, 0.9], [False, True], 5) and cases[0].kwargs == {}
+
+    def keyword_only(confidences, correct, *, bins=10):
+        return bins
+
+    with pytest.raises(TypeError):
+        keyword_only(*cases[0].args, **cases[0].kwargs)
+    assert keyword_only(*base.args, **base.kwargs) == 5

@@ -94,6 +94,7 @@ def sample_domain():
         Base("two", ([0.75], [1], rows, [], 1, "x")),
         Base("three", ([0.5, 0.5, 0.25], [1, 1, 0], [], rows)),
         Base("four", ([0.5], [0], rows, rows, 3)),
+        Base("five", ([0.25], [1], rows, rows), {"k": 4}),  # k by name: called by position too
     ]
 
     def reference(case):

@@ -80,7 +80,7 @@ GROUPS = {
     "align": ("align-",),
     "collision": ("collision",),
     "transform": ("accented",),
-    "keyword": ("keyword", "default"),
+    "keyword": ("keyword", "default", "positional"),
     "combo": ("combo",),
     "scale": ("scale",),
     "late": ("late",),
@@ -201,6 +201,7 @@ FAMILIES = {
     "arguments share texts, also the input's own items last, after 2000 that match nothing",
     "late": "an invalid item (one per group of the variants above and kind of item) last in its sequence, grown to "
     "max_len or 2000 items with valid copies first",
+    "positional": "a base's arguments passed by name passed by position instead (three bases)",
     "context": "in every valid base, at each kind of site's last place, one of the values the reference refused there "
     "elsewhere (in turn), and at each top-level number one far above the usual that it accepted (in turn)",
     "repeat": "a valid call made again after all the others",
@@ -643,6 +644,29 @@ def _keyword_variants(domain: Domain, base: Base):
             0,
         )
         return
+
+
+#: How many bases that pass arguments by name are also called with them by position (family "positional").
+POSITIONAL_BASES = 3
+
+
+def _positional_variant(domain: Domain, base: Base):
+    """The base with every argument it passes by name passed by position instead (``f(c, y, 5)`` for
+    ``f(c, y, bins=5)``), where all the parameters before them are given: the signature's parameters take either
+    way, so a function that made ``bins`` keyword-only fails here. None when there is nothing to move."""
+    if domain.skips("positional") or not base.kwargs:
+        return None
+    names = [p.name for p in domain.params]
+    named = [name for name in base.kwargs if name in names]
+    if not named:
+        return None
+    last = max(names.index(name) for name in named)
+    if any(i >= len(base.args) and names[i] not in base.kwargs for i in range(last + 1)):
+        return None  # a gap (a default left out before it): no positional call says the same
+    args = tuple(base.args[i] if i < len(base.args) else base.kwargs[names[i]] for i in range(last + 1))
+    rest = {k: v for k, v in base.kwargs.items() if k not in names[: last + 1]}
+    detail = ", ".join(names[len(base.args) : last + 1])
+    return _make(domain, base, Variant("positional", f"{detail} by position", None), "-", "-", (args, rest), 0)
 
 
 def _default_variants(domain: Domain, bases: list[Base], defaults: dict):
@@ -1257,6 +1281,9 @@ def generate(
         built.extend(_aligned_variants(domain, base))
         built.extend(_keyword_variants(domain, base))
         built.extend(_collision_variants(domain, base))
+    # positional calls of what the bases pass by name (the smallest bases may pass nothing by name): three of them
+    positional = [found for found in map(lambda b: _positional_variant(domain, b), bases) if found is not None]
+    built.extend(positional[:POSITIONAL_BASES])
     for base in [b for b in small if _all_filled(domain, b)][:1]:  # the smallest base with items in every sequence
         combos.extend(_combo_variants(domain, base))
     built.extend(_default_variants(domain, bases, defaults or {}))
