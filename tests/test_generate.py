@@ -353,3 +353,12 @@ def test_arguments_a_base_passes_by_name_are_also_passed_by_position():
     with pytest.raises(TypeError):
         keyword_only(*cases[0].args, **cases[0].kwargs)
     assert keyword_only(*base.args, **base.kwargs) == 5
+
+
+def test_a_real_is_also_tried_as_a_complex_with_no_imaginary_part():
+    """0.8+0j is not a real number either: a check of .imag != 0 lets it through, a type check does not."""
+    from graders.engine.domain import Real
+
+    complexes = [v.value for v in Real(0.0, 1.0).variants(0.8) if v.family == "complex"]
+    assert any(c.imag != 0 for c in complexes) and complex(0.8, 0) in complexes
+    assert all(type(c) is complex for c in complexes)

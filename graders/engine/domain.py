@@ -202,6 +202,8 @@ class Real(Spec):
             Variant("huge", "1e308", 1e308),
             Variant("huge-int", "10**400", 10**400),
             Variant("complex", "complex", complex(value, 0.5) if isinstance(value, (int, float)) else 0.5j),
+            # a complex number with no imaginary part is still not a real number (a check of .imag != 0 lets it in)
+            Variant("complex", "complex, imaginary part 0", complex(value if isinstance(value, (int, float)) else 0.5)),
         ]
         if self.bools:
             out += [
