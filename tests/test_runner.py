@@ -214,6 +214,8 @@ def test_plain_encode_says_whether_a_value_holds_only_exact_built_in_values():
         "import numpy as np\n_A = np.zeros(2)\n"
         "class Report:\n    def __init__(self, parts):\n        self.parts = parts\n"
         "def rows(n):\n    return Report((_A, n))\n",
+        # a new view of the same cached array every time (a slice, a reshape): a new object sharing one memory
+        "import numpy as np\n_A = np.zeros(4)\ndef rows(n):\n    return (_A[:], _A.reshape(2, 2))\n",
     ],
 )
 def test_a_result_holding_an_object_from_an_earlier_result_is_shared(program):
@@ -227,7 +229,8 @@ def test_a_result_holding_an_object_from_an_earlier_result_is_shared(program):
 def test_new_nested_objects_on_every_call_are_not_shared():
     fresh = (
         "import numpy as np\nclass Report:\n    def __init__(self, parts):\n        self.parts = parts\n"
-        "def rows(n):\n    return [{'n': n, 'sources': []}, Report((np.zeros(2), [n], None, 'text', 1.5))]\n"
+        "def rows(n):\n    return [{'n': n, 'sources': []}, Report((np.zeros(2), [n], None, 'text', 1.5)),\n"
+        "        np.arange(6).reshape(2, 3)[:, 1]]\n"  # a view, but of an array made in this call
     )
     cases = [{"id": i, "call": "rows", "args": ["tuple", [["int", i]]], "kwargs": ["dict", []]} for i in "123"]
     outcomes = runner.run(fresh, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]

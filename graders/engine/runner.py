@@ -661,9 +661,10 @@ def recheck(kept: list, attrs: dict, handed_on=frozenset()) -> None:
             if again != outcome["value"] and outcome.get("id") not in handed_on:
                 outcome["later"] = again
         for part in values.mutable_parts(result):
-            if _id(part) in inputs:
+            owner = _id(values.memory_owner(part))  # a view of an array shares that array's memory
+            if _id(part) in inputs or owner in inputs:
                 continue  # the caller's own argument, kept by the result: the same object only if the caller reused it
-            first = owners.setdefault(_id(part), number)
+            first = owners.setdefault(owner, number)
             if first != number:
                 outcome["shared"] = True
 

@@ -1007,6 +1007,24 @@ def is_ndarray(x) -> bool:
     return _ndarray is not None and _isinstance(x, _ndarray)
 
 
+def memory_owner(x):
+    """The object whose memory ``x`` uses: for a numpy array that is a view (a slice, ``arr[:]``, a reshape), the
+    array at the end of its ``base`` chain, read from numpy's own descriptor (a subclass cannot pretend); else ``x``.
+    Two results with one owner are one object to their callers: changing one changes the other."""
+    if not is_ndarray(x):
+        return x
+    base_of = _ndarray.base.__get__
+    for _ in range(64):
+        try:
+            base = base_of(x)
+        except Exception:  # noqa: BLE001 - a foreign buffer: x owns what it shows
+            return x
+        if base is None or not _isinstance(base, _ndarray):
+            return x if base is None else base
+        x = base
+    return x
+
+
 def is_numpy_scalar(x) -> bool:
     """True for a numpy scalar (immutable, like a Python number)."""
     return _np_generic is not None and _isinstance(x, _np_generic)
