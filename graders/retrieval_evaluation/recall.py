@@ -74,6 +74,20 @@ def curated():
         "Ids are compared exactly: 'D1' and 'd1 ' are other documents than 'd1', so 0.0.",
         "Ids worden precies vergeleken: 'D1' en 'd1 ' zijn andere documenten dan 'd1', dus 0.0.",
     )
+    yield case(
+        "exact-unicode-forms",
+        (["\ufb01le", "cafe\u0301"], ["file", "caf\u00e9"], 2),
+        "Ids that only look alike are other documents: the ligature 'ﬁ' is not 'fi', and 'e' with a combining accent "
+        "is not 'é' (no normalisation), so 0.0.",
+        "Ids die alleen op elkaar lijken zijn andere documenten: de ligatuur 'ﬁ' is geen 'fi', en 'e' met een los "
+        "accent is geen 'é' (niet normaliseren), dus 0.0.",
+    )
+    yield case(
+        "k-is-the-length",
+        (["d4", "d5", "d1"], ["d1"], 3),
+        "k = 3 is exactly the length of the ranking: the last place counts too, so d1 is found: 1.0.",
+        "k = 3 is precies de lengte van de ranking: de laatste plaats telt ook mee, dus d1 is gevonden: 1.0.",
+    )
     yield invalid(
         "no-relevant",
         (RANKING, [], 3),
