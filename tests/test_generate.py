@@ -362,3 +362,29 @@ def test_a_real_is_also_tried_as_a_complex_with_no_imaginary_part():
     complexes = [v.value for v in Real(0.0, 1.0).variants(0.8) if v.family == "complex"]
     assert any(c.imag != 0 for c in complexes) and complex(0.8, 0) in complexes
     assert all(type(c) is complex for c in complexes)
+
+
+def test_a_large_input_also_comes_with_its_whole_numbers_as_uint8_arrays():
+    """Labels or counts summed one numpy item at a time (Python's sum over a uint8 array) wrap at 256: a large input
+    gives them as uint8 arrays once, where the spec allows arrays."""
+    import numpy as np
+
+    from graders.engine.domain import Domain, Flag, Param, Real, Seq
+    from graders.engine.generate import Base
+
+    domain = Domain(
+        "hits",
+        (
+            Param("scores", Seq(Real(0.0, 1.0), containers=("list", "ndarray"))),
+            Param("labels", Seq(Flag(), containers=("list", "ndarray"))),
+        ),
+        aligned=(("scores", "labels"),),
+    )
+    cases = _families(domain, [Base("a", ([0.9, 0.8, 0.7], [True, True, True]))], lambda case: True)
+    narrow = [c for c in cases if c[0].family == "scale" and "uint8" in c[0].detail]
+    assert len(narrow) == 1
+    scores, labels = narrow[0][0].args
+    assert isinstance(labels, np.ndarray) and labels.dtype == np.uint8 and len(labels) > 255
+    assert isinstance(scores, list)  # floats stay as they were
+    with np.errstate(over="ignore"):
+        assert int(sum(labels)) != int(labels.sum())  # what a per-item sum gets wrong here

@@ -202,8 +202,6 @@ class Real(Spec):
             Variant("huge", "1e308", 1e308),
             Variant("huge-int", "10**400", 10**400),
             Variant("complex", "complex", complex(value, 0.5) if isinstance(value, (int, float)) else 0.5j),
-            # a complex number with no imaginary part is still not a real number (a check of .imag != 0 lets it in)
-            Variant("complex", "complex, imaginary part 0", complex(value if isinstance(value, (int, float)) else 0.5)),
         ]
         if self.bools:
             out += [
@@ -227,6 +225,11 @@ class Real(Spec):
         for point in points:
             for where, x in _on_and_next_to(point):
                 out.append(Variant(f"edge-{where}", repr(x), x))
+        # a complex number with no imaginary part is still not a real number (a check of .imag != 0 lets it in);
+        # last, so the numbers (case ids) of the variants before it stay
+        out.append(
+            Variant("complex", "complex, imaginary part 0", complex(value if isinstance(value, (int, float)) else 0.5))
+        )
         return out
 
     def random(self, rng, pools):

@@ -198,7 +198,8 @@ FAMILIES = {
     "combo": "the sequences in every mix of the containers their Seq allows; then values of the edge, special-number,"
     " label, type and number-type groups at their first item (ids gen/combo-<family>/...)",
     "scale": "large valid inputs: sequences grown to max_len or 2000 items, Integer sizes far above the usual; where "
-    "arguments share texts, also the input's own items last, after 2000 that match nothing",
+    "arguments share texts, also the input's own items last, after 2000 that match nothing; once with its sequences of "
+    "whole numbers 0-255 as uint8 arrays",
     "late": "an invalid item (one per group of the variants above and kind of item) last in its sequence, grown to "
     "max_len or 2000 items with valid copies first",
     "positional": "a base's arguments passed by name passed by position instead (three bases)",
@@ -892,10 +893,34 @@ def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
             yield _make(
                 domain, base, Variant("scale", f"{longest} items", None), "-", "scale", (tuple(args), kwargs), number
             )
+            narrow = _as_uint8(domain, args)
+            if number == 0 and narrow is not None:
+                # counts and labels as uint8 arrays: summed item by item in Python (or into a uint8), they wrap at 256
+                variant = Variant("scale", f"{longest} items, whole numbers as uint8 arrays", None)
+                yield _make(domain, base, variant, "-", "scale", (tuple(narrow), kwargs), 3)
         if _shared_texts(base.args):
             late = _late(domain, base, rng)
             if late is not None:
                 yield late
+
+
+def _as_uint8(domain: Domain, args: list) -> list | None:
+    """``args`` with every sequence of whole numbers from 0 to 255 (or bools) that may be an array made a uint8
+    array; None when none is."""
+    out, changed = list(args), False
+    for i, (param, value) in enumerate(zip(domain.params, args)):
+        spec = param.spec
+        items = _items_of(value) if isinstance(spec, Seq) and "ndarray" in spec.containers else None
+        if not items or len(items) <= 255:
+            continue
+        if all(_type_is_whole(v) and 0 <= v <= 255 for v in items):
+            out[i] = np.array([int(v) for v in items], dtype=np.uint8)
+            changed = True
+    return out if changed else None
+
+
+def _type_is_whole(value) -> bool:
+    return type(value) in (int, bool) or isinstance(value, (np.integer, np.bool_))
 
 
 def _late(domain: Domain, base: Base, rng: random.Random):
