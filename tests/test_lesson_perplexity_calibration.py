@@ -143,6 +143,7 @@ EXPECTED = {
         "float32-confidences": (0.25, 3),
         "brier-float32": 0.375 / 4,
         "edge-one": (0.46, 1),
+        "one-prediction": (0.3, 1),  # |1 - 0.7| in the one populated bin
         "edges-mixed": (0.35, 4),
         "one-bin": (0.225, 1),
         "two-bins-half": (0.1 + 0.35 * 2 / 3, 2),

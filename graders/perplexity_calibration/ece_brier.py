@@ -219,6 +219,16 @@ def curated():
         hint=_EDGE_HINT,
     )
     yield _ece(
+        "one-prediction",
+        ([0.7], [1]),
+        {"bins": 10},
+        t(
+            "Eén voorspelling met zekerheid 0.7, en die klopt: ECE 0.3, 1 gevulde bak.",
+            "A single prediction with confidence 0.7, and it is right: ECE 0.3, 1 populated bin.",
+            "‏تنبؤ واحد بثقة 0.7، وهو صحيح: ECE يساوي 0.3، وحاوية واحدة غير فارغة.",
+        ),
+    )
+    yield _ece(
         "edges-mixed",
         ([0.0, 0.1, 0.5, 1.0], [0, 1, 1, 1]),
         {"bins": 10},

@@ -83,6 +83,14 @@ def curated():
         "accent is geen 'é' (niet normaliseren), dus 0.0.",
     )
     yield case(
+        "all-ranked-k-one",
+        (["d2", "d1"], ["d1", "d2"], 1),
+        "Every relevant document is ranked, in another order, but k = 1 looks at the first place only: 1 of 2, so "
+        "0.5.",
+        "Elk relevant document staat in de ranking, in een andere volgorde, maar k = 1 kijkt alleen naar de eerste "
+        "plaats: 1 van 2, dus 0.5.",
+    )
+    yield case(
         "k-is-the-length",
         (["d4", "d5", "d1"], ["d1"], 3),
         "k = 3 is exactly the length of the ranking: the last place counts too, so d1 is found: 1.0.",
