@@ -85,8 +85,7 @@ def curated():
     yield case(
         "all-ranked-k-one",
         (["d2", "d1"], ["d1", "d2"], 1),
-        "Every relevant document is ranked, in another order, but k = 1 looks at the first place only: 1 of 2, so "
-        "0.5.",
+        "Every relevant document is ranked, in another order, but k = 1 looks at the first place only: 1 of 2, so 0.5.",
         "Elk relevant document staat in de ranking, in een andere volgorde, maar k = 1 kijkt alleen naar de eerste "
         "plaats: 1 van 2, dus 0.5.",
     )
