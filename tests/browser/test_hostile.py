@@ -258,6 +258,29 @@ def test_a_check_waiting_behind_a_run_says_so_and_a_stop_is_not_said_of_the_next
     clean_checkpoints(page)
 
 
+def test_reset_while_the_code_runs_changes_nothing_and_says_to_stop_first(iso):
+    """Reset pressed while the checkpoint's code runs used to put the starter in and say "reset" while the run went
+    on (and a Stop then said the code was still in the editor): the editor and the run are left as they are, and the
+    page says to stop first."""
+    page = iso
+    loop = "while True:\n    pass\n"
+    replace_code(page, "1", loop)
+    click(page, "1", "run")
+    wait_running(page, "1")
+    page.evaluate(
+        "window.__said = []; new MutationObserver(() => window.__said.push("
+        "document.querySelector('[data-announcer]').textContent)).observe("
+        "document.querySelector('[data-announcer]'), {childList: true, characterData: true, subtree: true})"
+    )
+    click(page, "1", "reset")
+    poll(page, "(t) => window.__said.some((s) => s.startsWith(t))", ui("reset_while_running"))
+    assert editor_text(page, "1").strip() == loop.strip()
+    assert section(page, "1").locator("[data-verdict]").get_attribute("data-verdict") == "running"
+    click(page, "1", "stop")
+    wait_for(page, '[data-checkpoint="1"] [data-verdict][data-stopped="true"]', timeout=30)
+    clean_checkpoints(page)
+
+
 def test_one_huge_print_is_capped_with_the_notice(iso):
     state, _, out = run(iso, "try", "print('x' * 10**8)\n")
     notice = section(iso, "try").locator("[data-output] .output-notice")

@@ -953,6 +953,12 @@ export class CheckpointView {
   /** Put the starter back: one undoable change, announced, with an "Undo reset" button beside the notice (on a
    * phone there is no Ctrl/Cmd+Z), which stays until the verdict area shows something else. */
   reset() {
+    if (this.busy) {
+      // this editor's code is running: the notice would replace "Running…" while it goes on, and a Stop would then
+      // say the code is still in the editor of the starter. Reset waits for the code to end, as Run and Check do.
+      this.page.announce(t("reset_while_running"));
+      return;
+    }
     this._ready();
     const starter = this.data ? this.data.starter : "";
     const before = getText(this.view);
