@@ -595,17 +595,12 @@ def _starter_problems(path: Path, entry: tuple, toml: str) -> list[str]:
     to write): a starter that does not parse, or lacks a name, fails every learner's first Run or Check for a reason
     that is not theirs (it counts as failing, so the rule that a starter fails does not see it); a reference that
     lacks one points at a misspelt entry."""
+    from werkbank.grading import bound_names
+
     try:
-        tree = ast.parse(read_text(path), filename=path.name)
+        defined = bound_names(ast.parse(read_text(path), filename=path.name))
     except SyntaxError as error:
         return [f"{rel(path)}:{error.lineno or 1}: not Python: {error.msg}"]
-    defined = {
-        node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-    }
-    for node in tree.body:
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            defined |= {t.id for t in targets if isinstance(t, ast.Name)}
     advice = "give the learner its signature to fill in" if path.name.startswith("starter") else "define it"
     return [
         f"{rel(path)}: defines no {name.split('.')[0]!r} (entry in {toml}){did_you_mean(name.split('.')[0], defined)}: "

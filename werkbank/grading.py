@@ -145,12 +145,15 @@ def grade_source(
 
 
 def _top_level_names(source: str) -> set[str] | None:
-    """The names a module's top level binds (functions, classes, assignments, imports); None when it does not
-    parse."""
+    """:func:`bound_names` of ``source``; None when it does not parse."""
     try:
-        tree = ast.parse(source)
+        return bound_names(ast.parse(source))
     except (SyntaxError, ValueError):
         return None
+
+
+def bound_names(tree: ast.Module) -> set[str]:
+    """The names a module's top level binds: functions, classes, assignments, imports."""
     names = set()
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
