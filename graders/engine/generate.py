@@ -949,13 +949,19 @@ def _late(domain: Domain, base: Base, rng: random.Random):
     return _make(domain, base, variant, "-", "scale", (tuple(args), kwargs), 2)
 
 
+def _param_index(domain: Domain, path: tuple) -> int | None:
+    """The index of the parameter a site's ``path`` starts at (positional or by name); None when it names none."""
+    kind, key = path[0]
+    names = [p.name for p in domain.params]
+    index = key if kind == "arg" else names.index(key) if key in names else None
+    return index if index is not None and index < len(domain.params) else None
+
+
 def _container_step(domain: Domain, base: Base, path: tuple):
     """``(path of the sequence, its spec, the item's index in it)`` for the innermost sequence ``path`` goes into in
     ``base`` (``facts`` for ``facts[0]['value']``, ``rankings[1]`` for ``rankings[1][0]``); None when it goes
     into none."""
-    kind, key = path[0]
-    names = [p.name for p in domain.params]
-    index = key if kind == "arg" else names.index(key) if key in names else None
+    index = _param_index(domain, path)
     if index is None:
         return None
     spec, found = domain.params[index].spec, None
@@ -1049,16 +1055,13 @@ def _in_every_context(domain: Domain, out: list, bases: list[Base]) -> list[Gene
     single prediction, or a k past every relevant document, fails here. At most CONTEXT_MAX."""
     if domain.skips("context"):
         return []
-    refused: dict = {}  # where -> [(family, value)] the reference raised for
+    refused: dict = {}  # where -> [(family, detail, value)] the reference raised for
     large: dict = {}  # where of a top-level number -> [(family, detail, value)] it accepted
-    names = [p.name for p in domain.params]
     for case, outcome in out:
         if case.path is None or case.family in ("late", "context") or case.stratum[0] in ("align", "size", "combo"):
             continue
-        kind, key = case.path[0]
-        index = key if kind == "arg" else names.index(key) if key in names else None
-        spec = domain.params[index].spec if index is not None and index < len(domain.params) else None
-        if len(case.path) == 1 and (spec is None or isinstance(spec, Seq)):
+        index = _param_index(domain, case.path)
+        if len(case.path) == 1 and (index is None or isinstance(domain.params[index].spec, Seq)):
             continue  # a whole sequence replaced (another container, a 2-D array): the container families' part
         value = _get(case.args, case.kwargs, case.path)
         if outcome.get("kind") == "raise":
