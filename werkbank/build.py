@@ -156,10 +156,11 @@ def prepared_checks(lesson, lang: str) -> dict:
     return {"lesson": lesson.id, "lang": lang, "seed": CASE_SEED, "checks": checks}
 
 
-def _checks_bytes(lesson, lang: str) -> bytes:
-    """:func:`prepared_checks` as gzip bytes, kept in the cache under a hash of everything they depend on (the
-    engine, the lesson's graders, references and mistakes, the language, the seed, Python and numpy, and the code
-    that prepares them), so a rebuild that changed none of these computes nothing."""
+def _checks_bytes(lesson, lang: str) -> tuple[bytes, dict]:
+    """:func:`prepared_checks` as gzip bytes, and its author errors (``{checkpoint id: text}``), kept in the cache
+    under a hash of everything they depend on (the engine, the lesson's graders, references and mistakes, the
+    language, the seed, Python and numpy, and the code that prepares them), so a rebuild that changed none of these
+    computes nothing (and reads no megabytes back to find its errors)."""
     import gzip
     import sys
 
@@ -175,16 +176,18 @@ def _checks_bytes(lesson, lang: str) -> bytes:
     for part in (engine_files(), lesson_grading(lesson, []), lang, CASE_SEED, sys.version, numpy.__version__, how):
         digest.update(json.dumps(part, sort_keys=True).encode("utf-8") + b"\0")
     cached = vendor.cache_dir() / "checks" / f"{digest.hexdigest()}.gz"
-    if cached.is_file():
-        return cached.read_bytes()
-    data = gzip.compress(
-        json.dumps(prepared_checks(lesson, lang), ensure_ascii=False).encode("utf-8"), compresslevel=9, mtime=0
-    )
+    errors_file = cached.with_suffix(".errors.json")
+    if cached.is_file() and errors_file.is_file():
+        return cached.read_bytes(), json.loads(errors_file.read_text(encoding="utf-8"))
+    prepared = prepared_checks(lesson, lang)
+    errors = {cp: entry["author_error"] for cp, entry in prepared["checks"].items() if "author_error" in entry}
+    data = gzip.compress(json.dumps(prepared, ensure_ascii=False).encode("utf-8"), compresslevel=9, mtime=0)
     cached.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cached.with_suffix(".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(cached)
-    return data
+    for path, content in ((cached, data), (errors_file, json.dumps(errors).encode("utf-8"))):
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(content)
+        tmp.replace(path)
+    return data, errors
 
 
 def write_grading(
@@ -221,28 +224,16 @@ def write_grading(
         names.append(name)
         for lang in lesson.languages:
             name = checks_name(lesson.id, lang)
-            data = _checks_bytes(lesson, lang)
+            data, errors = _checks_bytes(lesson, lang)
             vendor.write_if_changed(out / name, data)
             names.append(name)
             if author_errors is not None:
-                author_errors.extend(_author_errors(lesson, lang, data))
+                author_errors.extend(
+                    f"{lesson.id} checkpoint {cp} ({lang}): every Check says the grader is broken: {error} "
+                    f"(werkbank check {lesson.id} says more)"
+                    for cp, error in errors.items()
+                )
     return names
-
-
-def _author_errors(lesson, lang: str, data: bytes) -> list[str]:
-    """One line per checkpoint whose Check is an author error in these prepared Checks (gzip bytes)."""
-    import gzip
-
-    text = gzip.decompress(data)
-    if b'"author_error"' not in text:
-        return []
-    checks = json.loads(text)["checks"]
-    return [
-        f"{lesson.id} checkpoint {cp} ({lang}): every Check says the grader is broken: {entry['author_error']} "
-        f"(werkbank check {lesson.id} says more)"
-        for cp, entry in checks.items()
-        if "author_error" in entry
-    ]
 
 
 def build_hash(dist: Path) -> str:
