@@ -466,16 +466,17 @@ def _dead_links(html: str, text: str, source: str) -> list[str]:
 
     from werkbank.lessons import LessonError, load_all
 
-    problems = []
+    problems, known = [], None  # known: every lesson's languages, read at the first link to a lesson
     for url in (unescape(u) for u in re.findall(r'\s(?:href|src)="([^"]*)"', html)):
         if not url or url.startswith("#") or re.match(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:", url):
             continue
         match = _LESSON_LINK.match(url)
         if match:
-            try:
-                known = {lesson.id: lesson.languages for lesson in load_all()}
-            except LessonError:
-                known = {}
+            if known is None:
+                try:
+                    known = {lesson.id: lesson.languages for lesson in load_all()}
+                except LessonError:
+                    known = {}
             if match.group(2) in known.get(match.group(1), ()):
                 continue
         at = text.find(url)
