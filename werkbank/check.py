@@ -465,10 +465,11 @@ def _dead_links(html: str, text: str, source: str) -> list[str]:
     from html import unescape
 
     from werkbank.lessons import LessonError, load_all
+    from werkbank.markdown import SCHEME
 
     problems, known = [], None  # known: every lesson's languages, read at the first link to a lesson
     for url in (unescape(u) for u in re.findall(r'\s(?:href|src)="([^"]*)"', html)):
-        if not url or url.startswith("#") or re.match(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:", url):
+        if not url or url.startswith("#") or SCHEME.match(url):
             continue
         match = _LESSON_LINK.match(url)
         if match:
@@ -591,17 +592,18 @@ def _page_problems(lesson: Lesson) -> list[str]:
     return []
 
 
-def _starter_problems(path: Path, entry: tuple, toml: str) -> list[str]:
+def _entry_problems(path: Path, entry: tuple, toml: str, *, syntax: bool = True) -> list[str]:
     """A starter (or the reference) is Python that defines every name the learner must define (a starter's body left
     to write): a starter that does not parse, or lacks a name, fails every learner's first Run or Check for a reason
     that is not theirs (it counts as failing, so the rule that a starter fails does not see it); a reference that
-    lacks one points at a misspelt entry."""
+    lacks one points at a misspelt entry. ``syntax``: name a file that does not parse (the reference's syntax error
+    is named where it is graded)."""
     from werkbank.grading import bound_names
 
     try:
         defined = bound_names(ast.parse(read_text(path), filename=path.name))
     except SyntaxError as error:
-        return [f"{rel(path)}:{error.lineno or 1}: not Python: {error.msg}"]
+        return [f"{rel(path)}:{error.lineno or 1}: not Python: {error.msg}"] if syntax else []
     advice = "give the learner its signature to fill in" if path.name.startswith("starter") else "define it"
     return [
         f"{rel(path)}: defines no {name.split('.')[0]!r} (entry in {toml}){did_you_mean(name.split('.')[0], defined)}: "
@@ -656,10 +658,10 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
         )
     for path in [*translated, cp.folder / "starter.py"]:
         if path.is_file():
-            problems += _starter_problems(path, cp.entry, toml)
+            problems += _entry_problems(path, cp.entry, toml)
     solution = cp.folder / "solution.py"
     if solution.is_file():
-        problems += [p for p in _starter_problems(solution, cp.entry, toml) if "not Python" not in p]
+        problems += _entry_problems(solution, cp.entry, toml, syntax=False)
     examples = [lang for lang in langs if (cp.folder / f"example.{lang}.py").is_file()]
     for lang in examples:
         task = cp.folder / f"task.{lang}.md"

@@ -71,6 +71,10 @@ def _ui(lang: str, key: str) -> str:
     return ui(lang, key)
 
 
+#: A URL's scheme (``https:``, ``javascript:``), as a browser reads it: a URL without one is relative.
+SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
+
+
 def check_url(url: str, source: str) -> None:
     """Raise MarkdownError unless ``url`` is http(s), mailto, relative or an anchor.
 
@@ -79,7 +83,7 @@ def check_url(url: str, source: str) -> None:
     """
     text = html.unescape(unquote(url or ""))
     cleaned = "".join(ch for ch in text if not (ch.isspace() or unicodedata.category(ch).startswith("C")))
-    match = re.match(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):", cleaned)
+    match = SCHEME.match(cleaned)
     if match and match.group(1).lower() not in SAFE_SCHEMES:
         raise MarkdownError(
             f"{source}: unsafe link or image URL {url!r} (scheme {match.group(1).lower()!r} is not allowed)"
