@@ -21,7 +21,7 @@ from graders.engine.case import AuthorError
 from graders.engine.i18n import text
 from graders.engine.judge import adopt_alone, adopt_shrunk, author_error, judge
 from graders.engine.prepare import prepare, prepare_candidates
-from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE
+from graders.engine.settings import CASE_SEED, FALLBACK_LANGUAGE, LEAST_ROUND_SECONDS
 from graders.hosts import cpython
 from werkbank.lessons import LessonError, grader_root, load_lesson
 
@@ -203,7 +203,7 @@ def shrink_verdict(checkpoint, prepared: dict, run: dict, verdict: dict, source:
     for number in range(shrink.ROUNDS if smaller else int(alone)):
         first = alone and number == 0
         left = deadline - time.monotonic()
-        if left < shrink.LEAST_ROUND_SECONDS:
+        if left < LEAST_ROUND_SECONDS:
             break
         round_prepared = prepare_candidates(
             grader, checkpoint.solution(), plan_case, meta, prepared["plan"]["attrs"], alone=first, smaller=smaller

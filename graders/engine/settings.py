@@ -19,6 +19,9 @@ OUTPUT_LIMIT = 200_000
 DEFAULT_TIME_LIMIT = 5.0
 #: Seconds a free Run may take before it is stopped.
 RUN_TIME_LIMIT = 30.0
+#: All shrink rounds of one verdict share the checkpoint's time limit (the CLI and the page); a round with less than
+#: this many seconds of it left is not started.
+LEAST_ROUND_SECONDS = 0.25
 #: The seed of every checkpoint's random and generated cases: a Check in the browser, ``werkbank grade`` and
 #: ``werkbank check`` run the same cases (``werkbank grade --seed`` lets an author try others).
 CASE_SEED = 0
@@ -49,6 +52,7 @@ def for_web() -> dict:
         "outputLimit": OUTPUT_LIMIT,
         "defaultTimeLimit": DEFAULT_TIME_LIMIT,
         "runTimeLimit": RUN_TIME_LIMIT,
+        "leastRoundSeconds": LEAST_ROUND_SECONDS,
         "runResultLimit": RUN_RESULT_LIMIT,
         "messageLimit": MESSAGE_LIMIT,
         "tracebackLimit": TRACEBACK_LIMIT,

@@ -20,9 +20,6 @@ from .compare import compare
 ROUNDS = 6
 #: Most candidates tried per round.
 PER_ROUND = 24
-#: The hosts give all rounds of one verdict the checkpoint's time limit together; a round with less left than this
-#: (seconds) is not started.
-LEAST_ROUND_SECONDS = 0.25
 
 
 def size(w) -> int:
@@ -244,5 +241,4 @@ __all__ = [
     "size",
     "ROUNDS",
     "PER_ROUND",
-    "LEAST_ROUND_SECONDS",
 ]

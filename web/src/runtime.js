@@ -31,8 +31,8 @@ import { Req, Res, belongsTo, isPackedWheel, newRunId, request } from "./protoco
 /** Seconds a free Run may take before it is stopped (Check uses the grader's limit). */
 export const RUN_TIME_LIMIT = SETTINGS.runTimeLimit;
 const SLACK_MS = 300; // message latency on top of a time limit
-/** A shrink round with less than this left of the rounds' shared time limit is not started (shrink.py's too). */
-const LEAST_ROUND_MS = 250;
+/** A shrink round with less than this left of the rounds' shared time limit is not started (the CLI's too). */
+const LEAST_ROUND_MS = SETTINGS.leastRoundSeconds * 1000;
 /** How many parts of one Check's run are judged early (the learner worker sends one per PROGRESS_AT mark). */
 const EARLY_PARTS = 3;
 /**

@@ -4,6 +4,7 @@ import { test } from "node:test";
 
 globalThis.SETTINGS = {
   runTimeLimit: 30,
+  leastRoundSeconds: 0.25,
   defaultTimeLimit: 5,
   outputLimit: 200000,
   fallbackLanguage: "en",
