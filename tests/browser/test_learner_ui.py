@@ -269,6 +269,54 @@ def test_check_of_an_endless_loop_times_out(lesson_pages):
     assert page.locator("[data-progress]").inner_text() == "0 / 3"
 
 
+# Every learner worker says how fast its Python ran at boot, and the page scales a job's time limit by that. This init
+# script makes each of them say "as fast as the limits assume", so a Check's limit is exactly the grader's TIME_LIMIT
+# (the page's own code is untouched).
+AS_FAST_AS_ASSUMED = """(() => {
+    const Base = window.Worker;
+    window.Worker = class extends Base {
+        constructor(url, options) {
+            super(url, options);
+            if (String(url).includes("grader_worker")) return;
+            this.addEventListener("message", (event) => {  // the first listener: the page's own come after it
+                if (event.data && event.data.type === "ready") event.data.speed = 20;
+            });
+        }
+    };
+})();"""
+
+# A right solution of claims checkpoint 1 that first keeps Python busy for 6.5 s of wall time: past the checkpoint's
+# limit of 5 s, within that limit on a machine several times busier than it was when the page became ready.
+BUSY_THEN_RIGHT = "import time\n_t = time.time()\nwhile time.time() - _t < 6.5:\n    pass\n"
+
+
+def test_a_time_limit_grows_when_the_machine_got_busier_since_the_page_booted(page, isolated_server, repo_root):
+    """The same right code must not time out only because the machine got busier after its worker booted (another
+    program, another tab). Another tab starts three busy threads per core with the Check: at the time limit the page
+    measures itself slower than when it became ready, the limit grows by as much, and the run goes on to pass.
+    Without that, the 6.5 s are past the 5 s limit. (That the limit stands on an unchanged machine, grows no further
+    than the slowdown and never past MAX_SLOWNESS: web/test/runtime.test.mjs; an endless loop still times out:
+    test_check_of_an_endless_loop_times_out.) The load comes from the browser's own tab: Linux shares the CPU between
+    sessions first, so busy processes started by the test would take little from the browser."""
+    import os
+
+    page.add_init_script(AS_FAST_AS_ASSUMED)
+    open_lesson(page, isolated_server)
+    reference = (repo_root / "exercises" / "claims-abstention" / "01-claim-support" / "solution.py").read_text()
+    replace_code(page, "1", BUSY_THEN_RIGHT + reference)
+    other_tab = page.context.new_page()
+    try:
+        section(page, "1").locator('[data-action="check"]').click()
+        other_tab.evaluate(
+            "n => { for (let i = 0; i < n; i++) new Worker(URL.createObjectURL(new Blob(['for (;;) {}']))); }",
+            3 * (os.cpu_count() or 2),
+        )
+        state, text = wait_verdict(page, "1")
+    finally:
+        other_tab.close()
+    assert state == "pass", text
+
+
 # ---------------------------------------------------------------- output safety
 
 # Printed markup shown as text, never as elements (stdout, stderr, a traceback, a Check's verdict), no dialog:

@@ -78,6 +78,24 @@ export function slowness(ms) {
   return Math.min(MAX_SLOWNESS, Math.max(1, value / SPEED_BASE_MS));
 }
 const PREPARE_LIMIT_MS = 60_000;
+/** How much slower than at its quickest the page must run now for a job's time limit to grow (Runtime._limitReached). */
+const GROWN = 1.25;
+/**
+ * Milliseconds of a fixed piece of plain JavaScript on this thread (integer arithmetic: no allocation, so no
+ * collector in it): the page's load measure. Its own figure means little; how much slower it runs than it did
+ * earlier on the same page says how much busier the machine has become (Runtime._limitReached).
+ */
+export function loadMeter() {
+  const start = performance.now();
+  let x = 2463534242;
+  for (let i = 0; i < 4_000_000; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+  }
+  const took = performance.now() - start;
+  return x === 0.5 ? -took : took; // (never true: the loop's result is used)
+}
 /**
  * How long a learner worker whose job has ended may stay alive before it is terminated (ms). Terminating a worker
  * tears down its isolate and its WebAssembly memory on a thread of its own, which on two cores takes the core a
@@ -164,6 +182,7 @@ class Slot {
  * booting already ({worker, bootId, lessonId, messages, errors}, see takeEarlyWorker): the first learner worker the
  * runtime needs is that one, when it was started for the same lesson. `coldRuntime`: this
  * page compiles Python's runtime from scratch (a first visit), so the grader waits longer (see stagedBoot).
+ * `meter`: the load measure, milliseconds (loadMeter; tests pass a fake).
  */
 export class Runtime {
   constructor({
@@ -175,6 +194,7 @@ export class Runtime {
     coldRuntime = false,
     staged = STAGED,
     depth = poolDepth(),
+    meter = loadMeter,
   } = {}) {
     /** How many pristine learner workers to keep (at least one; see POOL_DEPTH). */
     this.depth = Math.max(1, Math.floor(Number(depth)) || 1);
@@ -188,6 +208,8 @@ export class Runtime {
     this.onProgress = onProgress;
     this.onNotice = onNotice;
     this.createWorker = createWorker || ((role) => new Worker(workerUrl(role), { type: "module" }));
+    this.meter = meter;
+    this.meterBase = 0; // the quickest load measure so far (ms; see _limitReached)
     /** Pristine learner workers (Slot), booting or ready, oldest first: jobs take the first that fits. */
     this.pool = [];
     /** Learner workers whose job ended, terminated after RETIRE_MS or when the running job ends. */
@@ -469,7 +491,10 @@ export class Runtime {
       slot.phase = "ready";
       if (slot.role === "learner") slot.slowness = slowness(msg.speed); // said before any learner code ran there
       slot.percent = 100;
-      if (slot.role === "grader") this._sendWarm();
+      if (slot.role === "grader") {
+        this._sendWarm();
+        if (!this.meterBase) this._measureBase();
+      }
       this._progress("ready");
     } else if (msg.type === Res.FAILURE) {
       if (!this.everReady) this._bootFailed(msg.message);
@@ -677,6 +702,7 @@ export class Runtime {
     job.runId = newRunId();
     job.slot = this._take(slot);
     job.slowness = slot.slowness || 1;
+    job.bootSlowness = job.slowness;
     job.stopReason = null;
     this.job = job;
     this._refresh();
@@ -703,6 +729,7 @@ export class Runtime {
       if (this.job === job) this._finish({ kind: "verdict", verdict: msg.verdict });
       return;
     }
+    job.baseLimit = timeLimit;
     job.timeLimit = scaled(timeLimit, job.slowness); // the grader says it beside the plan, which the page does not parse
     mark("werkbank:check:run");
     const runJson = await this._learnerRun(job, plan, job.timeLimit);
@@ -755,7 +782,8 @@ export class Runtime {
   }
 
   async _run(job) {
-    job.timeLimit = scaled(job.timeLimit || RUN_TIME_LIMIT, job.slowness);
+    job.baseLimit = job.timeLimit || RUN_TIME_LIMIT;
+    job.timeLimit = scaled(job.baseLimit, job.slowness);
     let plan = { mode: "run" };
     let plot = null;
     const checkpoint = typeof job.checkpoint === "string" ? job.checkpoint : null;
@@ -808,7 +836,8 @@ export class Runtime {
       case Res.STARTED:
         if (!job.stopReason && !job.limitTimer && !job.shrinking) {
           clearTimeout(job.prepareTimer);
-          job.limitTimer = this._timer(() => this._interrupt(job, "timeout"), job.timeLimit * 1000 + SLACK_MS);
+          job.startedAt = performance.now();
+          job.limitTimer = this._timer(() => this._limitReached(job), job.timeLimit * 1000 + SLACK_MS);
         }
         break;
       case Res.OUTPUT:
@@ -856,6 +885,51 @@ export class Runtime {
       mark("werkbank:check:early");
       job.onEarly(verdict);
     });
+  }
+
+  /**
+   * A job's run has reached its time limit. The limit was scaled by its worker's speed measure at boot, but a machine
+   * can get busier after that (another program, another tab, the browser's own work), and code that finishes in time
+   * on a quiet machine must not time out on a busy one: the same code gets the same verdict. So before the job is
+   * stopped the page measures its own speed again (Runtime.meter); when it runs slower now than at its quickest, the
+   * limit grows by as much (never past MAX_SLOWNESS times the unscaled limit) and the run goes on, to be measured
+   * again at its new limit. An endless loop keeps one core; the measure runs on another (or shares that one), so it
+   * still ends, at most that much later.
+   */
+  _limitReached(job) {
+    if (this.job !== job || job.stopReason) return;
+    const base = this._meterBase();
+    const runs = [this.meter(), this.meter(), this.meter()].sort((a, b) => a - b);
+    this.meterBase = Math.min(base, runs[0]);
+    const now = Math.min(MAX_SLOWNESS, job.bootSlowness * Math.max(1, runs[1] / base) || 1);
+    const limit = scaled(job.baseLimit, now);
+    const left = limit * 1000 + SLACK_MS - (performance.now() - job.startedAt);
+    if (now > job.slowness * GROWN && left > 0) {
+      job.slowness = now;
+      job.timeLimit = limit;
+      job.limitTimer = this._timer(() => this._limitReached(job), left);
+      return;
+    }
+    this._interrupt(job, "timeout");
+  }
+
+  /**
+   * The page's quickest load measure so far (ms): taken when Python is ready, while little else runs, and lowered by
+   * any quicker one later. Each measure is a task of its own, so none makes a long one.
+   */
+  _meterBase() {
+    if (!(this.meterBase > 0)) this.meterBase = this.meter();
+    return this.meterBase;
+  }
+
+  /** Three load measures, one task each, when Python is ready: the base _limitReached compares with. */
+  _measureBase(left = 3) {
+    if (left <= 0) return;
+    setTimeout(() => {
+      const ms = this.meter();
+      if (ms > 0) this.meterBase = this.meterBase > 0 ? Math.min(this.meterBase, ms) : ms;
+      this._measureBase(left - 1);
+    }, 0);
   }
 
   _finish(result) {

@@ -811,6 +811,50 @@ test("time limits grow with a slow learner worker's speed measure, within bounds
   );
 });
 
+test("a job at its time limit goes on when the page measures the machine slower now than at its quickest", async () => {
+  const outcome = async (factor, runMs = 600) => {
+    let load = 10; // ms of the load measure; `factor` times that once the job runs
+    const measured = [];
+    const { runtime } = makeRuntime(
+      scripted({
+        boot(msg, worker) {
+          if (worker.role !== "learner") return true;
+          worker.reply(response(Res.PYTHON, msg.runId, {}));
+          worker.reply(response(Res.READY, msg.runId, { speed: SPEED_BASE_MS })); // as fast as the limits assume
+          return false;
+        },
+        run(msg, worker) {
+          worker.reply(response(Res.STARTED, msg.runId, {}));
+          load = 10 * factor;
+          if (runMs !== null)
+            setTimeout(() => worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' })), runMs);
+        },
+      }),
+      {
+        meter: () => {
+          measured.push(load);
+          return load;
+        },
+      },
+    );
+    runtime.warm("l", ["1"]);
+    runtime.boot();
+    await until(() => runtime.state === "idle" && measured.length >= 3); // the base, measured when Python is ready
+    const before = measured.length;
+    // 0.1 s (with its slack, 0.4 s): the run's 0.6 s are past it unless the limit grows
+    const result = await runtime.execute({ type: "run", source: "", timeLimit: 0.1 });
+    return { kind: result.kind, timeLimit: result.timeLimit, measures: measured.length - before };
+  };
+  const slower = await outcome(MAX_SLOWNESS); // a busy machine: the limit grows, the run ends within it
+  assert.deepEqual(slower, { kind: "result", timeLimit: undefined, measures: 3 });
+  const same = await outcome(1.1); // as fast as before (within GROWN): the limit stands
+  assert.deepEqual(same, { kind: "timeout", timeLimit: 0.1, measures: 3 });
+  const bounded = await outcome(2); // it grows only as much as the page slowed: 0.1 s, then 0.2 s
+  assert.deepEqual(bounded, { kind: "timeout", timeLimit: 0.2, measures: 6 });
+  const endless = await outcome(MAX_SLOWNESS * 4, null); // never past MAX_SLOWNESS times the limit
+  assert.deepEqual(endless, { kind: "timeout", timeLimit: 0.1 * MAX_SLOWNESS, measures: 6 });
+});
+
 /** A small seeded generator (mulberry32): the same seed, the same sequence of operations. */
 function random(seed) {
   let a = seed >>> 0;
