@@ -388,3 +388,57 @@ def test_a_large_input_also_comes_with_its_whole_numbers_as_uint8_arrays():
     assert isinstance(scores, list)  # floats stay as they were
     with np.errstate(over="ignore"):
         assert int(sum(labels)) != int(labels.sum())  # what a per-item sum gets wrong here
+
+
+def test_numbers_that_cancel_out_reach_the_zero_total_with_an_item_the_reference_refuses():
+    """A solution that returns its answer for a zero total (no tokens at all) before it checks each count passes
+    every input whose refused count leaves the total above 0. Where the reference refuses a negative item, every
+    valid base also gets one whose last item is minus the sum of the others: the total is 0 and the input still
+    raises."""
+    import math
+
+    from graders.engine.domain import Domain, Integer, Param, Seq
+    from graders.engine.generate import Base
+
+    domain = Domain("pooled", (Param("counts", Seq(Integer(0, None))),))
+
+    def answer(counts, early_total=False):
+        if type(counts) is not list or any(type(n) is not int for n in counts):
+            raise ValueError("counts")
+        if early_total and sum(counts) == 0:
+            return math.nan
+        if any(n < 0 for n in counts):
+            raise ValueError("negative")
+        return sum(counts)
+
+    def valid(case) -> bool:
+        try:
+            answer(*case.args, **case.kwargs)
+        except ValueError:
+            return False
+        return True
+
+    bases = [Base(f"b{n}", ([n + 1] * n,)) for n in range(1, 6)]
+    cases = _families(domain, bases, valid)
+    cancelling = [c for c, o in cases if c.id.startswith("gen/cancel/")]
+    assert {c.base for c in cancelling} == {b.id for b in bases if len(b.args[0]) > 1}
+    for case in cancelling:
+        counts = case.args[0]
+        assert sum(counts) == 0 and counts[-1] < 0 and all(n > 0 for n in counts[:-1]), counts
+    late = [c for c, o in cases if o["kind"] == "raise"]
+    caught = []
+    for case in late:
+        try:
+            answer(*case.args, early_total=True)
+        except ValueError:
+            continue
+        caught.append(case)
+    assert caught and all(c.id.startswith("gen/cancel/") for c in caught)
+
+
+def test_an_unbounded_int_is_also_tried_past_the_range_of_a_float():
+    """k = 10**400 is an int like any other; float(k) raises OverflowError for it. Only where no upper bound is set."""
+    from graders.engine.domain import Integer
+
+    assert 10**400 in [v.value for v in Integer(lo=1).variants(3) if v.family == "huge-int"]
+    assert not [v for v in Integer(lo=1, hi=1000).variants(3) if v.family == "huge-int"]

@@ -266,6 +266,8 @@ class Integer(Spec):
         for large in (40_000, 70_000, 3_000_000_000):  # past int16, uint16 and int32
             if self.hi is None or large <= self.hi:
                 out.append(Variant("large", str(large), large))
+        if self.hi is None:  # no bound: an int no float can hold (float(k) raises OverflowError)
+            out.append(Variant("huge-int", "10**400", 10**400))
         if isinstance(value, int) and not isinstance(value, bool):
             # No numpy.int64: used as a size or count (np.bincount's minlength, an index bound) it turns index arrays
             # into int64, which numpy on 32-bit Pyodide refuses where CPython accepts it. Correct code would then

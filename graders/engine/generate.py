@@ -204,7 +204,8 @@ FAMILIES = {
     "max_len or 2000 items with valid copies first",
     "positional": "a base's arguments passed by name passed by position instead (three bases)",
     "context": "in every valid base, at each kind of site's last place, one of the values the reference refused there "
-    "elsewhere (in turn), and at each top-level number one far above the usual that it accepted (in turn)",
+    "elsewhere (in turn), and at each top-level number one far above the usual that it accepted (in turn); where a "
+    "negative number is refused, also minus the sum of the other numbers, so the sequence sums to 0 (gen/cancel/...)",
     "repeat": "a valid call made again after all the others",
     "refill": "an earlier call's list and dict objects passed again, refilled with this call's contents",
 }
@@ -1052,7 +1053,9 @@ def _in_every_context(domain: Domain, out: list, bases: list[Base]) -> list[Gene
     holds: an abstention, an empty ranking, a label of 0); and each top-level number gets, in every base, one of
     the values the reference accepted elsewhere that are far above the usual ("large", "huge"; in turn). A solution
     that checks its input only on its usual path, and returns early for an empty ranking, an all-abstained list, a
-    single prediction, or a k past every relevant document, fails here. At most CONTEXT_MAX."""
+    single prediction, or a k past every relevant document, fails here. At most CONTEXT_MAX. Where the reference
+    refuses a negative number at a site, each base also gets there minus the sum of the sequence's other numbers
+    (ids ``gen/cancel/...``, at most CANCEL_MAX; :func:`_cancelling`)."""
     if domain.skips("context"):
         return []
     refused: dict = {}  # where -> [(family, detail, value)] the reference raised for
@@ -1068,11 +1071,12 @@ def _in_every_context(domain: Domain, out: list, bases: list[Base]) -> list[Gene
             pool = refused.setdefault(case.stratum[2], [])
             if all(family != case.family for family, _, _ in pool):
                 pool.append((case.family, case.detail, value))
-        elif len(case.path) == 1 and case.family in ("large", "huge"):
+        elif len(case.path) == 1 and case.family in ("large", "huge", "huge-int"):
             pool = large.setdefault(case.stratum[2], [])
             if all(detail != case.detail for _, detail, _ in pool):
                 pool.append((case.family, case.detail, value))
     made: list[Generated] = []
+    cancel: list[Generated] = []
     for number, base in enumerate(sorted(bases, key=lambda b: b.id)):
         last: dict = {}  # where -> (path, shown): its last place in this base
         for path, shown, where, _, _ in _sites(domain, base.args, base.kwargs):
@@ -1088,10 +1092,53 @@ def _in_every_context(domain: Domain, out: list, bases: list[Base]) -> list[Gene
                 case = _make(domain, base, variant, shown, where, replaced, len(made), path)
                 case.stratum = ("context", "context", where, family)
                 made.append(case)
+            if any(_negative(value) for _, _, value in refused.get(where, ())):
+                cancelling = _cancelling(base, path)
+                if cancelling is not None:
+                    variant = Variant("context", "cancel: the negated sum of the items before it", None)
+                    case = _make(domain, base, variant, shown, where, cancelling, len(cancel), path)
+                    case.id = case.id.replace("gen/context/", "gen/cancel/", 1)
+                    case.stratum = ("context", "context", where, "cancel")
+                    cancel.append(case)
     if len(made) > CONTEXT_MAX:
         step = len(made) / CONTEXT_MAX
         made = [made[int(i * step)] for i in range(CONTEXT_MAX)]
-    return made
+    if len(cancel) > CANCEL_MAX:
+        step = len(cancel) / CANCEL_MAX
+        cancel = [cancel[int(i * step)] for i in range(CANCEL_MAX)]
+    return made + cancel
+
+
+#: Most "cancel" cases per domain (:func:`_cancelling`), beside CONTEXT_MAX.
+CANCEL_MAX = 24
+
+
+def _real(value) -> bool:
+    """An int or float, Python's or numpy's, that is not a bool."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def _negative(value) -> bool:
+    return _real(value) and value < 0
+
+
+def _cancelling(base: Base, path):
+    """``(args, kwargs)`` of ``base`` with the number at ``path`` (an item of a sequence of numbers) set to minus
+    the sum of the sequence's other items, so that the sequence sums to 0 while holding a value the reference
+    refuses there: a solution that returns its answer for a zero total (no tokens, no weight) before it checks the
+    items returns where the task says it raises. None where the others are not all numbers or sum to 0."""
+    if len(path) < 2:
+        return None
+    sequence = _get(base.args, base.kwargs, path[:-1])
+    place = path[-1][1]
+    others = [item for i, item in enumerate(list(sequence)) if i != place]
+    if not others or not all(_real(item) for item in others):
+        return None
+    total = sum(others)
+    if not total > 0:
+        return None
+    value = -int(total) if all(isinstance(item, (int, np.integer)) for item in others) else -float(total)
+    return _replace(base.args, base.kwargs, path, value)
 
 
 def _large_ints(domain: Domain, args: list, kwargs: dict, longest: int, rng: random.Random, number: int) -> dict:
