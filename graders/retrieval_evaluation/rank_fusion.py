@@ -8,6 +8,7 @@ PLOT_CASE = "worked-example"  # web/src/figures/fusion_recall.js draws it (PLOT_
 DOMAIN = Domain(
     "reciprocal_rank_fusion",
     (Param("rankings", Seq(Seq(DOC, unique=True))), Param("k", Integer(lo=0), has_default=True)),
+    skip=("huge-int",),  # a k no float can hold: the task leaves it open (1.0 / (k + place) raises OverflowError)
 )
 
 case, invalid = builders("reciprocal_rank_fusion")
