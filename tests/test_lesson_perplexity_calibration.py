@@ -96,6 +96,21 @@ def _sparse(bins, cells):
     return _arrays(conf, acc, count)
 
 
+def _grid_cells(bins):
+    """The bins of an edge grid (every edge k / bins as a confidence, labelled k % 2), from the task's rule alone:
+    edge k starts bin k, so every bin holds its own edge and the last also holds 1.0. Edges are k / bins here, not
+    the computed ones; the comparison's tolerance covers the difference in the means."""
+    cells = {k: (k / bins, float(k % 2), 1) for k in range(bins - 1)}
+    cells[bins - 1] = (((bins - 1) / bins + 1.0) / 2, 0.5, 2)
+    return cells
+
+
+def _grid_ece(bins):
+    """(ECE, populated bins) of an edge grid, by the definition: weighted gaps over bins + 1 predictions."""
+    cells = _grid_cells(bins)
+    return sum(abs(c - a) * n for c, a, n in cells.values()) / (bins + 1), bins
+
+
 NAN = float("nan")
 E15 = math.exp(1.5)
 
@@ -145,6 +160,7 @@ EXPECTED = {
         "edge-one": (0.46, 1),
         "one-prediction": (0.3, 1),  # |1 - 0.7| in the one populated bin
         "edges-mixed": (0.35, 4),
+        **{f"edge-grid-{bins}": _grid_ece(bins) for bins in (7, 14, 17, 49)},
         "one-bin": (0.225, 1),
         "two-bins-half": (0.1 + 0.35 * 2 / 3, 2),
         "fifteen-bins": (0.074, 4),
@@ -201,6 +217,7 @@ EXPECTED["3"] = {
     "empty-input-four-bins": _sparse(4, {}),
     "default-ten-bins": _sparse(10, {1: (0.15, 0.5, 2), 8: (0.85, 0.5, 2)}),
     "edges": _sparse(10, {0: (0.0, 0.0, 1), 1: (0.1, 1.0, 1), 5: (0.5, 1.0, 1), 9: (1.0, 1.0, 1)}),
+    **{f"edge-grid-{bins}": _sparse(bins, _grid_cells(bins)) for bins in (7, 14, 17, 49)},
     "point-three-point-six-point-seven": _sparse(10, {2: (0.275, 0.5, 2), 5: (0.6, 0.0, 1), 6: (0.7, 1.0, 1)}),
     "three-hundred-in-one-bin": _sparse(10, {9: (0.95, 1.0, 300)}),
     "report-point-three": {

@@ -51,6 +51,31 @@ BINS = Param("bins", Integer(1), keyword=True, has_default=True)
 BINS_SKIP = OPEN_FAMILIES + ("large",)
 
 
+#: Bin counts some of whose computed edges are not ``k / bins`` or fall below ``k`` when multiplied by ``bins``
+#: (with 7 bins ``edges[5] * 7`` is 4.999...): the edge grids (:func:`edge_grid`) of these tell the task's binning
+#: from ``p * bins`` and ``np.arange(bins + 1) / bins`` at every bin count's edges, not only at those of 10 bins.
+GRID_BINS = (7, 14, 17, 49)
+
+
+def edge_grid(bins: int) -> tuple[list, list]:
+    """``(confidences, correct)``: every computed edge of ``bins`` bins (0.0 and 1.0 included) as a confidence,
+    labels 0 and 1 in turn."""
+    edges = [float(edge) for edge in np.linspace(0.0, 1.0, bins + 1)]
+    return edges, [place % 2 for place in range(len(edges))]
+
+
+def edge_grid_explain(bins: int) -> dict:
+    """What an edge grid case (:func:`edge_grid`) tests, in the three languages."""
+    return t(
+        f"Elke berekende rand van {bins} bakken, np.linspace(0, 1, {bins + 1}), is een zekerheid: elke hoort bij de "
+        "bak die daar begint (1.0 bij de laatste). Met p * bins of k / bins komen sommige een bak te laag.",
+        f"Every computed edge of {bins} bins, np.linspace(0, 1, {bins + 1}), is a confidence: each belongs to the bin "
+        "that starts there (1.0 to the last). With p * bins or k / bins some of them land one bin too low.",
+        f"كل حدّ محسوب لـ {bins} حاوية، np.linspace(0, 1, {bins + 1})، هو ثقة هنا: ينتمي كل منها إلى الحاوية التي "
+        "تبدأ عنده (و1.0 إلى الأخيرة). مع p * bins أو k / bins يقع بعضها في حاوية أدنى بواحدة.",
+    )
+
+
 def prediction_params(with_bins: bool) -> tuple:
     """The parameters of the functions over (confidences, correct[, bins])."""
     params = (Param("confidences", CONFIDENCES), Param("correct", LABELS))

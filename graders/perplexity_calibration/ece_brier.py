@@ -5,9 +5,12 @@ import numpy as np
 from graders.engine.domain import Domain
 from graders.perplexity_calibration.common import (
     BINS_SKIP,
+    GRID_BINS,
     OPEN_FAMILIES,
     THREE_CONFIDENCES_TWO_LABELS,
     case_builder,
+    edge_grid,
+    edge_grid_explain,
     outside_unit_interval,
     prediction_params,
     random_explain,
@@ -239,6 +242,8 @@ def curated():
         ),
         hint=_EDGE_HINT,
     )
+    for bins in GRID_BINS:
+        yield _ece(f"edge-grid-{bins}", edge_grid(bins), {"bins": bins}, edge_grid_explain(bins), hint=_EDGE_HINT)
     yield _ece(
         "one-bin",
         ([0.2, 0.9, 0.6, 0.4], [0, 1, 1, 1]),

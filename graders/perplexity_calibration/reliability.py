@@ -5,8 +5,11 @@ import numpy as np
 from graders.engine.domain import Domain
 from graders.perplexity_calibration.common import (
     BINS_SKIP,
+    GRID_BINS,
     THREE_CONFIDENCES_TWO_LABELS,
     case_builder,
+    edge_grid,
+    edge_grid_explain,
     outside_unit_interval,
     prediction_params,
     random_explain,
@@ -235,6 +238,8 @@ def curated():
         ),
         hint=_EDGE_HINT,
     )
+    for bins in GRID_BINS:
+        yield _rel(f"edge-grid-{bins}", edge_grid(bins), {"bins": bins}, edge_grid_explain(bins), hint=_EDGE_HINT)
     yield _rel(
         "point-three-point-six-point-seven",
         ([0.3, 0.6, 0.7, 0.25], [1, 0, 1, 0]),
