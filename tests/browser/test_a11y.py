@@ -174,3 +174,34 @@ def test_no_serious_axe_violation_on_a_phone(browser, isolated_server, dist):
         assert report == {}, report
     finally:
         context.close()
+
+
+def test_the_work_column_is_a_named_region_on_wide_screens_and_a_tab_panel_on_narrow_ones(browser, isolated_server):
+    """On wide screens a checkpoint's work column (editor, buttons, verdict, output) scrolls on its own, and browsers
+    make such a column a tab stop (Firefox does, even with focusable content): it must then be something with a name,
+    a region named after its checkpoint. On a phone it is the work tab's panel, named by that tab; back on a wide
+    screen it is the region again."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="block")
+    context.add_init_script(SAVE_DATA)
+    try:
+        page = context.new_page()
+        page.goto(isolated_server.url + f"lessons/{LESSON}/en.html")
+        settle(page)
+        works = page.locator('[data-panel="work"]')
+        assert works.count() == 3
+        for width in (1280, 390, 1280):
+            page.set_viewport_size({"width": width, "height": 800})
+            for i in range(works.count()):
+                work = works.nth(i)
+                title = page.locator(f'[data-checkpoint="{i + 1}"] .cp-title').inner_text()
+                if width > 900:
+                    expect(work).to_have_attribute("role", "region")
+                    expect(work).to_have_accessible_name(f"Checkpoint {i + 1} {title} Code")
+                else:
+                    expect(work).to_have_attribute("role", "tabpanel")
+                    page.locator(f'[data-checkpoint="{i + 1}"] [role="tab"][data-tab="work"]').click()
+                    expect(work).to_have_accessible_name("Code")
+    finally:
+        context.close()

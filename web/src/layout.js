@@ -15,7 +15,13 @@ export function setupCheckpointTabs(root = document, query = window.matchMedia(N
       const panels = new Map(
         tabs.map((tab) => [tab.dataset.tab, section.querySelector(`[data-panel="${tab.dataset.tab}"]`)]),
       );
-      return { section, tablist, tabs, panels, selected: "task" };
+      // what a panel is on wide screens (the work column: a named region, checkpoint.html), restored from narrow
+      const wide = new Map(
+        [...panels.values()]
+          .filter(Boolean)
+          .map((panel) => [panel, { role: panel.getAttribute("role"), by: panel.getAttribute("aria-labelledby") }]),
+      );
+      return { section, tablist, tabs, panels, wide, selected: "task" };
     })
     .filter((entry) => entry.tablist && entry.tabs.length === 2);
 
@@ -42,8 +48,11 @@ export function setupCheckpointTabs(root = document, query = window.matchMedia(N
           panel.setAttribute("role", "tabpanel");
           panel.setAttribute("aria-labelledby", tab.id);
         } else {
-          panel.removeAttribute("role");
-          panel.removeAttribute("aria-labelledby");
+          const { role, by } = entry.wide.get(panel);
+          if (role) panel.setAttribute("role", role);
+          else panel.removeAttribute("role");
+          if (by) panel.setAttribute("aria-labelledby", by);
+          else panel.removeAttribute("aria-labelledby");
           panel.hidden = false;
         }
       }
