@@ -62,7 +62,14 @@ def test_grade_timeout_exits_1(tmp_path):
 def test_unknown_lesson_and_missing_file_are_usage_errors(tmp_path):
     result = werkbank("grade", "no-such-lesson", "1", str(DEMO / "01-decode-link" / "solution.py"), "--json")
     assert result.returncode == 2
-    assert "no-such-lesson" in json.loads(result.stdout)["detail"]
+    usage = json.loads(result.stdout)
+    assert usage["status"] == "error" and usage["usage"] is True, usage
+    assert (
+        "no-such-lesson" in usage["detail"] and "grader" not in usage["message"]
+    )  # the command's error, not one of the lesson's
+    assert "WERKBANK_EXERCISES" in usage["message"]  # where lessons are read from
+    result = werkbank("grade", "micropip-demo", "9", str(DEMO / "01-decode-link" / "solution.py"), "--json")
+    assert result.returncode == 2 and json.loads(result.stdout)["usage"] is True
     result = werkbank("grade", "micropip-demo", "1", str(tmp_path / "absent.py"), "--json")
     assert result.returncode == 2
     result = werkbank("grade", "micropip-demo", "1")
@@ -85,7 +92,7 @@ def test_a_broken_reference_is_an_author_error_not_the_learners_failure(tmp_path
     )
     assert result.returncode == 2
     verdict = json.loads(result.stdout)
-    assert verdict["status"] == "author_error"
+    assert verdict["status"] == "error" and verdict["author_error"] is True  # the command's four statuses
     assert "reference" in verdict["detail"]
 
 

@@ -42,6 +42,7 @@ from werkbank.lessons import (
     parse_mistake,
     read_text,
     rel,
+    unknown_lesson,
 )
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -1147,10 +1148,7 @@ def select_lessons(lesson_ids=None, root: Path | None = None) -> tuple[list[Less
             if lesson_id in seen:
                 chosen.append(seen[lesson_id])
             elif not problems:
-                problems.append(
-                    f"no lesson with id {lesson_id!r}{did_you_mean(lesson_id, seen)} (known: "
-                    f"{', '.join(sorted(seen)) or 'none'})"
-                )
+                problems.append(unknown_lesson(lesson_id, seen, root))
         lessons = chosen
         problems = [p for p in problems if any(lid in p for lid in lesson_ids)] or problems
     return sorted(lessons, key=lambda lesson: (lesson.order, lesson.id)), problems

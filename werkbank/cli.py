@@ -64,8 +64,14 @@ def _grade(args) -> int:
             )
         return 2
     verdict = grade_source(args.lesson, args.checkpoint, source, lang=args.lang, seed=args.seed)
+    if verdict.get("usage"):  # a lesson or checkpoint that does not exist: the command was called wrongly
+        print(f"werkbank grade: {verdict['detail']}", file=sys.stderr)
+        if args.json:
+            usage = {"status": "error", "message": verdict["detail"], "detail": verdict["detail"], "usage": True}
+            print(printable(json.dumps(usage, ensure_ascii=False)))
+        return 2
     if args.json:
-        print(printable(json.dumps(verdict, ensure_ascii=False)))
+        print(printable(json.dumps(cli_verdict(verdict), ensure_ascii=False)))
     else:
         print(terminal_text(format_verdict(verdict)))
     if verdict["status"] == "author_error":
@@ -73,6 +79,14 @@ def _grade(args) -> int:
             print("(an author error: the lesson or its grader needs fixing)", file=sys.stderr)
         return 2
     return 0 if verdict["status"] == "pass" else 1
+
+
+def cli_verdict(verdict: dict) -> dict:
+    """The verdict as ``werkbank grade --json`` prints it: its status is one of pass, fail, error and timeout (the
+    command's contract), so a broken grader or reference is an error, marked ``"author_error": true``."""
+    if verdict["status"] != "author_error":
+        return verdict
+    return {**verdict, "status": "error", "author_error": True}
 
 
 def format_verdict(verdict: dict) -> str:

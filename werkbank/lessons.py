@@ -766,7 +766,20 @@ def load_lesson(lesson_id: str, root: Path = EXERCISES) -> Lesson:
     for lesson in lessons:
         if lesson.id == lesson_id:
             return lesson
-    known = [lesson.id for lesson in lessons]
-    raise LessonError(
-        f"no lesson with id {lesson_id!r}{did_you_mean(lesson_id, known)} (known: {', '.join(known) or 'none'})"
+    raise LessonError(unknown_lesson(lesson_id, [lesson.id for lesson in lessons], root))
+
+
+def unknown_lesson(lesson_id: str, known, root: Path) -> str:
+    """The message for a lesson id no lesson in ``root`` has: the close ids, the known ones, and where lessons are
+    read from (an author with a draft elsewhere sets ``$WERKBANK_EXERCISES``)."""
+    if os.environ.get("WERKBANK_EXERCISES"):
+        where = f"{root} ($WERKBANK_EXERCISES)"
+        tip = ""
+    else:
+        where = rel(root) + "/"
+        tip = "; set $WERKBANK_EXERCISES to read lessons from another folder"
+    known = sorted(known)
+    return (
+        f"no lesson with id {lesson_id!r}{did_you_mean(lesson_id, known)} in {where} "
+        f"(known: {', '.join(known) or 'none'}){tip}"
     )
