@@ -1189,3 +1189,14 @@ def test_a_checkpoint_is_prepared_again_exactly_when_something_it_reads_changed(
     grading.prepared_checkpoint(checkpoint)
     grading.prepared_checkpoint(checkpoint, lang="nl")
     assert len(made) == 4
+
+
+def test_a_missing_translation_of_the_prose_is_one_line(new_lesson):
+    """A language listed in lesson.toml without its prose file: one line naming the file, not one per rule that
+    reads the prose (the linter and the text rules both meet it)."""
+    folder = new_lesson()
+    (folder / "prose.nl.md").unlink()
+    forget(folder)
+    problems, _ = check_lessons(pyodide=False, root=folder.parent)
+    missing = [p for p in problems if "prose.nl.md" in p]
+    assert len(missing) == 1 and "missing: write the lesson text in nl" in missing[0], problems

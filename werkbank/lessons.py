@@ -352,7 +352,9 @@ class Lesson:
         """The lesson's prose (markdown) in ``lang``."""
         path = self.folder / f"prose.{lang}.md"
         if not path.is_file():
-            raise LessonError(f"{rel(path)}: missing: write the lesson text in {lang}")
+            raise LessonError(
+                f"{rel(path)}: missing: write the lesson text in {lang} (languages = {list(self.languages)})"
+            )
         return read_text(path)
 
     def checkpoint(self, checkpoint_id: str) -> Checkpoint:
