@@ -95,6 +95,13 @@ def test_a_case_that_passes_on_its_own_is_told_as_a_failure_across_calls():
     assert after["alone"] and after["kind"] == "repeated_calls"
     assert after["reason"].endswith(before["reason"]) and after["reason"].startswith("This call went wrong only after")
     assert "earlier calls" in after["hint"] and after["hint"] != before["hint"]
+    # the counts by kind and the list of failing cases tell that case the same way
+    counts = lambda verdict: {part["kind"]: part["count"] for part in verdict["summary"]}  # noqa: E731
+    assert counts(told)["repeated_calls"] == counts(plain).get("repeated_calls", 0) + 1
+    assert counts(told)["wrong_value"] == counts(plain)["wrong_value"] - 1
+    assert sum(counts(told).values()) == sum(counts(plain).values()) == len(told["failed_cases"])
+    first = next(item for item in told["failing"] if item["case"] == after["case"])
+    assert first["kind"] == "repeated_calls"
     # and it is true: the shown call, alone, gives the expected value
     namespace = {}
     exec(KEPT, namespace)

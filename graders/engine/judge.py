@@ -659,7 +659,20 @@ def adopt_alone(verdict: dict, prepared: dict, run: dict, lang: str = FALLBACK_L
         "reason": (text("reason_alone_passes", lang) + " " + failure_entry.get("reason", "")).strip(),
         "hint": text("hint_alone_passes", lang),
     }
-    return {**verdict, "failure": merged}
+    told = {**verdict, "failure": merged}
+    # the counts by kind and the list of failing cases say the same of this case
+    was = failure_entry.get("kind")
+    counts = {part["kind"]: part["count"] for part in verdict.get("summary") or ()}
+    if was != "repeated_calls" and counts.get(was):
+        counts[was] -= 1
+        counts["repeated_calls"] = counts.get("repeated_calls", 0) + 1
+        told["summary"], told["summary_text"] = summary(counts, lang)
+    if verdict.get("failing"):
+        told["failing"] = [
+            {**item, "kind": "repeated_calls"} if item.get("case") == failure_entry["case"] else item
+            for item in verdict["failing"]
+        ]
+    return told
 
 
 def plot_data(prepared: dict, run: dict) -> dict | None:
