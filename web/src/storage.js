@@ -49,6 +49,12 @@ export function emptyProgress() {
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
+/** The pre-release shape, {"<lesson>": {"<cp>": true}}: no version and no lessons field, only records of booleans. */
+function isPreRelease(doc) {
+  if (!isObject(doc) || "version" in doc || "lessons" in doc) return false;
+  return Object.values(doc).every((cps) => isObject(cps) && Object.values(cps).every((v) => typeof v === "boolean"));
+}
+
 /**
  * Check and normalise a version-1 document; throws Error with a reason when it is not one.
  * Unknown keys are dropped, missing ones filled in. With `dropped` (an array), a damaged lesson, checkpoint record or
@@ -124,7 +130,20 @@ function validLast(last) {
  */
 export function migrate(doc, dropped = null) {
   let current = doc;
-  let version = isObject(doc) && Number.isInteger(doc.version) ? doc.version : 0;
+  let version;
+  if (isObject(doc) && Number.isInteger(doc.version) && doc.version >= 1) version = doc.version;
+  else if (isPreRelease(doc)) version = 0;
+  else if (isObject(doc) && isObject(doc.lessons) && dropped) {
+    // a version-1 document whose version field is damaged or missing: what it holds is read as version 1 (and the
+    // whole set aside), not taken for the pre-release shape, which would make a lesson of "lessons" and lose the rest
+    dropped.push(`version ${JSON.stringify(doc.version)} is not ${VERSION}`);
+    current = { ...doc, version: VERSION };
+    version = VERSION;
+  } else if (isObject(doc) && isObject(doc.lessons)) {
+    throw new Error(`version ${JSON.stringify(doc.version)} is not ${VERSION}`);
+  } else {
+    throw new Error("not a progress document");
+  }
   if (version > VERSION) return null;
   while (version < VERSION) {
     const step = MIGRATIONS[version];

@@ -115,6 +115,36 @@ test("version 0 documents are migrated", () => {
   assert.equal(migrate({ version: 99 }), null);
 });
 
+test("a version field that is damaged or missing is not taken for the pre-release shape: what is there is kept", () => {
+  const stored = {
+    version: 1,
+    lessons: { les: { checkpoints: { 1: pass("2026-01-01T00:00:00.000Z", "mine") }, drafts: { 2: "# draft" } } },
+  };
+  for (const version of ["1", null, 1.5, 0, -1, undefined]) {
+    const raw = JSON.stringify({ ...stored, version });
+    const storage = new FakeStorage({ [KEY]: raw });
+    const store = new ProgressStore(storage);
+    assert.deepEqual(store.warnings, ["storage_warning_partly"], String(version));
+    assert.equal(store.isPassed("les", "1"), true, String(version));
+    assert.equal(JSON.parse(storage.getItem(KEY)).lessons.les.drafts["2"], "# draft");
+    assert.equal(JSON.parse(storage.getItem(KEY)).lessons.lessons, undefined); // no lesson made of the field's name
+    const aside = [...storage.map.keys()].filter((k) => k.startsWith(`${KEY}:corrupt:`));
+    assert.deepEqual(
+      aside.map((k) => storage.getItem(k)),
+      [raw],
+    );
+  }
+  for (const junk of [[1, 2, 3], { lessons: [1] }, { les: { 1: "yes" } }, "text", 7]) {
+    const raw = JSON.stringify(junk);
+    const storage = new FakeStorage({ [KEY]: raw });
+    const store = new ProgressStore(storage);
+    assert.deepEqual(store.warnings, ["storage_warning_corrupt"], raw);
+    assert.equal(storage.getItem(KEY), null);
+    assert.ok([...storage.map.values()].includes(raw), raw); // set aside, never thrown away
+  }
+  assert.throws(() => migrate({ version: "1", lessons: {} }), /version "1" is not 1/); // an import says why
+});
+
 test("a failing setItem switches to memory with a warning and keeps working", () => {
   const storage = new FakeStorage();
   storage.failWrites = true;
