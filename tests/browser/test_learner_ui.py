@@ -8,6 +8,7 @@ use a page that boots no Python (``save_data_page``), tests of loading itself op
 from __future__ import annotations
 
 import json
+import time
 import re
 
 import pytest
@@ -642,3 +643,56 @@ def test_theme_toggle_is_remembered(save_data_page, isolated_server):
     assert {before, after} == {"light", "dark"}
     page.reload()
     assert page.evaluate("document.documentElement.dataset.theme") == after
+
+
+# ---------------------------------------------------------------- focus in view
+
+#: Where the focused element is: on the screen below the sticky top bar (true), or why not. In an editor, its caret.
+FOCUS_SHOWN = """() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return 'nothing has focus';
+    const inEditor = Boolean(el.closest('[data-editor]'));
+    let r = el.getBoundingClientRect();
+    if (inEditor) {  // the caret; a collapsed range at a line's edge has no box: then its line
+        const range = getSelection().getRangeAt(0), node = range.startContainer;
+        r = range.getBoundingClientRect();
+        if (!r.height) r = (node.nodeType === 1 ? node : node.parentElement).closest('.cm-line').getBoundingClientRect();
+    }
+    const bar = document.querySelector('.topbar').getBoundingClientRect().bottom;
+    const what = inEditor ? 'the caret' : el.dataset.action || el.tagName;
+    return r.top >= bar - 1 && r.bottom <= innerHeight + 1
+        ? what : `${what} at ${Math.round(r.top)}-${Math.round(r.bottom)} (bar ends at ${Math.round(bar)}, window ${innerHeight})`;
+}"""
+
+
+def _focus_shown(page, expected):
+    """Wait until focus is on ``expected`` (the caret, or a button's action) and shown; fail with where it is."""
+    deadline = time.monotonic() + 10
+    while (where := page.evaluate(FOCUS_SHOWN)) != expected:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"focus should be on {expected}, on the screen: {where}")
+        page.wait_for_timeout(50)
+
+
+def test_focus_a_button_moves_is_always_on_the_screen(lesson_pages):
+    """Keyboard only, on a laptop screen: the solution put in the editor from its box far below, a Run of an endless
+    loop stopped while the verdict area shows, then Reset. Each time focus moves for the learner (into the editor,
+    back to Run) it lands where they can see it, below the sticky top bar, not off the screen or under the bar."""
+    page = lesson_pages(lesson="retrieval-evaluation")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    put_solution(page, "1")  # the solution's box sits below the buttons: the editor scrolled out of sight above it
+    _focus_shown(page, "the caret")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\nwhile True:\n    pass\n")
+    run = section(page, "1").locator('[data-action="run"]')
+    run.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector('[data-checkpoint="1"][data-state="running"]', state="attached")
+    section(page, "1").locator('[data-action="stop"]').focus()
+    page.keyboard.press("Enter")
+    wait_idle(page, "1")
+    _focus_shown(page, "run")
+    page.once("dialog", lambda dialog: dialog.accept())
+    section(page, "1").locator('[data-action="reset"]').focus()
+    page.keyboard.press("Enter")
+    _focus_shown(page, "the caret")

@@ -480,12 +480,16 @@ export class CheckpointView {
     }
   }
 
+  /** Give focus back to the button that started the job (or Run) where it went away, and show it: focus is never
+   * left on a control out of sight (the verdict shown below it may have scrolled it away). */
   _refocus() {
     const target =
       this.origin && this.origin.isConnected
         ? this.origin
         : this.buttons.run || (this.view ? this.view.contentDOM : this.section);
     target.focus({ preventScroll: true });
+    if (target.getClientRects().length) target.scrollIntoView({ block: "nearest" });
+    this.refocused = target; // _revealVerdict keeps it in view
   }
 
   _begin(origin) {
@@ -521,6 +525,12 @@ export class CheckpointView {
   _revealVerdict() {
     const line = this.verdict.querySelector(".verdict-line");
     if (line && line.getClientRects().length) line.scrollIntoView({ block: "nearest" });
+    // where the page itself just moved focus (Run, after Stop), that stays in view: a keyboard learner's next Tab
+    // starts there, and the verdict is announced anyway
+    const moved = this.refocused;
+    this.refocused = null;
+    if (moved && document.activeElement === moved && moved.getClientRects().length)
+      moved.scrollIntoView({ block: "nearest" });
   }
 
   _end() {

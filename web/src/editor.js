@@ -331,6 +331,24 @@ export function goToLine(view, line) {
 export function focusEditor(view) {
   view.focus();
   view.setTabFocusMode(UNTIL_ANOTHER_KEY);
+  revealCursor(view);
+}
+
+/**
+ * Scroll the line with the editor's cursor into view, as moving focus there with Tab would: CodeMirror's focus()
+ * does not scroll, and after a button far below the editor (Reset, Put it in the editor) focus would land out of
+ * sight. The browser's own scrolling keeps it below the sticky top bar (site.css: scroll-padding). The editor comes
+ * into view first; its line once CodeMirror has drawn the lines now in view.
+ */
+function revealCursor(view) {
+  if (!view.dom.isConnected || !view.dom.getClientRects().length) return; // hidden (a phone's other tab)
+  view.dom.scrollIntoView({ block: "nearest" });
+  requestAnimationFrame(() => {
+    const { node } = view.domAtPos(view.state.selection.main.head);
+    const element = node && (node.nodeType === 1 ? node : node.parentElement);
+    const line = element && element.closest(".cm-line");
+    if (line && view.dom.contains(line)) line.scrollIntoView({ block: "nearest" });
+  });
 }
 
 /** The editor whose DOM holds `node` (a `.cm-content` that has focus), or null. */
