@@ -60,6 +60,19 @@ def test_syntax_error_is_an_error_with_the_editor_line(prepared):
     assert verdict["error_line"] == 4
     assert "SyntaxError" in verdict["traceback"]
     assert "line 4" in verdict["message"]
+    # explained like any error: its name, Python's own words and what it means, not only "line 4"
+    error = verdict["python_error"]
+    assert error["exc"] == "SyntaxError" and "never closed" in error["message"] and error["line"] == 4
+    assert "could not read your code" in error["explain"]
+
+
+def test_mixed_tabs_and_spaces_are_explained_as_indentation():
+    from graders.engine.judge import explain_error
+
+    run = runner.run("def f():\n\tif 1:\n        return 0\n    return 1\n", {"mode": "run"})
+    assert run["syntax_error"] and run["exception"]["exc"] == "TabError"
+    explained = explain_error(**{k: run["exception"][k] for k in ("exc", "builtin_mro", "message")}, line=3, lang="en")
+    assert "tabs and spaces" in explained["explain"]
 
 
 def test_exception_at_import_is_an_error_trimmed_to_learner_lines(prepared):

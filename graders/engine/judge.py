@@ -154,6 +154,8 @@ PYTHON_ERRORS = (
     "FloatingPointError",
     "StopIteration",
     "EOFError",
+    "IndentationError",
+    "SyntaxError",
 )
 
 
@@ -388,6 +390,7 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
             verdict["message"] = text("interrupt_own", lang)
         elif run.get("syntax_error"):
             verdict["message"] = text("syntax_error", lang, line=run.get("error_line"))
+            verdict["python_error"] = _module_error(run, lang)
         elif run.get("abrupt") is True:
             # the process ended without a result (os._exit, a crash in C code, memory): when is not known
             verdict["message"] = text("error_abrupt", lang)

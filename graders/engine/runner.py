@@ -758,6 +758,10 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
                 format_error(error) if isinstance(error, SyntaxError) else (f"{type(error).__name__}: {error}\n", None)
             )
             result["syntax_error"] = isinstance(error, SyntaxError)
+            if isinstance(error, SyntaxError):  # explained like a raised exception: its name and Python's own words
+                exception = _exception_outcome(error)
+                message = error.msg if isinstance(error.msg, str) else ""
+                result["exception"] = {**{k: exception[k] for k in ("exc", "builtin_mro")}, "message": message}
             return result
         after = plan.get("after")
         if isinstance(after, str) and after.strip():

@@ -115,6 +115,26 @@ def test_checkpoints_sit_right_after_the_text_they_need(lesson_pages):
 # ---------------------------------------------------------------- seeing what your code does
 
 
+@pytest.mark.parametrize(
+    "code, exc, words",
+    [
+        ("def claim_support(claims, facts):\n    return (\n", "SyntaxError", "never closed"),
+        ("def claim_support(claims, facts):\n\tif claims:\n        return []\n    return []\n", "TabError", "tabs"),
+    ],
+)
+def test_a_run_that_python_cannot_read_says_why_not_only_where(lesson_pages, code, exc, words):
+    """A syntax or indentation error in Run is explained like any Python error: its name, Python's own words and
+    what it means, beside the line; "Error on line 3." alone left the learner to find the traceback."""
+    page = lesson_pages()
+    replace_code(page, "1", code)
+    click(page, "1", "run")
+    state, _ = wait_verdict(page, "1", ("idle", "error"))
+    box = section(page, "1").locator("[data-verdict] .python-error")
+    assert state == "error" and box.get_attribute("data-python-error") == exc
+    assert words in box.locator(".python-error-message").inner_text()
+    assert box.locator(".python-error-explain").inner_text().strip()
+
+
 def test_run_executes_the_example_and_shows_its_value_and_the_example_is_editable(lesson_pages):
     page = lesson_pages()
     block = section(page, "1").locator("[data-example-block]")
