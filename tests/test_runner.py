@@ -842,3 +842,21 @@ def test_a_valueerror_is_explained_for_a_case_or_for_a_run(in_case):
     said = explain_error("ValueError", ["ValueError", "Exception"], "bad", 3, "en", in_case=in_case)["explain"]
     assert ("this case" in said) is in_case
     assert "values on this line" in said or in_case
+
+
+def test_a_built_in_error_reads_as_python_prints_it_and_a_file_error_is_explained():
+    """A built-in exception's message is its class's own text (an OSError's errno and file name, not its bare
+    arguments), and a file the page's small file system lacks is explained as such, not as raised by the learner."""
+    from graders.engine.judge import explain_error
+
+    run = runner.run("open('/no/such/file.txt')\n", {"mode": "run"})
+    exception = run["exception"]
+    assert exception["exc"] == "FileNotFoundError"
+    assert exception["message"] == "[Errno 2] No such file or directory: '/no/such/file.txt'"
+    explained = explain_error(**exception, line=1, lang="en")
+    assert "file system of its own" in explained["explain"]
+    # a learner's subclass still gets BaseException's reading, never its own __str__
+    run = runner.run(
+        "class Loud(KeyError):\n    def __str__(self):\n        return 'mine'\nraise Loud('k')\n", {"mode": "run"}
+    )
+    assert run["exception"]["message"] == "k"

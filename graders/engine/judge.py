@@ -156,6 +156,7 @@ PYTHON_ERRORS = (
     "EOFError",
     "IndentationError",
     "SyntaxError",
+    "OSError",
 )
 
 

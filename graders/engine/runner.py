@@ -461,6 +461,10 @@ _BUILTIN_MRO: dict = {}
 #: class that names its module "builtins", replaces builtins.ValueError, or whose metaclass makes it compare equal to
 #: one, is not one of them. Looked up by id, so no learner ``__hash__`` or ``__eq__`` runs.
 _BUILTIN_CLASSES = {id(v): v for v in vars(builtins).values() if isinstance(v, type)}
+#: The __str__ of each built-in exception class, by id, taken then too.
+_BUILTIN_STR = {
+    id(v): v.__str__ for v in vars(builtins).values() if isinstance(v, type) and issubclass(v, BaseException)
+}
 
 
 def _is_builtin_class(cls) -> bool:
@@ -480,7 +484,10 @@ def _exception_outcome(error: BaseException) -> dict:
             _BUILTIN_MRO[id(tp)] = mro
     mro = list(mro)
     try:
-        message = BaseException.__str__(error)
+        # a built-in class's own __str__ (C code no learner can patch: "[Errno 2] No such file or directory: 'x'"
+        # rather than the bare arguments), BaseException's for any other class
+        own_str = _BUILTIN_STR.get(id(tp)) if _is_builtin_class(tp) else None
+        message = (own_str or BaseException.__str__)(error)
     except (Exception, SystemExit):  # a learner __str__ of an argument: no message, and the run goes on
         message = ""
     if _type(message) is not str:  # a str subclass a learner's __str__ returned: its own slicing runs their code
