@@ -2,7 +2,12 @@
 # Every target is idempotent; stamps keyed on the lock files make a second run fast.
 
 SHELL := /bin/bash
-PYTHON ?= python3
+# The venv's Python: CPython 3.12, the version Pyodide 0.27.7 runs, where this machine has one (on PATH, or a pyenv
+# install), so that `werkbank grade` runs learner code as the browser does (recursion depth, syntax, standard
+# library); else python3 (3.11 or newer).
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(or $(shell python3.12 -c 'import sys; print(sys.executable)' 2>/dev/null),$(lastword $(sort $(wildcard $(or $(PYENV_ROOT),$(HOME)/.pyenv)/versions/3.12*/bin/python3.12))),python3)
+endif
 VENV := .venv
 VPY := $(VENV)/bin/python
 SETUP_STAMP := $(VENV)/.werkbank-setup
@@ -43,7 +48,11 @@ tools:
 	  echo "too old: $(PYTHON) is $$($(PYTHON) -V 2>&1); werkbank needs Python 3.11 or newer (or run make PYTHON=python3.12 ...)"; missing=1; \
 	elif [ ! -x $(VPY) ] && ! $(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1; then \
 	  echo "missing: Python's venv module. Debian/Ubuntu: apt-get install -y python3-venv"; missing=1; fi; \
-	if [ $$missing = 1 ]; then echo "(make is present, since this ran.) Install the above, then run make again."; exit 1; fi
+	if [ $$missing = 1 ]; then echo "(make is present, since this ran.) Install the above, then run make again."; exit 1; fi; \
+	version='import sys; print(*sys.version_info[:2])'; \
+	if [ -x $(VPY) ] && [ "$$($(VPY) -c "$$version")" != "$$($(PYTHON) -c "$$version")" ]; then \
+	  echo "$(VENV) runs Python $$($(VPY) -c "$$version"), $(PYTHON) is $$($(PYTHON) -c "$$version"): making $(VENV) again"; \
+	  rm -rf $(VENV); fi
 
 setup: tools $(SETUP_STAMP) $(NPM_STAMP)
 
