@@ -860,3 +860,32 @@ def test_a_built_in_error_reads_as_python_prints_it_and_a_file_error_is_explaine
         "class Loud(KeyError):\n    def __str__(self):\n        return 'mine'\nraise Loud('k')\n", {"mode": "run"}
     )
     assert run["exception"]["message"] == "k"
+
+
+def test_learner_code_goes_only_recursion_depth_calls_deep_whatever_limit_it_sets():
+    """Recursion through built-ins (sorted(key=f)) overflows a browser worker's stack before Python's own limit and
+    crashes Python there, where CPython raises RecursionError: learner code gets RECURSION_DEPTH calls in every
+    runtime, raising the limit cannot lift that, and the engine's own limit and function are back afterwards."""
+    from graders.engine.settings import RECURSION_DEPTH
+
+    before = sys.getrecursionlimit()
+    code = (
+        "import sys\nsys.setrecursionlimit(100000)\n"
+        "def s(n):\n    return 0 if n == 0 else 1 + sorted([n - 1], key=s)[0]\n"
+        f"print(s({RECURSION_DEPTH - 20}))\ns({RECURSION_DEPTH + 20})\n"
+    )
+    run = runner.run(code, {"mode": "run"})
+    assert run["stdout"] == f"{RECURSION_DEPTH - 20}\n"
+    assert run["exception"]["exc"] == "RecursionError"
+    assert sys.getrecursionlimit() == before and sys.setrecursionlimit is builtins_setrecursionlimit
+    # a case's call gets the same room
+    plan = {
+        "mode": "check",
+        "attrs": {},
+        "cases": [{"id": "deep", "call": "f", "json": f"[[{RECURSION_DEPTH + 20}],{{}}]"}],
+    }
+    run = runner.run("def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\n", plan)
+    assert run["outcomes"][0]["kind"] == "raise" and run["outcomes"][0]["exc"] == "RecursionError"
+
+
+builtins_setrecursionlimit = sys.setrecursionlimit

@@ -26,6 +26,7 @@ from .settings import (
     MAX_CASES,
     MESSAGE_LIMIT,
     OUTPUT_LIMIT,
+    RECURSION_DEPTH,
     RUN_RESULT_DEPTH,
     RUN_RESULT_LIMIT,
     TRACEBACK_LIMIT,
@@ -181,7 +182,11 @@ def explain_error(exc, builtin_mro, message, line, lang: str, in_case: bool = Tr
     if name == "ValueError" and not in_case:
         explain = text("pyerr_ValueError_run", lang)  # the case-less reading: no case expects anything in a Run
     else:
-        explain = text(f"pyerr_{name}", lang) if name else text("pyerr_other" if in_case else "pyerr_other_run", lang)
+        explain = (
+            text(f"pyerr_{name}", lang, depth=RECURSION_DEPTH)
+            if name
+            else text("pyerr_other" if in_case else "pyerr_other_run", lang)
+        )
     return {
         "exc": str(exc),
         "message": str(message or "")[:500],

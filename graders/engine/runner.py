@@ -57,7 +57,7 @@ import types
 import warnings
 
 from . import trace as _trace, values
-from .settings import EXIT_TEXT_LIMIT, MESSAGE_LIMIT, OUTPUT_LIMIT, TRACEBACK_LIMIT
+from .settings import EXIT_TEXT_LIMIT, MESSAGE_LIMIT, OUTPUT_LIMIT, RECURSION_DEPTH, TRACEBACK_LIMIT
 
 #: The file name learner code is compiled under; tracebacks keep only frames from it.
 FILENAME = "main.py"
@@ -103,9 +103,11 @@ _SYS_ATTRS = (
     "excepthook",
     "breakpointhook",
     "unraisablehook",
+    "setrecursionlimit",
 )
 
 _BaseException = BaseException
+_setrecursionlimit, _getframe = sys.setrecursionlimit, sys._getframe
 _KeyboardInterrupt = KeyboardInterrupt
 _TraceLimit = _trace.TraceLimit
 _SystemExit = SystemExit
@@ -467,6 +469,35 @@ _BUILTIN_STR = {
 }
 
 
+class _Recursion:
+    """Learner code runs at most RECURSION_DEPTH calls deeper than where the engine calls it (settings.py says why):
+    :meth:`enter` before it runs, :meth:`leave` when the engine's own work goes on (encoding a nested result needs
+    the interpreter's usual room). Learner code gets :func:`_capped_setrecursionlimit` as ``sys.setrecursionlimit``."""
+
+    ceiling = 0
+    usual = sys.getrecursionlimit()
+
+    @classmethod
+    def enter(cls) -> None:
+        frame, depth = _getframe(1), 0
+        while frame is not None:
+            depth += 1
+            frame = frame.f_back
+        cls.ceiling = depth + RECURSION_DEPTH
+        _setrecursionlimit(cls.ceiling)
+
+    @classmethod
+    def leave(cls) -> None:
+        _setrecursionlimit(cls.usual)
+
+
+def _capped_setrecursionlimit(limit, /):
+    """``sys.setrecursionlimit`` for learner code: lower is taken, higher stops at the engine's ceiling."""
+    if isinstance(limit, int) and not isinstance(limit, bool) and _Recursion.ceiling and limit > _Recursion.ceiling:
+        limit = _Recursion.ceiling
+    _setrecursionlimit(limit)
+
+
 def _is_builtin_class(cls) -> bool:
     return _BUILTIN_CLASSES.get(id(cls)) is cls
 
@@ -583,7 +614,11 @@ def call_case(
             inputs = _NO_IDS
     caught = warning_log.arm()
     try:
-        result = target(*args, **kwargs)
+        _Recursion.enter()
+        try:
+            result = target(*args, **kwargs)
+        finally:
+            _Recursion.leave()
     except (_KeyboardInterrupt, _SystemExit):
         raise
     except _BaseException as error:
@@ -790,8 +825,13 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
         sandbox.hide_graders()
         sys.modules[module.__name__] = module
         sys.stdout, sys.stderr, sys.stdin = Output("stdout", sink), Output("stderr", sink), _NoInput()
+        sys.setrecursionlimit = _capped_setrecursionlimit  # put back by sandbox.restore()
         try:
-            exec(code, namespace)
+            _Recursion.enter()
+            try:
+                exec(code, namespace)
+            finally:
+                _Recursion.leave()
             if after is not None:
                 result["after_ran"] = False
                 statements, last = after
@@ -799,9 +839,13 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
                 try:
                     if tracer is not None:
                         tracer.start()
-                    exec(statements, namespace)
+                    _Recursion.enter()
+                    try:
+                        exec(statements, namespace)
+                        value = eval(last, namespace) if last is not None else None
+                    finally:
+                        _Recursion.leave()
                     if last is not None:
-                        value = eval(last, namespace)
                         if tracer is not None:
                             tracer.stop()
                         result["value"] = values.show(

@@ -19,6 +19,11 @@ OUTPUT_LIMIT = 200_000
 DEFAULT_TIME_LIMIT = 5.0
 #: Seconds a free Run may take before it is stopped.
 RUN_TIME_LIMIT = 30.0
+#: How many calls deep learner code may go (its module, each case's call, Run's example), in every runtime alike: a
+#: browser gives a worker a small stack, and recursion through built-ins (max(map(f, ...)), sorted(key=f)) overflows
+#: Chromium's at about 350 levels and crashes Python there, where CPython raises RecursionError (or passes). Below that,
+#: every runtime raises RecursionError at the same depth; sys.setrecursionlimit cannot raise it past this.
+RECURSION_DEPTH = 250
 #: All shrink rounds of one verdict share the checkpoint's time limit (the CLI and the page); a round with less than
 #: this many seconds of it left is not started.
 LEAST_ROUND_SECONDS = 0.25

@@ -260,6 +260,26 @@ def test_python_crash_restarts_the_runtime_and_says_so(lesson_pages):
     assert "back 42" in section(page, "try").locator("[data-output]").inner_text()
 
 
+def test_deep_recursion_through_built_ins_is_a_recursion_error_as_on_the_command_line(lesson_pages):
+    """sorted(key=f) calling f 400 levels deep overflowed Chromium's worker stack and crashed Python, where CPython
+    raises RecursionError: learner code gets the same RECURSION_DEPTH in every runtime, whatever limit it sets."""
+    page = lesson_pages()
+    crashes = page.locator('[data-warning="runtime_crashed"]').count()  # an earlier test's, on this shared page
+    replace_code(
+        page,
+        "try",
+        "import sys\nsys.setrecursionlimit(100000)\n"
+        "def s(n):\n    return 0 if n == 0 else 1 + sorted([n - 1], key=s)[0]\n"
+        "print(s(200))\nprint(s(400))\n",
+    )
+    section(page, "try").locator('[data-action="run"]').click()
+    state, text = wait_verdict(page, "try", ("idle", "error"))
+    box = section(page, "try").locator("[data-verdict] .python-error")
+    assert state == "error" and box.get_attribute("data-python-error") == "RecursionError", text
+    assert "200" in section(page, "try").locator("[data-output]").inner_text()
+    assert page.locator('[data-warning="runtime_crashed"]').count() == crashes
+
+
 def test_check_of_an_endless_loop_times_out(lesson_pages):
     page = lesson_pages()
     replace_code(page, "1", "def claim_support(claims, facts):\n    while True:\n        pass\n")
