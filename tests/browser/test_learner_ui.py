@@ -598,6 +598,34 @@ def _two_tabs(first, second, isolated_server):
     assert passed_ids(stored(first)) == ["1", "2"]
 
 
+def test_a_draft_changed_in_another_tab_is_followed_where_this_tab_has_nothing_of_its_own(lesson_pages, isolated_server):
+    """Two tabs of one lesson. Where the second tab's editor still holds what it loaded, the first tab's new draft
+    simply replaces it, and a note says so (asking "which version?" of a learner who has no version of their own
+    there only confuses). Where the second tab holds work of its own, both are kept until the learner chooses."""
+    first = lesson_pages()
+    second = first.context.new_page()
+    second.set_default_timeout(120_000)
+    try:
+        open_lesson(second, isolated_server)
+        replace_code(first, "2", "# written in the first tab\n")
+        wait_draft(first, "2", "# written in the first tab")
+        poll(second, "() => document.querySelector('[data-checkpoint=\"2\"] [data-draft-notice]:not([hidden])')")
+        assert editor_text(second, "2").startswith("# written in the first tab")
+        notice = section(second, "2").locator("[data-draft-notice]")
+        assert notice.locator("button").count() == 0 and "another tab" in notice.inner_text()
+        # work of its own in the second tab: kept, and the learner chooses
+        replace_code(second, "3", "# the second tab's own\n")
+        wait_draft(second, "3", "# the second tab's own")
+        replace_code(first, "3", "# the first tab's\n")
+        wait_draft(first, "3", "# the first tab's")
+        poll(second, "() => document.querySelector('[data-checkpoint=\"3\"] [data-action=\"draft-keep-mine\"]')")
+        assert editor_text(second, "3").startswith("# the second tab's own")
+        section(second, "3").locator('[data-action="draft-keep-mine"]').click()
+        wait_draft(second, "3", "# the second tab's own")
+    finally:
+        second.close()
+
+
 # ---------------------------------------------------------------- languages, theme
 
 

@@ -129,6 +129,11 @@ function debounce(fn, ms) {
       fn(...args);
     }, ms);
   };
+  wrapped.cancel = () => {
+    clearTimeout(timer);
+    timer = null;
+    pending = null;
+  };
   wrapped.flush = () => {
     if (timer !== null) {
       clearTimeout(timer);
@@ -219,6 +224,10 @@ export class CheckpointView {
 
     const saved = store.draft(lesson.id, this.key);
     this.initialText = saved !== null ? saved : data ? data.starter : "";
+    // the text this tab last took from storage (loaded, followed, or chosen): an editor that still holds it has
+    // nothing of this tab's own, so a draft another tab changes simply replaces it (foreignDraft)
+    this.synced = this.initialText;
+    this.following = false;
     const saveDraft = debounce((text) => store.saveDraft(lesson.id, this.key, text), DRAFT_DELAY_MS);
     this.saveDraft = saveDraft;
     this.view = null; // the CodeMirror editor, made by build() (app.js builds the page's editors in short slices)
@@ -259,6 +268,7 @@ export class CheckpointView {
       label: mount.getAttribute("aria-label") || "",
       describedBy: this.describedBy,
       onChange: (text) => {
+        if (this.following) return; // another tab's draft, followed: stored already, and not this tab's work
         this.saveDraft(text);
         this.page.changed(this);
         if (this.page.markLast) this.page.markLast(this);
@@ -993,13 +1003,34 @@ export class CheckpointView {
   }
 
   /**
-   * Another tab changed this editor's draft to `text` (storage.js onForeignDraft). When the editor holds something
-   * else, both are kept until the learner chooses: use the other tab's version (one undoable change) or keep this
-   * one (saved now).
+   * Another tab changed this editor's draft to `text` (storage.js onForeignDraft). An editor that still holds what
+   * this tab last took from storage has nothing of its own: it takes the other tab's version at once (one undoable
+   * change), and says so. When it holds work of this tab, both are kept until the learner chooses: use the other
+   * tab's version or keep this one (saved now).
    */
   foreignDraft(text) {
-    if (!this.view || !this.draftNotice || getText(this.view) === text) return;
+    if (!this.view || !this.draftNotice) return;
+    if (getText(this.view) === text) {
+      this.synced = text;
+      return;
+    }
     const box = this.draftNotice;
+    if (getText(this.view) === this.synced) {
+      this.following = true;
+      try {
+        setText(this.view, text);
+      } finally {
+        this.following = false;
+      }
+      this.saveDraft.cancel();
+      this.synced = text;
+      box.replaceChildren(el("p", null, t("draft_followed_other")));
+      box.hidden = false;
+      setTimeout(() => {
+        if (box.textContent === t("draft_followed_other")) box.hidden = true;
+      }, DRAFT_NOTICE_MS);
+      return;
+    }
     box.replaceChildren(el("p", null, t("draft_other_tab")));
     const row = el("p");
     const use = el("button", "btn", t("draft_use_other"));
@@ -1023,11 +1054,13 @@ export class CheckpointView {
       setText(this.view, text);
       this.saveDraft.flush();
       this.store.saveDraft(this.lesson.id, this.key, text);
+      this.synced = text;
       done(t("draft_used_other"));
     });
     keep.addEventListener("click", () => {
       this.saveDraft.flush();
-      this.store.saveDraft(this.lesson.id, this.key, getText(this.view));
+      this.synced = getText(this.view);
+      this.store.saveDraft(this.lesson.id, this.key, this.synced);
       done(t("draft_kept_mine"));
     });
     this.page.announce(t("draft_other_tab"));
