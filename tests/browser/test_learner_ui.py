@@ -598,7 +598,9 @@ def _two_tabs(first, second, isolated_server):
     assert passed_ids(stored(first)) == ["1", "2"]
 
 
-def test_a_draft_changed_in_another_tab_is_followed_where_this_tab_has_nothing_of_its_own(lesson_pages, isolated_server):
+def test_a_draft_changed_in_another_tab_is_followed_where_this_tab_has_nothing_of_its_own(
+    lesson_pages, isolated_server
+):
     """Two tabs of one lesson. Where the second tab's editor still holds what it loaded, the first tab's new draft
     simply replaces it, and a note says so (asking "which version?" of a learner who has no version of their own
     there only confuses). Where the second tab holds work of its own, both are kept until the learner chooses."""
@@ -618,7 +620,7 @@ def test_a_draft_changed_in_another_tab_is_followed_where_this_tab_has_nothing_o
         wait_draft(second, "3", "# the second tab's own")
         replace_code(first, "3", "# the first tab's\n")
         wait_draft(first, "3", "# the first tab's")
-        poll(second, "() => document.querySelector('[data-checkpoint=\"3\"] [data-action=\"draft-keep-mine\"]')")
+        poll(second, '() => document.querySelector(\'[data-checkpoint="3"] [data-action="draft-keep-mine"]\')')
         assert editor_text(second, "3").startswith("# the second tab's own")
         section(second, "3").locator('[data-action="draft-keep-mine"]').click()
         wait_draft(second, "3", "# the second tab's own")
