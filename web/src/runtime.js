@@ -489,7 +489,15 @@ export class Runtime {
       }
     } else if (msg.type === Res.READY) {
       slot.phase = "ready";
-      if (slot.role === "learner") slot.slowness = slowness(msg.speed); // said before any learner code ran there
+      if (slot.role === "learner") {
+        slot.slowness = slowness(msg.speed); // said before any learner code ran there
+        // the page's load beside that measure: a time limit grows only by the load that came after it
+        setTimeout(() => {
+          if (slot.phase === "dead") return;
+          slot.meter = this.meter();
+          if (slot.meter > 0 && !(slot.meter >= this.meterBase)) this.meterBase = slot.meter;
+        }, 0);
+      }
       slot.percent = 100;
       if (slot.role === "grader") {
         this._sendWarm();
@@ -703,6 +711,7 @@ export class Runtime {
     job.slot = this._take(slot);
     job.slowness = slot.slowness || 1;
     job.bootSlowness = job.slowness;
+    job.bootMeter = slot.meter || 0;
     job.stopReason = null;
     this.job = job;
     this._refresh();
@@ -891,9 +900,9 @@ export class Runtime {
    * A job's run has reached its time limit. The limit was scaled by its worker's speed measure at boot, but a machine
    * can get busier after that (another program, another tab, the browser's own work), and code that finishes in time
    * on a quiet machine must not time out on a busy one: the same code gets the same verdict. So before the job is
-   * stopped the page measures its own speed again (Runtime.meter); when it runs slower now than at its quickest, the
-   * limit grows by as much (never past MAX_SLOWNESS times the unscaled limit) and the run goes on, to be measured
-   * again at its new limit. An endless loop keeps one core; the measure runs on another (or shares that one), so it
+   * stopped the page measures its own speed again (Runtime.meter); when it runs slower now than when the worker took
+   * its measure (its own reading then; else the page's quickest), the limit grows by as much (never past MAX_SLOWNESS
+   * times the unscaled limit) and the run goes on, to be measured again at its new limit. An endless loop keeps one core; the measure runs on another (or shares that one), so it
    * still ends, at most that much later.
    */
   _limitReached(job) {
@@ -901,7 +910,9 @@ export class Runtime {
     const base = this._meterBase();
     const runs = [this.meter(), this.meter(), this.meter()].sort((a, b) => a - b);
     this.meterBase = Math.min(base, runs[0]);
-    const now = Math.min(MAX_SLOWNESS, job.bootSlowness * Math.max(1, runs[1] / base) || 1);
+    // slower than when the worker measured its speed (which holds the load of that moment), else than the quickest
+    const then = Math.max(this.meterBase, job.bootMeter);
+    const now = Math.min(MAX_SLOWNESS, job.bootSlowness * Math.max(1, runs[1] / then) || 1);
     const limit = scaled(job.baseLimit, now);
     const left = limit * 1000 + SLACK_MS - (performance.now() - job.startedAt);
     if (now > job.slowness * GROWN && left > 0) {
