@@ -470,31 +470,34 @@ _BUILTIN_STR = {
 
 
 class _Recursion:
-    """Learner code runs at most RECURSION_DEPTH calls deeper than where the engine calls it (settings.py says why):
-    :meth:`enter` before it runs, :meth:`leave` when the engine's own work goes on (encoding a nested result needs
-    the interpreter's usual room). Learner code gets :func:`_capped_setrecursionlimit` as ``sys.setrecursionlimit``."""
+    """Learner code runs at most RECURSION_DEPTH calls deeper than where the engine calls it (settings.py says why),
+    inside ``with _LEARNER_DEPTH:``; on leaving, the engine's own work gets the interpreter's usual room back (encoding
+    a nested result needs it). Learner code gets :func:`_capped_setrecursionlimit` as ``sys.setrecursionlimit``."""
 
-    ceiling = 0
-    usual = sys.getrecursionlimit()
+    def __init__(self) -> None:
+        self.ceiling = 0
+        self.usual = sys.getrecursionlimit()
 
-    @classmethod
-    def enter(cls) -> None:
+    def __enter__(self) -> None:
         frame, depth = _getframe(1), 0
         while frame is not None:
             depth += 1
             frame = frame.f_back
-        cls.ceiling = depth + RECURSION_DEPTH
-        _setrecursionlimit(cls.ceiling)
+        self.ceiling = depth + RECURSION_DEPTH
+        _setrecursionlimit(self.ceiling)
 
-    @classmethod
-    def leave(cls) -> None:
-        _setrecursionlimit(cls.usual)
+    def __exit__(self, *exc) -> None:
+        _setrecursionlimit(self.usual)
+
+
+_LEARNER_DEPTH = _Recursion()
 
 
 def _capped_setrecursionlimit(limit, /):
     """``sys.setrecursionlimit`` for learner code: lower is taken, higher stops at the engine's ceiling."""
-    if isinstance(limit, int) and not isinstance(limit, bool) and _Recursion.ceiling and limit > _Recursion.ceiling:
-        limit = _Recursion.ceiling
+    ceiling = _LEARNER_DEPTH.ceiling
+    if isinstance(limit, int) and not isinstance(limit, bool) and ceiling and limit > ceiling:
+        limit = ceiling
     _setrecursionlimit(limit)
 
 
@@ -614,11 +617,8 @@ def call_case(
             inputs = _NO_IDS
     caught = warning_log.arm()
     try:
-        _Recursion.enter()
-        try:
+        with _LEARNER_DEPTH:
             result = target(*args, **kwargs)
-        finally:
-            _Recursion.leave()
     except (_KeyboardInterrupt, _SystemExit):
         raise
     except _BaseException as error:
@@ -827,11 +827,8 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
         sys.stdout, sys.stderr, sys.stdin = Output("stdout", sink), Output("stderr", sink), _NoInput()
         sys.setrecursionlimit = _capped_setrecursionlimit  # put back by sandbox.restore()
         try:
-            _Recursion.enter()
-            try:
+            with _LEARNER_DEPTH:
                 exec(code, namespace)
-            finally:
-                _Recursion.leave()
             if after is not None:
                 result["after_ran"] = False
                 statements, last = after
@@ -839,12 +836,9 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
                 try:
                     if tracer is not None:
                         tracer.start()
-                    _Recursion.enter()
-                    try:
+                    with _LEARNER_DEPTH:
                         exec(statements, namespace)
                         value = eval(last, namespace) if last is not None else None
-                    finally:
-                        _Recursion.leave()
                     if last is not None:
                         if tracer is not None:
                             tracer.stop()

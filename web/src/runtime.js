@@ -78,7 +78,7 @@ export function slowness(ms) {
   return Math.min(MAX_SLOWNESS, Math.max(1, value / SPEED_BASE_MS));
 }
 const PREPARE_LIMIT_MS = 60_000;
-/** How much slower than at its quickest the page must run now for a job's time limit to grow (Runtime._limitReached). */
+/** How much slower the page must run now than its job's time limit assumed for the limit to grow (_limitReached). */
 const GROWN = 1.25;
 /**
  * Milliseconds of a fixed piece of plain JavaScript on this thread (integer arithmetic: no allocation, so no
@@ -493,15 +493,13 @@ export class Runtime {
         slot.slowness = slowness(msg.speed); // said before any learner code ran there
         // the page's load beside that measure: a time limit grows only by the load that came after it
         setTimeout(() => {
-          if (slot.phase === "dead") return;
-          slot.meter = this.meter();
-          if (slot.meter > 0 && !(slot.meter >= this.meterBase)) this.meterBase = slot.meter;
+          if (slot.phase !== "dead") slot.meter = this._measure();
         }, 0);
       }
       slot.percent = 100;
       if (slot.role === "grader") {
         this._sendWarm();
-        if (!this.meterBase) this._measureBase();
+        for (let i = 0; i < 3; i++) setTimeout(() => this._measure(), 0); // the quickest of three, a task each
       }
       this._progress("ready");
     } else if (msg.type === Res.FAILURE) {
@@ -901,15 +899,13 @@ export class Runtime {
    * can get busier after that (another program, another tab, the browser's own work), and code that finishes in time
    * on a quiet machine must not time out on a busy one: the same code gets the same verdict. So before the job is
    * stopped the page measures its own speed again (Runtime.meter); when it runs slower now than when the worker took
-   * its measure (its own reading then; else the page's quickest), the limit grows by as much (never past MAX_SLOWNESS
-   * times the unscaled limit) and the run goes on, to be measured again at its new limit. An endless loop keeps one core; the measure runs on another (or shares that one), so it
-   * still ends, at most that much later.
+   * its measure (the page's reading then; else its quickest), the limit grows by as much (never past MAX_SLOWNESS
+   * times the unscaled limit) and the run goes on, to be measured again at its new limit. An endless loop keeps one
+   * core; the measure runs on another (or shares that one), so it still ends, at most that much later.
    */
   _limitReached(job) {
     if (this.job !== job || job.stopReason) return;
-    const base = this._meterBase();
-    const runs = [this.meter(), this.meter(), this.meter()].sort((a, b) => a - b);
-    this.meterBase = Math.min(base, runs[0]);
+    const runs = [this._measure(), this._measure(), this._measure()].sort((a, b) => a - b);
     // slower than when the worker measured its speed (which holds the load of that moment), else than the quickest
     const then = Math.max(this.meterBase, job.bootMeter);
     const now = Math.min(MAX_SLOWNESS, job.bootSlowness * Math.max(1, runs[1] / then) || 1);
@@ -924,23 +920,11 @@ export class Runtime {
     this._interrupt(job, "timeout");
   }
 
-  /**
-   * The page's quickest load measure so far (ms): taken when Python is ready, while little else runs, and lowered by
-   * any quicker one later. Each measure is a task of its own, so none makes a long one.
-   */
-  _meterBase() {
-    if (!(this.meterBase > 0)) this.meterBase = this.meter();
-    return this.meterBase;
-  }
-
-  /** Three load measures, one task each, when Python is ready: the base _limitReached compares with. */
-  _measureBase(left = 3) {
-    if (left <= 0) return;
-    setTimeout(() => {
-      const ms = this.meter();
-      if (ms > 0) this.meterBase = this.meterBase > 0 ? Math.min(this.meterBase, ms) : ms;
-      this._measureBase(left - 1);
-    }, 0);
+  /** One load measure (ms); the page's quickest so far (`meterBase`, see _limitReached) is the lowest of them. */
+  _measure() {
+    const ms = this.meter();
+    if (ms > 0 && !(ms >= this.meterBase && this.meterBase > 0)) this.meterBase = ms;
+    return ms;
   }
 
   _finish(result) {
