@@ -266,8 +266,9 @@ def test_workers_unpack_numpy_themselves_and_share_one_compiled_runtime(browser,
     """Both workers unpack numpy's wheel in JavaScript (web/src/pyboot.js) rather than through Pyodide's loadPackage,
     which they fall back to, with a warning, only when that fails: here it must not. Only the first learner worker
     compiles the runtime: the grader and every later learner worker instantiate the module it handed to the page
-    (runtime.js). The grader hands the page numpy as it unpacked it once it is ready, and every learner worker started
-    after that installs it without fetching or inflating the wheel. They grade with them."""
+    (runtime.js). The grader hands the page numpy as it unpacked and compiled it once it is ready, and every learner
+    worker started after that installs it without fetching or inflating the wheel and instantiates its shared
+    libraries from the grader's compiled modules (pyodide_private.js loadSharedLibraries). They grade with them."""
     ctx = browser.new_context()
     page = ctx.new_page()
     messages = []
@@ -292,6 +293,8 @@ def test_workers_unpack_numpy_themselves_and_share_one_compiled_runtime(browser,
     page.wait_for_selector("body[data-spare=ready]", timeout=120_000, state="attached")
     assert page.evaluate(shared, "learner") >= 2
     assert page.evaluate(numpy, "learner") >= 2  # at least the learner workers the two Checks started
+    libraries = "performance.getEntriesByName('werkbank:learner:shared-libraries').length"
+    assert page.evaluate(libraries) == page.evaluate(numpy, "learner")  # and numpy's libraries as the grader compiled
     click(page, "2", "check")  # in the first of them: numpy installed from the grader's copy grades the same
     assert wait_verdict(page, "2")[0] == "pass"
     assert not [m for m in messages if "did not instantiate" in m], messages

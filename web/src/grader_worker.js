@@ -46,7 +46,10 @@ async function boot(runId, lessonId, lang, runtime) {
   if (lessonId && lang) checksOf(lessonId, lang); // fetched and inflated while Python boots
   const started = await startPyodide({ post, runId, emit: () => {}, fetchFn: realFetch, runtime });
   pyodide = started.pyodide;
-  await loadNumpy(pyodide, early.numpy, { loadPackage: pyodide.loadPackage.bind(pyodide), fetchFn: realFetch });
+  const compiled = await loadNumpy(pyodide, early.numpy, {
+    loadPackage: pyodide.loadPackage.bind(pyodide),
+    fetchFn: realFetch,
+  });
   progress("numpy", 92);
   writeEngine(pyodide, (await early.engine).files);
   const numpy = await early.numpy.catch(() => null); // null: it came through loadPackage
@@ -55,9 +58,10 @@ async function boot(runId, lessonId, lang, runtime) {
   if (lessonId) await lesson(lessonId, lessonText);
   progress("engine", 100);
   post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared }));
-  // then numpy as unpacked here, for the page to hand to the learner workers it starts from now on (they then neither
-  // fetch nor inflate the wheel): after READY, so the copy into a Blob never delays the page's readiness
-  if (numpy) post(response(Res.NUMPY, runId, { wheel: packWheel(numpy) }));
+  // then numpy as unpacked and compiled here, for the page to hand to the learner workers it starts from now on (they
+  // then neither fetch nor inflate the wheel, nor compile its libraries): after READY, so the copy into a Blob never
+  // delays the page's readiness
+  if (numpy) post(response(Res.NUMPY, runId, { wheel: packWheel(numpy, compiled) }));
 }
 
 /** Load a lesson's grading bundle once (and install its wheels: reference solutions may import them). */

@@ -19,7 +19,8 @@ export const SCHEMA = 3;
 export const Req = Object.freeze({
   // both kinds
   INIT: "init", // learner: {lessonId?, runtime?: WebAssembly.Module, the runtime another learner worker compiled,
-  //   numpy?: numpy's wheel as the grader worker unpacked it (packWheel)}; grader: {lessonId?, lang?, runtime?}
+  //   numpy?: numpy's wheel as the grader worker unpacked and compiled it (packWheel)}; grader: {lessonId?, lang?,
+  //   runtime?}
   // learner worker
   RUN: "run", // {source, plan: JSON text, timeLimit}: run learner code under a plan ({"mode": "run"} or a Check's)
   // grader worker
@@ -42,10 +43,12 @@ export const Res = Object.freeze({
   NUMPY: "numpy", // grader, after READY: {wheel}: numpy's wheel as it unpacked it (packWheel), for the learner workers
   //   the page starts from then on
   PYTHON: "python", // learner: Python is usable (code that does not import numpy can run); numpy still loads
-  READY: "ready", // {version, sharedRuntime, sharedNumpy?, speed?}: everything this worker needs is loaded;
-  //   sharedRuntime: it instantiated the runtime its INIT carried instead of compiling its own; sharedNumpy: it
-  //   installed the numpy its INIT carried instead of fetching and unpacking the wheel; speed (learner): milliseconds its Python
-  //   takes for a fixed piece of work, measured before any learner code (graders/hosts/pyodide.py speed)
+  READY: "ready", // {version, sharedRuntime, sharedNumpy?, sharedLibraries?, speed?}: everything this worker needs
+  //   is loaded; sharedRuntime: it instantiated the runtime its INIT carried instead of compiling its own;
+  //   sharedNumpy: it installed the numpy its INIT carried instead of fetching and unpacking the wheel;
+  //   sharedLibraries: how many of numpy's shared libraries it instantiated from that numpy's compiled copies;
+  //   speed (learner): milliseconds its Python takes for a fixed piece of work, measured before any learner code
+  //   (graders/hosts/pyodide.py speed)
   STARTED: "started", // learner: learner code starts now
   OUTPUT: "output", // learner: {stream: "stdout"|"stderr", text, truncated}
   RESULT: "result", // learner: {runJson}: the run result, JSON text (untrusted)
@@ -162,16 +165,26 @@ export const WHEEL_LIMIT = 64 * 1024 * 1024;
  * An unpacked wheel ({name, fileName, files: [{path, data: Uint8Array}]}, as pyboot.js fetchWheel resolves) as one
  * object to post between threads: {name, fileName, paths, sizes, blob}, every file's bytes in one Blob. A message
  * carries a Blob by reference, so neither the page nor a worker copies the bytes to pass them on; only the worker
- * that installs them reads them (unpackWheel).
+ * that installs them reads them (unpackWheel). `compiled`: its shared libraries as the packing worker compiled them
+ * ([{print, module}], pyboot.js installWheel), carried along as `compiled` (a WebAssembly.Module crosses threads as
+ * compiled code, not bytes).
  */
-export function packWheel(wheel) {
+export function packWheel(wheel, compiled = null) {
   return {
     name: wheel.name,
     fileName: wheel.fileName,
     paths: wheel.files.map((file) => file.path),
     sizes: wheel.files.map((file) => file.data.length),
     blob: new Blob(wheel.files.map((file) => file.data)),
+    ...(Array.isArray(compiled) && compiled.length ? { compiled } : {}),
   };
+}
+
+/** True when `compiled` is a list of shared libraries as pyodide_private.js loadSharedLibraries resolves to. */
+function isCompiledList(compiled) {
+  if (!Array.isArray(compiled) || compiled.length > 1000) return false;
+  const isModule = (value) => typeof WebAssembly === "object" && value instanceof WebAssembly.Module;
+  return compiled.every((entry) => entry && typeof entry.print === "string" && isModule(entry.module));
 }
 
 /**
@@ -180,8 +193,9 @@ export function packWheel(wheel) {
  */
 export function isPackedWheel(packed) {
   if (!packed || typeof packed !== "object") return false;
-  const { name, fileName, paths, sizes, blob } = packed;
+  const { name, fileName, paths, sizes, blob, compiled } = packed;
   if (typeof name !== "string" || typeof fileName !== "string") return false;
+  if (compiled !== undefined && !isCompiledList(compiled)) return false;
   if (typeof Blob !== "function" || !(blob instanceof Blob) || blob.size > WHEEL_LIMIT) return false;
   if (!Array.isArray(paths) || !Array.isArray(sizes) || paths.length !== sizes.length) return false;
   let total = 0;
@@ -211,7 +225,12 @@ export async function unpackWheel(packed) {
     files.push({ path: packed.paths[i], data: bytes.subarray(at, at + packed.sizes[i]) });
     at += packed.sizes[i];
   }
-  return { name: packed.name, fileName: packed.fileName, files };
+  return {
+    name: packed.name,
+    fileName: packed.fileName,
+    files,
+    ...(packed.compiled ? { compiled: packed.compiled } : {}),
+  };
 }
 
 /** True when `message` is a valid response that belongs to the run `runId` (and, given `role`, may come from it). */

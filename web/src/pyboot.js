@@ -309,6 +309,8 @@ export function fetchLessonWheel(requirement, fetchFn) {
  * INSTALLER and PYODIDE_SOURCE, the package's shared libraries loaded in archive order, and the package marked
  * loaded (a later loadPackage of it does nothing). `api`: Pyodide's internal API, from pyodide_private.js internals()
  * (a learner worker passes the one it kept: the lockdown takes `_api` off the pyodide object); null: the object's own.
+ * A wheel unpacked by another worker may carry `compiled`, its shared libraries as that worker compiled them, which
+ * are instantiated rather than compiled again. Resolves to the libraries' compiled modules (loadSharedLibraries).
  */
 export async function installWheel(pyodide, wheel, api = null) {
   const site = sitePackages(pyodide, api);
@@ -333,15 +335,18 @@ export async function installWheel(pyodide, wheel, api = null) {
   pyodide.runPython(
     `import sys\n_f = sys.path_importer_cache.get(${JSON.stringify(site)})\nif _f is not None: _f.invalidate_caches()\ndel _f`,
   );
-  await loadSharedLibraries(pyodide, wheel.fileName, libs, api);
+  const compiled = await loadSharedLibraries(pyodide, wheel.fileName, libs, api, wheel.compiled || null);
   const distInfo = [...new Set(wheel.files.map((f) => f.path.split("/")[0]))].find((d) => d.endsWith(".dist-info"));
   recordInstalled(pyodide, wheel.name, distInfo || null, api);
+  return compiled;
 }
 
 /**
  * numpy into `pyodide`: from `wheel` (a fetchWheel("numpy") promise, started as early as possible) when it
  * unpacked, else through Pyodide's own `loadPackage` (given, since the learner worker's lockdown takes it off the
- * pyodide object), with `fetchFn` as the global fetch meanwhile if given: a browser without DecompressionStream, or an archive fetchWheel does not read.
+ * pyodide object), with `fetchFn` as the global fetch meanwhile if given: a browser without DecompressionStream, or
+ * an archive fetchWheel does not read. Resolves to numpy's compiled shared libraries (installWheel), or to null after
+ * loadPackage.
  */
 export async function loadNumpy(pyodide, wheel, { loadPackage, fetchFn }) {
   let unpacked = null;
@@ -358,6 +363,7 @@ export async function loadNumpy(pyodide, wheel, { loadPackage, fetchFn }) {
   } finally {
     if (fetchFn) globalThis.fetch = before;
   }
+  return null;
 }
 
 /** Parse a JSON string a Python entry point returned; anything else is an error. */

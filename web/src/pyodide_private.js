@@ -100,13 +100,75 @@ export function sitePackages(pyodide, api = null) {
 }
 
 /**
+ * A fingerprint of a shared library's bytes for finding the module compiled from them (loadSharedLibraries): its
+ * size, then FNV-1a over its first 4 KB (the dylink section and the imports) and every 61st byte after. Only modules
+ * compiled from the same verified wheel by a worker of the same page are looked up by it.
+ */
+export function libraryPrint(bytes) {
+  let hash = 0x811c9dc5;
+  const head = Math.min(bytes.length, 4096);
+  const step = (at) => {
+    hash ^= bytes[at];
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  };
+  for (let at = 0; at < head; at++) step(at);
+  for (let at = head; at < bytes.length; at += 61) step(at);
+  return `${bytes.length}:${hash.toString(16)}`;
+}
+
+/**
  * Load a wheel's shared libraries (full paths of files already written, in archive order) the way Pyodide's own
  * loadPackage does after unpacking it (`_api.loadDynlibsFromPackage`); `fileName` is the wheel's file name, from
- * which Pyodide derives the package's `<name>.libs` folder.
+ * which Pyodide derives the package's `<name>.libs` folder. Resolves to [{print, module, shared}]: the WebAssembly
+ * module each library was instantiated from, by libraryPrint of its bytes (`shared`: it came from `compiled`).
+ *
+ * `compiled`: such a list from another worker of the page. A library whose bytes have a module there is instantiated
+ * from it instead of being compiled again, so the page's workers share one compiled copy of numpy, and the code an
+ * engine has optimised in one worker runs optimised in the next (WebKit optimises WebAssembly only once it runs hot,
+ * and a learner worker serves one Check). Relies on how Pyodide's loader (Emscripten's dynamic linking) instantiates
+ * a library: `WebAssembly.instantiate(bytes, imports)`, resolving to {module, instance}. For the duration of the
+ * call that function is wrapped; it is restored afterwards, whatever happened.
  */
-export async function loadSharedLibraries(pyodide, fileName, paths, api = null) {
+export async function loadSharedLibraries(pyodide, fileName, paths, api = null, compiled = null) {
   checkVersion(pyodide.version, "loading shared libraries (pyodide._api.loadDynlibsFromPackage)");
-  await (api || pyodide._api).loadDynlibsFromPackage({ file_name: fileName }, paths);
+  const given = new Map();
+  for (const entry of Array.isArray(compiled) ? compiled : []) {
+    if (entry && typeof entry.print === "string" && entry.module instanceof WebAssembly.Module)
+      given.set(entry.print, entry.module);
+  }
+  const used = [];
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = (source, imports, ...rest) => {
+    const bytes = ArrayBuffer.isView(source)
+      ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength)
+      : source instanceof ArrayBuffer
+        ? new Uint8Array(source)
+        : null;
+    if (!bytes) return instantiate.call(WebAssembly, source, imports, ...rest);
+    const print = libraryPrint(bytes);
+    const module = given.get(print);
+    const made = module
+      ? instantiate.call(WebAssembly, module, imports).then(
+          (instance) => ({ module, instance }),
+          (error) => {
+            console.warn(
+              `werkbank: a shared library did not instantiate from the page's copy (${error}); compiling it`,
+            );
+            return instantiate.call(WebAssembly, source, imports);
+          },
+        )
+      : instantiate.call(WebAssembly, source, imports);
+    return made.then((result) => {
+      used.push({ print, module: result.module, shared: result.module === module });
+      return result;
+    });
+  };
+  try {
+    await (api || pyodide._api).loadDynlibsFromPackage({ file_name: fileName }, paths);
+  } finally {
+    WebAssembly.instantiate = instantiate;
+  }
+  return used;
 }
 
 /**

@@ -460,6 +460,7 @@ export class Runtime {
     if (msg.type === Res.PYTHON || msg.type === Res.READY) mark(`werkbank:${slot.role}:${msg.type}`);
     if (msg.type === Res.READY && msg.sharedRuntime === true) mark(`werkbank:${slot.role}:shared-runtime`);
     if (msg.type === Res.READY && msg.sharedNumpy === true) mark(`werkbank:${slot.role}:shared-numpy`);
+    if (msg.type === Res.READY && msg.sharedLibraries > 0) mark(`werkbank:${slot.role}:shared-libraries`);
     if (msg.type === Res.PROGRESS) {
       slot.percent = msg.percent;
       this._progress(msg.stage);

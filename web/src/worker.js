@@ -159,9 +159,10 @@ async function boot(runId, lessonId, runtime, numpy) {
     // reaches no fetch and no loader
     // numpy as the grader worker unpacked it, else fetched and unpacked here
     let given = null;
+    let libraries = [];
     if (!pyodide.loadedPackages.numpy) {
       given = await givenNumpy;
-      await installWheel(pyodide, given || (await fetchWheel("numpy", numpyMeter)), api);
+      libraries = await installWheel(pyodide, given || (await fetchWheel("numpy", numpyMeter)), api);
     }
     for (const requirement of requirements)
       await installWheel(pyodide, await fetchLessonWheel(requirement, realFetch), api);
@@ -173,18 +174,18 @@ async function boot(runId, lessonId, runtime, numpy) {
     // what every run imports before learner code (the runner's PRELOAD), now rather than inside the first Check
     pyodide.runPython("from graders.engine import runner as _r\nfor _n in _r.PRELOAD: __import__(_n)\ndel _r, _n");
     progress("engine", 100);
-    return Boolean(given);
+    return { sharedNumpy: Boolean(given), sharedLibraries: libraries.filter((library) => library.shared).length };
   })();
-  let sharedNumpy = false;
+  let shared = { sharedNumpy: false, sharedLibraries: 0 };
   try {
-    sharedNumpy = await complete;
+    shared = await complete;
   } catch (error) {
     if (learnerRan) return; // a Run began before numpy was in: its job is this worker's last, nothing failed
     throw error;
   }
   if (learnerRan) return; // never READY for another job: learner code ran here
   const speed = Number(bridge.speed()); // before any learner code: the page scales time limits by it (runtime.js)
-  post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared, sharedNumpy, speed }));
+  post(response(Res.READY, runId, { version: pyodide.version, sharedRuntime: started.shared, ...shared, speed }));
 }
 
 /**

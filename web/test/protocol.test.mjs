@@ -114,8 +114,24 @@ test("a packed wheel unpacks to the same files, and anything that is not one to 
     { ...packed, sizes: [3, -1, 3] },
     { ...packed, sizes: [3, 0.5, 1.5] },
     { ...packed, paths: ["a", 2, "c"] },
+    { ...packed, compiled: [{ print: "2:abc", module: new Uint8Array([0, 97, 115, 109]) }] }, // bytes, not a module
+    { ...packed, compiled: [{ print: 7, module }] },
+    { ...packed, compiled: "numpy" },
   ]) {
     assert.equal(isPackedWheel(bad), false, JSON.stringify(bad && bad.sizes));
     assert.equal(await unpackWheel(bad), null);
   }
+});
+
+const module = new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+
+test("a packed wheel carries its shared libraries as compiled, and only compiled modules", async () => {
+  const wheel = { name: "numpy", fileName: "numpy.whl", files: [{ path: "numpy/core.so", data: new Uint8Array([1]) }] };
+  const compiled = [{ print: "1:abc", module, shared: false }];
+  const packed = packWheel(wheel, compiled);
+  assert.ok(isPackedWheel(packed));
+  assert.deepEqual((await unpackWheel(packed)).compiled, compiled);
+  assert.equal("compiled" in packWheel(wheel), false);
+  assert.equal("compiled" in packWheel(wheel, []), false);
+  assert.equal("compiled" in (await unpackWheel(packWheel(wheel))), false);
 });
