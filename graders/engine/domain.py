@@ -109,6 +109,7 @@ class Text(Spec):
                     ("nfd", unicodedata.normalize("NFD", value)),
                     ("nfc", unicodedata.normalize("NFC", value)),
                     ("nfkc", unicodedata.normalize("NFKC", value)),
+                    ("nul-end", value + "\x00"),
                 ):
                     if new != value:
                         out.append(Variant(name, repr(new)[:60], new))

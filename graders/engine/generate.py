@@ -53,7 +53,7 @@ from .domain import (
 GROUPS = {
     "type": ("type-",),
     "blank": ("empty", "blank", "invisible"),
-    "exact": ("padded", "case", "substring", "superstring", "nfd", "nfc", "nfkc"),
+    "exact": ("padded", "case", "substring", "superstring", "nfd", "nfc", "nfkc", "nul-end"),
     "separator": ("separator",),
     "text-kind": ("nonascii", "numeric", "nonelike"),
     "length": ("len-",),
@@ -112,6 +112,7 @@ FAMILIES = {
     "nfd": "the text decomposed (NFD)",
     "nfc": "the text composed (NFC)",
     "nfkc": "the text in compatibility form (NFKC)",
+    "nul-end": "the text with a NUL character (U+0000) after it, which numpy's fixed-width text arrays drop",
     "separator": "the text with a separator and more after it ('x|x', 'x:x', ...)",
     "nonascii": "accented, emoji, Arabic and combining-accent texts",
     "numeric": "texts that read as numbers ('10')",
