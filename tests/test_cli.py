@@ -59,6 +59,19 @@ def test_grade_timeout_exits_1(tmp_path):
     assert json.loads(result.stdout)["status"] == "timeout"
 
 
+def test_results_larger_than_the_judge_reads_still_fail_on_their_first_wrong_case(tmp_path):
+    """A function returning 100 000 characters on each of a checkpoint's thousand cases returns more than the judge
+    reads (RUN_RESULT_LIMIT); the result is fitted (runner.result_json), so the verdict is a fail that names the first
+    case, not an error that tells the learner their result was damaged."""
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text('def recall_at_k(ranking, relevant, k):\n    return "x" * 100_000\n')
+    result = werkbank("grade", "retrieval-evaluation", "1", str(wrong), "--json")
+    verdict = json.loads(result.stdout)
+    assert (verdict["status"], result.returncode) == ("fail", 1), verdict["message"]
+    assert verdict["failure"]["case"] == "worked-example"
+    assert verdict["passed"] == 0 and verdict["total"] > 1000
+
+
 def test_unknown_lesson_and_missing_file_are_usage_errors(tmp_path):
     result = werkbank("grade", "no-such-lesson", "1", str(DEMO / "01-decode-link" / "solution.py"), "--json")
     assert result.returncode == 2

@@ -1,6 +1,7 @@
 """Engine tests of graders/engine/runner.py: running learner code, capturing it, and cleaning up after it."""
 
 import builtins
+import json
 import sys
 import types
 
@@ -9,7 +10,7 @@ import pytest
 
 from graders.engine import runner, values
 from graders.engine.case import Case
-from graders.engine.judge import judge
+from graders.engine.judge import judge, read_run
 from graders.hosts import cpython
 from graders.engine.prepare import prepare
 from graders.engine.settings import EXIT_TEXT_LIMIT, NAME_LIMIT
@@ -267,6 +268,48 @@ def test_a_refill_case_passes_the_earlier_lists_again_with_new_contents():
     fresh = "def total(xs):\n    return float(sum(xs))\n"
     a, b, c = runner.run(fresh, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
     assert [o["value"] for o in (a, b, c)] == [["float", 1.0], ["float", 5.0], ["float", 5.0]]
+
+
+KEEPER = """
+def collect(xs):
+    if not isinstance(xs, list):
+        raise ValueError("a list, please")
+    return list(xs)
+"""
+
+
+def test_a_result_larger_than_the_judge_reads_is_fitted_and_judged_case_by_case(monkeypatch):
+    """runner.result_json: a function that returns everything it kept from earlier calls returns more than the judge
+    reads; the result is cut to fit (outcomes whole up to half the limit, then long values as too-large markers and
+    tracebacks cut), so the judge still reads it and names the first case that differs, instead of an unreadable
+    result. Under half the limit the bytes are json.dumps's own."""
+    grader = types.ModuleType("keeper_grader")
+
+    def curated():
+        for i in range(60):
+            yield Case(id=f"c{i}", call="collect", args=([i] * 50,), explain={"en": "fifty copies"})
+            yield Case(id=f"bad{i}", call="collect", args=((i,),), explain={"en": "a tuple"})
+
+    grader.curated = curated
+    prepared = prepare(grader, KEEPER, lesson="toy", checkpoint="1", seed=0)
+    right = runner.run(KEEPER, prepared["plan"])
+    assert runner.result_json(right) == json.dumps(right).encode()
+    keeper = "kept = []\n" + KEEPER.replace("return list(xs)", "kept.extend(xs)\n    return list(kept)").replace(
+        'raise ValueError("a list, please")', 'raise ValueError("a list, please" * 100)'
+    )
+    run = runner.run(keeper, prepared["plan"])
+    monkeypatch.setattr(runner, "RUN_RESULT_LIMIT", 400_000)
+    data = runner.result_json(run)
+    assert len(json.dumps(run)) > 400_000 >= len(data)
+    read = read_run(data)
+    verdict = judge(prepared, read, "en")
+    assert verdict["status"] == "fail"
+    assert verdict["failure"]["case"] == "c1"  # the second call returns the first call's items too
+    fitted = [o for o in read["outcomes"] if values.too_large(o.get("value", ["none"]))]
+    assert fitted and all(o["id"].startswith("c") for o in fitted)  # only long values became markers
+    assert read["outcomes"][0] == run["outcomes"][0]  # the first outcomes as they were
+    bare = [o for o in read["outcomes"] if o["kind"] == "raise" and o.get("traceback") is None]
+    assert bare and all(len(o["message"]) <= 200 for o in bare)  # the last ones: no traceback, the message cut
 
 
 def test_state_kept_between_calls_does_not_help_hard_coding(prepared):

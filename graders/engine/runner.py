@@ -57,7 +57,14 @@ import types
 import warnings
 
 from . import trace as _trace, values
-from .settings import EXIT_TEXT_LIMIT, MESSAGE_LIMIT, OUTPUT_LIMIT, RECURSION_DEPTH, TRACEBACK_LIMIT
+from .settings import (
+    EXIT_TEXT_LIMIT,
+    MESSAGE_LIMIT,
+    OUTPUT_LIMIT,
+    RECURSION_DEPTH,
+    RUN_RESULT_LIMIT,
+    TRACEBACK_LIMIT,
+)
 
 #: The file name learner code is compiled under; tracebacks keep only frames from it.
 FILENAME = "main.py"
@@ -909,3 +916,60 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
         result["truncated"] = sink.truncated
         del module, namespace, failure
     return result
+
+
+#: Characters of a returned value's JSON an outcome past the first half of :data:`RUN_RESULT_LIMIT` keeps (see
+#: :func:`result_json`); a longer value is written as a too-large marker.
+FITTED_VALUE = 1000
+#: Characters of a traceback an outcome past the first half of the limit keeps.
+FITTED_TRACEBACK = 2000
+_json_dumps = json.dumps  # bound before any learner code: the hosts write the result with it
+
+
+def result_json(result: dict) -> bytes:
+    """The run result as UTF-8 JSON, as the hosts hand it to the judge, always within :data:`RUN_RESULT_LIMIT`.
+
+    A run can return more than the judge reads: a function that hands back everything it kept from earlier calls
+    returns a longer list on each of a thousand cases, and megabytes per case add up. Rather than the whole result being
+    refused (a verdict that says nothing about the code), outcomes are written whole while the result takes at most
+    half the limit; up to five eighths, a returned value longer than :data:`FITTED_VALUE` characters becomes a
+    too-large marker (which fails its case, as a value too large to write always does) and tracebacks are cut; up to
+    three quarters, values over 100 characters become markers and exceptions lose their tracebacks and all but 200
+    characters of their messages; after that an outcome keeps only its kind and what names it (a few hundred bytes
+    each, for at most MAX_CASES cases). The judge still reads every case and names the first that fails."""
+    text = _json_dumps(result)  # ASCII only (ensure_ascii): as many bytes as characters
+    if len(text) <= RUN_RESULT_LIMIT // 2:
+        return text.encode("ascii")
+    fitted = dict(result)
+    outcomes = fitted.pop("outcomes", [])
+    used = len(_json_dumps(fitted))
+    kept = []
+    for outcome in outcomes:
+        if used > RUN_RESULT_LIMIT // 2:
+            level = 1 if used <= RUN_RESULT_LIMIT * 5 // 8 else 2 if used <= RUN_RESULT_LIMIT * 3 // 4 else 3
+            outcome = _fitted(outcome, level)
+        kept.append(outcome)
+        used += len(_json_dumps(outcome)) + 2
+    fitted["outcomes"] = kept
+    return _json_dumps(fitted).encode("ascii")
+
+
+def _fitted(outcome: dict, level: int) -> dict:
+    """``outcome`` shortened for :func:`result_json` at ``level`` 1 (long values as too-large markers, tracebacks
+    cut), 2 (values over 100 characters as markers, no traceback, messages cut to 200 characters) or 3 (every value a
+    marker, no message)."""
+    out = dict(outcome)
+    longest = (FITTED_VALUE, 100, -1)[level - 1]
+    for name in ("value", "later"):
+        wire = out.get(name)
+        if wire is not None and len(_json_dumps(wire)) > longest:
+            out[name] = ["foreign", f"{wire[0] if type(wire[0]) is str else 'value'} (too large)", ""]
+    traceback_text = out.get("traceback")
+    if traceback_text is not None:
+        if level > 1:
+            out["traceback"] = None
+        elif len(traceback_text) > FITTED_TRACEBACK:
+            out["traceback"] = traceback_text[: FITTED_TRACEBACK - 1] + "…"
+    if level > 1 and type(out.get("message")) is str:
+        out["message"] = out["message"][: 200 if level == 2 else 0]
+    return out

@@ -474,5 +474,5 @@ def _run_request(body: bytes, fd: int) -> None:  # pragma: no cover - runs in a 
     request = values.parse_json(body)
     sys.stdin = io.StringIO("")
     result = runner.run(request["source"], request["plan"])
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump(result, out)
+    with os.fdopen(fd, "wb") as out:
+        out.write(runner.result_json(result))

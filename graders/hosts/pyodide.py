@@ -55,7 +55,7 @@ def run_encoded(source: str, plan_utf8, on_output=None, on_partial=None) -> byte
             str(plan.get("lang", FALLBACK_LANGUAGE)),
             in_case=False,
         )
-    return json.dumps(result).encode("utf-8")
+    return runner.result_json(result)
 
 
 def speed() -> float:
