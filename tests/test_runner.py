@@ -312,6 +312,30 @@ def test_a_result_larger_than_the_judge_reads_is_fitted_and_judged_case_by_case(
     assert bare and all(len(o["message"]) <= 200 for o in bare)  # the last ones: no traceback, the message cut
 
 
+def test_values_past_the_runs_encode_budget_are_too_large_without_being_read(monkeypatch):
+    """RUN_ENCODE_BUDGET: once a run's returned values have taken the budget, later values are written as too large
+    (failing their case) instead of being read item by item, so code that returns ever more cannot spend the time
+    limit in the engine's encoder; the earlier outcomes are written in full and the first wrong case is still named."""
+    grader = types.ModuleType("keeper_grader")
+
+    def curated():
+        for i in range(30):
+            yield Case(id=f"c{i}", call="collect", args=([i] * 50,), explain={"en": "fifty copies"})
+
+    grader.curated = curated
+    prepared = prepare(grader, KEEPER, lesson="toy", checkpoint="1", seed=0)
+    keeper = "kept = []\n" + KEEPER.replace("return list(xs)", "kept.extend(xs)\n    return list(kept)")
+    monkeypatch.setattr(runner, "RUN_ENCODE_BUDGET", 2_000)  # the first 8 calls: 50 + 100 + ... + 400 = 1800 items
+    run = runner.run(keeper, prepared["plan"])
+    marked = [o["id"] for o in run["outcomes"] if values.too_large(o["value"])]
+    assert marked == [f"c{i}" for i in range(8, 30)]
+    assert run["outcomes"][7]["value"][0] == "list" and len(run["outcomes"][7]["value"][1]) == 400
+    verdict = judge(prepared, run, "en")
+    assert (verdict["status"], verdict["passed"], verdict["failure"]["case"]) == ("fail", 1, "c1")
+    monkeypatch.setattr(runner, "RUN_ENCODE_BUDGET", 10**9)
+    assert judge(prepared, runner.run(KEEPER, prepared["plan"]), "en")["status"] == "pass"
+
+
 def test_state_kept_between_calls_does_not_help_hard_coding(prepared):
     hard_coded = "def total(xs):\n    return 6.0\n"
     verdict = grade(prepared, hard_coded)
@@ -932,3 +956,32 @@ def test_learner_code_goes_only_recursion_depth_calls_deep_whatever_limit_it_set
 
 
 builtins_setrecursionlimit = sys.setrecursionlimit
+
+
+def test_every_reference_run_stays_far_inside_the_encode_budget():
+    """A right solution returns the reference's values, so the reference's run shows what RUN_ENCODE_BUDGET must hold:
+    each checkpoint's whole case set takes at most a third of it (a value past it would fail a right solution)."""
+    from werkbank.grading import prepared_checkpoint
+    from werkbank.lessons import load_all
+
+    taken = {}
+    encode = values.encode
+
+    def counted(x, attrs=None, budget=None):
+        wire = encode(x, attrs, budget)
+        taken[key] += values.spent()
+        return wire
+
+    for lesson in load_all():
+        for checkpoint in lesson.checkpoints:
+            key = f"{lesson.id}/{checkpoint.id}"
+            taken[key] = 0
+            plan = prepared_checkpoint(checkpoint)["plan"]
+            values.encode = counted
+            try:
+                run = runner.run(checkpoint.solution(), plan)
+            finally:
+                values.encode = encode
+            assert not any(values.too_large(o.get("value", ["none"])) for o in run["outcomes"]), key
+    assert max(taken.values()) <= runner.RUN_ENCODE_BUDGET // 3, taken
+    assert min(taken.values()) >= 0 and len(taken) >= 9

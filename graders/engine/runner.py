@@ -586,15 +586,17 @@ def call_case(
     kept: list | None = None,
     refills: "Refills | None" = None,
     warning_log: WarningLog | None = None,
+    budget: list | None = None,
 ) -> dict:
     """Call one case's function in ``namespace`` with fresh arguments; the outcome as data. A returned value is
     appended to ``kept`` (with its outcome, input ids and, for plain values, a cheap reading) so :func:`recheck` can
     read it again later. ``refills``: the run's :class:`Refills`, so a case with ``refill`` gets an earlier call's
     lists and dicts again. ``warning_log``: the open :class:`WarningLog` of a run of many calls; without one, the
-    call sets up its own."""
+    call sets up its own. ``budget``: the run's ``[items]`` left to write returned values with (see
+    :data:`RUN_ENCODE_BUDGET`), lowered by what this call's value took."""
     if warning_log is None:
         with WarningLog() as own:
-            return call_case(namespace, case, attrs, kept, refills, own)
+            return call_case(namespace, case, attrs, kept, refills, own, budget)
     try:
         target = resolve(namespace, case["call"])
     except _Missing as missing:
@@ -632,7 +634,9 @@ def call_case(
         outcome = _exception_outcome(error)
         outcome["error"] = error  # formatted by run() once the interpreter is restored
     else:
-        value, builtin_only = values.plain_encode(result, attrs)
+        value, builtin_only = values.plain_encode(result, attrs, None if budget is None else budget[0])
+        if budget is not None:
+            budget[0] -= values.spent()
         outcome = {"kind": "return", "value": value}
         if kept is not None:
             reading = _reading(result) if builtin_only else None
@@ -695,18 +699,21 @@ def refilled(earlier: tuple | None, args: tuple) -> tuple:
     return tuple(out)
 
 
-def recheck(kept: list, attrs: dict, handed_on=frozenset()) -> None:
+def recheck(kept: list, attrs: dict, handed_on=frozenset(), budget: list | None = None) -> None:
     """Read every kept result again after the last call; where it changed since it was returned (a result shared
     with a later call, or a cache the function filled in later), record the new reading as ``later``. A result that
     is (or holds) the very object an earlier call returned is marked ``shared``: the caller of one would change
     the other. ``handed_on``: ids of cases whose arguments a later case refilled; their results may read those
-    arguments (a report that keeps its inputs), so a change there is the caller's doing, not a fault."""
+    arguments (a report that keeps its inputs), so a change there is the caller's doing, not a fault. ``budget``: as
+    for :func:`call_case`, for the values read again."""
     owners: dict = {}
     for number, (outcome, result, inputs, reading) in enumerate(kept):
         if values.too_large(outcome["value"]):
             pass  # nothing to compare a later reading with (and writing it again could take long)
         elif reading is None or _reading(result) != reading:  # built-in values only: unchanged when their repr is
-            again = _encode(result, attrs)
+            again = _encode(result, attrs, None if budget is None else budget[0])
+            if budget is not None:
+                budget[0] -= values.spent()
             if again != outcome["value"] and outcome.get("id") not in handed_on:
                 outcome["later"] = again
         for part in values.mutable_parts(result):
@@ -863,11 +870,12 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
                 attrs = plan.get("attrs", {})
                 kept: list = []
                 refills = Refills(plan["cases"])
+                budget = [RUN_ENCODE_BUDGET]
                 marks = list(PROGRESS_AT) if check and on_progress is not None else []
                 done = sent = 0
                 with WarningLog() as warning_log:
                     for case in plan["cases"]:
-                        outcome = call_case(namespace, case, attrs, kept, refills, warning_log)
+                        outcome = call_case(namespace, case, attrs, kept, refills, warning_log, budget)
                         outcome["id"] = case["id"]
                         result["outcomes"].append(outcome)
                         done += 1
@@ -875,7 +883,7 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
                             marks.pop(0)
                             _report(on_progress, result["outcomes"], sent, done)
                             sent = done
-                recheck(kept, attrs, refills.handed_on())
+                recheck(kept, attrs, refills.handed_on(), budget)
                 del kept
         except _KeyboardInterrupt as error:
             failure = error
@@ -918,6 +926,12 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
     return result
 
 
+#: Items (see :data:`values.ENCODE_BUDGET`) all the values one run returns may take to write, together: once spent, a
+#: returned value is written as too large (which fails its case) without being read. A function that hands back
+#: everything it kept from earlier calls returns ever longer values; writing them all took several seconds and ran
+#: such code past its time limit in the browser, where it failed in time on the command line. The references take at
+#: most ~85 000 (a checkpoint's whole case set; a right solution's values are theirs), so one stays far inside.
+RUN_ENCODE_BUDGET = 300_000
 #: Characters of a returned value's JSON an outcome past the first half of :data:`RUN_RESULT_LIMIT` keeps (see
 #: :func:`result_json`); a longer value is written as a too-large marker.
 FITTED_VALUE = 1000

@@ -313,12 +313,12 @@ def _int_wire(v) -> list:
     return ["int", text]
 
 
-def plain_encode(x, attrs: dict | None = None) -> tuple[list, bool]:
-    """``encode(x, attrs)`` and whether ``x`` is made of exact built-in values only (lists, tuples, dicts, sets,
-    strings, numbers, bools, None, bytes), with no depth or size limit reached. For such a value ``repr`` runs no
+def plain_encode(x, attrs: dict | None = None, budget: int | None = None) -> tuple[list, bool]:
+    """``encode(x, attrs, budget)`` and whether ``x`` is made of exact built-in values only (lists, tuples, dicts,
+    sets, strings, numbers, bools, None, bytes), with no depth or size limit reached. For such a value ``repr`` runs no
     learner code and changes exactly when the encoding does, so it can tell cheaply whether ``x`` changed later."""
     before = _EXOTIC[0]
-    value = encode(x, attrs)
+    value = encode(x, attrs, budget)
     return value, _EXOTIC[0] == before
 
 
@@ -342,18 +342,30 @@ def _spend(items: int) -> None:
         raise _TooLarge
 
 
-def encode(x, attrs: dict | None = None) -> list:
+def encode(x, attrs: dict | None = None, budget: int | None = None) -> list:
     """Turn ``x`` into a wire value. ``attrs`` maps class names to the attributes to record for their objects.
-    At most :data:`ENCODE_BUDGET` items in all: a bigger value is ``["foreign", "<type> (too large)", ""]``."""
+    At most :data:`ENCODE_BUDGET` items in all (or ``budget``, when that is lower): a bigger value is
+    ``["foreign", "<type> (too large)", ""]``. :func:`spent` then says how many items it took."""
     saved = _BUDGET[0], _MEMO[0]
-    _BUDGET[0], _MEMO[0] = ENCODE_BUDGET, {}
+    start = ENCODE_BUDGET if budget is None else max(0, min(ENCODE_BUDGET, budget))
+    _BUDGET[0], _MEMO[0] = start, {}
     try:
         return _encode_at(x, attrs, 0)
     except _TooLarge:
         _EXOTIC[0] += 1
+        _BUDGET[0] = 0
         return ["foreign", type_name(_type(x)) + " (too large)", ""]
     finally:
+        _SPENT[0] = start - max(0, _BUDGET[0])
         _BUDGET[0], _MEMO[0] = saved
+
+
+_SPENT = [0]
+
+
+def spent() -> int:
+    """Items the last :func:`encode` took from its budget (all of it when the value was too large)."""
+    return _SPENT[0]
 
 
 def too_large(w) -> bool:
