@@ -3,6 +3,8 @@ serve`` (tests/engines/walk.py says what each walk proves)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.engines.conftest import plain_server_cmd
@@ -51,9 +53,11 @@ def test_no_page_is_wider_than_a_phone(driver, server_factory, dist):
     try:
         for page in WIDE_PAGES:
             driver.goto(f"{origin}/lessons/{page}")
-            # after the service worker's isolation reload (a first visit of this origin), the fonts laid out
+            # this page, not the one before it still on screen while the navigation starts; after the service worker's
+            # isolation reload (a first visit of this origin), the fonts laid out
             driver.wait(
-                "() => crossOriginIsolated && document.readyState === 'complete' && document.fonts.status === 'loaded'",
+                f"() => location.pathname === {json.dumps('/lessons/' + page)} && crossOriginIsolated"
+                " && document.readyState === 'complete' && document.fonts.status === 'loaded'",
                 timeout=120,
             )
             wide = driver.evaluate(
