@@ -30,14 +30,24 @@ def wait_for(page, selector, timeout=120.0):
 
 
 def poll(page, fn, arg=None, timeout=120.0):
-    """Evaluate the JS function `fn` (source text) until it returns something truthy; return that."""
+    """Evaluate the JS function `fn` (source text) until it returns something truthy; return that. An evaluation that
+    throws counts as not yet: while a navigation replaces the document, `document.documentElement` is null for a
+    moment (or the context is gone); a predicate that throws every time fails at the deadline with its last error."""
+    from playwright.sync_api import Error as PlaywrightError
+
     deadline = time.monotonic() + timeout
+    error = None
     while True:
-        value = page.evaluate(fn, arg)
+        try:
+            value = page.evaluate(fn, arg)
+        except PlaywrightError as thrown:
+            value, error = None, thrown
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {fn}\npage state: {_state(page)}")
+            raise AssertionError(
+                f"timed out after {timeout} s waiting for {fn}\nlast error: {error}\npage state: {_state(page)}"
+            )
         page.wait_for_timeout(50)
 
 
