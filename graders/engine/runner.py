@@ -657,9 +657,7 @@ def call_case(
         outcome = _exception_outcome(error)
         outcome["error"] = error  # formatted by run() once the interpreter is restored
     else:
-        value, builtin_only = values.plain_encode(result, attrs, None if budget is None else budget[0])
-        if budget is not None:
-            budget[0] -= values.spent()
+        value, builtin_only = values.plain_encode(result, attrs, budget)
         outcome = {"kind": "return", "value": value}
         if kept is not None:
             reading = _reading(result) if builtin_only else None
@@ -736,9 +734,7 @@ def recheck(kept: list, attrs: dict, handed_on=frozenset(), budget: list | None 
         if values.too_large(outcome["value"]):
             pass  # nothing to compare a later reading with (and writing it again could take long)
         elif reading is None or _reading(result) != reading:  # built-in values only: unchanged when their repr is
-            again = _encode(result, attrs, None if budget is None else budget[0])
-            if budget is not None:
-                budget[0] -= values.spent()
+            again = _encode(result, attrs, budget)
             if again != outcome["value"] and outcome.get("id") not in handed_on:
                 outcome["later"] = again
         for part in values.mutable_parts(result):

@@ -313,7 +313,7 @@ def _int_wire(v) -> list:
     return ["int", text]
 
 
-def plain_encode(x, attrs: dict | None = None, budget: int | None = None) -> tuple[list, bool]:
+def plain_encode(x, attrs: dict | None = None, budget: list | None = None) -> tuple[list, bool]:
     """``encode(x, attrs, budget)`` and whether ``x`` is made of exact built-in values only (lists, tuples, dicts,
     sets, strings, numbers, bools, None, bytes), with no depth or size limit reached. For such a value ``repr`` runs no
     learner code and changes exactly when the encoding does, so it can tell cheaply whether ``x`` changed later."""
@@ -342,12 +342,13 @@ def _spend(items: int) -> None:
         raise _TooLarge
 
 
-def encode(x, attrs: dict | None = None, budget: int | None = None) -> list:
+def encode(x, attrs: dict | None = None, budget: list | None = None) -> list:
     """Turn ``x`` into a wire value. ``attrs`` maps class names to the attributes to record for their objects.
-    At most :data:`ENCODE_BUDGET` items in all (or ``budget``, when that is lower): a bigger value is
-    ``["foreign", "<type> (too large)", ""]``. :func:`spent` then says how many items it took."""
+    At most :data:`ENCODE_BUDGET` items in all: a bigger value is ``["foreign", "<type> (too large)", ""]``.
+    ``budget``: ``[items]`` shared by several values (a run's, see runner.RUN_ENCODE_BUDGET), the most this value may
+    take when lower, and lowered by what it took (all of it when the value was too large)."""
     saved = _BUDGET[0], _MEMO[0]
-    start = ENCODE_BUDGET if budget is None else max(0, min(ENCODE_BUDGET, budget))
+    start = ENCODE_BUDGET if budget is None else max(0, min(ENCODE_BUDGET, budget[0]))
     _BUDGET[0], _MEMO[0] = start, {}
     try:
         return _encode_at(x, attrs, 0)
@@ -356,16 +357,9 @@ def encode(x, attrs: dict | None = None, budget: int | None = None) -> list:
         _BUDGET[0] = 0
         return ["foreign", type_name(_type(x)) + " (too large)", ""]
     finally:
-        _SPENT[0] = start - max(0, _BUDGET[0])
+        if budget is not None:
+            budget[0] -= start - max(0, _BUDGET[0])
         _BUDGET[0], _MEMO[0] = saved
-
-
-_SPENT = [0]
-
-
-def spent() -> int:
-    """Items the last :func:`encode` took from its budget (all of it when the value was too large)."""
-    return _SPENT[0]
 
 
 def too_large(w) -> bool:
