@@ -58,8 +58,8 @@ def test_one_fallback_rule_for_catalogs_and_per_case_tables():
 
 def test_every_generated_group_and_failure_kind_has_its_texts():
     """A failing generated case is explained by its family group (gen_<group>, gen_name_<group>, gen_hint_<group>),
-    and a failing verdict names each kind of failure (kind_<kind>): a group or kind without them would end a Check in
-    a KeyError instead of a verdict."""
+    and a failing verdict names each kind of failure (kind_<kind>, in the engine's catalog and the page's): a group or
+    kind without them would end a Check in a KeyError instead of a verdict, or label a failing case with a bare key."""
     from graders.engine.generate import GROUPS
     from graders.engine.judge import FAILURE_KINDS
 
@@ -67,6 +67,11 @@ def test_every_generated_group_and_failure_kind_has_its_texts():
     keys += [f"kind_{kind}" for kind in FAILURE_KINDS] + ["summary", "list_separator"]
     for lang in LANGUAGES:
         assert [key for key in keys if not CATALOGS[lang].get(key)] == [], lang
+    # the page's list of failing cases labels each with its kind (verdict.js), from the site's own catalog
+    from werkbank.catalog import catalogs
+
+    for lang in LANGUAGES:
+        assert [kind for kind in FAILURE_KINDS if not catalogs()[lang].get(f"kind_{kind}")] == [], lang
 
 
 def test_text_filled_into_a_message_cannot_turn_the_message_around():

@@ -470,6 +470,20 @@ def test_an_int_too_long_to_write_fails_its_cases_not_the_whole_run(prepared, co
     assert sys.get_int_max_str_digits() == digits
 
 
+def test_a_result_too_large_to_read_is_told_as_too_large_not_as_a_wrong_type(prepared):
+    """A result past the run's encode budget comes back as a too-large marker of the right type name: the verdict
+    counts it as too large (not as "a result of the wrong type", which the learner would chase in vain) and says
+    what usually makes a result that large, in place of the case's own hint about its input."""
+    verdict = grade(prepared, "def total(xs):\n    return [0.5] * 2_000_000\n")
+    assert verdict["status"] == "fail", verdict.get("message")
+    assert [(s["kind"], s["count"]) for s in verdict["summary"]] == [("too_large", 2), ("invalid_input", 1)]
+    assert "too large to check" in verdict["summary_text"]
+    first = verdict["failure"]
+    assert "too large to check (list (too large))" in first["reason"] and "type float" in first["reason"]
+    assert first["hint"].startswith("Return only what the task asks for")
+    assert {f["kind"] for f in verdict["failing"]} == {"too_large", "invalid_input"}
+
+
 def test_names_learner_code_chooses_stay_short_in_the_verdict(prepared):
     """An exception or warning class named with 100 000 characters: the run result keeps NAME_LIMIT of them, the
     judge reads it, and the verdict's sentences stay short."""

@@ -60,13 +60,15 @@ FAILURE_KINDS = (
     "error",
     "wrong_type",
     "wrong_value",
+    "too_large",
     "changed_arguments",
     "repeated_calls",
     "warning",
     "missing",
 )
-#: Mismatch reasons (compare.py) that say the type is wrong rather than the value.
-_TYPE_REASONS = frozenset(("type", "dtype", "shape"))
+#: The failure kind of mismatch reasons (compare.py) that are not about the value: the type is wrong, or the result
+#: was too large to read back; any other reason is a wrong value.
+_VALUE_KINDS = {"type": "wrong_type", "dtype": "wrong_type", "shape": "wrong_type", "too_large": "too_large"}
 #: Generated families that only fail across calls (the same call again, an earlier call's arguments refilled).
 _ACROSS_CALLS = frozenset(("repeat", "refill"))
 
@@ -103,7 +105,7 @@ def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tu
             return (
                 _reason(found, lang),
                 found.hint,
-                "repeated_calls" if across else "wrong_type" if found.reason in _TYPE_REASONS else "wrong_value",
+                "repeated_calls" if across else _VALUE_KINDS.get(found.reason, "wrong_value"),
             )
         if "later" in actual and compare(expected["value"], actual["later"]):
             return text("reason_changed_later", lang), "hint_changed_later", "repeated_calls"
@@ -558,7 +560,7 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
     call, source = call_texts(plan_case(prepared, case_id))
     reason, hint_key, kind = problem
     label, explain, hint = case_texts(meta, lang)
-    if hint_key and (kind in ("changed_arguments", "repeated_calls") or hint_key == "hint_near_float"):
+    if hint_key and (kind in ("changed_arguments", "repeated_calls", "too_large") or hint_key == "hint_near_float"):
         hint = text(hint_key, lang)  # the case's own hint is about its input, which is not what went wrong
     elif hint_key:
         hint = (text(hint_key, lang) + (" " + hint if hint else "")).strip()
