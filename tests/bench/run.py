@@ -30,6 +30,9 @@ Measured with ``--n`` rounds (default 5), floor and site alternating within each
   right when the previous verdict appears, as a learner fixing a typo does). p50 / p95, with the case counts the
   verdicts showed. The end is the first verdict the page shows (a failure among the first cases is shown while the
   other cases still run); for a failing solution the whole verdict, with its counts, is reported beside it;
+- with the Checks, the engine's own cost of a fresh interpreter (``stock_runs``): ``RUNS_WORKERS`` stock Pythons
+  booted one after another on the floor's page, each running one fixed workload three times; its first run against
+  its third, since every Check runs in a fresh learner worker;
 - Chromium only (``--only stop,memory``): Stop -> ready for an endless loop, isolated and not; heap usage after boot
   and after ``--memory-checks`` Checks (DevTools protocol); the bytes of a first visit; main-thread long tasks from
   load to ready.
@@ -77,7 +80,18 @@ _FLOOR_HTML = """<!doctype html>
 <body data-floor="loading">
 <script type="module">
 const kind = new URL(location.href).searchParams.get("kind") || "module";
-const count = kind === "pair" ? 2 : 1;
+if (kind === "runs") {
+  // fresh stock Pythons one after another, each kept (it holds its memory); each runs one workload three times
+  const rows = [];
+  for (let i = 0; i < RUNS_WORKERS; i++) {
+    const worker = new Worker(new URL("./floor-runs.js", location.href), { type: "module" });
+    (window.__kept ||= []).push(worker);
+    rows.push(await new Promise((resolve) => { worker.onmessage = (event) => resolve(event.data); }));
+  }
+  document.body.dataset.result = JSON.stringify(rows);
+  document.body.dataset.floor = rows.every((row) => row.ok) ? "ready" : "failed";
+}
+const count = kind === "pair" ? 2 : kind === "runs" ? 0 : 1;
 let done = 0;
 for (let i = 0; i < count; i++) {
   const worker = kind === "classic" ? new Worker(new URL("./floor-classic.js", location.href))
@@ -99,6 +113,35 @@ _FLOOR_BODY = r"""
   pyodide.runPython("import numpy");
   postMessage({ ok: true });
 """
+#: One fixed piece of Python a Check's run resembles (Python loops, small numpy arrays, sorting, JSON), timed in a
+#: fresh stock Python: its first run against its third shows what an engine's not yet optimised code costs the first
+#: run in a new interpreter, which every Check meets (each runs in a fresh learner worker).
+_RUNS_WORK = """
+import json, time
+import numpy as np
+def work():
+    t = time.perf_counter()
+    rng = np.random.default_rng(0)
+    total = 0.0
+    for i in range(1500):
+        a = rng.random(40)
+        b = np.sort(a)[::-1]
+        total += float(np.mean(a)) + float(np.cumsum(b)[-1]) + len(json.dumps(sorted(b.tolist())))
+        d = {str(k): k * 0.5 for k in range(20)}
+        total += sum(v for k, v in sorted(d.items()) if k.isdigit())
+    return (time.perf_counter() - t) * 1000
+"""
+_FLOOR_RUNS = (
+    'try {\n  const { loadPyodide } = await import("./pyodide/pyodide.mjs");\n'
+    '  const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", location.href).href });\n'
+    '  await pyodide.loadPackage("numpy", { messageCallback: () => {} });\n'
+    f"  pyodide.runPython({json.dumps(_RUNS_WORK)});\n"
+    '  const runs = [];\n  for (let i = 0; i < 3; i++) runs.push(pyodide.runPython("work()"));\n'
+    "  postMessage({ ok: true, runs });\n"
+    "} catch (error) {\n  postMessage({ ok: false, error: String(error && error.stack || error) });\n}\n"
+)
+#: How many fresh stock Pythons the "runs" floor page times, one after another.
+RUNS_WORKERS = 3
 _FLOOR_MODULE = (
     'try {\n  const { loadPyodide } = await import("./pyodide/pyodide.mjs");\n'
     + _FLOOR_BODY
@@ -122,7 +165,8 @@ def make_floor(folder: Path) -> Path:
     from werkbank import vendor
 
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "index.html").write_text(_FLOOR_HTML, encoding="utf-8")
+    (folder / "index.html").write_text(_FLOOR_HTML.replace("RUNS_WORKERS", str(RUNS_WORKERS)), encoding="utf-8")
+    (folder / "floor-runs.js").write_text(_FLOOR_RUNS, encoding="utf-8")
     (folder / "floor-module.js").write_text(_FLOOR_MODULE, encoding="utf-8")
     (folder / "floor-classic.js").write_text(_FLOOR_CLASSIC, encoding="utf-8")
     out = folder / "pyodide"
@@ -190,6 +234,22 @@ def floor_round(engine: str, origin: str, kind: str, profile: Path) -> dict:
         time.sleep(DWELL_S)
         warm = _visit(driver, url, ready, ["floor:ready"], cold=False)
         return {"cold": cold["floor:ready"], "warm": warm["floor:ready"], "version": driver.version}
+    finally:
+        driver.close()
+
+
+def stock_runs(engine: str, origin: str, profile: Path) -> list[list[float]]:
+    """Milliseconds of the "runs" floor page's workload in each fresh stock Python: ``[first, second, third]`` each."""
+    driver = open_engine(engine, profile)
+    try:
+        driver.goto(f"{origin}/index.html?kind=runs")
+        ready = "() => Boolean(document.body) && ['ready', 'failed'].includes(document.body.dataset.floor)"
+        driver.wait(ready, timeout=TIMEOUT_S, what="the stock runs")
+        rows = json.loads(driver.evaluate("() => document.body.dataset.result"))
+        failed = [row.get("error") for row in rows if not row.get("ok")]
+        if failed:
+            raise RuntimeError(f"the stock runs failed: {failed[0]}")
+        return [[round(ms, 1) for ms in row["runs"]] for row in rows]
     finally:
         driver.close()
 
@@ -509,6 +569,8 @@ def engine_summary(e: dict) -> dict:
             "pair_cold": ratio(pair["cold"], f_cold),
         },
         "pair": pair,
+        "stock_first": _p50([row[0] / row[-1] for row in e.get("stock_runs") or [] if row[-1]]),
+        "stock_third_ms": _p50([row[-1] for row in e.get("stock_runs") or []]),
         "clicks": {},
     }
     for cp, wants in (e.get("clicks") or {}).items():
@@ -566,6 +628,12 @@ def print_summary(report: dict) -> None:
             f"{s['pair']['cold']} s = {s['ratios']['pair_warm']}x / {s['ratios']['pair_cold']}x of F "
             "(the engine's cost of a second Python beside the first, which the site boots before ready)"
         )
+        if s["stock_first"]:
+            print(
+                f"   a fresh stock Python's first run of one workload: {s['stock_first']}x its third "
+                f"({s['stock_third_ms']} ms), p50 of {len(e['stock_runs'])} (the engine's unoptimised code, which "
+                "a Check in a fresh learner worker meets)"
+            )
         print(
             f"   raw: site warm {e['site'].get('warm')}  cold {e['site'].get('cold')}; isolated "
             f"{sorted(set(map(str, e['site'].get('isolated', []))))}, SharedArrayBuffer "
@@ -622,6 +690,7 @@ def print_summary(report: dict) -> None:
             ("cold boot / F", lambda s: s["ratios"]["cold"], "x", GOALS["cold"]),
             ("F warm (s)", lambda s: s["F_warm"], "s", None),
             ("site warm (s)", lambda s: s["site"]["warm"], "s", None),
+            ("stock first run / third run", lambda s: s["stock_first"], "x", None),
         ]
         for want in ("pass", "fail"):
             for pacing in ("settled", "typo"):
@@ -677,6 +746,7 @@ def measure_engine(engine: str, args, parts: set, tmp: Path, origins: dict, coun
             shutil.rmtree(profile, ignore_errors=True)
         print(f"{engine}: round {round_no + 1}/{args.n} done", flush=True)
     if "checks" in parts and args.checks:
+        e["stock_runs"] = stock_runs(engine, origins["floor"], tmp / f"{engine}-runs")
         e["clicks"] = click_series(engine, origins["site"], tmp / f"{engine}-clicks", args.checks)
     return e
 
