@@ -998,7 +998,7 @@ def _fitted(outcome: dict, level: int) -> dict:
     for name in ("value", "later"):
         wire = out.get(name)
         if wire is not None and len(_json_dumps(wire)) > longest:
-            out[name] = ["foreign", f"{wire[0] if type(wire[0]) is str else 'value'} (too large)", ""]
+            out[name] = values.too_large_marker(wire[0] if type(wire[0]) is str else "value")
     traceback_text = out.get("traceback")
     if traceback_text is not None:
         if level > 1:

@@ -192,7 +192,7 @@ def _array(x, attrs, depth) -> list:
     dtype = x.dtype
     kind = dtype.kind
     if x.size > MAX_ITEMS:
-        return ["foreign", "ndarray (too large)", ""]
+        return too_large_marker("ndarray")
     _spend(x.size)
     flat = x.reshape(-1).tolist() if kind != "O" else _list(x.reshape(-1))
     if kind == "f":
@@ -309,7 +309,7 @@ def _int_wire(v) -> list:
         text = None
     if text is None or _len(text) > INT_DIGITS + 1:
         _EXOTIC[0] += 1
-        return ["foreign", "int (too large)", ""]
+        return too_large_marker("int")
     return ["int", text]
 
 
@@ -344,7 +344,7 @@ def _spend(items: int) -> None:
 
 def encode(x, attrs: dict | None = None, budget: list | None = None) -> list:
     """Turn ``x`` into a wire value. ``attrs`` maps class names to the attributes to record for their objects.
-    At most :data:`ENCODE_BUDGET` items in all: a bigger value is ``["foreign", "<type> (too large)", ""]``.
+    At most :data:`ENCODE_BUDGET` items in all: a bigger value is :func:`too_large_marker` of its type.
     ``budget``: ``[items]`` shared by several values (a run's, see runner.RUN_ENCODE_BUDGET), the most this value may
     take when lower, and lowered by what it took (all of it when the value was too large)."""
     saved = _BUDGET[0], _MEMO[0]
@@ -355,15 +355,21 @@ def encode(x, attrs: dict | None = None, budget: list | None = None) -> list:
     except _TooLarge:
         _EXOTIC[0] += 1
         _BUDGET[0] = 0
-        return ["foreign", type_name(_type(x)) + " (too large)", ""]
+        return too_large_marker(type_name(_type(x)))
     finally:
         if budget is not None:
             budget[0] -= start - max(0, _BUDGET[0])
         _BUDGET[0], _MEMO[0] = saved
 
 
+def too_large_marker(name: str) -> list:
+    """The wire value written in place of a value of type ``name`` too large to write (its budget or a container's
+    limit): ``["foreign", "<name> (too large)", ""]``; :func:`too_large` tells it apart."""
+    return ["foreign", name + " (too large)", ""]
+
+
 def too_large(w) -> bool:
-    """Whether the wire value ``w`` says its value was too large to write (its budget or a container's limit)."""
+    """Whether the wire value ``w`` is a :func:`too_large_marker`."""
     return w[0] == "foreign" and type(w[1]) is str and w[1].endswith(" (too large)")
 
 
@@ -408,13 +414,13 @@ def _encode_fresh(x, attrs, depth: int) -> list:
     if tp is _list or tp is _tuple:
         if _len(x) > MAX_ITEMS:
             _EXOTIC[0] += 1
-            return ["foreign", tp.__name__ + " (too large)", ""]
+            return too_large_marker(tp.__name__)
         items = _list.copy(x) if tp is _list else _list(_tuple.__iter__(x))
         return ["list" if tp is _list else "tuple", _items(items, attrs, depth + 1)]
     if tp is _dict:
         if _len(x) > MAX_ITEMS:
             _EXOTIC[0] += 1
-            return ["foreign", "dict (too large)", ""]
+            return too_large_marker("dict")
         pairs = _list(_dict.items(x))
         keys = _items([k for k, _ in pairs], attrs, depth + 1)
         return ["dict", [[k, v] for k, v in _zip(keys, _items([v for _, v in pairs], attrs, depth + 1))]]
