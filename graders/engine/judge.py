@@ -68,7 +68,7 @@ FAILURE_KINDS = (
 )
 #: The failure kind of mismatch reasons (compare.py) that are not about the value: the type is wrong, or the result
 #: was too large to read back; any other reason is a wrong value.
-_VALUE_KINDS = {"type": "wrong_type", "dtype": "wrong_type", "shape": "wrong_type", "too_large": "too_large"}
+_REASON_KINDS = {"type": "wrong_type", "dtype": "wrong_type", "shape": "wrong_type", "too_large": "too_large"}
 #: Generated families that only fail across calls (the same call again, an earlier call's arguments refilled).
 _ACROSS_CALLS = frozenset(("repeat", "refill"))
 
@@ -105,7 +105,7 @@ def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tu
             return (
                 _reason(found, lang),
                 found.hint,
-                "repeated_calls" if across else _VALUE_KINDS.get(found.reason, "wrong_value"),
+                "repeated_calls" if across else _REASON_KINDS.get(found.reason, "wrong_value"),
             )
         if "later" in actual and compare(expected["value"], actual["later"]):
             return text("reason_changed_later", lang), "hint_changed_later", "repeated_calls"
