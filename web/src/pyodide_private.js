@@ -131,11 +131,8 @@ export function libraryPrint(bytes) {
  */
 export async function loadSharedLibraries(pyodide, fileName, paths, api = null, compiled = null) {
   checkVersion(pyodide.version, "loading shared libraries (pyodide._api.loadDynlibsFromPackage)");
-  const given = new Map();
-  for (const entry of Array.isArray(compiled) ? compiled : []) {
-    if (entry && typeof entry.print === "string" && entry.module instanceof WebAssembly.Module)
-      given.set(entry.print, entry.module);
-  }
+  // as unpackWheel accepted it (protocol.js checks every entry); a module that does not instantiate is compiled below
+  const given = new Map((compiled || []).map((entry) => [entry.print, entry.module]));
   const used = [];
   const instantiate = WebAssembly.instantiate;
   WebAssembly.instantiate = (source, imports, ...rest) => {
