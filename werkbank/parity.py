@@ -3,9 +3,9 @@
 Learners run Pyodide 0.27.7 (wasm32), not CPython. Numpy's default integer there is 32 bits (``np.bincount`` on
 int64 input fails with "Cannot cast array data from dtype('int64') to dtype('int32')"), floating-point warnings
 such as numpy's divide-by-zero never fire (the engine records them in neither runtime), and the time limit is
-wall-clock time. So ``check`` requires every file
-of its list (references, starters, declared mistakes, alternative solutions) to get the same verdict in both
-runtimes, and each reference to give the same expected outcome for every case.
+wall-clock time. So ``check`` requires every file of its list (references, starters, declared mistakes, alternative
+solutions) to get the same verdict in both runtimes, and each reference to give the same expected outcome for every
+case.
 
 One Node process (``werkbank/node/parity.mjs``) boots the same Pyodide (``node_modules/pyodide``) with the same
 verified wheels (numpy; micropip for lessons with extra packages) once, loads the engine exactly as the site ships
