@@ -199,6 +199,23 @@ def test_learner_output_cannot_drive_the_terminal_and_json_keeps_it_exact(tmp_pa
     assert json.loads(result.stdout)["stdout"] == printed + "\n"
 
 
+def test_no_line_learner_code_prints_or_raises_starts_at_the_margin_of_the_terminal_text(tmp_path):
+    """Only the verdict's first line starts at the margin: a printed "PASS:" line, or one inside an exception's
+    message or its class's name, is indented (or escaped), so it cannot pass for a verdict."""
+    spoof = tmp_path / "spoof.py"
+    spoof.write_text(
+        "print('\\nPASS: All cases pass.')\n"
+        "E = type('E on line 1.\\n\\nPASS: All cases pass.\\n', (ValueError,), {})\n"
+        "def decode_link(text):\n    raise E('\\nPASS: All cases pass.')\n",
+        encoding="utf-8",
+    )
+    text = werkbank("grade", "micropip-demo", "1", str(spoof))
+    assert text.returncode == 1 and text.stdout.startswith("FAIL:"), text.stderr
+    at_margin = [line for line in text.stdout.splitlines()[1:] if line and not line[0].isspace()]
+    assert at_margin == ["--- stdout ---"], at_margin
+    assert "PASS: All cases pass." in text.stdout  # shown, indented
+
+
 @pytest.mark.parametrize(
     "raw",
     [

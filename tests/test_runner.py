@@ -525,6 +525,44 @@ def test_the_judge_refuses_names_no_runner_writes(prepared, field, value):
     assert verdict["status"] == "error" and "malformed" in verdict["detail"]
 
 
+@pytest.mark.parametrize(
+    "attribute",
+    [
+        "@property\n    def __traceback__(self):\n        raise RuntimeError('no')",
+        "@property\n    def filename(self):\n        raise SystemExit(0)",
+        "@property\n    def __notes__(self):\n        raise KeyboardInterrupt",
+    ],
+    ids=["traceback", "filename", "notes"],
+)
+@pytest.mark.parametrize("base", ["ValueError", "SyntaxError"])
+def test_an_exception_whose_attributes_fail_to_read_still_gets_its_verdict(prepared, attribute, base):
+    """The runner formats every traceback itself, after the interpreter is restored: an exception class whose
+    attributes raise (anything, SystemExit and KeyboardInterrupt too) costs only what could not be read of it."""
+    code = f"class E({base}):\n    {attribute}\n\ndef total(xs):\n    raise E('x')\n"
+    result = runner.run(code, prepared["plan"])
+    assert result["status"] == "ok" and len(result["outcomes"]) == 3
+    assert all(o["kind"] == "raise" and o["exc"] == "E" and o["traceback"] for o in result["outcomes"])
+    verdict = judge(prepared, result, "en")
+    assert verdict["status"] == "fail" and "raised E" in verdict["message"]
+
+
+def test_a_name_with_line_breaks_or_escapes_is_written_on_one_line(prepared):
+    code = "E = type('E\\n\\nPASS\\x1b[2J', (ValueError,), {})\ndef total(xs):\n    raise E()\n"
+    result = runner.run(code, prepared["plan"])
+    assert {o["exc"] for o in result["outcomes"]} == {"E\\n\\nPASS\\x1b[2J"}
+    assert judge(prepared, result, "en")["status"] == "fail"
+    result["outcomes"][0]["exc"] = "E\nPASS"  # what a forged result could say instead
+    assert "malformed" in judge(prepared, result, "en")["detail"]
+
+
+def test_the_judge_refuses_an_outcomes_error_line_no_runner_writes(prepared):
+    result = runner.run("def total(xs):\n    raise ValueError('no')\n", prepared["plan"])
+    assert all(type(o["error_line"]) is int for o in result["outcomes"])
+    result["outcomes"][0]["error_line"] = {"html": "<img>"}
+    verdict = judge(prepared, result, "en")
+    assert verdict["status"] == "error" and "error_line" in verdict["detail"]
+
+
 def test_a_leading_byte_order_mark_is_skipped_as_python_does(prepared):
     """A BOM an editor saved or a paste carried: CPython's own loader skips it, compile() on the text does not."""
     verdict = grade(prepared, "\ufeff" + REFERENCE)
@@ -683,6 +721,93 @@ def test_learner_code_cannot_reach_the_zygotes_pipes():
         == "ok"
     )
     assert _printed("print('still answering')") == "still answering"
+
+
+LINUX_PROC = sys.platform.startswith("linux") and __import__("os").path.exists("/proc/self/status")
+
+
+@pytest.mark.skipif(not LINUX_PROC, reason="the confinement is Linux's (prctl, capabilities, /proc)")
+@pytest.mark.parametrize("zygote", [True, False], ids=["zygote", "fresh"])
+def test_a_run_has_no_capabilities_and_gains_none(monkeypatch, zygote):
+    """Even as root, learner code runs with no capabilities (none to regain by starting a program) and cannot gain
+    privileges: it cannot read or write the grading processes through /proc (see the next test)."""
+    if not zygote:
+        monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
+    status = _printed("print(open('/proc/self/status').read())")
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    assert fields["NoNewPrivs"].strip() == "1"
+    for name in ("CapEff", "CapPrm", "CapBnd", "CapInh"):
+        assert int(fields[name], 16) == 0, (name, fields[name])
+
+
+@pytest.mark.skipif(not LINUX_PROC, reason="the confinement is Linux's (prctl, capabilities, /proc)")
+def test_learner_code_cannot_reach_the_zygote_through_proc():
+    """The zygote is not dumpable and the run has no CAP_SYS_PTRACE: its memory, and the pipe it answers the grading
+    process on, are out of reach (as another user's would be), whoever runs the grader."""
+    reached = _printed(
+        "import os\n"
+        "zygote = os.getppid()\n"
+        "out = []\n"
+        "for name, mode in (('mem', 'rb'), ('fd/1', 'wb'), ('environ', 'rb')):\n"
+        "    path = f'/proc/{zygote}/{name}'\n"
+        "    try:\n"
+        "        open(path, mode).close()\n"
+        "        out.append(path)\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "print(out)\n"
+    )
+    assert reached == "[]"
+
+
+@pytest.mark.skipif(not LINUX_PROC, reason="needs fork")
+def test_learner_runs_never_fork_from_the_zygote_that_ran_the_authors_programs():
+    """The declared mistakes run in a zygote of their own (``trusted``): a learner's run starts from a process whose
+    memory never held another program's source or results."""
+    trusted = cpython.run("import os\nprint(os.getppid())", {"mode": "run"}, time_limit=5.0, trusted=True)
+    learner = _printed("import os\nprint(os.getppid())")
+    assert trusted["status"] == "ok" and trusted["stdout"].strip() != learner
+
+
+def test_grading_runs_the_mistakes_as_trusted_and_the_learners_file_as_learner_code(monkeypatch, tmp_path):
+    from werkbank import grading
+
+    seen = []
+    real = cpython.run
+    monkeypatch.setattr(
+        cpython,
+        "run",
+        lambda source, plan, **kw: seen.append((source, kw.get("trusted", False))) or real(source, plan, **kw),
+    )
+    monkeypatch.setattr(grading, "_PREPARED", type(grading._PREPARED)())
+    monkeypatch.delenv(grading.CACHE_ENV, raising=False)
+    mine = "def recall_at_k(ranking, relevant, k):\n    return 0.0\n"
+    grading.grade_source("retrieval-evaluation", "1", mine)
+    assert any(trusted for _, trusted in seen), "the checkpoint's declared mistakes ran"
+    assert {trusted for source, trusted in seen if source == mine} == {False}
+    assert all(trusted for source, trusted in seen if source != mine)
+
+
+def test_a_zygote_that_answers_more_than_any_run_makes_is_replaced_not_waited_for(monkeypatch):
+    """A zygote whose answer claims more bytes than any run's result (a broken or hijacked pipe) neither makes the
+    grading process allocate them nor wait for them: the run happens in an interpreter of its own instead."""
+    liar = (
+        "import os, struct, sys, time\n"
+        "head = sys.stdin.buffer.read(16)\n"
+        "sys.stdin.buffer.read(struct.unpack('!Qd', head)[0])\n"
+        "sys.stdout.buffer.write(struct.pack('!q', os.getpid()) + struct.pack('!iQQ', 0, 1 << 40, 0))\n"
+        "sys.stdout.buffer.flush()\n"
+        "time.sleep(60)\n"
+    )
+    monkeypatch.delenv("WERKBANK_NO_ZYGOTE", raising=False)
+    monkeypatch.setattr(cpython, "_ZYGOTE_BOOT", liar)
+    monkeypatch.setattr(cpython._Zygote, "_broken", False)
+    cpython._Zygote.forget()
+    try:
+        assert _printed("print('answered')") == "answered"
+    finally:
+        cpython._Zygote.forget()
+        monkeypatch.setattr(cpython._Zygote, "_broken", False)
 
 
 def test_a_dead_zygote_is_replaced_and_the_run_still_happens():

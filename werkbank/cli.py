@@ -46,8 +46,10 @@ def terminal_text(text: str) -> str:
 
 
 def _grade(args) -> int:
+    from graders.hosts.cpython import undumpable
     from werkbank.grading import grade_source
 
+    undumpable()  # the learner's code runs as this user: this process's memory and streams stay out of its reach
     path = Path(args.file)
     try:
         source = read_source(path)
@@ -108,11 +110,17 @@ def format_verdict(verdict: dict) -> str:
         if failure.get("mistake"):  # a declared mistake that fails exactly like this: its name and feedback
             lines.append(f"  mistake:  {failure['mistake']}: {failure.get('feedback') or ''}".rstrip())
     if verdict.get("traceback"):
-        lines.append(verdict["traceback"].rstrip())
+        lines.append(_indented(verdict["traceback"].rstrip()))
     lines += [f"  note: {note}" for note in verdict.get("notes", [])]
     if verdict.get("stdout"):
-        lines.append("--- stdout ---\n" + verdict["stdout"].rstrip())
+        lines.append("--- stdout ---\n" + _indented(verdict["stdout"].rstrip()))
     return "\n".join(lines)
+
+
+def _indented(text: str) -> str:
+    """Learner-made text (a traceback, printed output) with every line indented: only the verdict's own first line
+    starts at the margin, so no line the learner's code prints or raises can pass for a verdict."""
+    return "\n".join("  " + line for line in text.splitlines())
 
 
 def _check(args) -> int:

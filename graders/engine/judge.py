@@ -333,6 +333,8 @@ def _bad_run(run) -> str | None:
             return "an outcome is malformed"
         if not _short_text(outcome.get("traceback"), TRACEBACK_LIMIT):
             return "an outcome's traceback is not a short text"
+        if outcome.get("error_line") is not None and type(outcome.get("error_line")) is not int:
+            return "an outcome's error_line is not an int"
         if outcome["id"] in seen:
             return f"outcome {outcome['id'][:40]!r} appears twice"
         seen.add(outcome["id"])

@@ -401,12 +401,24 @@ def _learner_frames(tb) -> tuple[list[str], int | None]:
 _FRAMES: dict = {}
 
 
+_traceback_of = BaseException.__traceback__.__get__  # the real one: a learner class may override the attribute
+
+
 def format_error(error: BaseException) -> tuple[str, int | None]:
-    """The traceback of ``error`` trimmed to the learner's own lines, and the editor line to highlight."""
-    if isinstance(error, SyntaxError) and error.filename in (FILENAME, AFTER_FILENAME):
+    """The traceback of ``error`` trimmed to the learner's own lines, and the editor line to highlight. Never raises:
+    a learner exception whose attributes fail to read (a property, a metaclass) gets what could be read of it."""
+    try:
+        return _format_error(error)
+    except BaseException:  # noqa: B036 - learner code (a property, __str__) raising anything, SystemExit too
+        return f"{values.type_name(type(error))}: <the traceback could not be shown>\n", None
+
+
+def _format_error(error: BaseException) -> tuple[str, int | None]:
+    # compile's own errors only: a learner's subclass may make its attributes anything
+    if _type(error) in (SyntaxError, IndentationError, TabError) and error.filename in (FILENAME, AFTER_FILENAME):
         text = "".join(traceback.format_exception_only(type(error), error))
         return _cut(text), error.lineno if error.filename == FILENAME else None
-    frames, line = _learner_frames(error.__traceback__)
+    frames, line = _learner_frames(_traceback_of(error, type(error)))
     lines = ["Traceback (most recent call last):\n"] if frames else []
     lines.extend(frames)
     try:

@@ -163,11 +163,14 @@ def _float_value(x: float):
 
 
 def short_name(name) -> str:
-    """A name learner code chose (a class's ``__name__``, an attribute, a dtype's text), at most
+    """A name learner code chose (a class's ``__name__``, an attribute, a dtype's text), on one line (characters that
+    are not printable, line breaks among them, escaped as in a string literal), at most
     :data:`~graders.engine.settings.NAME_LIMIT` characters: it goes into the run result and into the verdict's
     sentences, and the judge refuses longer ones. Anything but text is ``"?"``."""
     if _type(name) is not _str:
         return "?"
+    if not name.isprintable():  # a line break or a terminal's escape in a name would start a line of its own
+        name = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in name)
     return name if _len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
 
 
@@ -471,8 +474,8 @@ def _check_float(v) -> None:
 
 
 def is_name(v) -> bool:
-    """Whether ``v`` is a name as :func:`short_name` writes one."""
-    return type(v) is str and len(v) <= NAME_LIMIT
+    """Whether ``v`` is a name as :func:`short_name` writes one (a forged run may carry anything)."""
+    return type(v) is str and len(v) <= NAME_LIMIT and v.isprintable()
 
 
 def _check_int_text(v) -> None:

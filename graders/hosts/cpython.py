@@ -12,6 +12,11 @@ child applies the limits, gets /dev/null for stdin and stdout, reseeds ``random`
 
 On the command line the learner's file runs as a child of a checkout the user owns: its code can read that checkout,
 graders and reference solutions included. That is out of scope here (see the README); the browser is where it holds.
+What the grading processes hold is kept from it all the same (Linux): they are not dumpable (:func:`undumpable`), and
+a run's process has no capabilities and can gain none (:func:`_confine`), so its code can neither read their memory nor
+write to their pipes and standard streams through /proc, even as root; and a learner's run never forks from a zygote
+that forwarded another program's run (the declared mistakes run in a zygote of their own), so no other program's
+results are left in the memory it starts with.
 """
 
 from __future__ import annotations
@@ -65,8 +70,52 @@ def _limits(cpu_seconds: int):
             resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
         except (ImportError, ValueError, OSError):
             pass
+        _confine()
 
     return apply
+
+
+_PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 4, 24, 38
+_CAP_VERSION_3 = 0x20080522
+
+
+def _libc():
+    """The C library with ``prctl`` and ``capset`` (Linux), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True)
+    except (OSError, ImportError):
+        return None
+
+
+def undumpable() -> None:
+    """Make this process's memory and file descriptors unreachable through /proc (and ptrace) from processes without
+    ``CAP_SYS_PTRACE``, a run's included: the command line's grading process and each zygote call this. Linux only;
+    elsewhere nothing happens."""
+    libc = _libc()
+    if libc is not None:
+        libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
+def _confine() -> None:  # pragma: no cover - runs in the child
+    """Take from a run's process whatever would let learner code reach the processes that grade it (Linux): it can
+    never gain privileges (setuid programs), and, running as root, it drops every capability, now and for any
+    program it starts, so the undumpable grading processes are out of its reach like another user's."""
+    libc = _libc()
+    if libc is None:
+        return
+    import ctypes
+
+    libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    if os.geteuid() != 0:
+        return
+    for cap in range(64):  # the bounding set: nothing regained through exec (past the last capability: EINVAL)
+        libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
+    header = (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0)
+    libc.capset(header, (ctypes.c_uint32 * 6)())  # effective, permitted, inheritable: none
 
 
 def _timed_out() -> dict:
@@ -116,18 +165,21 @@ def _child_env() -> dict:
     return env
 
 
-def run(source: str, plan: dict, *, on_output=None, time_limit: float | None = None) -> dict:
+def run(source: str, plan: dict, *, on_output=None, time_limit: float | None = None, trusted: bool = False) -> dict:
     """Run ``source`` under ``plan`` in a fresh process (the host interface; ``on_output`` is not streamed here).
-    ``time_limit`` defaults to the plan's; ``{"status": "timeout"}`` when the run takes longer."""
+    ``time_limit`` defaults to the plan's; ``{"status": "timeout"}`` when the run takes longer. ``trusted``: the
+    lesson author's program (a declared mistake), run by a zygote of its own, never the one learners' runs fork from
+    (whose memory would then hold that program's source and results)."""
     limit = float(time_limit if time_limit is not None else plan.get("time_limit", DEFAULT_TIME_LIMIT))
     request = json.dumps({"source": source, "plan": plan}).encode()
-    zygote = _Zygote.mine()
+    kind = "trusted" if trusted else "learner"
+    zygote = _Zygote.mine(kind)
     if zygote is not None:
         try:
             return zygote.run(request, limit)
         except _ZygoteGone:
             # this run starts its own interpreter; the next one another zygote, unless this one never forked
-            _Zygote.forget(broken=zygote.forks == 0)
+            _Zygote.forget(kind, broken=zygote.forks == 0)
     return _run_fresh(request, limit)
 
 
@@ -220,7 +272,8 @@ class _Zygote:
     _all: list["_Zygote"] = []
     _broken = False  # a zygote died before its first fork: this process starts an interpreter per run instead
 
-    def __init__(self) -> None:
+    def __init__(self, kind: str = "learner") -> None:
+        self.kind = kind
         self.forks = 0
         self.process = subprocess.Popen(
             [sys.executable, *_FLAGS, "-c", _ZYGOTE_BOOT.format(root=str(ROOT))],
@@ -233,30 +286,33 @@ class _Zygote:
         _Zygote._all.append(self)
 
     @classmethod
-    def mine(cls) -> "_Zygote | None":
-        """This thread's zygote, started on first use; None where processes cannot fork or
-        ``$WERKBANK_NO_ZYGOTE`` is set (every run then starts its own interpreter)."""
+    def mine(cls, kind: str = "learner") -> "_Zygote | None":
+        """This thread's zygote for runs of ``kind`` ("learner" or "trusted", see :func:`run`), started on first use;
+        None where processes cannot fork or ``$WERKBANK_NO_ZYGOTE`` is set (every run then starts its own
+        interpreter)."""
         if not hasattr(os, "fork") or os.environ.get("WERKBANK_NO_ZYGOTE") or cls._broken:
             return None
-        zygote = getattr(cls._local, "zygote", None)
+        zygote = getattr(cls._local, kind, None)
         if zygote is not None and zygote.process.poll() is not None:
-            cls.forget()  # died since its last run: close its pipes before another takes its place
+            cls.forget(kind)  # died since its last run: close its pipes before another takes its place
             zygote = None
         if zygote is None:
             try:
-                zygote = cls._local.zygote = cls()
+                zygote = cls(kind)
             except OSError:
                 return None
+            setattr(cls._local, kind, zygote)
         return zygote
 
     @classmethod
-    def forget(cls, broken: bool = False) -> None:
-        """Stop this thread's zygote; the next run starts another (none at all in this process when ``broken``)."""
+    def forget(cls, kind: str = "learner", broken: bool = False) -> None:
+        """Stop this thread's zygote of ``kind``; the next run starts another (none at all in this process when
+        ``broken``)."""
         cls._broken = cls._broken or broken
-        zygote = getattr(cls._local, "zygote", None)
+        zygote = getattr(cls._local, kind, None)
         if zygote is not None:
             zygote.close()
-            cls._local.zygote = None
+            setattr(cls._local, kind, None)
             if zygote in cls._all:
                 cls._all.remove(zygote)
 
@@ -303,14 +359,26 @@ class _Zygote:
             except ProcessLookupError:
                 pass
             try:  # the zygote answers once the child's pipes close (a process the child started may hold them)
-                _, data_size, err_size = _REPLY.unpack(self._read(_REPLY.size, time.monotonic() + KILL_GRACE))
+                _, data_size, err_size = _sizes(self._read(_REPLY.size, time.monotonic() + KILL_GRACE))
                 self._read(data_size + err_size, time.monotonic() + KILL_GRACE)
             except (TimeoutError, _ZygoteGone, struct.error):
-                _Zygote.forget()
+                _Zygote.forget(self.kind)
             return _timed_out()
-        status, data_size, err_size = _REPLY.unpack(reply)
-        data = self._read(data_size)
-        return _answer(status, data, self._read(err_size))
+        status, data_size, err_size = _sizes(reply)
+        try:  # the zygote writes the whole answer at once
+            data = self._read(data_size, time.monotonic() + KILL_GRACE)
+            return _answer(status, data, self._read(err_size, time.monotonic() + KILL_GRACE))
+        except TimeoutError:
+            raise _ZygoteGone("the zygote's answer stopped short") from None
+
+
+def _sizes(reply: bytes) -> tuple[int, int, int]:
+    """A zygote's last answer (exit status, result size, stderr size), checked against what a zygote ever sends:
+    its pipe is the grader's, but a broken or hijacked one must not make the grader wait or allocate without end."""
+    status, data_size, err_size = _REPLY.unpack(reply)
+    if data_size > RUN_RESULT_LIMIT + 1 or err_size > STDERR_KEPT:
+        raise _ZygoteGone("the zygote's answer is larger than any run's")
+    return status, data_size, err_size
 
 
 @atexit.register
@@ -334,6 +402,7 @@ def zygote_main() -> None:  # pragma: no cover - runs in the zygote
     run, whatever the child started is ended (:func:`_sweep`)."""
     from graders.engine import runner
 
+    undumpable()
     for name in runner.PRELOAD:
         __import__(name)
     _become_subreaper()
