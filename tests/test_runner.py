@@ -156,6 +156,59 @@ def test_a_function_that_changes_its_argument_fails_and_expected_values_are_unaf
     assert prepared["key"]["expected"]["three"]["value"] == ["float", 6.0]
 
 
+@pytest.mark.parametrize("plain", [True, False], ids=["json-inputs", "wire-inputs"])
+@pytest.mark.parametrize(
+    "keeps",
+    [
+        "_KEPT.append(xs)",  # the list itself
+        "_KEPT.append((xs, 'row'))",  # inside another object
+    ],
+)
+def test_a_function_that_changes_an_earlier_calls_argument_later_fails_on_that_call(keeps, plain):
+    """A function that keeps the caller's list and changes it during a later call changes data its caller still
+    holds: the earlier call fails as changing its arguments, though every call's own arguments were as it got them
+    when it returned."""
+    program = (
+        "_KEPT = []\n"
+        "def total(xs):\n"
+        "    for kept in _KEPT:\n"
+        "        (kept[0] if isinstance(kept, tuple) else kept).append(99)\n"
+        f"    value = float(sum(xs))\n    {keeps}\n    return value\n"
+    )
+    cases = [
+        {"id": "a", "call": "total", "args": ["tuple", [["list", [["int", "1"]]]]], "kwargs": ["dict", []]},
+        {"id": "b", "call": "total", "args": ["tuple", [["list", [["int", "5"]]]]], "kwargs": ["dict", []]},
+    ]
+    if plain:
+        cases = [{"id": c["id"], "call": "total", "json": f"[[[{n}]],{{}}]"} for c, n in zip(cases, (1, 5))]
+    first, second = runner.run(program, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
+    assert first.get("mutated_later") is True and not first.get("mutated")
+    assert first["value"] == ["float", 1.0]  # its own value was right
+    assert not second.get("mutated_later")  # no call came after it
+
+
+def test_keeping_the_arguments_without_changing_them_or_raising_on_them_is_no_change(prepared):
+    """A function may keep what it was given (a report that holds its inputs, a log of calls) and may raise: only a
+    change counts. The finished frames of a raised exception let go of the arguments, yet its traceback stays."""
+    keeping = REFERENCE.replace("    return float(sum(xs))", "    _LOG.append(xs)\n    return float(sum(xs))")
+    verdict = grade(prepared, "_LOG = []\n" + keeping)
+    assert verdict["status"] == "pass", verdict.get("failure")
+    result = runner.run(REFERENCE, prepared["plan"])
+    raised = [o for o in result["outcomes"] if o["kind"] == "raise"]
+    assert raised and all("in total" in o["traceback"] and "a list, please" in o["traceback"] for o in raised)
+
+
+def test_a_judged_change_to_an_earlier_calls_argument_says_when_it_happened(prepared):
+    later = REFERENCE.replace(
+        "    return float(sum(xs))",
+        "    for kept in _KEPT:\n        kept.clear()\n    _KEPT.append(xs)\n    return float(sum(xs))",
+    )
+    verdict = grade(prepared, "_KEPT = []\n" + later)
+    assert verdict["status"] == "fail"
+    assert "later, during another call" in verdict["failure"]["reason"]
+    assert verdict["failure"]["kind"] == "changed_arguments"
+
+
 def test_a_result_that_a_later_call_changes_fails(prepared):
     shared = (
         "_cache = []\n"

@@ -113,6 +113,8 @@ def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tu
             return text("reason_shared_result", lang), "hint_changed_later", "repeated_calls"
     if actual.get("mutated"):
         return text("reason_mutated", lang), "hint_mutated", "changed_arguments"
+    if actual.get("mutated_later"):
+        return text("reason_mutated_later", lang), "hint_mutated", "changed_arguments"
     if meta.get("forbid_warnings") and actual.get("warnings"):
         return text("reason_warning", lang, warning=", ".join(actual["warnings"])), None, "warning"
     return None
@@ -612,7 +614,9 @@ def known_mistake(key: dict, case_id: str, actual: dict | None) -> dict | None:
             same = (
                 theirs["kind"] == "return"
                 and compare(theirs["value"], actual["value"]) is None
-                and all(actual.get(flag) for flag in ("shared", "mutated", "later") if theirs.get(flag))
+                and all(
+                    actual.get(flag) for flag in ("shared", "mutated", "mutated_later", "later") if theirs.get(flag)
+                )
             )
         if not same:
             continue

@@ -434,7 +434,9 @@ def _fingerprint(mistake: dict, plan: dict, expected: dict, metas: dict, run=Non
             fails[case_id] = {"kind": "raise", "exc": outcome["exc"]}
         elif outcome["kind"] == "return":
             kept = {"kind": "return", "value": outcome["value"]}
-            kept.update({flag: outcome[flag] for flag in ("later", "shared", "mutated") if outcome.get(flag)})
+            kept.update(
+                {flag: outcome[flag] for flag in ("later", "shared", "mutated", "mutated_later") if outcome.get(flag)}
+            )
             fails[case_id] = kept
         else:
             fails[case_id] = {"kind": outcome["kind"]}

@@ -622,16 +622,18 @@ def call_case(
     refills: "Refills | None" = None,
     warning_log: WarningLog | None = None,
     budget: list | None = None,
+    handed: list | None = None,
 ) -> dict:
     """Call one case's function in ``namespace`` with fresh arguments; the outcome as data. A returned value is
     appended to ``kept`` (with its outcome, input ids and, for plain values, a cheap reading) so :func:`recheck` can
     read it again later. ``refills``: the run's :class:`Refills`, so a case with ``refill`` gets an earlier call's
     lists and dicts again. ``warning_log``: the open :class:`WarningLog` of a run of many calls; without one, the
     call sets up its own. ``budget``: the run's ``[items]`` left to write returned values with (see
-    :data:`RUN_ENCODE_BUDGET`), lowered by what this call's value took."""
+    :data:`RUN_ENCODE_BUDGET`), lowered by what this call's value took. ``handed``: where a call that left its
+    arguments as they were is noted, so :func:`recheck_arguments` can look at them again after the last call."""
     if warning_log is None:
         with WarningLog() as own:
-            return call_case(namespace, case, attrs, kept, refills, own, budget)
+            return call_case(namespace, case, attrs, kept, refills, own, budget, handed)
     try:
         target = resolve(namespace, case["call"])
     except _Missing as missing:
@@ -659,6 +661,7 @@ def call_case(
         inputs, states = values.snapshot(args, kwargs)
         if not refill:
             inputs = _NO_IDS
+    counts = _held(args, kwargs) if handed is not None else None
     caught = warning_log.arm()
     try:
         with _LEARNER_DEPTH:
@@ -668,6 +671,8 @@ def call_case(
     except _BaseException as error:
         outcome = _exception_outcome(error)
         outcome["error"] = error  # formatted by run() once the interpreter is restored
+        if counts is not None:
+            _drop_locals(error)
     else:
         value, builtin_only = values.plain_encode(result, attrs, budget)
         outcome = {"kind": "return", "value": value}
@@ -680,16 +685,54 @@ def call_case(
         kinds = {values.type_name(w.category) for w in caught if not _floating_point_warning(w)}
         if kinds:
             outcome["warnings"] = sorted(kinds)
-    if plain is not None:
-        try:
-            mutated = _join(_write([list(args), kwargs], 0)) != plain
-        except _BaseException:
-            mutated = True  # something that is no JSON value was put into the arguments
-    else:
-        mutated = values.changed(states, case["args"], case["kwargs"], args, kwargs)
+    mutated = _arguments_changed(case, args, kwargs, states)
     if mutated:
         outcome["mutated"] = True
+    elif counts is not None and _held(args, kwargs) != counts and not refill:
+        handed.append((outcome, case, args, kwargs, states))  # something still holds an argument: see it again later
     return outcome
+
+
+def _drop_locals(error: BaseException) -> None:
+    """Let the finished frames of ``error``'s traceback go of their local variables (its lines stay, for the
+    traceback): otherwise they hold the call's arguments to the end of the run, which :func:`_held` would take for
+    the learner's code keeping them."""
+    try:
+        traceback.clear_frames(_traceback_of(error, _type(error)))
+    except _BaseException:  # noqa: B036 - a learner __del__ run as a local goes: only its arguments are seen again
+        pass
+
+
+_getrefcount = sys.getrefcount
+_SCALARS = frozenset({str, bytes, int, float, complex, bool, type(None)})
+
+
+def _held(args: tuple, kwargs: dict) -> list:
+    """How many references each of a call's arguments that could be changed has: more after the call than before
+    means something kept it (the learner's cache, a result that holds its inputs, an exception's frames), so a later
+    call could still change it; the rest nobody but the engine can reach."""
+    return [_getrefcount(a) for a in (*args, *kwargs.values()) if _type(a) not in _SCALARS]
+
+
+def _arguments_changed(case: dict, args: tuple, kwargs: dict, states) -> bool:
+    """Whether a call's arguments differ from the inputs it was made with (see :func:`call_case`)."""
+    plain = case.get("json")
+    if plain is None:
+        return values.changed(states, case["args"], case["kwargs"], args, kwargs)
+    try:
+        return _join(_write([list(args), kwargs], 0)) != plain
+    except _BaseException:
+        return True  # something that is no JSON value was put into the arguments
+
+
+def recheck_arguments(handed: list, handed_on=frozenset()) -> None:
+    """Look again, after the last call, at the arguments of every call that left them as they were: a function that
+    keeps a caller's list and changes it during a later call changes data its caller still holds, which no check
+    within one call sees. Such an outcome is marked ``mutated_later``. ``handed_on``: as for :func:`recheck` (a later
+    case refilled those arguments itself)."""
+    for outcome, case, args, kwargs, states in handed:
+        if case["id"] not in handed_on and _arguments_changed(case, args, kwargs, states):
+            outcome["mutated_later"] = True
 
 
 _NO_IDS = frozenset()
@@ -902,13 +945,14 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
             if check or plan.get("cases"):  # a Run may ask for cases too (the data for a checkpoint's plot)
                 attrs = plan.get("attrs", {})
                 kept: list = []
+                handed: list = []
                 refills = Refills(plan["cases"])
                 budget = [RUN_ENCODE_BUDGET]
                 marks = list(PROGRESS_AT) if check and on_progress is not None else []
                 done = sent = 0
                 with WarningLog() as warning_log:
                     for case in plan["cases"]:
-                        outcome = call_case(namespace, case, attrs, kept, refills, warning_log, budget)
+                        outcome = call_case(namespace, case, attrs, kept, refills, warning_log, budget, handed)
                         outcome["id"] = case["id"]
                         result["outcomes"].append(outcome)
                         done += 1
@@ -917,7 +961,8 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
                             _report(on_progress, result["outcomes"], sent, done)
                             sent = done
                 recheck(kept, attrs, refills.handed_on(), budget)
-                del kept
+                recheck_arguments(handed, refills.handed_on())
+                del kept, handed
         except _KeyboardInterrupt as error:
             failure = error
             result["status"] = "interrupted"
