@@ -1199,3 +1199,24 @@ def test_numpys_floating_point_warnings_are_not_recorded_but_its_own_warnings_ar
     assert "warnings" not in outcomes["divide"]  # "invalid value encountered in scalar divide": not recorded
     assert outcomes["mean"]["warnings"] == ["RuntimeWarning"]  # "Mean of empty slice"
     assert outcomes["own"]["warnings"] == ["RuntimeWarning"]
+
+
+def test_a_cases_hint_is_shown_only_where_it_speaks_to_what_went_wrong():
+    """A case's hint says what its input should give: it comes with a wrong value, not with a result of the wrong
+    type; where a declared mistake fails exactly like the learner, the author's words for that mistake replace it."""
+
+    def curated():
+        yield Case(id="three", call="total", args=([1.0, 2.0, 3.0],), explain={"en": "adds"}, hint={"en": "Add all."})
+
+    grader = toy_grader(curated=curated)
+    off_by_one = REFERENCE.replace("float(sum(xs))", "float(sum(xs[1:]))")
+    mistakes = [{"name": "skips_first", "source": off_by_one, "feedback": {"en": "Start at the first item."}}]
+    hinted = prepare(grader, REFERENCE, lesson="toy", checkpoint="1", seed=0)
+    told = prepare(grader, REFERENCE, lesson="toy", checkpoint="1", seed=0, mistakes=mistakes)
+    wrong_value = grade(hinted, REFERENCE.replace("float(sum(xs))", "float(sum(xs)) + 1"))["failure"]
+    assert (wrong_value["kind"], wrong_value["hint"]) == ("wrong_value", "Add all.")
+    wrong_type = grade(hinted, "from fractions import Fraction\n" + REFERENCE.replace("float(sum", "Fraction(sum"))
+    assert wrong_type["failure"]["kind"] == "wrong_type" and wrong_type["failure"]["hint"] is None
+    mistaken = grade(told, off_by_one)["failure"]
+    assert mistaken["mistake"] == "skips_first" and mistaken["hint"] is None
+    assert mistaken["feedback"] == "Start at the first item."

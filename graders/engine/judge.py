@@ -69,6 +69,9 @@ FAILURE_KINDS = (
 #: The failure kind of mismatch reasons (compare.py) that are not about the value: the type is wrong, or the result
 #: was too large to read back; any other reason is a wrong value.
 _REASON_KINDS = {"type": "wrong_type", "dtype": "wrong_type", "shape": "wrong_type", "too_large": "too_large"}
+#: Failure kinds a case's own hint does not speak to: it says what its input should give, and here the type was
+#: wrong, the arguments changed, a call spoiled another or the result was too large to read.
+_NOT_THE_CASES = frozenset(("wrong_type", "changed_arguments", "repeated_calls", "too_large"))
 #: Generated families that only fail across calls (the same call again, an earlier call's arguments refilled).
 _ACROSS_CALLS = frozenset(("repeat", "refill"))
 
@@ -564,8 +567,9 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
     call, source = call_texts(plan_case(prepared, case_id))
     reason, hint_key, kind = problem
     label, explain, hint = case_texts(meta, lang)
-    if hint_key and (kind in ("changed_arguments", "repeated_calls", "too_large") or hint_key == "hint_near_float"):
-        hint = text(hint_key, lang)  # the case's own hint is about its input, which is not what went wrong
+    if kind in _NOT_THE_CASES or hint_key == "hint_near_float":
+        # the case's own hint is about its input and what it should give, which is not what went wrong
+        hint = text(hint_key, lang) if hint_key else None
     elif hint_key:
         hint = (text(hint_key, lang) + (" " + hint if hint else "")).strip()
     expected = key["expected"][case_id]
@@ -589,6 +593,7 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
     known = known_mistake(key, case_id, actual)
     if known is not None:
         entry["mistake"], entry["feedback"] = known["name"], pick(known["feedback"], lang)
+        entry["hint"] = None  # the author's words for exactly this mistake say it better than a hint about the case
         # the same text as parts to show: code, emphasis, links (werkbank.markdown.inline_parts)
         parts = known.get("parts") or {}
         entry["feedback_parts"] = parts.get(lang) or parts.get(FALLBACK_LANGUAGE) or [{"text": entry["feedback"]}]
