@@ -228,7 +228,10 @@ def _label(case: Case) -> dict:
     out = {}
     for lang, text in case.explain.items():
         head = _first_clause(text).strip().rstrip(".")
-        out[lang] = head if len(head) <= 90 else head[:87].rstrip() + "…"
+        if len(head) > 90:  # cut at a word's end, not inside one
+            cut = head[:88]
+            head = (cut.rsplit(" ", 1)[0] if " " in cut[40:] else cut).rstrip(" ,;،؛") + "…"
+        out[lang] = head
     return out
 
 
@@ -236,14 +239,15 @@ _OPENERS, _CLOSERS = "([{", ")]}"
 
 
 def _first_clause(text: str) -> str:
-    """``text`` up to its first ". " or ": " outside brackets: "One fact row (source s1: blue)" stays whole."""
+    """``text`` up to its first ". ", ": " or "; " (Arabic's "؛ " too) outside brackets: "One fact row (source s1:
+    blue)" stays whole."""
     depth = 0
     for i, ch in enumerate(text):
         if ch in _OPENERS:
             depth += 1
         elif ch in _CLOSERS:
             depth = max(0, depth - 1)
-        elif ch in ".:" and depth == 0 and text[i + 1 : i + 2] == " ":
+        elif ch in ".:;؛" and depth == 0 and text[i + 1 : i + 2] == " ":
             return text[:i]
     return text
 
