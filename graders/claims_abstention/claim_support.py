@@ -117,9 +117,10 @@ def curated(lang=FALLBACK_LANGUAGE):
         f"مصدران يقولان كلاهما {en['blue']}: هذه قيمة مسجلة واحدة، فلا تعارض. والادعاء يقول {en['red']}: "
         "contradicted، وsources تذكر المصدرين (['s3', 's4']): للدليل المضاد مصدر أيضًا.",
         hint={
-            "nl": "Tel verschillende waarden (een set), geen feitregels; en geef bij contradicted ook de bronnen.",
-            "en": "Count distinct values (a set), not fact rows; and list the sources for contradicted too.",
-            "ar": "عُدّ القيم المختلفة (مجموعة set) لا صفوف الحقائق؛ واذكر المصادر في حالة contradicted أيضًا.",
+            "nl": "Tel verschillende waarden (een set), geen feitregels; en geef bij contradicted ook de bronnen, "
+            "gesorteerd.",
+            "en": "Count distinct values (a set), not fact rows; and list the sources for contradicted too, sorted.",
+            "ar": "عُدّ القيم المختلفة (مجموعة set) لا صفوف الحقائق؛ واذكر المصادر في حالة contradicted أيضًا، مرتّبة.",
         },
     )
     yield _case(

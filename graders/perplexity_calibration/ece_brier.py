@@ -54,9 +54,9 @@ _TYPE_HINT = t(
     "أعد tuple من (float, int): حوّل عدد الحاويات غير الفارغة بـ int(...)، لا numpy.int64.",
 )
 _CHECK_HINT = t(
-    "Controleer vorm, bereik en labels voordat je rekent, en gooi ValueError bij een fout.",
-    "Check shape, range and labels before computing, and raise ValueError when something is wrong.",
-    "افحص الشكل والمدى والتسميات قبل الحساب، وارفع ValueError عند وجود خطأ.",
+    "Controleer vorm, bereik en labels, en bins, voordat je rekent, en gooi ValueError bij een fout.",
+    "Check shape, range and labels, and bins, before computing, and raise ValueError when something is wrong.",
+    "افحص الشكل والمدى والتسميات، وbins، قبل الحساب، وارفع ValueError عند وجود خطأ.",
 )
 _EMPTY_HINT = t(
     "Lege invoer: geef meteen (0.0, 0) of 0.0 terug, zonder np.mean op een lege array (dat waarschuwt en geeft nan).",
