@@ -342,3 +342,38 @@ def test_grader_bounds_what_it_reads_and_keeps_judging():
             assert len(json.dumps(verdict)) < 10_000, name
     reference = _run(load_lesson("micropip-demo").checkpoint("1").solution(), view["plan"])
     assert json.loads(grader_host.judge(view["ref"], reference, "en"))["status"] == "pass"
+
+
+def test_a_rehearsal_runs_the_reference_and_changes_no_verdict_and_nothing_of_the_graders(monkeypatch):
+    """The grader's rehearsal (the page's first Checks on hot code, runtime.js _rehearse) runs the checkpoint's
+    reference over the plan and judges it, here, keeping nothing: the verdicts of the learner's runs, the grader's
+    modules and its interpreter's settings are what they were."""
+    import gc
+
+    from graders.engine import runner
+
+    view = _prepare(_bundle(), "1", 0)
+    reference = load_lesson("micropip-demo").checkpoint("1").solution()
+    runs = [_run(source, view["plan"]) for source in (reference, WRONG)]
+    before = [json.loads(grader_host.judge(view["ref"], run, "en")) for run in runs]
+    settings = (
+        gc.get_threshold(),
+        sys.getrecursionlimit(),
+        sys.stdout,
+        sorted(m for m in sys.modules if "graders" in m),
+    )
+    ran = []
+    real = runner.run
+    monkeypatch.setattr(
+        runner, "run", lambda source, plan, *a, **kw: ran.append(source) or real(source, plan, *a, **kw)
+    )
+    assert grader_host.rehearse(view["ref"], "en") == "null"
+    assert ran == [reference]
+    after = [json.loads(grader_host.judge(view["ref"], run, "en")) for run in runs]
+    assert after == before and [v["status"] for v in after] == ["pass", "fail"]
+    assert (
+        gc.get_threshold(),
+        sys.getrecursionlimit(),
+        sys.stdout,
+        sorted(m for m in sys.modules if "graders" in m),
+    ) == settings

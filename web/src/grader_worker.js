@@ -224,6 +224,10 @@ async function handle(msg) {
       post(response(Res.EARLY, msg.runId, { verdict }));
     } else if (msg.type === Req.SHRINK) {
       post(response(Res.SHRUNK, msg.runId, await shrink(msg)));
+    } else if (msg.type === Req.REHEARSE) {
+      const entry = await prepared(msg);
+      if (!entry.author) grader.rehearse(entry.ref, String(msg.lang));
+      post(response(Res.REHEARSED, msg.runId, {}));
     } else if (msg.type === Req.PLOT) {
       const entry = await prepared(msg);
       const plot = entry.author ? null : fromPython(grader.plot(entry.ref, utf8(msg.runJson)), "plot");

@@ -33,6 +33,8 @@ export const Req = Object.freeze({
   PLOT: "plot", // {lessonId, checkpoint, lang, runJson}: the checkpoint's plot data for a run -> PLOTTED
   EARLY: "early", // {lessonId, checkpoint, lang, runJson}: a part of a Check's run (PARTIAL): its first failure ->
   //   EARLY
+  REHEARSE: "rehearse", // {lessonId, checkpoint, lang}: run the checkpoint's reference over its plan and judge it,
+  //   keeping nothing, so the page's first Check of it runs on code made hot -> REHEARSED
 });
 
 /** Response types (worker -> page). */
@@ -58,6 +60,7 @@ export const Res = Object.freeze({
   VERDICT: "verdict", // grader: {verdict}
   PLOTTED: "plotted", // grader: {plot: object or null}
   EARLY: "early", // grader: {verdict: an early failing verdict (graders/engine/judge.py judge_early), or null}
+  REHEARSED: "rehearsed", // grader: {}
   SHRUNK: "shrunk", // grader: {verdict, plan: the next round's plan (JSON text), or "" when shrinking is over, shrinkId}
   FAILURE: "failure", // {message, fatal}: the worker could not do what was asked
 });
@@ -77,6 +80,7 @@ const FIELDS = {
   },
   [Req.PLOT]: { lessonId: "string", checkpoint: "string", lang: "string", runJson: "string" },
   [Req.EARLY]: { lessonId: "string", checkpoint: "string", lang: "string", runJson: "string" },
+  [Req.REHEARSE]: { lessonId: "string", checkpoint: "string", lang: "string" },
   [Res.PROGRESS]: { stage: "string", percent: "number" },
   [Res.RUNTIME]: { module: "object" },
   [Res.NUMPY]: { wheel: "object" },
@@ -90,6 +94,7 @@ const FIELDS = {
   [Res.VERDICT]: { verdict: "object" },
   [Res.PLOTTED]: {},
   [Res.EARLY]: {},
+  [Res.REHEARSED]: {},
   [Res.SHRUNK]: { verdict: "object", plan: "string" },
   [Res.FAILURE]: { message: "string", fatal: "boolean" },
 };
@@ -116,6 +121,7 @@ export const FROM = Object.freeze({
     Res.PLOTTED,
     Res.SHRUNK,
     Res.EARLY,
+    Res.REHEARSED,
     Res.FAILURE,
   ]),
 });

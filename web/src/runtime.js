@@ -228,6 +228,8 @@ export class Runtime {
     this.job = null;
     this.jobEnded = 0; // Date.now() when the last job ended
     this.engaged = false; // the learner edited code or ran a job: the pool keeps `depth` workers (engage)
+    this.rehearsed = new Set(); // plan ids ("lesson/checkpoint/lang") the grader rehearsed or is rehearsing
+    this.rehearsing = false; // a rehearsal is under way (_rehearse)
     this.fillTimer = 0;
     this.queue = [];
     this.failure = null;
@@ -511,6 +513,7 @@ export class Runtime {
     this._refresh();
     this._next();
     this._fill();
+    this._rehearse();
   }
 
   _progress(stage) {
@@ -561,6 +564,31 @@ export class Runtime {
     this.engaged = true;
     this._refresh();
     this._fill();
+    this._rehearse();
+  }
+
+  /**
+   * Once the learner works on code, the grader rehearses each of the page's Checks (the warm list's, one at a time,
+   * while no job runs or waits): it runs the checkpoint's reference over the plan and judges that run, keeping
+   * nothing (Req.REHEARSE). A page's first Check of a checkpoint runs code its engine has not made hot yet, and WebKit
+   * runs it up to three times slower than later ones (docs/performance.md); the workers share their compiled code, so
+   * the learner's first Check then runs like a later one. A Check pressed meanwhile waits for at most one rehearsal's
+   * end to be judged.
+   */
+  _rehearse() {
+    if (!this.engaged || !this.warmList || this.failure || this.rehearsing || this.job || this.queue.length) return;
+    if (!this.grader || this.grader.phase !== "ready") return;
+    const { lessonId, checkpoints } = this.warmList;
+    const lang = String(this.lang);
+    const checkpoint = checkpoints.find((c) => !this.rehearsed.has(`${lessonId}/${c}/${lang}`));
+    if (checkpoint === undefined) return;
+    this.rehearsed.add(`${lessonId}/${checkpoint}/${lang}`);
+    this.rehearsing = true;
+    const next = () => {
+      this.rehearsing = false;
+      this._rehearse();
+    };
+    this._ask(Req.REHEARSE, { lessonId, checkpoint: String(checkpoint), lang }).then(next, next);
   }
 
   /** Start one more pristine learner worker at the pool's end. */
@@ -939,7 +967,10 @@ export class Runtime {
     this._retire(job.slot); // this job's, after RETIRE_MS (or with the next job's end)
     this._refresh();
     this._fill();
-    queueMicrotask(() => this._next());
+    queueMicrotask(() => {
+      this._next();
+      this._rehearse();
+    });
   }
 
   /** Stop the running job of `owner` (or any running job when owner is omitted); queued jobs are cancelled. */

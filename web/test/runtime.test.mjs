@@ -1170,3 +1170,43 @@ test("poolDepth: POOL_DEPTH, or two on a device that reports 2 GiB of memory or 
   assert.equal(poolDepth("nonsense"), POOL_DEPTH);
   assert.equal(new Runtime({ depth: 0 }).depth, 1);
 });
+
+test("once the learner works on code the grader rehearses each Check once, one at a time, never beside a job", async () => {
+  const rehearsals = []; // [msg, worker] not answered yet
+  let held = null; // a learner RUN not answered yet
+  const base = scripted({ run: (msg, worker) => (held = [msg, worker]) });
+  const { runtime, workers } = makeRuntime((msg, worker) => {
+    if (worker.role === "grader" && msg.type === Req.REHEARSE) rehearsals.push([msg, worker]);
+    else base(msg, worker);
+  });
+  const answer = () => {
+    const [msg, worker] = rehearsals.shift();
+    worker.reply(response(Res.REHEARSED, msg.runId, {}));
+  };
+  const sent = () => workers.find((w) => w.role === "grader").sent.filter((m) => m.type === Req.REHEARSE);
+  runtime.warm("l", ["1", "2"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle");
+  await sleep(20);
+  assert.equal(sent().length, 0); // a learner who only reads costs no rehearsal
+  // a job first: nothing is rehearsed while it runs
+  const check = runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "2", lang: "en" });
+  await until(() => held !== null);
+  await sleep(20);
+  assert.equal(sent().length, 0);
+  const [msg, worker] = held;
+  worker.reply(response(Res.STARTED, msg.runId, {}));
+  worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
+  assert.equal((await check).verdict.status, "pass");
+  await until(() => sent().length === 1);
+  assert.deepEqual([sent()[0].lessonId, sent()[0].checkpoint, sent()[0].lang], ["l", "1", "en"]);
+  await sleep(20);
+  assert.equal(sent().length, 1); // one at a time
+  answer();
+  await until(() => sent().length === 2);
+  assert.equal(sent()[1].checkpoint, "2");
+  answer();
+  runtime.engage();
+  await sleep(20);
+  assert.equal(sent().length, 2); // each once
+});
