@@ -377,3 +377,15 @@ def test_a_rehearsal_runs_the_reference_and_changes_no_verdict_and_nothing_of_th
         sys.stdout,
         sorted(m for m in sys.modules if "graders" in m),
     ) == settings
+
+
+def test_the_kept_checks_are_left_out_of_the_collectors_full_collections():
+    """Judging makes thousands of objects, and now and then a full collection walks every object the interpreter
+    tracks: the grader's kept Checks (~10^5 objects each) are frozen, so it walks only what came since."""
+    import gc
+
+    view = _prepare(_bundle(), "1", 0)
+    key = grader_host.prepared(view["ref"])["key"]
+    tracked = gc.get_objects()
+    assert gc.get_freeze_count() > 0
+    assert not any(obj is key for obj in tracked) and not any(obj is key["expected"] for obj in tracked)

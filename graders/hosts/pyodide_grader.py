@@ -9,6 +9,7 @@ the ref, so the expected outcomes never cross to JavaScript.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import importlib.util
 import json
@@ -170,6 +171,11 @@ def _keep(ref: str, prepared: dict) -> None:
     _CHECKS[ref] = prepared
     while len(_CHECKS) > MAX_CHECKS:
         del _CHECKS[next(iter(_CHECKS))]
+    # A kept Check is ~10^5 objects that live as long as the page: the collector's full collections, which judging
+    # a run's thousands of new objects sets off now and then, would walk them all (~70 ms in CPython, several times
+    # that in a browser, inside a learner's click). Frozen, they are left out; a plan and key hold no cycles, so one
+    # dropped later is still freed.
+    gc.freeze()
 
 
 def prepared(ref: str) -> dict:
