@@ -121,6 +121,17 @@ export function stagedBoot(cores = typeof navigator !== "undefined" ? navigator.
 }
 const STAGED = stagedBoot();
 
+/**
+ * Whether this browser's engine is JavaScriptCore (Safari, and every browser on iOS and iPadOS): only there does a
+ * page's first run of new code take much longer than later ones (it optimises WebAssembly only as it runs hot and
+ * keeps nothing between visits), so only there does the grader rehearse the page's Checks (Runtime._rehearse).
+ * Elsewhere a rehearsal would cost a core for a second and gain nothing. A performance choice, not a feature: a wrong
+ * answer only makes first Checks slower or costs a little CPU.
+ */
+export function rehearses(ua = typeof navigator !== "undefined" ? String(navigator.userAgent || "") : "") {
+  return /AppleWebKit/.test(ua) && !/Chrome|Chromium|Edg|OPR|Android/.test(ua);
+}
+
 /** Map a runner state to the page's `data-runtime` value. */
 export function runtimeAttribute(state) {
   return (
@@ -195,6 +206,7 @@ export class Runtime {
     staged = STAGED,
     depth = poolDepth(),
     meter = loadMeter,
+    rehearse = rehearses(),
   } = {}) {
     /** How many pristine learner workers to keep (at least one; see POOL_DEPTH). */
     this.depth = Math.max(1, Math.floor(Number(depth)) || 1);
@@ -228,6 +240,7 @@ export class Runtime {
     this.job = null;
     this.jobEnded = 0; // Date.now() when the last job ended
     this.engaged = false; // the learner edited code or ran a job: the pool keeps `depth` workers (engage)
+    this.rehearse = Boolean(rehearse); // see rehearses
     this.rehearsed = new Set(); // plan ids ("lesson/checkpoint/lang") the grader rehearsed or is rehearsing
     this.rehearsing = false; // a rehearsal is under way (_rehearse)
     this.fillTimer = 0;
@@ -568,7 +581,7 @@ export class Runtime {
   }
 
   /**
-   * Once the learner works on code, the grader rehearses each of the page's Checks (the warm list's, one at a time,
+   * In JavaScriptCore (see rehearses), once the learner works on code, the grader rehearses each of the page's Checks (the warm list's, one at a time,
    * while no job runs or waits): it runs the checkpoint's reference over the plan and judges that run, keeping
    * nothing (Req.REHEARSE). A page's first Check of a checkpoint runs code its engine has not made hot yet, and WebKit
    * runs it up to three times slower than later ones (docs/performance.md); the workers share their compiled code, so
@@ -576,7 +589,8 @@ export class Runtime {
    * end to be judged.
    */
   _rehearse() {
-    if (!this.engaged || !this.warmList || this.failure || this.rehearsing || this.job || this.queue.length) return;
+    if (!this.rehearse || !this.engaged || !this.warmList || this.failure || this.rehearsing) return;
+    if (this.job || this.queue.length) return;
     if (!this.grader || this.grader.phase !== "ready") return;
     const { lessonId, checkpoints } = this.warmList;
     const lang = String(this.lang);

@@ -19,6 +19,7 @@ const {
   Runtime,
   SPEED_BASE_MS,
   poolDepth,
+  rehearses,
   runtimeAttribute,
   slowness,
 } = await import("../src/runtime.js");
@@ -1175,10 +1176,13 @@ test("once the learner works on code the grader rehearses each Check once, one a
   const rehearsals = []; // [msg, worker] not answered yet
   let held = null; // a learner RUN not answered yet
   const base = scripted({ run: (msg, worker) => (held = [msg, worker]) });
-  const { runtime, workers } = makeRuntime((msg, worker) => {
-    if (worker.role === "grader" && msg.type === Req.REHEARSE) rehearsals.push([msg, worker]);
-    else base(msg, worker);
-  });
+  const { runtime, workers } = makeRuntime(
+    (msg, worker) => {
+      if (worker.role === "grader" && msg.type === Req.REHEARSE) rehearsals.push([msg, worker]);
+      else base(msg, worker);
+    },
+    { rehearse: true },
+  );
   const answer = () => {
     const [msg, worker] = rehearsals.shift();
     worker.reply(response(Res.REHEARSED, msg.runId, {}));
@@ -1209,4 +1213,32 @@ test("once the learner works on code the grader rehearses each Check once, one a
   runtime.engage();
   await sleep(20);
   assert.equal(sent().length, 2); // each once
+});
+
+test("only JavaScriptCore rehearses: Safari and every iOS browser, not Chromium, Edge, Android or Firefox", async () => {
+  const safari =
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15";
+  const ipad =
+    "Mozilla/5.0 (iPad; CPU OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0 Mobile/15E148 Safari/604.1";
+  const gtk =
+    "Mozilla/5.0 (X11; Ubuntu; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15";
+  const chrome =
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+  const android =
+    "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Safari/537.36";
+  const firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+  assert.deepEqual(
+    [safari, ipad, gtk].map((ua) => rehearses(ua)),
+    [true, true, true],
+  );
+  assert.deepEqual(
+    [chrome, android, firefox, ""].map((ua) => rehearses(ua)),
+    [false, false, false, false],
+  );
+  const { runtime, workers } = makeRuntime(scripted(), { rehearse: false });
+  runtime.warm("l", ["1"]);
+  runtime.engage();
+  await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
+  await sleep(20);
+  assert.ok(!workers.find((w) => w.role === "grader").sent.some((m) => m.type === Req.REHEARSE));
 });
