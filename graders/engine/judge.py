@@ -25,6 +25,7 @@ from .settings import (
     LANGUAGES,
     MAX_CASES,
     MESSAGE_LIMIT,
+    OUTCOME_FLAGS,
     OUTPUT_LIMIT,
     RECURSION_DEPTH,
     RUN_RESULT_DEPTH,
@@ -619,9 +620,7 @@ def known_mistake(key: dict, case_id: str, actual: dict | None) -> dict | None:
             same = (
                 theirs["kind"] == "return"
                 and compare(theirs["value"], actual["value"]) is None
-                and all(
-                    actual.get(flag) for flag in ("shared", "mutated", "mutated_later", "later") if theirs.get(flag)
-                )
+                and all(actual.get(flag) for flag in OUTCOME_FLAGS if theirs.get(flag))
             )
         if not same:
             continue

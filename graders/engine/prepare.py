@@ -27,7 +27,7 @@ from .case import AuthorError, Case
 from .domain import Domain
 from .generate import Base, generate, random_bases
 from .runner import resolve  # the same rules as for learners
-from .settings import CASE_SEED, DEFAULT_TIME_LIMIT, FALLBACK_LANGUAGE, MAX_CASES
+from .settings import CASE_SEED, DEFAULT_TIME_LIMIT, FALLBACK_LANGUAGE, MAX_CASES, OUTCOME_FLAGS
 
 
 def load_reference(source: str, name: str = "reference_solution") -> types.ModuleType:
@@ -438,9 +438,7 @@ def _fingerprint(mistake: dict, plan: dict, expected: dict, metas: dict, run=Non
             fails[case_id] = {"kind": "raise", "exc": outcome["exc"]}
         elif outcome["kind"] == "return":
             kept = {"kind": "return", "value": outcome["value"]}
-            kept.update(
-                {flag: outcome[flag] for flag in ("later", "shared", "mutated", "mutated_later") if outcome.get(flag)}
-            )
+            kept.update({flag: outcome[flag] for flag in OUTCOME_FLAGS if outcome.get(flag)})
             fails[case_id] = kept
         else:
             fails[case_id] = {"kind": outcome["kind"]}
