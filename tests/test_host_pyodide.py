@@ -141,15 +141,18 @@ def test_kept_checks_are_bounded_and_reloading_a_lesson_drops_its_own():
 
 
 def test_loading_a_bundle_again_replaces_its_modules_without_invalidating_import_caches(monkeypatch):
-    """A bundle loaded again (same lesson, changed grader) is what the next prepare imports; and loading never calls
-    importlib.invalidate_caches, whose PathFinder part imports importlib.metadata (a slow import in the grader's
-    boot)."""
+    """A bundle loaded again (same lesson, changed grader) is what the next prepare imports, even when another loaded
+    lesson's bundle holds the same grader module; and loading never calls importlib.invalidate_caches, whose
+    PathFinder part imports importlib.metadata (a slow import in the grader's boot)."""
 
     def refuse():
         raise AssertionError("load_lesson must not invalidate the import caches")
 
     monkeypatch.setattr("importlib.invalidate_caches", refuse)
+    # a lesson loaded first whose bundle holds the same grader files, then this test's own lesson
     bundle = json.loads(_bundle())
+    grader_host.load_lesson(json.dumps(dict(bundle, lesson="micropip-demo-twin")))
+    bundle["lesson"] = "micropip-demo-reloaded"
     view = _prepare(json.dumps(bundle), "1", 0)
     assert "author_error" not in view
     grader_module = bundle["checkpoints"]["1"]["grader"]
@@ -159,6 +162,7 @@ def test_loading_a_bundle_again_replaces_its_modules_without_invalidating_import
     view = _prepare(json.dumps(bundle), "1", 0)
     assert "the replaced grader" in view["author_error"]
     sys.modules.pop(grader_module, None)
+    grader_host.load_lesson(_bundle())  # the whole grader, latest again, for the tests after this one
 
 
 def test_a_plan_holds_each_case_once_and_json_inputs_run_as_their_typed_form():

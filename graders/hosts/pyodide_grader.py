@@ -38,7 +38,7 @@ class _BundleImporter:
 
     def _find(self, name: str):
         base = name.replace(".", "/")
-        for bundle in _LESSONS.values():
+        for bundle in reversed(_LESSONS.values()):  # the latest loaded first: it replaces what it shares
             files = bundle.get("files", {})
             for candidate, package in ((base + "/__init__.py", True), (base + ".py", False)):
                 if candidate in files:
@@ -80,7 +80,8 @@ def load_lesson(lesson_json: str) -> str:
     """Keep a lesson's grading bundle (the text of ``grading/<lesson>.json``); returns ``{"lesson", "checkpoints"}``."""
     bundle = json.loads(lesson_json)
     lesson_id = bundle["lesson"]
-    _LESSONS[lesson_id] = bundle
+    _LESSONS.pop(lesson_id, None)
+    _LESSONS[lesson_id] = bundle  # the latest, whose grader modules the importer finds first
     for ref in [ref for ref in _CHECKS if ref.startswith(lesson_id + "/")]:
         del _CHECKS[ref]  # prepared from the bundle this one replaces
     for name in _module_names(bundle.get("files", {})):
