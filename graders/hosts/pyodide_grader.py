@@ -173,9 +173,9 @@ def _keep(ref: str, prepared: dict) -> None:
     while len(_CHECKS) > MAX_CHECKS:
         del _CHECKS[next(iter(_CHECKS))]
     # A kept Check is ~10^5 objects that live as long as the page: the collector's full collections, which judging
-    # a run's thousands of new objects sets off now and then, would walk them all (~70 ms in CPython, several times
-    # that in a browser, inside a learner's click). Frozen, they are left out; a plan and key hold no cycles, so one
-    # dropped later is still freed.
+    # a run's thousands of new objects sets off now and then, would walk them all inside a learner's click (timings in
+    # docs/performance.md). Frozen, they are left out; a plan and key hold no cycles, so one dropped later is still
+    # freed.
     gc.freeze()
 
 
@@ -212,7 +212,7 @@ def judge(ref: str, run_utf8, lang: str) -> str:
 def rehearse(ref: str, lang: str) -> str:
     """Run a kept Check's reference over its plan here and judge that run, as a learner's Check would be run and
     judged; returns ``"null"``. Nothing is kept: a page's first Check of a checkpoint runs code its engine has not
-    made hot yet (WebKit runs it up to three times slower than later ones), and the page's workers share their
+    made hot yet (much slower than later Checks in WebKit, docs/performance.md), and the page's workers share their
     compiled code, numpy's libraries included, so after this the learner's first Check runs as fast as a later one.
     The reference is trusted code and this interpreter holds it anyway; the sandbox puts everything back."""
     from graders.engine import runner

@@ -125,8 +125,8 @@ const STAGED = stagedBoot();
  * Whether this browser's engine is JavaScriptCore (Safari, and every browser on iOS and iPadOS): only there does a
  * page's first run of new code take much longer than later ones (it optimises WebAssembly only as it runs hot and
  * keeps nothing between visits), so only there does the grader rehearse the page's Checks (Runtime._rehearse).
- * Elsewhere a rehearsal would cost a core for a second and gain nothing. A performance choice, not a feature: a wrong
- * answer only makes first Checks slower or costs a little CPU.
+ * Elsewhere a rehearsal would spend CPU beside the learner and make no Check faster (docs/performance.md). A
+ * performance choice, not a feature: a wrong answer only makes first Checks slower or costs a little CPU.
  */
 export function rehearses(ua = typeof navigator !== "undefined" ? String(navigator.userAgent || "") : "") {
   return /AppleWebKit/.test(ua) && !/Chrome|Chromium|Edg|OPR|Android/.test(ua);
@@ -581,12 +581,12 @@ export class Runtime {
   }
 
   /**
-   * In JavaScriptCore (see rehearses), once the learner works on code, the grader rehearses each of the page's Checks (the warm list's, one at a time,
-   * while no job runs or waits): it runs the checkpoint's reference over the plan and judges that run, keeping
-   * nothing (Req.REHEARSE). A page's first Check of a checkpoint runs code its engine has not made hot yet, and WebKit
-   * runs it up to three times slower than later ones (docs/performance.md); the workers share their compiled code, so
-   * the learner's first Check then runs like a later one. A Check pressed meanwhile waits for at most one rehearsal's
-   * end to be judged.
+   * In JavaScriptCore (see rehearses), once the learner works on code, the grader rehearses each of the page's
+   * Checks (the warm list's, one at a time, while no job runs or waits): it runs the checkpoint's reference over the
+   * plan and judges that run, keeping nothing (Req.REHEARSE). A page's first Check of a checkpoint runs code its engine
+   * has not made hot yet, which WebKit runs much slower than later Checks (docs/performance.md); the workers share
+   * their compiled code, so the learner's first Check then runs like a later one. A Check pressed meanwhile waits for
+   * at most one rehearsal's end to be judged.
    */
   _rehearse() {
     if (!this.rehearse || !this.engaged || !this.warmList || this.failure || this.rehearsing) return;
