@@ -10,6 +10,7 @@ same of each lesson it checks (werkbank.check.process_problems), with the same w
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import subprocess
@@ -18,6 +19,7 @@ import sys
 import pytest
 
 from graders.engine.settings import CASE_SEED
+from tests.derived import GRADING_INPUTS, inputs_digest, lesson_inputs, stamped, versions
 from werkbank.build import checks_name
 from werkbank.check import case_difference
 from werkbank.lessons import load_all
@@ -35,25 +37,34 @@ sys.stdout.write(json.dumps(out))
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
-def test_the_build_ships_the_cases_werkbank_grade_prepares_in_any_process(lesson, dist, repo_root):
+def test_the_build_ships_the_cases_werkbank_grade_prepares_in_any_process(lesson, dist, repo_root, request):
+    """A stamped check (tests/derived.py): run again when the shipped file, the lesson or the engine changes."""
     lang = lesson.languages[0]
-    shipped = json.loads(gzip.decompress((dist / "grading" / checks_name(lesson.id, lang)).read_bytes()))
-    assert shipped["seed"] == CASE_SEED and shipped["lang"] == lang
-    env = dict(os.environ, PYTHONHASHSEED="12345")
-    made = subprocess.run(
-        [sys.executable, "-c", _PREPARE, lesson.id, lang],
-        capture_output=True,
-        text=True,
-        cwd=repo_root,
-        env=env,
-        check=True,
-    )
-    mine = json.loads(made.stdout)
-    assert sorted(shipped["checks"]) == sorted(mine) == [cp.id for cp in lesson.checkpoints]
-    for cp, prepared in mine.items():
-        built = shipped["checks"][cp]
-        difference = case_difference(json.loads(built["plan"])["cases"], prepared["plan"]["cases"])
-        assert difference is None, f"checkpoint {cp}: the cases depend on the process that prepares them ({difference})"
-        assert json.loads(built["plan"]) == prepared["plan"], cp
-        assert json.loads(built["key"]) == prepared["key"], cp
-        assert built["time_limit"] == prepared["key"]["time_limit"]
+    data = (dist / "grading" / checks_name(lesson.id, lang)).read_bytes()
+
+    def check():
+        shipped = json.loads(gzip.decompress(data))
+        assert shipped["seed"] == CASE_SEED and shipped["lang"] == lang
+        env = dict(os.environ, PYTHONHASHSEED="12345")
+        made = subprocess.run(
+            [sys.executable, "-c", _PREPARE, lesson.id, lang],
+            capture_output=True,
+            text=True,
+            cwd=repo_root,
+            env=env,
+            check=True,
+        )
+        mine = json.loads(made.stdout)
+        assert sorted(shipped["checks"]) == sorted(mine) == [cp.id for cp in lesson.checkpoints]
+        for cp, prepared in mine.items():
+            built = shipped["checks"][cp]
+            difference = case_difference(json.loads(built["plan"])["cases"], prepared["plan"]["cases"])
+            assert difference is None, f"checkpoint {cp}: the cases depend on the process preparing them ({difference})"
+            assert json.loads(built["plan"]) == prepared["plan"], cp
+            assert json.loads(built["key"]) == prepared["key"], cp
+            assert built["time_limit"] == prepared["key"]["time_limit"]
+        return {"checkpoints": len(mine)}
+
+    inputs = [*GRADING_INPUTS, "werkbank/build.py", "werkbank/check.py", *lesson_inputs(lesson)]
+    extra = {**versions(), "shipped": hashlib.sha256(data).hexdigest()}
+    stamped("build-cases", lesson.id, inputs_digest(inputs, extra), check, request=request)

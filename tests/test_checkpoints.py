@@ -100,11 +100,19 @@ def test_references_pass_with_another_seed(request):
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
-def test_no_trivial_program_gets_a_mistakes_feedback(lesson):
+def test_no_trivial_program_gets_a_mistakes_feedback(lesson, request):
     """check's rule, with its messages: a program that returns its input, a constant or raises ValueError is shown
-    no declared mistake's feedback."""
-    for checkpoint in lesson.checkpoints:
-        assert feedback_problems(checkpoint, _prepared(checkpoint)) == []
+    no declared mistake's feedback. A stamped check: run again when the lesson, the engine or the checker changes."""
+
+    def check():
+        for checkpoint in lesson.checkpoints:
+            assert feedback_problems(checkpoint, _prepared(checkpoint)) == []
+        return {"checkpoints": len(lesson.checkpoints)}
+
+    inputs = [*GRADING_INPUTS, "werkbank/check.py", *lesson_inputs(lesson)]
+    stamped(
+        "trivial-programs", lesson.id, inputs_digest(inputs, versions()), check, helpers=[_prepared], request=request
+    )
 
 
 #: Everything the Pyodide run's answer depends on besides the lessons (tests/derived.py): the engine and both hosts as
