@@ -360,27 +360,21 @@ def test_a_rehearsal_runs_the_reference_and_changes_no_verdict_and_nothing_of_th
     reference = load_lesson("micropip-demo").checkpoint("1").solution()
     runs = [_run(source, view["plan"]) for source in (reference, WRONG)]
     before = [json.loads(grader_host.judge(view["ref"], run, "en")) for run in runs]
-    settings = (
-        gc.get_threshold(),
-        sys.getrecursionlimit(),
-        sys.stdout,
-        sorted(m for m in sys.modules if "graders" in m),
-    )
+
+    def interpreter():
+        return gc.get_threshold(), sys.getrecursionlimit(), sys.stdout, sorted(m for m in sys.modules if "graders" in m)
+
+    settings = interpreter()
     ran = []
     real = runner.run
     monkeypatch.setattr(
         runner, "run", lambda source, plan, *a, **kw: ran.append(source) or real(source, plan, *a, **kw)
     )
-    assert grader_host.rehearse(view["ref"], "en") == "null"
+    assert grader_host.rehearse("micropip-demo", "1", "en") == "null"
     assert ran == [reference]
     after = [json.loads(grader_host.judge(view["ref"], run, "en")) for run in runs]
     assert after == before and [v["status"] for v in after] == ["pass", "fail"]
-    assert (
-        gc.get_threshold(),
-        sys.getrecursionlimit(),
-        sys.stdout,
-        sorted(m for m in sys.modules if "graders" in m),
-    ) == settings
+    assert interpreter() == settings
 
 
 def test_the_kept_checks_are_left_out_of_the_collectors_full_collections():

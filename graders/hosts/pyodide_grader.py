@@ -209,7 +209,7 @@ def judge(ref: str, run_utf8, lang: str) -> str:
     return json.dumps(_judge(check, read_run(run_utf8), lang))
 
 
-def rehearse(ref: str, lang: str) -> str:
+def rehearse(lesson_id: str, checkpoint: str, lang: str) -> str:
     """Run a kept Check's reference over its plan here and judge that run, as a learner's Check would be run and
     judged; returns ``"null"``. Nothing is kept: a page's first Check of a checkpoint runs code its engine has not
     made hot yet (much slower than later Checks in WebKit, docs/performance.md), and the page's workers share their
@@ -217,11 +217,11 @@ def rehearse(ref: str, lang: str) -> str:
     The reference is trusted code and this interpreter holds it anyway; the sandbox puts everything back."""
     from graders.engine import runner
 
+    ref = ref_of(lesson_id, checkpoint, lang)
     check = prepared(ref)
     if "author_error" in check:
         return "null"
-    lesson_id, checkpoint = str(ref).split("/")[:2]
-    run = runner.run(_LESSONS[lesson_id]["solutions"][checkpoint], check["plan"])
+    run = runner.run(_LESSONS[str(lesson_id)]["solutions"][str(checkpoint)], check["plan"])
     judge(ref, runner.result_json(run), lang)
     return "null"
 

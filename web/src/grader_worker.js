@@ -226,7 +226,7 @@ async function handle(msg) {
       post(response(Res.SHRUNK, msg.runId, await shrink(msg)));
     } else if (msg.type === Req.REHEARSE) {
       const entry = await prepared(msg);
-      if (!entry.author) grader.rehearse(entry.ref, String(msg.lang));
+      if (!entry.author) grader.rehearse(msg.lessonId, String(msg.checkpoint), String(msg.lang));
       post(response(Res.REHEARSED, msg.runId, {}));
     } else if (msg.type === Req.PLOT) {
       const entry = await prepared(msg);

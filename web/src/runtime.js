@@ -132,6 +132,11 @@ export function rehearses(ua = typeof navigator !== "undefined" ? String(navigat
   return /AppleWebKit/.test(ua) && !/Chrome|Chromium|Edg|OPR|Android/.test(ua);
 }
 
+/** The id of a checkpoint's Check in one language: its plan (Runtime.plans) and its rehearsal (Runtime.rehearsed). */
+function planId(lessonId, checkpoint, lang) {
+  return `${lessonId}/${checkpoint}/${lang}`;
+}
+
 /** Map a runner state to the page's `data-runtime` value. */
 export function runtimeAttribute(state) {
   return (
@@ -241,7 +246,7 @@ export class Runtime {
     this.jobEnded = 0; // Date.now() when the last job ended
     this.engaged = false; // the learner edited code or ran a job: the pool keeps `depth` workers (engage)
     this.rehearse = Boolean(rehearse); // see rehearses
-    this.rehearsed = new Set(); // plan ids ("lesson/checkpoint/lang") the grader rehearsed or is rehearsing
+    this.rehearsed = new Set(); // planIds the grader rehearsed or is rehearsing
     this.rehearsing = false; // a rehearsal is under way (_rehearse)
     this.fillTimer = 0;
     this.queue = [];
@@ -594,9 +599,9 @@ export class Runtime {
     if (!this.grader || this.grader.phase !== "ready") return;
     const { lessonId, checkpoints } = this.warmList;
     const lang = String(this.lang);
-    const checkpoint = checkpoints.find((c) => !this.rehearsed.has(`${lessonId}/${c}/${lang}`));
+    const checkpoint = checkpoints.find((c) => !this.rehearsed.has(planId(lessonId, c, lang)));
     if (checkpoint === undefined) return;
-    this.rehearsed.add(`${lessonId}/${checkpoint}/${lang}`);
+    this.rehearsed.add(planId(lessonId, checkpoint, lang));
     this.rehearsing = true;
     const next = () => {
       this.rehearsing = false;
@@ -680,7 +685,7 @@ export class Runtime {
    * example data in `lang`. The cases are fixed by the build, so every Check of the checkpoint runs this plan.
    */
   _plan(lessonId, checkpoint, lang = this.lang) {
-    const id = `${lessonId}/${checkpoint}/${lang}`;
+    const id = planId(lessonId, checkpoint, lang);
     if (!this.plans.has(id)) {
       const payload = { lessonId, checkpoint: String(checkpoint), lang: String(lang) };
       const promise = this._ask(Req.PREPARE, payload).then((msg) => ({
