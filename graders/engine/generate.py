@@ -469,12 +469,12 @@ def _make(domain, base, variant: Variant, shown, where, replaced, number, path=N
 
 def _detail_class(variant: Variant) -> str:
     """Finer strata where one family holds kinds a wrong solution may tell apart (ASCII vs other whitespace,
-    characters vs bytes, a string as given vs stripped)."""
+    characters vs bytes, a string as given vs stripped, one separator of glued keys vs another)."""
     if variant.family == "blank" and isinstance(variant.value, str):
         return "ascii" if variant.value.isascii() else "unicode"
     if variant.family in ("len-max", "len-over"):
         return "ascii" if isinstance(variant.value, str) and variant.value.isascii() else "multibyte"
-    if variant.family.startswith("ndarray") or variant.family.startswith("container"):
+    if variant.family.startswith("ndarray") or variant.family.startswith("container") or variant.family == "collision":
         return variant.detail
     return ""
 
@@ -1268,6 +1268,14 @@ def _texts(value):
             yield from _texts(v)
 
 
+#: The separators a learner may glue key fields with, each its own stratum so that every one is tried: none, single
+#: characters, and the multi-character ones of common habit. A separator missing here is one a glued key gets away with.
+COLLISION_SEPARATORS = (
+    *("", "|", ":", "/", " ", "-", "_", ".", ",", "\t", "\x00", "#", ";", "=", "+", "@", "~", "&", "\\", "\n", "\x1f"),
+    *("::", "||", "__", "--", "->", ", ", ": ", " | ", " - ", "//", "\x00\x00"),
+)
+
+
 def _collision_variants(domain: Domain, base: Base):
     """Records whose key fields collide when glued with a separator: ``("a|b", "c")`` against ``("a", "b|c")``."""
     names = [p.name for p in domain.params]
@@ -1286,9 +1294,7 @@ def _collision_variants(domain: Domain, base: Base):
         if template is None:
             continue
         first = source_items[0]
-        for number, sep in enumerate(
-            ("",) + tuple(s for s in ("|", ":", "/", " ", "-", "_", ".", ",", "\t", "\x00", "#"))
-        ):
+        for number, sep in enumerate(COLLISION_SEPARATORS):
             if domain.skips("collision"):
                 return
             left, right = "ab", "cd"
