@@ -188,6 +188,7 @@ FAMILIES = {
     "align-scalar": "a bare item instead of an aligned sequence",
     "align-2d-empty": "every aligned array empty and 2-D, shape (0, 2)",
     "align-2d-column": "every aligned array as an (n, 1) column at once",
+    "align-0d": "every aligned array as a 0-d array of its first item at once",
     "align-max": "the aligned sequences grown together to max_len",
     "align-over": "the aligned sequences grown together one past max_len",
     "collision": "records whose key fields glue into the same text ('ab|x' + 'cd' against 'ab' + 'x|cd')",
@@ -538,7 +539,8 @@ def _column(items):
 
 def _aligned_shapes(domain: Domain, base: Base, names: list):
     """Aligned arrays given a wrong number of dimensions all at once, so their shapes still agree: every member
-    an empty 2-D array (validation skipped when there is nothing in it), every member its (n, 1) column."""
+    an empty 2-D array (validation skipped when there is nothing in it), every member its (n, 1) column, every member
+    a 0-d array of its first item (``np.atleast_1d`` would make it valid)."""
     for group in domain.aligned:
         members = [names.index(n) for n in group]
         if any(
@@ -561,6 +563,7 @@ def _aligned_shapes(domain: Domain, base: Base, names: list):
         shapes = [("align-2d-empty", "shape (0, 2)", [np.zeros((0, 2), dtype=a.dtype) for a in arrays])]
         if len(arrays[0]) and len({len(a) for a in arrays}) == 1:
             shapes.append(("align-2d-column", "shape (n, 1) for all", [a.reshape(-1, 1) for a in arrays]))
+            shapes.append(("align-0d", "0-d for all", [a[:1].reshape(()) for a in arrays]))
         for number, (family, detail, news) in enumerate(shapes):
             if domain.skips(family):
                 continue

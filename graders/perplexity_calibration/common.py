@@ -12,8 +12,8 @@ from graders.engine.domain import Flag, Integer, Param, Real, Seq
 
 #: Open cases the lesson's sources leave undecided, not generated (see each checkpoint's task): NaN and infinite
 #: NLLs or confidences, booleans and floats as counts or bins, containers other than lists, tuples and arrays,
-#: numeric strings, and numbers too large for a float (upstream raises OverflowError there). Arrays of more than one
-#: dimension are open in checkpoint 1 only (:data:`ONE_D_OPEN`): checkpoints 2 and 3 state that they raise.
+#: numeric strings, and numbers too large for a float (upstream raises OverflowError there). Arrays of more or fewer
+#: than one dimension are open in checkpoint 1 only (:data:`ONE_D_OPEN`): checkpoints 2 and 3 state that they raise.
 OPEN_FAMILIES = (
     "nan",
     "inf",
@@ -32,14 +32,13 @@ OPEN_FAMILIES = (
     "container-none",
     "container-item",
     "container-nested",
-    "ndarray-0d",
     "ndarray-object",
     "ndarray-complex",
     "align-scalar",
     "type-*",
 )
-#: Checkpoint 1's task names lists, tuples and 1-D arrays and says nothing of more dimensions: not generated there.
-ONE_D_OPEN = ("ndarray-2d", "align-column", "align-2d-*")
+#: Checkpoint 1's task names lists, tuples and 1-D arrays and says nothing of other dimensions: not generated there.
+ONE_D_OPEN = ("ndarray-2d", "ndarray-0d", "align-column", "align-2d-*", "align-0d")
 #: The inner bin edges of 10 bins, where 0.3, 0.6 and 0.7 fall below the computed edge.
 TEN_BIN_EDGES = tuple(float(e) for e in np.linspace(0.0, 1.0, 11)[1:-1])
 CONFIDENCES = Seq(Real(0.0, 1.0, edges=TEN_BIN_EDGES), containers=("list", "tuple", "ndarray"))
