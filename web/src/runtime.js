@@ -591,12 +591,14 @@ export class Runtime {
    * plan and judges that run, keeping nothing (Req.REHEARSE). A page's first Check of a checkpoint runs code its engine
    * has not made hot yet, which WebKit runs much slower than later Checks (docs/performance.md); the workers share
    * their compiled code, so the learner's first Check then runs like a later one. A Check pressed meanwhile waits for
-   * at most one rehearsal's end to be judged.
+   * at most one rehearsal's end to be judged. While no learner worker is ready (after a Stop, say) the boot the learner
+   * waits for comes first: a rehearsal would take the cores it needs.
    */
   _rehearse() {
     if (!this.rehearse || !this.engaged || !this.warmList || this.failure || this.rehearsing) return;
     if (this.job || this.queue.length) return;
     if (!this.grader || this.grader.phase !== "ready") return;
+    if (!this.pool.some((s) => s.phase === "ready")) return;
     const { lessonId, checkpoints } = this.warmList;
     const lang = String(this.lang);
     const checkpoint = checkpoints.find((c) => !this.rehearsed.has(planId(lessonId, c, lang)));

@@ -1215,6 +1215,44 @@ test("once the learner works on code the grader rehearses each Check once, one a
   assert.equal(sent().length, 2); // each once
 });
 
+test("no rehearsal while no learner worker is ready: after a Stop the boot the learner waits for runs alone", async () => {
+  const rehearsals = [];
+  const heldBoots = []; // learner INITs not answered yet
+  let hold = false;
+  const base = scripted({
+    boot: (msg, worker) => {
+      if (hold && worker.role === "learner") {
+        heldBoots.push([msg, worker]);
+        return false;
+      }
+    },
+    run: (msg, worker) => worker.reply(response(Res.STARTED, msg.runId, {})), // an endless loop
+  });
+  const { runtime, workers } = makeRuntime(
+    (msg, worker) => {
+      if (worker.role === "grader" && msg.type === Req.REHEARSE) rehearsals.push([msg, worker]);
+      else base(msg, worker);
+    },
+    { rehearse: true, depth: 1 },
+  );
+  const sent = () => workers.find((w) => w.role === "grader").sent.filter((m) => m.type === Req.REHEARSE);
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle" && runtime.grader && runtime.grader.phase === "ready");
+  hold = true;
+  const run = runtime.execute({ type: "run", source: "while True: pass" }); // engages
+  await until(() => runtime.state === "running");
+  runtime.stop();
+  assert.equal((await run).kind, "stopped");
+  await until(() => heldBoots.length === 1);
+  await sleep(20);
+  assert.equal(sent().length, 0, "the grader waits while the learner's next worker boots");
+  const [msg, worker] = heldBoots[0];
+  worker.reply(response(Res.PYTHON, msg.runId, {}));
+  worker.reply(response(Res.READY, msg.runId, {}));
+  await until(() => sent().length === 1);
+});
+
 test("only JavaScriptCore rehearses: Safari and every iOS browser, not Chromium, Edge, Android or Firefox", async () => {
   const safari =
     "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15";
