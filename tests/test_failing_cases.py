@@ -140,3 +140,31 @@ def test_every_group_of_generated_cases_has_its_texts_in_every_language(lang):
     for group in GROUPS:
         for key in (f"gen_{group}", f"gen_name_{group}", f"gen_hint_{group}"):
             assert key in CATALOGS[lang] or group == "label" and key == "gen_label", (lang, key)
+
+
+def test_a_case_made_to_fail_across_calls_keeps_its_hint():
+    """A cache keyed by the arguments' identity fails only where a caller refills the same lists: the verdict says
+    that it went wrong across calls and gives the refill cases' own hint (what to do), not none."""
+    from graders.engine.i18n import text
+    from werkbank.lessons import load_lesson
+
+    reference = next(cp for cp in load_lesson("perplexity-calibration").checkpoints if cp.id == "1").solution()
+    cached = (
+        reference
+        + """
+_computed = perplexity
+_seen = {}
+
+
+def perplexity(neg_log_probs, token_counts):
+    key = (id(neg_log_probs), id(token_counts))
+    if key not in _seen:  # the arguments are kept, so no id is reused
+        _seen[key] = (neg_log_probs, token_counts, _computed(neg_log_probs, token_counts))
+    return _seen[key][2]
+"""
+    )
+    verdict = grade_source("perplexity-calibration", "1", cached, lang="en", shrink_failures=False)
+    assert verdict["status"] == "fail", verdict["status"]
+    first = verdict["failure"]
+    assert first["kind"] == "repeated_calls" and first["case"].startswith("gen/refill/"), first
+    assert first["hint"] == text("gen_hint_refill", "en"), first["hint"]

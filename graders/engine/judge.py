@@ -568,7 +568,9 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
     call, source = call_texts(plan_case(prepared, case_id))
     reason, hint_key, kind = problem
     label, explain, hint = case_texts(meta, lang)
-    if kind in _NOT_THE_CASES or hint_key == "hint_near_float":
+    # a case made to fail only across calls (the same call again, refilled arguments) has a hint that speaks to that
+    own_speaks = kind == "repeated_calls" and (meta.get("generated") or {}).get("family") in _ACROSS_CALLS
+    if (kind in _NOT_THE_CASES and not own_speaks) or hint_key == "hint_near_float":
         # the case's own hint is about its input and what it should give, which is not what went wrong
         hint = text(hint_key, lang) if hint_key else None
     elif hint_key:
