@@ -28,6 +28,14 @@ _WEIGHTING_HINT = t(
     "Add up all NLL sums and all token counts first, then divide once: one average per token, not per sequence.",
     "اجمع كل مجاميع NLL وكل أعداد الرموز أولًا، ثم اقسم مرة واحدة: متوسط واحد لكل رمز، لا لكل تسلسل.",
 )
+_WIDTH_HINT = t(
+    "Tel de tokens op als Python-int's (int(n) per telling) of met np.sum, nooit in het kleine dtype van de array "
+    "zelf: een som in uint8 loopt voorbij 255 rond.",
+    "Add the token counts as Python ints (int(n) per count) or with np.sum, never in the array's own small dtype: a "
+    "sum kept in uint8 wraps round past 255.",
+    "اجمع أعداد الرموز أعدادًا صحيحة من بايثون (int(n) لكل عدد) أو بـ np.sum، لا بنوع المصفوفة الصغير نفسه: المجموع "
+    "المحفوظ في uint8 يلتفّ بعد 255.",
+)
 _ZERO_HINT = t(
     "Geen tokens betekent: niets om te meten. Geef perplexity nan, gemiddelde 0.0 en total_tokens 0 terug, zonder "
     "te delen door nul.",
@@ -306,7 +314,7 @@ def curated():
             "أعداد الرموز مصفوفة uint8 ‏(200 و100): 300 رمز معًا، أكثر مما يتسع له uint8. اجمعها أعدادًا صحيحة من "
             "بايثون (int(n) لكل عدد، أو np.sum الذي يجمع بنوع أوسع)، وإلا التفّ المجموع إلى 44.",
         ),
-        hint=_WEIGHTING_HINT,
+        hint=_WIDTH_HINT,
     )
     yield Case(
         id="negative-nll-zero-tokens",
