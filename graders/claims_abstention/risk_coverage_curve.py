@@ -219,9 +219,12 @@ def curated(lang=FALLBACK_LANGUAGE):
         SEED_SCORES,
         SEED_CORRECT,
         np.linspace(0.0, 1.0, 101),
-        "Precies 101 drempels (0; 0,01; ...; 1) is toegestaan.",
-        "Exactly 101 thresholds (0, 0.01, ..., 1) is allowed.",
-        "101 عتبة بالضبط (0 و0.01 ... و1) مسموحة.",
+        "Precies 101 drempels (0; 0,01; ...; 1) is toegestaan. Drempel 70 van np.linspace is 0.7000000000000001, net "
+        "boven de score 0.7: vergelijk precies, zonder marge of afronding.",
+        "Exactly 101 thresholds (0, 0.01, ..., 1) is allowed. np.linspace makes threshold 70 0.7000000000000001, just "
+        "above the score 0.7: compare exactly, with no tolerance or rounding.",
+        "101 عتبة بالضبط (0 و0.01 ... و1) مسموحة. العتبة 70 من np.linspace هي 0.7000000000000001، فوق الدرجة 0.7 "
+        "بقليل: قارن بدقة، بلا هامش ولا تقريب.",
     )
     yield _invalid(
         "thresholds-102",
