@@ -816,6 +816,27 @@ def test_a_mistake_that_fails_first_on_the_learners_first_failing_case_is_the_on
     assert known_mistake({"mistakes": [a, b]}, "y", {"kind": "return", "value": ["float", 2.0]}) is None
 
 
+def test_a_mistake_is_named_only_when_the_run_agrees_with_it_on_its_other_cases():
+    """Another bug can give a mistake's value on the learner's first failing case by chance. With the run's other
+    outcomes at hand, the mistake's words are given only when the learner did what the mistake did on every other
+    case of its fingerprint that the run holds (a case the run does not hold, as in an early verdict, says nothing)."""
+    from graders.engine.judge import known_mistake
+
+    wrong, other = ["float", 1.5], ["float", 7.0]
+    mistake = {
+        "name": "m",
+        "feedback": {},
+        "fails": {"x": {"kind": "return", "value": wrong}, "y": {"kind": "raise", "exc": "KeyError"}},
+    }
+    learner = {"kind": "return", "value": wrong}
+    key = {"mistakes": [mistake]}
+    same = {"x": learner, "y": {"kind": "raise", "exc": "KeyError"}}
+    assert known_mistake(key, "x", learner, same)["name"] == "m"
+    assert known_mistake(key, "x", learner, {"x": learner})["name"] == "m"  # y not in yet
+    assert known_mistake(key, "x", learner, {**same, "y": {"kind": "return", "value": other}}) is None
+    assert known_mistake(key, "x", learner, {**same, "y": {"kind": "raise", "exc": "TypeError"}}) is None
+
+
 def test_feedback_markdown_becomes_parts_the_verdict_shows_and_other_markdown_is_named(new_lesson):
     """Feedback may use `code`, *emphasis*, **strong** and [links](https://…): a learner whose failure matches the
     mistake gets them as parts the page builds elements from. A list, an image, $math$, raw HTML or a relative link

@@ -431,7 +431,7 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
         if len(kinds) < FAILING_LIMIT:
             kinds.append(problem[2])
         if first is None:
-            first = failure(prepared, case_id, actual, problem, lang)
+            first = failure(prepared, case_id, actual, problem, lang, outcomes)
             if actual and actual.get("kind") == "raise" and actual.get("traceback"):
                 verdict["traceback"] = actual["traceback"]
                 verdict["error_line"] = actual.get("error_line")
@@ -561,8 +561,11 @@ def call_texts(entry: dict) -> tuple[str, str]:
     return values.show_call(entry["call"], args, kwargs), values.call_source(entry["call"], args, kwargs)
 
 
-def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, lang: str) -> dict:
-    """The verdict's ``failure`` entry for one failing case: what was called, expected and got, and why."""
+def failure(
+    prepared: dict, case_id: str, actual: dict | None, problem: tuple, lang: str, outcomes: dict | None = None
+) -> dict:
+    """The verdict's ``failure`` entry for one failing case: what was called, expected and got, and why. ``outcomes``:
+    the run's outcomes by case id, which a declared mistake's feedback must agree with (:func:`known_mistake`)."""
     key = prepared["key"]
     meta = key["cases"][case_id]
     call, source = call_texts(plan_case(prepared, case_id))
@@ -593,7 +596,7 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
     }
     if actual and "later" in actual and actual.get("kind") == "return":
         entry["actual_later"] = show(actual["later"], more=text("more_items", lang), pasteable=True)
-    known = known_mistake(key, case_id, actual)
+    known = known_mistake(key, case_id, actual, outcomes)
     if known is not None:
         entry["mistake"], entry["feedback"] = known["name"], pick(known["feedback"], lang)
         entry["hint"] = None  # the author's words for exactly this mistake say it better than a hint about the case
@@ -603,33 +606,45 @@ def failure(prepared: dict, case_id: str, actual: dict | None, problem: tuple, l
     return entry
 
 
-def known_mistake(key: dict, case_id: str, actual: dict | None) -> dict | None:
+def known_mistake(key: dict, case_id: str, actual: dict | None, outcomes: dict | None = None) -> dict | None:
     """The declared mistake (with feedback) that fails ``case_id``, the learner's first failing case, exactly as the
     learner did: the same exception class, or the same value (and every way it misbehaves: a shared, changed or
-    mutating result). A mistake whose own first failing case is ``case_id`` goes before one that fails there only
-    later, so two mistakes that give the same value on a case are told apart by where each fails first; among equals
-    the first declared wins (``werkbank check`` reports such a pair)."""
+    mutating result). With ``outcomes`` (the learner's run, by case id), the learner must also have done what the
+    mistake did on every other case of its fingerprint the run holds: another bug that happens to give the mistake's
+    value on one case does not get the mistake's words. A mistake whose own first failing case is ``case_id`` goes
+    before one that fails there only later, so two mistakes that give the same value on a case are told apart by where
+    each fails first; among equals the first declared wins (``werkbank check`` reports such a pair)."""
     if not actual:
         return None
     later = None
     for mistake in key.get("mistakes") or ():
         theirs = mistake["fails"].get(case_id)
-        if theirs is None or theirs["kind"] != actual.get("kind"):
+        if theirs is None or not _same_failure(theirs, actual):
             continue
-        if theirs["kind"] == "raise":
-            same = theirs["exc"] == actual.get("exc")
-        else:
-            same = (
-                theirs["kind"] == "return"
-                and compare(theirs["value"], actual["value"]) is None
-                and all(actual.get(flag) for flag in OUTCOME_FLAGS if theirs.get(flag))
-            )
-        if not same:
+        if outcomes is not None and not all(
+            _same_failure(failed, outcomes[other])
+            for other, failed in mistake["fails"].items()
+            if other != case_id and other in outcomes
+        ):
             continue
         if next(iter(mistake["fails"])) == case_id:
             return mistake
         later = later or mistake
     return later
+
+
+def _same_failure(theirs: dict, actual: dict | None) -> bool:
+    """Whether the learner's outcome ``actual`` is what a declared mistake did on that case (``theirs``, from its
+    fingerprint): the same exception class, or the same value with every flag the mistake's result had."""
+    if not actual or theirs["kind"] != actual.get("kind"):
+        return False
+    if theirs["kind"] == "raise":
+        return theirs["exc"] == actual.get("exc")
+    return (
+        theirs["kind"] == "return"
+        and compare(theirs["value"], actual["value"]) is None
+        and all(actual.get(flag) for flag in OUTCOME_FLAGS if theirs.get(flag))
+    )
 
 
 def adopt_shrunk(verdict: dict, prepared: dict, case_id: str, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
