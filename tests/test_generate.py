@@ -262,6 +262,8 @@ def test_a_case_label_is_cut_at_its_first_clause_never_inside_brackets():
     assert label("The lesson's example: of the relevant d1 ...") == "The lesson's example"
     assert label("Ratio 0.5 (a half). Next") == "Ratio 0.5 (a half)"
     assert label("The value has 201 characters; without the spaces 199") == "The value has 201 characters"
+    # numbers listed with decimal commas (Dutch) are one clause; a semicolon after a word still ends it
+    assert label("Scores 0,1; 0,4 en 0,7; drempel 0,5. Meer") == "Scores 0,1; 0,4 en 0,7"
     long = "A claim whose value runs on and on past any label a learner could take in at a glance, far too long"
     assert label(long) == "A claim whose value runs on and on past any label a learner could take in at a glance…"
 

@@ -240,7 +240,7 @@ _OPENERS, _CLOSERS = "([{", ")]}"
 
 def _first_clause(text: str) -> str:
     """``text`` up to its first ". ", ": " or "; " (Arabic's "؛ " too) outside brackets: "One fact row (source s1:
-    blue)" stays whole."""
+    blue)" stays whole, and so does a list of numbers written with decimal commas ("scores 0,1; 0,4 en 0,7")."""
     depth = 0
     for i, ch in enumerate(text):
         if ch in _OPENERS:
@@ -248,6 +248,8 @@ def _first_clause(text: str) -> str:
         elif ch in _CLOSERS:
             depth = max(0, depth - 1)
         elif ch in ".:;؛" and depth == 0 and text[i + 1 : i + 2] == " ":
+            if ch in ";؛" and text[i - 1 : i].isdigit() and text[i + 2 : i + 3].isdigit():
+                continue  # numbers listed with decimal commas, as Dutch writes them
             return text[:i]
     return text
 
