@@ -353,7 +353,9 @@ def test_a_case_that_fails_only_after_earlier_calls_says_so_and_passes_when_trie
 
 def test_in_arabic_the_verdict_and_the_trace_speak_arabic_and_keep_code_in_order(ar_page):
     """A failing Check of the reliability checkpoint's binning mistake in Arabic: the counts, the list and the
-    trace are Arabic, and the case hint's interval and code are left-to-right isolates."""
+    trace are Arabic, and the case hint's interval and code are left-to-right isolates. The engine marks the values
+    it fills into a sentence (the counts by kind, a label's parts) with Unicode isolates; the page shows each as an
+    element of its own, never as the bare controls, which split a count from its words."""
     from werkbank.lessons import load_lesson
 
     page = ar_page
@@ -361,7 +363,14 @@ def test_in_arabic_the_verdict_and_the_trace_speak_arabic_and_keep_code_in_order
     state, _ = check_by_keyboard(page, "2", mistake)
     assert state == "fail"
     box = section(page, "2").locator("[data-verdict]")
-    assert "الحالات الفاشلة حسب النوع" in box.locator("[data-summary]").inner_text()
+    summary = box.locator("[data-summary]")
+    assert "الحالات الفاشلة حسب النوع" in summary.inner_text()
+    assert summary.locator("bdi").count() >= 1
+    shown = box.evaluate(
+        "el => [el.querySelector('[data-summary]').textContent,"
+        " ...[...el.querySelectorAll('.failing-label')].map((l) => l.textContent)]"
+    )
+    assert not any(control in text for text in shown for control in "\u2066\u2067\u2068\u2069"), shown
     hint = box.locator(".verdict-details dd", has_text="searchsorted")
     assert hint.count() == 1
     runs = hint.locator(".ltr-run").all_inner_texts()

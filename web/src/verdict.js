@@ -320,7 +320,7 @@ export function renderVerdict(
   }
   if (verdict.status === "fail" && typeof verdict.summary_text === "string" && verdict.summary_text) {
     // every failing case counted by kind (graders/engine/judge.py summary), before the first one is shown
-    const summary = el("p", "verdict-summary", verdict.summary_text);
+    const summary = sentence("p", "verdict-summary", verdict.summary_text); // its kinds are a filled-in value
     summary.dataset.summary = "";
     area.append(summary);
   }
@@ -493,7 +493,7 @@ export function failingList(verdict, { onTryCase = null, onTraceCase = null, idP
     li.dataset.case = String(item.case || "");
     const head = el("div", "failing-item-head");
     const labelId = `${idPrefix}-failing-${index + 1}`;
-    const label = el("span", "failing-label", item.label || item.case || "");
+    const label = sentence("span", "failing-label", item.label || item.case || "");
     label.id = labelId;
     head.append(label);
     if (item.kind) head.append(el("span", "failing-kind", t(`kind_${item.kind}`)));
