@@ -532,13 +532,15 @@ export const VERDICTS_KEY = "werkbank:verdicts";
 const VERDICT_LIMIT = 60_000;
 
 /**
- * A verdict as it is kept: without its output (the page shows it only after a Check), and smaller than VERDICT_LIMIT
+ * A verdict as it is kept: without its output (the page shows it only after a Check), with the number of its failing
+ * cases (`failed_count`) instead of all their ids (thousands when every case fails), and smaller than VERDICT_LIMIT
  * (first without the failing cases' sources, marked `kept_without_sources`, then with only the first 20 of them
  * listed, then without their list, then without the plot); null when even that is too large.
  */
 export function compactVerdict(verdict) {
   if (!isObject(verdict)) return null;
-  const { stdout, stderr, ...rest } = verdict; // eslint-disable-line no-unused-vars
+  const { stdout, stderr, failed_cases, ...rest } = verdict; // eslint-disable-line no-unused-vars
+  if (Array.isArray(failed_cases)) rest.failed_count = failed_cases.length;
   const steps = [
     (v) => v,
     (v) => ({

@@ -479,7 +479,11 @@ function roveRows(list) {
  */
 export function failingList(verdict, { onTryCase = null, onTraceCase = null, idPrefix = "verdict" } = {}) {
   const listed = Array.isArray(verdict.failing) ? verdict.failing : [];
-  const total = Array.isArray(verdict.failed_cases) ? verdict.failed_cases.length : listed.length;
+  const total = Array.isArray(verdict.failed_cases)
+    ? verdict.failed_cases.length
+    : Number.isInteger(verdict.failed_count) // a kept verdict (storage.js compactVerdict)
+      ? verdict.failed_count
+      : listed.length;
   if (!listed.length) return null;
   const box = el("details", "failing-list");
   box.dataset.failing = String(total);

@@ -355,6 +355,12 @@ test("the last verdict of a checkpoint is kept apart, without its output, and bo
   assert.equal(small.kept_without_sources, true); // the page says why a listed case has no Try
   const long = { status: "fail", failing: Array.from({ length: 50 }, () => ({ call: "x".repeat(1500) })) };
   assert.equal(compactVerdict(long).failing.length, 20); // fewer cases listed rather than none
+  // every case failed: thousands of long case ids, kept as their number, and the rest of the verdict kept whole
+  const ids = Array.from({ length: 1500 }, (_, i) => `gen/context/relevant[${i}]/random-${i}/${i}`);
+  const all = { status: "fail", passed: 0, total: 1500, failed_cases: ids, failing: [{ call_source: "f([])" }] };
+  const keptAll = compactVerdict(all);
+  assert.ok(keptAll && keptAll.failed_count === 1500 && keptAll.failed_cases === undefined);
+  assert.equal(keptAll.failing[0].call_source, "f([])");
   verdicts.clear();
   assert.equal(verdicts.get("les", "1"), null);
 });
