@@ -681,11 +681,23 @@ def test_run_also_draws_the_learners_reliability_diagram(lesson_pages):
 
 
 def test_language_switch_keeps_the_place(save_data_page, isolated_server):
+    """The other language's page opens at the same checkpoint. A verdict kept from the English page is not shown on
+    the Dutch one, whose learner would read English sentences in it, and is shown again back on the English page."""
     page = save_data_page
     page.goto(f"{isolated_server.url}lessons/{LESSON}/en.html#checkpoint-2")
+    verdict = {"status": "pass", "passed": 3, "total": 3, "lang": "en", "message": "All 3 cases pass."}
+    kept = {LESSON: {"2": {"verdict": verdict, "timeLimit": 5, "code": "", "at": "2026-12-06T04:00:00Z"}}}
+    page.evaluate("(doc) => localStorage.setItem('werkbank:verdicts', JSON.stringify(doc))", kept)
+    shown = "() => document.querySelector('[data-checkpoint=\"2\"] [data-verdict]').dataset.restored || 'no'"
     page.locator('.lang-switch a[hreflang="nl"]').click()
     page.wait_for_url(re.compile(r"/nl\.html#checkpoint-2$"))
     assert page.get_attribute("html", "lang") == "nl"
+    page.wait_for_selector("body[data-editors=ready]", state="attached")
+    assert page.evaluate(shown) == "no"
+    page.locator('.lang-switch a[hreflang="en"]').click()
+    page.wait_for_url(re.compile(r"/en\.html#checkpoint-2$"))
+    page.wait_for_selector("body[data-editors=ready]", state="attached")
+    assert page.evaluate(shown) == "true"
 
 
 def test_theme_toggle_is_remembered(save_data_page, isolated_server):

@@ -891,10 +891,13 @@ export class CheckpointView {
   }
 
   /** Show the verdict of the last Check again after a reload (storage.js VerdictStore), saying when it was given
-   * and whether the code has changed since. Not announced: nothing ran. */
+   * and whether the code has changed since. Not announced: nothing ran. A verdict given on a page of another
+   * language stays kept but is not shown here: its sentences are in that language (the progress badge still says
+   * whether the checkpoint passed). */
   _restoreVerdict() {
     const kept = this.data && this.page.verdicts ? this.page.verdicts.get(this.lesson.id, this.data.id) : null;
     if (!kept) return;
+    if (typeof kept.verdict.lang === "string" && kept.verdict.lang !== String(this.lang)) return;
     try {
       this._showKept(kept);
     } catch (error) {
