@@ -261,7 +261,7 @@ def test_a_check_waiting_behind_a_run_says_so_and_a_stop_is_not_said_of_the_next
 def test_reset_while_the_code_runs_changes_nothing_and_says_to_stop_first(iso):
     """Reset pressed while the checkpoint's code runs used to put the starter in and say "reset" while the run went
     on (and a Stop then said the code was still in the editor): the editor and the run are left as they are, and the
-    page says to stop first."""
+    page says to stop first, aloud and on the screen (once, however often Reset is pressed), until the run ends."""
     page = iso
     loop = "while True:\n    pass\n"
     replace_code(page, "1", loop)
@@ -276,8 +276,12 @@ def test_reset_while_the_code_runs_changes_nothing_and_says_to_stop_first(iso):
     poll(page, "(t) => window.__said.some((s) => s.startsWith(t))", ui("reset_while_running"))
     assert editor_text(page, "1").strip() == loop.strip()
     assert section(page, "1").locator("[data-verdict]").get_attribute("data-verdict") == "running"
+    click(page, "1", "reset")
+    note = section(page, "1").locator("[data-verdict] [data-busy-note]")
+    assert note.count() == 1 and note.inner_text() == ui("reset_while_running")
     click(page, "1", "stop")
     wait_for(page, '[data-checkpoint="1"] [data-verdict][data-stopped="true"]', timeout=30)
+    assert note.count() == 0
     clean_checkpoints(page)
 
 

@@ -979,6 +979,12 @@ export class CheckpointView {
     if (this.busy) {
       // this editor's code is running: the notice would replace "Running…" while it goes on, and a Stop would then
       // say the code is still in the editor of the starter. Reset waits for the code to end, as Run and Check do.
+      // Said aloud and shown under "Running…" (gone with it when the job's result replaces the area).
+      if (!this.verdict.querySelector("[data-busy-note]")) {
+        const note = el("p", "verdict-note", t("reset_while_running"));
+        note.dataset.busyNote = "";
+        this.verdict.append(note);
+      }
       this.page.announce(t("reset_while_running"));
       return;
     }
