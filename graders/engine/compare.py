@@ -150,7 +150,8 @@ def _cmp(expected, actual):
     e, a = expected[0], actual[0]
     if e != "foreign" and too_large(actual):
         # the runner did not read it (values.encode's budget, a container's limit): its type is not the fault
-        return _fail("too_large", {"expected": type_name(expected), "actual": actual[1]}, "hint_too_large")
+        name = actual[1][: -len(" (too large)")]  # the sentence says "too large" in the learner's language
+        return _fail("too_large", {"expected": type_name(expected), "actual": name}, "hint_too_large")
     if e != a:
         return _type_fail(expected, actual)
     if e == "none":

@@ -42,7 +42,10 @@ def _outcome_text(outcome: dict, lang: str, message_graded: bool = True) -> str:
     kind = outcome.get("kind")
     more = text("more_items", lang)
     if kind == "return":
-        return show(outcome["value"], more=more, pasteable=True)
+        value = outcome["value"]
+        if isinstance(value, list) and values.too_large(value):  # not Python to paste: said in the learner's language
+            return "<" + text("value_too_large", lang, type=value[1][: -len(" (too large)")]) + ">"
+        return show(value, more=more, pasteable=True)
     if kind == "raise":
         message = outcome.get("message") or ""
         return f"{outcome['exc']}({message[:200]!r})" if message and message_graded else outcome["exc"]
