@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .values import show, too_large
+from .values import show, too_large, too_large_type
 
 REL_TOL = 1e-9
 ABS_TOL = 1e-12
@@ -150,8 +150,8 @@ def _cmp(expected, actual):
     e, a = expected[0], actual[0]
     if e != "foreign" and too_large(actual):
         # the runner did not read it (values.encode's budget, a container's limit): its type is not the fault
-        name = actual[1][: -len(" (too large)")]  # the sentence says "too large" in the learner's language
-        return _fail("too_large", {"expected": type_name(expected), "actual": name}, "hint_too_large")
+        # the sentence says "too large" in the learner's language: the type name alone goes in
+        return _fail("too_large", {"expected": type_name(expected), "actual": too_large_type(actual)}, "hint_too_large")
     if e != a:
         return _type_fail(expected, actual)
     if e == "none":

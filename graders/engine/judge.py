@@ -44,7 +44,7 @@ def _outcome_text(outcome: dict, lang: str, message_graded: bool = True) -> str:
     if kind == "return":
         value = outcome["value"]
         if isinstance(value, list) and values.too_large(value):  # not Python to paste: said in the learner's language
-            return "<" + text("value_too_large", lang, type=value[1][: -len(" (too large)")]) + ">"
+            return "<" + text("value_too_large", lang, type=values.too_large_type(value)) + ">"
         return show(value, more=more, pasteable=True)
     if kind == "raise":
         message = outcome.get("message") or ""

@@ -376,6 +376,11 @@ def too_large(w) -> bool:
     return w[0] == "foreign" and type(w[1]) is str and w[1].endswith(" (too large)")
 
 
+def too_large_type(w) -> str:
+    """The type name a :func:`too_large_marker` stands for (``"int"`` of ``int (too large)``)."""
+    return w[1][: -len(" (too large)")]
+
+
 _MEMO_TYPES = (list, tuple, dict, set, frozenset)
 
 
