@@ -813,9 +813,10 @@ test("time limits grow with a slow learner worker's speed measure, within bounds
 });
 
 test("a job at its time limit goes on when the page measures the machine slower now than at its quickest", async () => {
-  const outcome = async (factor, runMs = 600, bootLoad = 10) => {
+  const outcome = async (factor, runMs = 600, bootLoad = 10, burst = null) => {
     let load = 10; // ms of the load measure; `factor` times that once the job runs
     let booted = 0; // learner workers that said READY: from the first on, the load is `bootLoad`
+    let bursting = false; // the next reading meets a moment's burst: it takes `burst` ms
     const { runtime } = makeRuntime(
       scripted({
         boot(msg, worker) {
@@ -824,6 +825,7 @@ test("a job at its time limit goes on when the page measures the machine slower 
           setTimeout(() => {
             booted += 1;
             if (booted === 1) load = bootLoad;
+            bursting = burst !== null;
             worker.reply(response(Res.READY, msg.runId, { speed: SPEED_BASE_MS })); // as fast as the limits assume
           }, 20); // after the page's own quickest reading (at the grader's READY)
           return false;
@@ -836,7 +838,11 @@ test("a job at its time limit goes on when the page measures the machine slower 
         },
       }),
       {
-        meter: () => load,
+        meter: () => {
+          if (!bursting) return load;
+          bursting = false;
+          return burst;
+        },
       },
     );
     runtime.warm("l", ["1"]);
@@ -862,6 +868,10 @@ test("a job at its time limit goes on when the page measures the machine slower 
   // a worker that booted under the load it meets at the limit measured its speed under it already: no growth
   const loadedAtBoot = await outcome(4, 600, 40);
   assert.deepEqual(loadedAtBoot, { kind: "timeout", timeLimit: 0.1, checks: 1 });
+  // one reading beside a worker's READY that met a burst as slow as the load at the limit: the load came after the
+  // boot all the same, so the limit grows (the worker's reading is the median of three)
+  const burstAtBoot = await outcome(MAX_SLOWNESS, 600, 10, 10 * MAX_SLOWNESS);
+  assert.deepEqual(burstAtBoot, { kind: "result", timeLimit: undefined, checks: 1 });
   const endless = await outcome(MAX_SLOWNESS * 4, null); // never past MAX_SLOWNESS times the limit
   assert.deepEqual(endless, { kind: "timeout", timeLimit: 0.1 * MAX_SLOWNESS, checks: 2 });
 });
