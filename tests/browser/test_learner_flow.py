@@ -210,10 +210,17 @@ def test_hints_are_revealed_one_at_a_time_and_remembered(save_data_page, isolate
     assert 2 <= total <= 3
     button = section(page, "1").locator('[data-action="hint"]')
     assert button.inner_text() == "Hint"
+    announcer = page.locator("[data-announcer]")
     for shown in range(1, total + 1):
         button.click()
         assert [hints.nth(i).is_visible() for i in range(total)] == [i < shown for i in range(total)]
         assert focused(page) == "button[hint]"
+        # a screen reader hears the hint's number, then its text: not run into one word ("Hint 1 of 3Do all ...")
+        hint = hints.nth(shown - 1)
+        number = hint.locator(".hint-number").inner_text()
+        first = hint.locator(":scope > :not(.hint-number)").first.inner_text().split()[0]
+        page.wait_for_function("t => document.querySelector('[data-announcer]').textContent.includes(t)", arg=number)
+        assert announcer.text_content().startswith(f"{number}: {first}"), announcer.text_content()
     assert button.get_attribute("aria-disabled") == "true" and button.inner_text() == "All hints shown"
     button.focus()
     page.keyboard.press("Enter")  # aria-disabled: no effect, no error, focus stays

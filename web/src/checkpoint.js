@@ -107,6 +107,16 @@ const markErrorLine = (view, line) => editor.markErrorLine(view, line);
 const goToLine = (view, line) => editor.goToLine(view, line);
 const focusEditor = (view) => editor.focusEditor(view);
 
+/**
+ * What a revealed hint says to a screen reader: its number, then its text. Each block of the hint is read apart
+ * (its textContent alone runs "Hint 1 of 3" into the hint's first word).
+ */
+function hintAnnouncement(hint) {
+  const blocks = Array.from(hint.childNodes, (node) => node.textContent.replace(/\s+/g, " ").trim()).filter(Boolean);
+  const [number = "", ...body] = blocks;
+  return body.length ? `${number}: ${body.join(" ")}` : number;
+}
+
 const DRAFT_DELAY_MS = 400;
 /** How long the note after choosing between two tabs' versions stays. */
 const DRAFT_NOTICE_MS = 8000;
@@ -441,7 +451,7 @@ export class CheckpointView {
     const shown = this.hints.filter((hint) => !hint.hidden).length;
     this.store.markHintsShown(this.lesson.id, this.data.id, shown);
     this._hintButton();
-    this.page.announce(next.textContent.replace(/\s+/g, " ").trim());
+    this.page.announce(hintAnnouncement(next));
   }
 
   // ---------------------------------------------------------------- state
