@@ -45,8 +45,8 @@ print("nothing to see")
 """
 
 
-def test_a_task_a_run_leaves_behind_never_reaches_a_later_run_or_check(page, isolated_server):
-    open_lesson(page, isolated_server)
+def test_a_task_a_run_leaves_behind_never_reaches_a_later_run_or_check(lesson_pages):
+    page = lesson_pages()
     state, _, output = run(page, "try", LEAVES_A_TASK)
     assert "nothing to see" in output, (state, output)
     page.wait_for_timeout(300)  # the task's turn comes as soon as the worker's event loop is free
@@ -91,10 +91,10 @@ def test_a_run_pressed_while_the_grader_still_loads_leaves_the_page_ready_for_a_
         context.close()
 
 
-def test_every_learner_worker_hashes_strings_the_same_way(page, isolated_server):
+def test_every_learner_worker_hashes_strings_the_same_way(lesson_pages):
     """Each job gets a new worker, and every worker starts Python with the same hash seed: code that iterates a set
     of strings prints, returns and is graded the same way on every Run and Check."""
-    open_lesson(page, isolated_server)
+    page = lesson_pages()
     code = "print(list({'d1', 'd2', 'd3', 'd4', 'd5', 'x', 'yy'}), hash('abc'))"
     outputs = {run(page, "try", code)[2].strip() for _ in range(3)}
     assert len(outputs) == 1, outputs

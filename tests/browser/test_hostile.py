@@ -1,10 +1,10 @@
 """Runaway and hostile learner code, through the lesson page's editors in real Chromium.
 
 Each case runs the way a learner would: code typed into a checkpoint's editor (or the free "try" editor), then Run,
-Check or Stop. One page per server is shared by the whole module (Python boots once per server); every test leaves
-Python ready again. Cases that depend on cross-origin isolation (Stop) run on both hosts: ``werkbank serve``
-(isolated, Stop raises KeyboardInterrupt) and a plain ``python3 -m http.server`` with service workers blocked (not
-isolated, Stop replaces the worker).
+Check or Stop. One page on ``werkbank serve`` is shared by the whole module (Python boots once); every test leaves
+Python ready again. Stop ends the job's worker whatever the host (runtime.js never branches on isolation; Stop on a
+plain static host: tests/engines/walk.py, in Firefox and WebKit); what learner code can reach on a host that sends
+no policy headers: test_confinement.py.
 """
 
 from __future__ import annotations
@@ -130,9 +130,8 @@ def stop_after(page, cp, code, *, while_running=None):
 # ---------------------------------------------------------------- sleep, input
 
 
-@pytest.mark.parametrize("server_name", ["isolated_server", "plain_server"])
-def test_stop_ends_a_long_sleep(pages, server_name):
-    page = pages(server_name)
+def test_stop_ends_a_long_sleep(iso):
+    page = iso
     took = stop_after(page, "try", "import time\nprint('sleeping')\ntime.sleep(10**6)\nprint('woke')\n")
     assert took < 10
     assert "time.sleep(10**6)" in editor_text(page, "try")
@@ -197,9 +196,8 @@ def test_huge_allocation_is_an_error_and_the_page_stays_usable(iso, code, errors
 # ---------------------------------------------------------------- output floods
 
 
-@pytest.mark.parametrize("server_name", ["isolated_server", "plain_server"])
-def test_endless_printing_is_capped_and_stop_works(pages, server_name):
-    page = pages(server_name)
+def test_endless_printing_is_capped_and_stop_works(iso):
+    page = iso
     out = section(page, "try").locator("[data-output]")
 
     def capped(pg):

@@ -233,8 +233,11 @@ def test_after_one_visit_a_check_works_offline(sw_context, plain_server):
     put_solution(page, "2")
     state, text = _check(page, "2")
     assert state == "pass", text
-    page.goto(plain_server.url)  # another page of the site, never opened before, offline too
-    _wait(page, "body[data-runtime=ready]")
+    # another page of the site, never opened before, offline too (its Python would boot from the files the lesson
+    # page just booted from, offline: not again here)
+    sw_context.add_init_script(SAVE_DATA)
+    page.goto(plain_server.url)
+    _wait(page, f'html[data-offline=ready] a[data-lesson="{LESSON}"]')
     assert page.locator(f'a[data-lesson="{LESSON}"]').count() == 1
 
 

@@ -1,6 +1,6 @@
 """WebKit (WebKitGTK, Safari's engine: MiniBrowser through WebKitWebDriver): a learner's walk on a plain static host
 and on ``werkbank serve`` (tests/engines/walk.py says what each walk proves). WebKitGTK is cross-origin isolated
-without ``SharedArrayBuffer``, so its Stop never interrupts: it switches to the spare or ends the worker."""
+without ``SharedArrayBuffer``; nothing needs it: Stop ends the worker in every engine."""
 
 from __future__ import annotations
 

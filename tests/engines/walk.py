@@ -185,18 +185,14 @@ def plain_host_walk(walk: Walk, server) -> dict:
 
 
 def stop_endless_loop(walk: Walk) -> str:
-    """Run ``while True: pass`` in the free editor, press Stop, wait until the page is ready again. Returns the Stop
-    the page had to use (runtime.js ``_interrupt``): "switch" (a spare learner worker was ready and took over),
-    "interrupt" (KeyboardInterrupt through a SharedArrayBuffer) or "terminate" (no spare and no SharedArrayBuffer:
-    the worker is ended and a new one boots)."""
+    """Run ``while True: pass`` in the free editor, press Stop, wait until the page is ready again. Stop ends the
+    worker in every engine (runtime.js ``_interrupt``); returns what took over: "spare" (a pristine learner worker
+    was ready) or "boot" (none was: the page waited for a new one)."""
     d = walk.d
     walk.set_code("try", "while True:\n    pass\n")
     d.press_button('[data-playground] [data-action="run"]')
     d.wait("() => document.body.dataset.runtime === 'running'", timeout=CHECK_S, what="the loop running")
-    kind = d.evaluate(
-        "() => document.body.dataset.spare === 'ready' ? 'switch' : "
-        "(crossOriginIsolated && typeof SharedArrayBuffer === 'function' ? 'interrupt' : 'terminate')"
-    )
+    kind = d.evaluate("() => document.body.dataset.spare === 'ready' ? 'spare' : 'boot'")
     d.press_button('[data-playground] [data-action="stop"]')
     d.wait(
         "() => document.querySelector('[data-playground]').dataset.state === 'idle'",
@@ -213,9 +209,8 @@ def stop_endless_loop(walk: Walk) -> str:
 
 def isolated_host_walk(walk: Walk, server) -> dict:
     """On ``werkbank serve`` (COOP/COEP headers, isolated from the first load): the Arabic lesson becomes ready and
-    lays out right to left with code left to right; Stop right after ready (no spare booted yet: the interrupting
-    Stop where the engine has SharedArrayBuffer) ends an endless loop; the first checkpoint's starter fails and its
-    reference passes."""
+    lays out right to left with code left to right; Stop right after ready (no spare booted yet: the page waits
+    for a new worker) ends an endless loop; the first checkpoint's starter fails and its reference passes."""
     d = walk.d
     seen: dict = {}
     with walk.step("Arabic page -> ready, right to left"):
