@@ -113,3 +113,11 @@ def test_a_generated_case_reads_as_a_phrase_in_the_verdict_headline():
     for lang in LANGUAGES:
         message = text("fail", lang, passed=1, total=2, case=label)
         assert ".." not in message and message.rstrip().endswith(".")
+
+
+def test_a_float_in_a_message_is_written_as_the_learners_language_writes_it():
+    """The time limit in Dutch reads "5,0 s" (a decimal comma, as the lessons' Dutch texts write numbers), in English
+    "5.0 s"; whole numbers and texts are left as they are."""
+    assert "(5,0 s)" in text("timeout", "nl", seconds=5.0)
+    assert "(5.0 s)" in text("timeout", "en", seconds=5.0)
+    assert "(12 s)" in text("timeout", "nl", seconds=12)

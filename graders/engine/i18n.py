@@ -93,6 +93,16 @@ def isolate(value: str) -> str:
     return balanced
 
 
+def decimal(value: float, lang: str) -> str:
+    """A number as ``lang`` writes it: a decimal comma in Dutch ("5,0"), a point elsewhere (web/src/i18n.js too)."""
+    written = str(value)
+    return written.replace(".", ",") if lang == "nl" else written
+
+
 def text(key: str, lang: str, **params) -> str:
-    """An engine message in the learner's language; every text filled in is :func:`isolate`-d."""
-    return lookup(CATALOGS, key, lang, **{k: isolate(v) if type(v) is str else v for k, v in params.items()})
+    """An engine message in the learner's language; every text filled in is :func:`isolate`-d, and every float is
+    written as the language writes it (:func:`decimal`)."""
+    filled = {
+        k: isolate(v) if type(v) is str else decimal(v, lang) if type(v) is float else v for k, v in params.items()
+    }
+    return lookup(CATALOGS, key, lang, **filled)

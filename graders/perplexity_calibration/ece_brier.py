@@ -454,7 +454,7 @@ def curated():
         ([0.6] * 5, [1, 1, 1, 0, 0]),
         {},
         t(
-            "Zekerheid 0,6 en 3 van 5 goed: perfect gekalibreerd, dus ECE 0. Brier = (3·0,16 + 2·0,36)/5 = 0.24 meet "
+            "Zekerheid 0,6 en 3 van 5 goed: perfect gekalibreerd, dus ECE 0. Brier = (3·0,16 + 2·0,36)/5 = 0,24 meet "
             "ook dat de zekerheid goede en foute antwoorden niet scheidt.",
             "Confidence 0.6 and 3 of 5 right: perfectly calibrated, so the ECE is 0. Brier = (3·0.16 + 2·0.36)/5 = "
             "0.24 also measures that the confidence does not separate right answers from wrong ones.",

@@ -34,10 +34,23 @@ export function fill(template, values = {}) {
   );
 }
 
-/** The string for `key` with `{name}` placeholders filled from `values`, under the fallback rule. */
+/** A number as the page's language writes it: a decimal comma in Dutch ("21,2"), a point elsewhere. */
+export function decimal(value, lang = language) {
+  const text = String(value);
+  return lang === "nl" ? text.replace(".", ",") : text;
+}
+
+/**
+ * The string for `key` with `{name}` placeholders filled from `values`, under the fallback rule. A number that is
+ * not whole is written as the page's language writes it (decimal).
+ */
 export function t(key, values = {}) {
-  if (has(own, key) && own[key]) return fill(own[key], values);
-  if (has(fallback, key)) return fill(fallback[key], values);
+  const local = {};
+  for (const [name, value] of Object.entries(values))
+    local[name] =
+      typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value) ? decimal(value) : value;
+  if (has(own, key) && own[key]) return fill(own[key], local);
+  if (has(fallback, key)) return fill(fallback[key], local);
   console.error(`werkbank: UI string ${JSON.stringify(key)} is missing from the catalog`);
   return key;
 }

@@ -37,6 +37,14 @@ test("t(): own language, then the fallback language, then the key itself (logged
   assert.ok(isRtl("ar") && !isRtl("nl"));
 });
 
+test("t(): a number that is not whole is written with the page language's decimal separator", () => {
+  loadStrings(null, { lang: "nl", strings: { limit: "Tijdslimiet bereikt ({seconds} s), {n} gevallen" } });
+  assert.equal(t("limit", { seconds: 21.2, n: 3 }), "Tijdslimiet bereikt (21,2 s), 3 gevallen");
+  assert.equal(t("limit", { seconds: "21.2", n: 3 }), "Tijdslimiet bereikt (21.2 s), 3 gevallen"); // text stays text
+  loadStrings(null, { lang: "en", strings: { limit: "Time limit reached ({seconds} s)" } });
+  assert.equal(t("limit", { seconds: 21.2 }), "Time limit reached (21.2 s)");
+});
+
 test("right-to-left comments: which are, and the left-to-right runs inside them", () => {
   assert.ok(isMostlyRtl("مثال: [0, 1]"));
   assert.ok(!isMostlyRtl("print the list [0, 1] here"));
