@@ -104,10 +104,10 @@ def focused_row(page, cp):
     )
 
 
-def test_a_failure_among_the_first_cases_shows_while_the_others_run_then_the_whole_verdict(en_page):
+def test_a_failing_check_shows_its_first_failure_early_then_counts_by_kind_lists_the_cases_and_announces_it(en_page):
     """A wrong solution's first failing case is on the page while the Check still runs the other cases (the early
     verdict: its case, without counts, nothing to try yet); the verdict of the whole run then replaces it, with the
-    counts, and names the same case."""
+    counts by kind, and names the same case; it is announced once; the failing cases are listed."""
     page = en_page
     page.evaluate("""() => {
         const sec = document.querySelector('[data-checkpoint="1"]');
@@ -121,29 +121,23 @@ def test_a_failure_among_the_first_cases_shows_while_the_others_run_then_the_who
                                     buttons: box.querySelectorAll('[data-action="try-case"]').length});
         }).observe(sec, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-verdict', 'data-state']});
     }""")
+    page.evaluate("window.__said = []")
     state, text = check_by_keyboard(page, "1", NO_CHECKS)
     seen = page.evaluate("window.__verdicts")
     early = [v for v in seen if v["state"] == "running" and v["verdict"] == "fail"]
     assert early, seen
     assert "still checking" in early[-1]["line"] and "/" not in early[-1]["line"] and early[-1]["buttons"] == 0
-    label = section(page, "1").locator("[data-verdict] .case-label").inner_text()
+    box = section(page, "1").locator("[data-verdict]")
+    label = box.locator(".case-label").inner_text()
     assert state == "fail" and early[-1]["label"] == label
     assert "still checking" not in text and "/" in section(page, "1").locator(".verdict-line").inner_text()
-
-
-def test_a_failing_check_counts_by_kind_lists_the_cases_and_announces_the_first(en_page):
-    page = en_page
-    page.evaluate("window.__said = []")
-    state, text = check_by_keyboard(page, "1", NO_CHECKS)
-    assert state == "fail"
-    box = section(page, "1").locator("[data-verdict]")
     summary = box.locator("[data-summary]").inner_text()
     assert "with invalid input" in summary
     # the first failing case: an invalid input whose message is not graded, so "Expected" is the exception type
     expected = box.locator(".verdict-details dt", has_text="Expected").locator("xpath=following-sibling::dd[1]")
     assert expected.inner_text().strip() == "ValueError"
-    label = box.locator(".case-label").inner_text()
-    # one announcement: not passed, with the counts, the first failing case's label and why it failed
+    # one announcement (the early verdict is not one): not passed, with the counts, the first failing case's label
+    # and why it failed
     announced = said(page)
     assert len(announced) == 1, announced
     headline = box.locator(".verdict-line").inner_text()
