@@ -3,9 +3,10 @@
 A few checks prove a property of files that rarely change, at a minute or more of CPU each: every mutant of every
 reference solution is killed by its checkpoint's cases (tests/test_mutants.py), CPython and Pyodide give every
 checkpoint file the same verdict (tests/test_checkpoints.py), the site's workers give every file the command line's
-verdict and a page the same one on every Check (tests/browser/test_one_verdict.py), the bytecode build grades like the
-stock build (tests/browser/test_offline.py); a few cheaper ones cost ~10 s each and change as rarely (the cases the
-build ships, tests/test_build_cases.py; trivial programs, tests/test_checkpoints.py). Each gives the same answer for the
+verdict (in other languages too: tests/browser/test_grading.py) and a page the same one on every Check
+(tests/browser/test_one_verdict.py), the bytecode build grades like the stock build (tests/browser/test_offline.py); a
+few cheaper ones cost ~10 s each and change as rarely (the cases the build ships, tests/test_build_cases.py; trivial
+programs, tests/test_checkpoints.py). Each gives the same answer for the
 same inputs: grading is deterministic (fixed seeds, CPU-time limits far above what the files need), and the inputs are
 files in this repository plus a few tool versions. So each keeps a stamp, ``tests/stamps/<name>.json``, committed with
 the change that produced it: per item (a checkpoint, say), the SHA-256 of everything its answer depends on and what the
@@ -115,6 +116,32 @@ GRADING_INPUTS = (
     "werkbank/lessons.py",
     "werkbank/markdown.py",
 )
+
+
+#: What a file's verdict from the site's workers depends on besides its lesson: the engine and hosts, the plan the build
+#: ships, the workers' scripts, the Pyodide runtime (and its bytecode build), and which files the checker lists.
+BROWSER_PARITY_INPUTS = (
+    *GRADING_INPUTS,
+    "graders/hosts/*.py",
+    "werkbank/build.py",
+    "werkbank/check.py",
+    "werkbank/bytecode.py",
+    "werkbank/vendor/*.py",
+    "web/src/**/*.js",
+    "package-lock.json",
+    "node_modules/pyodide/pyodide-lock.json",
+    "tests/browser/helpers.py",
+)
+
+
+def python312_version() -> str:
+    """The version of the Python that compiles the build's runtime to bytecode ("none": the build ships it stock)."""
+    from werkbank import bytecode
+
+    try:
+        return bytecode.find_python312()[1]
+    except bytecode.BytecodeUnavailable:
+        return "none"
 
 
 def lesson_inputs(lesson) -> list[str]:

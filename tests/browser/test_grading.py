@@ -18,6 +18,7 @@ from tests.browser.helpers import (
     final,
     site_verdict,
 )  # drives the site's learner and grader workers message by message
+from tests.derived import BROWSER_PARITY_INPUTS, inputs_digest, lesson_inputs, python312_version, stamped, versions
 
 pytestmark = pytest.mark.browser
 
@@ -61,17 +62,29 @@ def _check(page, server, repo_root, lesson_id, checkpoint, sources, lang):
 @pytest.mark.parametrize(
     "lesson_id,checkpoint,lang", [("claims-abstention", "1", "nl"), ("perplexity-calibration", "3", "ar")]
 )
-def test_worker_verdicts_equal_cli_verdicts(site_workers, plain_server, repo_root, lesson_id, checkpoint, lang):
-    cp = load_lesson(lesson_id).checkpoint(checkpoint)
-    mistake = cp.mistakes()[0]
-    sources = [cp.solution(), mistake.source()]
-    verdicts = _check(site_workers, plain_server, repo_root, lesson_id, checkpoint, sources, lang)
-    for source, ours in zip(sources, verdicts):
-        cli = grade_source(lesson_id, checkpoint, source, lang=lang, shrink_failures=False)
-        for key in SAME:
-            assert ours[key] == cli[key], (key, ours[key], cli[key])
-    assert verdicts[0]["status"] == "pass"
-    assert verdicts[1]["status"] == "fail"
+def test_worker_verdicts_equal_cli_verdicts(request, browser, plain_server, repo_root, lesson_id, checkpoint, lang):
+    """The site's workers give the command line's verdict in a lesson's other languages too (the verdict's texts and
+    case labels are the language's): the reference and a declared mistake. (Every file of every checkpoint in its
+    first language: test_one_verdict.py.) A stamped check, on the same inputs as that one."""
+    lesson = load_lesson(lesson_id)
+
+    def check():
+        cp = lesson.checkpoint(checkpoint)
+        sources = [cp.solution(), cp.mistakes()[0].source()]
+        verdicts = _check(
+            request.getfixturevalue("site_workers"), plain_server, repo_root, lesson_id, checkpoint, sources, lang
+        )
+        for source, ours in zip(sources, verdicts):
+            cli = grade_source(lesson_id, checkpoint, source, lang=lang, shrink_failures=False)
+            for key in SAME:
+                assert ours[key] == cli[key], (key, ours[key], cli[key])
+        assert verdicts[0]["status"] == "pass"
+        assert verdicts[1]["status"] == "fail"
+        return [f"{v['status']} {v['passed']}/{v['total']}" for v in verdicts]
+
+    extra = {**versions(), "chromium": browser.version, "lang": lang, "python312": python312_version()}
+    digest = inputs_digest([*BROWSER_PARITY_INPUTS, *lesson_inputs(lesson)], extra)
+    stamped("browser-parity", f"{lesson_id} {checkpoint} {lang}", digest, check, helpers=(_check,), request=request)
 
 
 def test_graders_and_expected_values_are_out_of_reach_during_a_check(site_workers, plain_server, repo_root):

@@ -22,7 +22,7 @@ from werkbank.check import items
 from werkbank.grading import grade_source, prepared_checkpoint
 from werkbank.lessons import load_all, load_lesson
 
-from tests.derived import GRADING_INPUTS, inputs_digest, lesson_inputs, stamped, versions
+from tests.derived import BROWSER_PARITY_INPUTS, inputs_digest, lesson_inputs, python312_version, stamped, versions
 
 from tests.browser.helpers import (
     click,
@@ -115,33 +115,6 @@ def _checkpoints():
             yield pytest.param(lesson, checkpoint, id=f"{lesson.id}-{checkpoint.id}")
 
 
-def _compiler() -> str:
-    """The version of the Python that compiles the build's runtime to bytecode ("none" when the build ships it stock)."""
-    from werkbank import bytecode
-
-    try:
-        return bytecode.find_python312()[1]
-    except bytecode.BytecodeUnavailable:
-        return "none"
-
-
-#: What a file's verdict from the site's workers depends on besides its lesson (a stamped check, tests/derived.py): the
-#: engine and hosts, the plan the build ships, the workers' scripts, the Pyodide runtime (and its bytecode build), and
-#: which files the checker lists.
-BROWSER_PARITY_INPUTS = (
-    *GRADING_INPUTS,
-    "graders/hosts/*.py",
-    "werkbank/build.py",
-    "werkbank/check.py",
-    "werkbank/bytecode.py",
-    "werkbank/vendor/*.py",
-    "web/src/**/*.js",
-    "package-lock.json",
-    "node_modules/pyodide/pyodide-lock.json",
-    "tests/browser/helpers.py",
-)
-
-
 @pytest.mark.parametrize("lesson,checkpoint", list(_checkpoints()))
 def test_the_browser_gives_the_verdict_werkbank_grade_gives_for_every_file(
     request, browser, plain_server, repo_root, lesson, checkpoint
@@ -176,7 +149,7 @@ def test_the_browser_gives_the_verdict_werkbank_grade_gives_for_every_file(
             found[item.id] = f"{cli['status']} {cli['passed']}/{cli['total']}"
         return found
 
-    extra = {**versions(), "chromium": browser.version, "lang": lang, "python312": _compiler()}
+    extra = {**versions(), "chromium": browser.version, "lang": lang, "python312": python312_version()}
     digest = inputs_digest([*BROWSER_PARITY_INPUTS, *lesson_inputs(lesson)], extra)
     stamped("browser-parity", f"{lesson.id} {checkpoint.id}", digest, check, request=request)
 
@@ -190,7 +163,7 @@ def test_every_checkpoint_gives_the_same_verdict_on_every_check(request, browser
     def check():
         return _same_verdicts(request.getfixturevalue("page"), plain_server, lesson, checkpoint.id, lang)
 
-    extra = {**versions(), "chromium": browser.version, "lang": lang, "python312": _compiler()}
+    extra = {**versions(), "chromium": browser.version, "lang": lang, "python312": python312_version()}
     inputs = [*BROWSER_PARITY_INPUTS, "werkbank/site.py", "werkbank/templates/*", "werkbank/catalog/*"]
     digest = inputs_digest([*inputs, *lesson_inputs(lesson)], extra)
     stamped(
