@@ -388,6 +388,42 @@ def test_a_checks_headline_comes_into_view_and_focus_stays(lesson_pages, how):
         page.set_viewport_size(size)
 
 
+def test_a_wrapped_line_continues_under_its_own_indentation_on_a_phone(lesson_pages):
+    """Lines wrap (no horizontal scroll); a long indented line's continuation starts under its first character, not
+    at column 0, so Python's blocks stay readable on a phone. A line that fits is drawn as before."""
+    page = lesson_pages()
+    size = page.viewport_size
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        long = "        total = " + " + ".join(f"value_{i}" for i in range(30))
+        replace_code(page, "1", f"def f(values):\n    if values:\n{long}\n    return 0\n")
+        lines = section(page, "1").locator("[data-editor] .cm-line")
+        geometry = lines.evaluate_all("""els => els.map(el => {
+            const range = document.createRange();
+            range.selectNodeContents(el);
+            const rects = [...range.getClientRects()].filter(r => r.width > 0);
+            const text = el.textContent;
+            return {text, left: el.getBoundingClientRect().left, rows: new Set(rects.map(r => Math.round(r.top))).size,
+                    starts: rects.map(r => [Math.round(r.top), r.left])};
+        })""")
+        wrapped = next(g for g in geometry if g["text"] == long)
+        assert wrapped["rows"] > 1, wrapped  # it does wrap at this width
+        char = page.evaluate(
+            """() => { const s = document.createElement("span"); s.textContent = "0".repeat(10);
+                s.style.font = getComputedStyle(document.querySelector('[data-checkpoint="1"] .cm-content')).font;
+                document.body.append(s); const w = s.getBoundingClientRect().width / 10; s.remove(); return w; }"""
+        )
+        first_row = min(top for top, _ in wrapped["starts"])
+        text_start = min(left for top, left in wrapped["starts"] if top == first_row) + 8 * char  # after its indent
+        later = [left for top, left in wrapped["starts"] if top > first_row]
+        assert later and min(later) >= text_start - char / 2, (text_start, later)
+        # a line that fits starts where it did (its indentation drawn as spaces, from the line's left edge)
+        short = next(g for g in geometry if g["text"] == "    return 0")
+        assert short["rows"] == 1 and abs(min(left for _, left in short["starts"]) - short["left"]) < 8, short
+    finally:
+        page.set_viewport_size(size)
+
+
 def test_a_run_is_announced_once_with_its_headline(lesson_pages):
     page = lesson_pages()
     page.evaluate("""() => {

@@ -85,6 +85,60 @@ const highlight = HighlightStyle.define([
   { tag: tags.invalid, color: "var(--fail)" },
 ]);
 
+// ------------------------------------------------------------------ wrapped lines keep their indentation
+
+/** Indentation columns a wrapped line's continuation keeps (deeper lines wrap at this column). */
+const HANG_MAX = 32;
+const hangClasses = Array.from({ length: HANG_MAX + 1 }, (_, n) => Decoration.line({ class: `cm-hang-${n}` }));
+const hangTheme = Object.fromEntries(
+  Array.from({ length: HANG_MAX }, (_, i) => [
+    `& .cm-line.cm-hang-${i + 1}`,
+    { paddingLeft: `calc(${i + 1}ch + 6px)`, textIndent: `-${i + 1}ch` },
+  ]),
+);
+
+/** The columns of a line's leading whitespace (a tab to the next multiple of `tabSize`). */
+export function leadingColumns(text, tabSize) {
+  let columns = 0;
+  for (const char of text) {
+    if (char === " ") columns += 1;
+    else if (char === "\t") columns += tabSize - (columns % tabSize);
+    else break;
+  }
+  return columns;
+}
+
+function hangingIndents(view) {
+  const ranges = [];
+  let last = -1;
+  for (const { from, to } of view.visibleRanges) {
+    for (let pos = from; pos <= to; ) {
+      const line = view.state.doc.lineAt(pos);
+      const columns = line.number > last ? leadingColumns(line.text, view.state.tabSize) : 0;
+      if (columns > 0) ranges.push(hangClasses[Math.min(columns, HANG_MAX)].range(line.from));
+      last = line.number;
+      pos = line.to + 1;
+    }
+  }
+  return Decoration.set(ranges);
+}
+
+/**
+ * Lines wrap (the editor has no horizontal scroll); a long indented line's continuation starts under its first
+ * character, not at column 0, so on a phone the block structure of Python stays readable.
+ */
+const hangingIndent = ViewPlugin.fromClass(
+  class {
+    constructor(view) {
+      this.decorations = hangingIndents(view);
+    }
+    update(update) {
+      if (update.docChanged || update.viewportChanged) this.decorations = hangingIndents(update.view);
+    }
+  },
+  { decorations: (plugin) => plugin.decorations },
+);
+
 const theme = EditorView.theme({
   "&": {
     fontSize: "var(--editor-font-size, 0.95rem)",
@@ -103,6 +157,7 @@ const theme = EditorView.theme({
   ".cm-rtl-comment, .cm-ltr-run": { unicodeBidi: "isolate" },
   "&.cm-focused .cm-cursor": { borderLeftColor: "var(--fg)" },
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": { background: "var(--selection)" },
+  ...hangTheme,
 });
 
 // ------------------------------------------------------------------ right-to-left comments
@@ -258,6 +313,7 @@ export function* editorSteps(
       syntaxHighlighting(highlight),
       python(),
       EditorView.lineWrapping,
+      hangingIndent,
       bidiComments,
       keymap.of([...keys, ...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
       errorLineField,
