@@ -34,7 +34,8 @@ export function fill(template, values = {}) {
   );
 }
 
-/** A number as the page's language writes it: a decimal comma in Dutch ("21,2"), a point elsewhere. */
+/** A number (or a number already written out) as the page's language writes it: a decimal comma in Dutch ("21,2"),
+ * a point elsewhere. */
 export function decimal(value, lang = language) {
   const text = String(value);
   return lang === "nl" ? text.replace(".", ",") : text;

@@ -2,7 +2,7 @@
 // a keyboard-operable threshold slider, an SVG of which cases are answered plus the risk-coverage curve, and a
 // live text readout. Everything is built with DOM calls and textContent; no innerHTML.
 
-import { fill, t } from "../i18n.js";
+import { decimal, fill, t } from "../i18n.js";
 import { SVG_NS } from "./dom.js";
 
 /** The lesson's five synthetic cases: scores .3, .5, .6, .8 and .9; only the answer scored .6 is wrong, so raising
@@ -65,13 +65,12 @@ export function summarize(cases, threshold) {
 /** A fraction as a percentage with at most one decimal, "25 %" / "33,3 %" (decimal comma for nl). */
 export function formatPercent(value, lang) {
   const text = (Math.round(value * 1000) / 10).toFixed(1).replace(/\.0$/, "");
-  return `${lang === "nl" ? text.replace(".", ",") : text} %`;
+  return `${decimal(text, lang)} %`;
 }
 
 /** A threshold or score with two decimals ("0.50", or "0,50" for nl). */
 export function formatNumber(value, lang) {
-  const text = value.toFixed(2);
-  return lang === "nl" ? text.replace(".", ",") : text;
+  return decimal(value.toFixed(2), lang);
 }
 
 function svg(name, attributes = {}, text = null) {
