@@ -71,6 +71,11 @@ function scaled(seconds, factor) {
   return Math.round(seconds * factor * 10) / 10;
 }
 
+/** The middle of three load measures (one can meet a moment's burst). */
+function median3(readings) {
+  return [...readings].sort((a, b) => a - b)[1];
+}
+
 /** How many times longer a job on a worker whose speed measure took `ms` may take (1 to MAX_SLOWNESS). */
 export function slowness(ms) {
   const value = Number(ms);
@@ -520,7 +525,7 @@ export class Runtime {
           if (slot.phase === "dead") return;
           readings.push(this._measure());
           if (readings.length < 3) setTimeout(read, 0);
-          else slot.meter = readings.sort((a, b) => a - b)[1];
+          else slot.meter = median3(readings);
         };
         setTimeout(read, 0);
       }
@@ -962,14 +967,15 @@ export class Runtime {
    */
   _limitReached(job) {
     if (this.job !== job || job.stopReason) return;
-    const runs = [this._measure(), this._measure(), this._measure()].sort((a, b) => a - b);
+    const reading = median3([this._measure(), this._measure(), this._measure()]);
     // slower than when the worker measured its speed (which holds the load of that moment), else than the quickest
     const then = Math.max(this.meterBase, job.bootMeter);
-    const now = Math.min(MAX_SLOWNESS, job.bootSlowness * Math.max(1, runs[1] / then) || 1);
+    const now = Math.min(MAX_SLOWNESS, job.bootSlowness * Math.max(1, reading / then) || 1);
     const limit = scaled(job.baseLimit, now);
     const left = limit * 1000 + SLACK_MS - (performance.now() - job.startedAt);
-    mark("werkbank:limit", { then, now: runs[1], limit: now > job.slowness * GROWN && left > 0 ? limit : null });
-    if (now > job.slowness * GROWN && left > 0) {
+    const grows = now > job.slowness * GROWN && left > 0;
+    mark("werkbank:limit", { then, now: reading, limit: grows ? limit : null });
+    if (grows) {
       job.slowness = now;
       job.timeLimit = limit;
       job.limitTimer = this._timer(() => this._limitReached(job), left);
