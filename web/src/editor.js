@@ -89,7 +89,7 @@ const highlight = HighlightStyle.define([
 
 /** Indentation columns a wrapped line's continuation keeps (deeper lines wrap at this column). */
 const HANG_MAX = 32;
-const hangClasses = Array.from({ length: HANG_MAX + 1 }, (_, n) => Decoration.line({ class: `cm-hang-${n}` }));
+const hangClasses = Array.from({ length: HANG_MAX }, (_, i) => Decoration.line({ class: `cm-hang-${i + 1}` }));
 const hangTheme = Object.fromEntries(
   Array.from({ length: HANG_MAX }, (_, i) => [
     `& .cm-line.cm-hang-${i + 1}`,
@@ -98,7 +98,7 @@ const hangTheme = Object.fromEntries(
 );
 
 /** The columns of a line's leading whitespace (a tab to the next multiple of `tabSize`). */
-export function leadingColumns(text, tabSize) {
+function leadingColumns(text, tabSize) {
   let columns = 0;
   for (const char of text) {
     if (char === " ") columns += 1;
@@ -115,7 +115,7 @@ function hangingIndents(view) {
     for (let pos = from; pos <= to; ) {
       const line = view.state.doc.lineAt(pos);
       const columns = line.number > last ? leadingColumns(line.text, view.state.tabSize) : 0;
-      if (columns > 0) ranges.push(hangClasses[Math.min(columns, HANG_MAX)].range(line.from));
+      if (columns > 0) ranges.push(hangClasses[Math.min(columns, HANG_MAX) - 1].range(line.from));
       last = line.number;
       pos = line.to + 1;
     }
