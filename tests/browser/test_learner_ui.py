@@ -317,10 +317,11 @@ def test_a_time_limit_grows_when_the_machine_got_busier_since_the_page_booted(pa
     program, another tab). Another tab starts six busy threads per core with the Check (so many that the page measures
     itself slower at the limit however busy the rest of the machine was when it booted; they end once the limit has
     grown past where the run ends): at the time limit the page measures itself slower than when it became ready, the
-    limit grows by as much, and the run goes on to pass. Without that, the 6.5 s are past the 5 s limit. (That the limit stands on an unchanged machine, grows no further
-    than the slowdown and never past MAX_SLOWNESS: web/test/runtime.test.mjs; an endless loop still times out:
-    test_check_of_an_endless_loop_times_out.) The load comes from the browser's own tab: Linux shares the CPU between
-    sessions first, so busy processes started by the test would take little from the browser."""
+    limit grows by as much, and the run goes on to pass. Without that, the 6.5 s are past the 5 s limit. (That the
+    limit stands on an unchanged machine, grows no further than the slowdown and never past MAX_SLOWNESS:
+    web/test/runtime.test.mjs; an endless loop still times out: test_check_of_an_endless_loop_times_out.) The load
+    comes from the browser's own tab: Linux shares the CPU between sessions first, so busy processes started by the
+    test would take little from the browser."""
     import os
 
     page.add_init_script(AS_FAST_AS_ASSUMED)
