@@ -168,3 +168,17 @@ def perplexity(neg_log_probs, token_counts):
     first = verdict["failure"]
     assert first["kind"] == "repeated_calls" and first["case"].startswith("gen/refill/"), first
     assert first["hint"] == text("gen_hint_refill", "en"), first["hint"]
+
+
+def test_a_repeated_call_of_a_case_that_failed_on_its_own_counts_as_that_case_does():
+    """A wrong answer fails the calls made again after the others (the repeat family) as it fails their first
+    calls: those count as wrong values, not as "went wrong only across calls", which would send the learner looking
+    for state their code does not keep. Every failing across-calls case here has a failing base."""
+    always_unknown = (
+        "def claim_support(claims, facts):\n    return [{'status': 'unknown', 'sources': []} for c in claims]\n"
+    )
+    verdict = grade_source("claims-abstention", "1", always_unknown, lang="en", shrink_failures=False)
+    failed = set(verdict["failed_cases"])
+    repeats = [case for case in failed if case.startswith(("gen/repeat/", "gen/refill/"))]
+    assert repeats, "no repeat or refill case failed: the test proves nothing"
+    assert {s["kind"] for s in verdict["summary"]} == {"invalid_input", "wrong_value"}, verdict["summary_text"]

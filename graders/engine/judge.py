@@ -127,6 +127,16 @@ def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tu
     return None
 
 
+def _own_kind(kind: str, meta: dict, failed: dict) -> str:
+    """The kind to count a failing case under: a case made to fail across calls (the same call again, an earlier
+    call's objects refilled) whose own input failed already, in the call it repeats (``failed``: the kinds of the
+    cases judged so far), went wrong there, not across calls."""
+    generated = meta.get("generated") or {}
+    if kind == "repeated_calls" and generated.get("family") in _ACROSS_CALLS:
+        return failed.get(generated.get("base"), kind)
+    return kind
+
+
 def summary(counts: dict, lang: str) -> tuple[list, str]:
     """The failing cases by kind: ``([{"kind", "count", "text"}], one sentence)``, most frequent kind first (ties
     in :data:`FAILURE_KINDS` order), so a learner whose core logic is right but whose input checks are missing sees
@@ -421,6 +431,7 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
     passed = 0
     first = None
     counts: dict = {}
+    failed: dict = {}  # case id -> its failure kind
     kinds: list = []  # the kind of each of the first FAILING_LIMIT failing cases
     for case_id in key["order"]:
         meta = key["cases"][case_id]
@@ -429,7 +440,10 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
         if problem is None:
             passed += 1
             continue
-        counts[problem[2]] = counts.get(problem[2], 0) + 1
+        kind = _own_kind(problem[2], meta, failed)
+        failed[case_id] = kind
+        problem = (*problem[:2], kind)
+        counts[kind] = counts.get(kind, 0) + 1
         verdict["failed_cases"].append(case_id)
         if len(kinds) < FAILING_LIMIT:
             kinds.append(problem[2])
