@@ -315,6 +315,9 @@ class Flag(Spec):
             Variant("type-none", "None", None),
             Variant("type-str", "'True'", "True"),
             Variant("label-nan", "nan", float("nan")),
+            # a hair off 0 and 1: a tolerant test (np.isclose, math.isclose, rounding) takes them for labels
+            Variant("label-near", "1e-9", 1e-9),
+            Variant("label-near", "1 - 1e-9", 1 - 1e-9),
         ]
         out += [Variant("label-int", "1", 1), Variant("label-int", "0", 0), Variant("label-float", "1.0", 1.0)]
         return out
@@ -357,8 +360,10 @@ def array_of(items) -> np.ndarray:
     return array
 
 
-def _array_variants(items: list):
-    """Arrays of ``items`` in every dtype that holds them exactly, plus 0-d and 2-d shapes."""
+def _array_variants(items: list, bools: bool = True):
+    """Arrays of ``items`` in every dtype that holds them exactly, plus 0-d and 2-d shapes. ``bools``: whether
+    booleans stand for these items (truth values, or numbers whose spec has ``bools=True``); without it no bool
+    array of numbers is made, as no True or False item is (a task that leaves booleans as numbers open)."""
     out = []
     try:
         base = array_of(items)
@@ -374,7 +379,7 @@ def _array_variants(items: list):
             with np.errstate(all="ignore"):
                 converted = base.astype(dtype)
                 if converted.astype("float64").tolist() == base.astype("float64").tolist() and (
-                    dtype != "bool" or base.dtype.kind == "b" or set(base.tolist()) <= {0, 1}
+                    dtype != "bool" or base.dtype.kind == "b" or (bools and set(base.tolist()) <= {0, 1})
                 ):
                     # float32 only where sums stay exact too (values on a coarse binary grid)
                     if dtype == "float32" and not all(float(v * 256).is_integer() for v in base.astype("float64")):
@@ -388,6 +393,13 @@ def _array_variants(items: list):
     out.append(Variant("ndarray-2d", "shape (1, n)", base.reshape(1, -1)))
     out.append(Variant("ndarray-2d", "shape (n, 1)", base.reshape(-1, 1)))
     return out
+
+
+def _bools(spec) -> bool:
+    """Whether True and False are values of ``spec``: a truth value, or a number that counts them as 1 and 0."""
+    while isinstance(spec, Maybe):
+        spec = spec.spec
+    return isinstance(spec, Flag) or bool(getattr(spec, "bools", False))
 
 
 @dataclass(frozen=True)
@@ -426,7 +438,7 @@ class Seq(Spec):
             pass
         if items:
             out.append(Variant("container-item", "items[0]", items[0]))
-        out.extend(_array_variants(items))
+        out.extend(_array_variants(items, _bools(self.item)))
         out.append(Variant("size-empty", "len = 0", []))
         if items:
             out.append(Variant("size-one", "len = 1", items[:1]))

@@ -149,6 +149,7 @@ FAMILIES = {
     "label-two": "2 as a label",
     "label-neg": "-1 as a label",
     "label-nan": "NaN as a label",
+    "label-near": "1e-9 and 1 - 1e-9 as labels (a tolerant comparison takes them for 0 and 1)",
     "label-int": "1 and 0 as labels",
     "label-float": "1.0 as a label",
     # containers and arrays
@@ -162,7 +163,7 @@ FAMILIES = {
     "container-item": "its first item instead of the sequence",
     "ndarray": "the sequence as a numpy array",
     "ndarray-<dtype>": "a numpy array of another dtype that holds the "
-    "items exactly (float64, float32, int64, int8, uint8, bool)",
+    "items exactly (float64, float32, int64, int8, uint8; bool for truth values, and for numbers only with bools=True)",
     "ndarray-object": "a numpy array of dtype object",
     "ndarray-complex": "a complex128 array",
     "ndarray-0d": "a 0-d array of the first item",
