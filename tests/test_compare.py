@@ -215,3 +215,22 @@ def test_a_near_miss_of_a_float_says_so_and_a_wrong_value_does_not(expected, got
         prepared, "c", {"kind": "return", "value": encode(got)}, ("differs", found.hint, "wrong_value"), "en"
     )
     assert entry["hint"].startswith("Close, but not equal") and "denominator" not in entry["hint"]
+
+
+@pytest.mark.parametrize(
+    "expected, got",
+    [
+        (1e-10 + 3e-13, 1e-10),  # a bare float, and the same rounded to 12 decimals
+        ([("a", 3.3e-13)], [("a", 0.0)]),  # in a tuple in a list
+        ({"score": 2e-13}, {"score": 1e-13}),  # a dict's value
+        (np.array([5e-13, 1.0]), np.array([0.0, 1.0])),  # an array's item
+        (np.float64(4e-13), np.float64(0.0)),  # a numpy scalar
+    ],
+)
+def test_a_domain_s_absolute_tolerance_reaches_every_float(expected, got):
+    """With the engine's absolute 1e-12 floats this small all match; a domain's own (Domain.abs_tol, 0 for scores
+    that are sums of positive terms) holds wherever the float sits, so only a relative difference of 1e-9 passes."""
+    assert compare(encode(expected), encode(got)) is None
+    assert compare(encode(expected), encode(got), abs_tol=0.0) is not None
+    assert compare(encode(expected), encode(expected), abs_tol=0.0) is None
+    assert compare(encode(0.0), encode(0.0), abs_tol=0.0) is None

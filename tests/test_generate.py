@@ -447,3 +447,34 @@ def test_an_unbounded_int_is_also_tried_past_the_range_of_a_float():
 
     assert 10**400 in [v.value for v in Integer(lo=1).variants(3) if v.family == "huge-int"]
     assert not [v for v in Integer(lo=1, hi=1000).variants(3) if v.family == "huge-int"]
+
+
+def test_refills_include_calls_whose_every_argument_is_the_earlier_call_s_object():
+    """A result cached by the ids of all its arguments hits only when every argument of the later call is the
+    earlier call's object: of each argument's refill cases, some must pair calls whose arguments are all lists,
+    however few such calls there are among the others (arrays and tuples, which a refill cannot reuse)."""
+    import random
+
+    import numpy as np
+
+    from graders.engine.domain import Domain, Integer, Param, Seq
+
+    domain = Domain("f", (Param("xs", Seq(Integer(0))), Param("ys", Seq(Integer(0)))))
+
+    def case(n, args):
+        return generate.Generated(
+            id=f"c{n}", call="f", args=args, kwargs={}, family="valid", detail="", site="-", base="-", stratum=()
+        )
+
+    cases = [case(n, ([n], np.array([n]))) for n in range(40)] + [case(100 + n, ([n], [n + 1])) for n in range(3)]
+
+    def reference(c):
+        return {"kind": "return", "value": sum(c.args[0]) * 10 + sum(list(c.args[1]))}
+
+    valid = [(c, reference(c)) for c in cases]
+    for seed in range(5):
+        made = generate._refills(domain, valid, reference, random.Random(seed), 4)
+        for spot in ("xs", "ys"):
+            pairs = [(c, c.refill) for c, _ in made if c.site == spot]
+            whole = [c for c, first in pairs if all(type(a) is list for a in c.args) and first.startswith("c10")]
+            assert whole, (seed, spot, [c.id for c, _ in pairs])

@@ -196,7 +196,7 @@ def shrink_verdict(checkpoint, prepared: dict, run: dict, verdict: dict, source:
     alone = shrink.isolatable(key, verdict, prepared["plan"])
     smaller = shrink.shrinkable(key, verdict, plan_case)
     actual = next((o for o in run.get("outcomes", []) if o.get("id") == case_id), None)
-    wanted = shrink.failure_kind(key["expected"][case_id], actual)
+    wanted = shrink.failure_kind(key["expected"][case_id], actual, key["cases"][case_id].get("abs_tol"))
     meta = key["cases"][case_id]
     grader = importlib.import_module(checkpoint.grader)
     deadline = time.monotonic() + float(key["time_limit"])

@@ -60,14 +60,15 @@ def type_name(w) -> str:
     return tag
 
 
-def floats_match(a, b) -> bool:
-    """Float equality with the engine's tolerances; NaN matches only NaN, infinities only themselves."""
+def floats_match(a, b, abs_tol: float = ABS_TOL) -> bool:
+    """Float equality with the engine's tolerances (``abs_tol``: a domain's own absolute one, see
+    :class:`graders.engine.domain.Domain`); NaN matches only NaN, infinities only themselves."""
     x, y = float(a), float(b)  # "nan"/"inf" strings parse too
     if math.isnan(x) or math.isnan(y):
         return math.isnan(x) and math.isnan(y)
     if math.isinf(x) or math.isinf(y):
         return x == y
-    return abs(x - y) <= max(REL_TOL * max(abs(x), abs(y)), ABS_TOL)
+    return abs(x - y) <= max(REL_TOL * max(abs(x), abs(y)), abs_tol)
 
 
 #: Relative difference up to which a float that does not match is a near miss (hint_near_float): rounding, float32
@@ -114,9 +115,10 @@ def _type_hint(expected, actual) -> str | None:
     return None
 
 
-def compare(expected, actual, path: str = "") -> Mismatch | None:
-    """``None`` when ``actual`` matches ``expected``, else the first :class:`Mismatch` (depth first, in order)."""
-    found = _cmp(expected, actual)
+def compare(expected, actual, path: str = "", abs_tol: float | None = None) -> Mismatch | None:
+    """``None`` when ``actual`` matches ``expected``, else the first :class:`Mismatch` (depth first, in order).
+    ``abs_tol``: the absolute tolerance of floats, when the case's domain sets its own (None: :data:`ABS_TOL`)."""
+    found = _cmp(expected, actual, ABS_TOL if abs_tol is None else abs_tol)
     if found is None:
         return None
     segments, reason, params, hint = found
@@ -146,7 +148,7 @@ def _type_fail(expected, actual):
     return _fail("type", {"expected": type_name(expected), "actual": type_name(actual)}, _type_hint(expected, actual))
 
 
-def _cmp(expected, actual):
+def _cmp(expected, actual, tol):
     e, a = expected[0], actual[0]
     if e != "foreign" and too_large(actual):
         # the runner did not read it (values.encode's budget, a container's limit): its type is not the fault
@@ -159,28 +161,28 @@ def _cmp(expected, actual):
     if e in ("bool", "int", "str", "bytes"):
         return None if expected[1] == actual[1] else _fail("value")
     if e == "float":
-        return None if floats_match(expected[1], actual[1]) else _float_fail(expected[1], actual[1])
+        return None if floats_match(expected[1], actual[1], tol) else _float_fail(expected[1], actual[1])
     if e == "complex":
-        same = floats_match(expected[1], actual[1]) and floats_match(expected[2], actual[2])
+        same = floats_match(expected[1], actual[1], tol) and floats_match(expected[2], actual[2], tol)
         return None if same else _fail("value")
     if e in ("list", "tuple", "set", "frozenset"):
         xs, ys = expected[1], actual[1]
         if len(xs) != len(ys):
             return _fail("length", {"expected": len(xs), "actual": len(ys)})
         for i, (x, y) in enumerate(zip(xs, ys)):
-            found = _cmp(x, y)
+            found = _cmp(x, y, tol)
             if found:
                 return _within(found, ("index", i))
         return None
     if e == "dict":
-        return _compare_dict(expected, actual)
+        return _compare_dict(expected, actual, tol)
     if e == "ndarray":
-        return _compare_array(expected, actual)
+        return _compare_array(expected, actual, tol)
     if e == "npscalar":
         if _kind_group(expected[2]) != _kind_group(actual[2]):
             return _fail("dtype", {"expected": expected[1], "actual": actual[1]})
         if expected[2] == "f":
-            return None if floats_match(expected[3], actual[3]) else _float_fail(expected[3], actual[3])
+            return None if floats_match(expected[3], actual[3], tol) else _float_fail(expected[3], actual[3])
         return None if expected[3] == actual[3] else _fail("value")
     if e == "object":
         if expected[1] != actual[1]:
@@ -192,7 +194,7 @@ def _cmp(expected, actual):
                 return _within(_fail("attribute_missing", {"name": name}), ("attr", name))
             if got[0] == "raised":
                 return _within(_fail("attribute_raised", {"name": name, "error": got[1]}), ("attr", name))
-            found = _cmp(w, got)
+            found = _cmp(w, got, tol)
             if found:
                 return _within(found, ("attr", name))
         return None
@@ -213,11 +215,11 @@ def _freeze(w):
     return tuple(_freeze(v) for v in w)
 
 
-def _compare_dict(expected, actual):
+def _compare_dict(expected, actual, tol):
     if len(expected[1]) == len(actual[1]) and all(k == k2 for (k, _), (k2, _) in zip(expected[1], actual[1])):
         # the same keys in the same order (the usual case): compare the values in place
         for (k, w), (_, got) in zip(expected[1], actual[1]):
-            found = _cmp(w, got)
+            found = _cmp(w, got, tol)
             if found:
                 return _within(found, ("key", k))
         return None
@@ -234,13 +236,13 @@ def _compare_dict(expected, actual):
             },
         )
     for k, w in expected[1]:
-        found = _cmp(w, theirs[_freeze(k)])
+        found = _cmp(w, theirs[_freeze(k)], tol)
         if found:
             return _within(found, ("key", k))
     return None
 
 
-def _compare_array(expected, actual):
+def _compare_array(expected, actual, tol):
     _, e_dtype, e_kind, e_shape, e_values = expected
     _, a_dtype, a_kind, a_shape, a_values = actual
     if list(e_shape) != list(a_shape):
@@ -255,9 +257,9 @@ def _compare_array(expected, actual):
         return None  # the very same values (the usual case), compared at C speed
     for i, (x, y) in enumerate(zip(e_values, a_values)):
         if e_kind == "f":
-            same = x == y or floats_match(x, y)
+            same = x == y or floats_match(x, y, tol)
         elif e_kind == "O":
-            same = _cmp(x, y) is None
+            same = _cmp(x, y, tol) is None
         else:
             same = x == y
         if not same:

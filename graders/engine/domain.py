@@ -599,7 +599,9 @@ class Domain:
     ``repeat``; False is the same as skipping it). ``records``: groups of parameter names holding records with the same
     ``key`` fields, for key collisions. ``skip``: families not to generate (the task leaves them open), as names or name
     prefixes. ``numpy``: with False no generated input holds a numpy value (no numpy scalars, no arrays), for a task in
-    plain Python that says nothing about numpy.
+    plain Python that says nothing about numpy. ``abs_tol``: the absolute tolerance of this call's floats, curated
+    cases included, where the engine's (1e-12, for results that cancel to near 0) would hide a wrong answer: scores
+    that are sums of positive terms can be smaller than that and never cancel (None: the engine's).
     """
 
     call: str
@@ -609,6 +611,7 @@ class Domain:
     records: tuple = ()
     skip: tuple = ()
     numpy: bool = True
+    abs_tol: float | None = None
 
     def skips(self, family: str) -> bool:
         """True when ``family`` is excluded by ``skip`` (an exact name or a prefix ending in ``*``)."""

@@ -1462,52 +1462,70 @@ def _refills(domain: Domain, valid: list, reference, rng: random.Random, per_spo
     if domain.skips("refill"):
         return out
     plain = [(case, outcome) for case, outcome in valid if case.family != "repeat"]
+    # Calls whose every argument is a list or dict: refilled, all of them are the earlier call's objects, so a cache
+    # keyed by the ids of all arguments hits too. Half of each spot's pairs come from these, where there are any.
+    whole = [(case, outcome) for case, outcome in plain if len(_refillable(case.args)) == len(case.args)]
+    made: set = set()
     for spot in sorted({i for case, _ in plain for i in _refillable(case.args)}):
-        groups = _swappable(plain, spot)
-        sizes = [len(group) * (len(group) - 1) for group in groups]
-        total = sum(sizes)
-        # A random order of the (first, second) pairs, drawn by index: listing and shuffling every pair would cost
-        # seconds on ~1,500 cases, for the few dozen pairs ever tried.
-        pairs = (_pair(groups, sizes, index) for index in rng.sample(range(total), min(total, 50 * per_spot)))
         found = 0
-        for first, second, outcome in pairs:
-            mixed = list(copy.deepcopy(second.args))
-            mixed[spot] = copy.deepcopy(first.args[spot])
-            probe = Generated(
-                id=f"gen/refill-probe/{spot}",
-                call=second.call,
-                args=tuple(mixed),
-                kwargs=copy.deepcopy(second.kwargs),
-                family="refill",
-                detail="",
-                site="-",
-                base=second.id,
-                stratum=("refill", "refill", "-", ""),
-            )
-            if reference(probe) == outcome:
-                continue  # this argument of the earlier call would give the same result: nothing to see
-            out.append(
-                (
-                    Generated(
-                        id=f"gen/refill/{domain.params[spot].name}/{second.id}/{first.id}",
-                        call=second.call,
-                        args=copy.deepcopy(second.args),
-                        kwargs=copy.deepcopy(second.kwargs),
-                        family="refill",
-                        detail="same objects",
-                        site=domain.params[spot].name,
-                        base=second.id,
-                        stratum=("refill", "refill", "-", ""),
-                        size=second.size,
-                        refill=first.id,
-                    ),
-                    outcome,
-                )
-            )
-            found += 1
-            if found == per_spot:
-                break
+        for pool, quota in ((whole, per_spot // 2), (plain, per_spot)):
+            found = _refill_pairs(domain, pool, spot, reference, rng, found, quota, made, out)
     return out
+
+
+def _refill_pairs(domain, pool, spot, reference, rng, found, quota, made, out) -> int:
+    """Add to ``out`` refill cases of argument ``spot`` made of pairs from ``pool`` until ``quota`` are found in all
+    (``found`` already); ``made``: the ids made so far. Returns the new ``found``."""
+    if found >= quota:
+        return found
+    groups = _swappable(pool, spot)
+    sizes = [len(group) * (len(group) - 1) for group in groups]
+    total = sum(sizes)
+    # A random order of the (first, second) pairs, drawn by index: listing and shuffling every pair would cost
+    # seconds on ~1,500 cases, for the few dozen pairs ever tried.
+    pairs = (_pair(groups, sizes, index) for index in rng.sample(range(total), min(total, 50 * quota)))
+    for first, second, outcome in pairs:
+        case_id = f"gen/refill/{domain.params[spot].name}/{second.id}/{first.id}"
+        if case_id in made:
+            continue
+        mixed = list(copy.deepcopy(second.args))
+        mixed[spot] = copy.deepcopy(first.args[spot])
+        probe = Generated(
+            id=f"gen/refill-probe/{spot}",
+            call=second.call,
+            args=tuple(mixed),
+            kwargs=copy.deepcopy(second.kwargs),
+            family="refill",
+            detail="",
+            site="-",
+            base=second.id,
+            stratum=("refill", "refill", "-", ""),
+        )
+        if reference(probe) == outcome:
+            continue  # this argument of the earlier call would give the same result: nothing to see
+        made.add(case_id)
+        out.append(
+            (
+                Generated(
+                    id=case_id,
+                    call=second.call,
+                    args=copy.deepcopy(second.args),
+                    kwargs=copy.deepcopy(second.kwargs),
+                    family="refill",
+                    detail="same objects",
+                    site=domain.params[spot].name,
+                    base=second.id,
+                    stratum=("refill", "refill", "-", ""),
+                    size=second.size,
+                    refill=first.id,
+                ),
+                outcome,
+            )
+        )
+        found += 1
+        if found >= quota:
+            break
+    return found
 
 
 def _swappable(valid: list, spot: int) -> list[list]:

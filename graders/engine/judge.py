@@ -107,14 +107,14 @@ def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tu
                 None,
                 "repeated_calls" if across else "error",
             )
-        found = compare(expected["value"], actual["value"])
+        found = compare(expected["value"], actual["value"], abs_tol=meta.get("abs_tol"))
         if found:
             return (
                 _reason(found, lang),
                 found.hint,
                 "repeated_calls" if across else _REASON_KINDS.get(found.reason, "wrong_value"),
             )
-        if "later" in actual and compare(expected["value"], actual["later"]):
+        if "later" in actual and compare(expected["value"], actual["later"], abs_tol=meta.get("abs_tol")):
             return text("reason_changed_later", lang), "hint_changed_later", "repeated_calls"
         if actual.get("shared") is True:
             return text("reason_shared_result", lang), "hint_changed_later", "repeated_calls"

@@ -377,6 +377,8 @@ def prepare(
             for entry in plan_cases:
                 if aligned and entry["call"] == domain.call:
                     metas[entry["id"]]["aligned"] = aligned
+                if domain.abs_tol is not None and entry["call"] == domain.call:
+                    metas[entry["id"]]["abs_tol"] = float(domain.abs_tol)
     except AuthorError as error:
         raise AuthorError(_explained(str(error))) from None
     finally:

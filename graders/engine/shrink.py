@@ -202,15 +202,16 @@ def isolatable(key: dict, verdict: dict, plan: dict) -> bool:
     return bool(cases) and cases[0].get("id") != case_id
 
 
-def failure_kind(expected: dict, actual: dict | None) -> tuple:
-    """How a case fails, coarsely: (what was expected, what came back), e.g. ("raise", "return")."""
+def failure_kind(expected: dict, actual: dict | None, abs_tol: float | None = None) -> tuple:
+    """How a case fails, coarsely: (what was expected, what came back), e.g. ("raise", "return"). ``abs_tol``: the
+    case's own (its ``abs_tol`` in the key)."""
     if actual is None:
         return (expected.get("kind"), None)
     kind = actual.get("kind")
     if kind == "raise" and expected.get("kind") == "raise":
         return ("raise", "raise:" + str(actual.get("exc")))
     if kind == "return" and expected.get("kind") == "return":
-        found = compare(expected["value"], actual["value"])
+        found = compare(expected["value"], actual["value"], abs_tol=abs_tol)
         return ("return", "return:" + (found.reason if found else "later"))
     return (expected.get("kind"), kind)
 
@@ -223,7 +224,7 @@ def smallest_failure(candidate_key: dict, run: dict, wanted: tuple, failing: lis
         if candidate_key["cases"][case_id].get("alone"):
             continue  # the failing case itself, not a smaller one
         expected = candidate_key["expected"][case_id]
-        if failure_kind(expected, outcomes.get(case_id)) != wanted:
+        if failure_kind(expected, outcomes.get(case_id), candidate_key["cases"][case_id].get("abs_tol")) != wanted:
             continue
         s = candidate_key["cases"][case_id]["size"]
         if best is None or s < best_size:

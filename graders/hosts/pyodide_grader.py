@@ -276,7 +276,7 @@ def shrink_start(ref: str, run_utf8, verdict_json: str) -> str:
             "case": plan_case,
             "meta": key["cases"][case_id],
             "attrs": plan.get("attrs", {}),
-            "wanted": list(shrink.failure_kind(key["expected"][case_id], actual)),
+            "wanted": list(shrink.failure_kind(key["expected"][case_id], actual, key["cases"][case_id].get("abs_tol"))),
             "round": 0,
             "alone": alone,
             "smaller": smaller,
