@@ -6,9 +6,9 @@ keys of the engine catalog (:mod:`graders.engine.i18n`).
 
 Rules: exact types (``bool`` is not ``int``, ``int`` is not ``float``, ``None`` is not ``0.0``, ``list`` is not
 ``tuple``; numpy.float64 is a float; other numpy scalars are not Python numbers, with a hint); floats within relative
-1e-9 or absolute 1e-12, or a domain's own absolute tolerance (NaN matches only NaN, -0.0 matches 0.0); arrays by type, shape, dtype kind (signed and
-unsigned integers are one kind) and values; dicts by their keys, then values; lists and tuples in order; objects by
-the reference object's attributes.
+1e-9 or absolute 1e-12, or a domain's own absolute tolerance (NaN matches only NaN, -0.0 matches 0.0); arrays by
+type, shape, dtype kind (signed and unsigned integers are one kind) and values; dicts by their keys, then values;
+lists and tuples in order; objects by the reference object's attributes.
 """
 
 from __future__ import annotations
