@@ -66,6 +66,7 @@ SAMPLE_SPECS = (
     ("Integer", dom.Integer(lo=0), (3,)),
     ("Flag", dom.Flag(numbers=True), (True,)),
     ("Seq", dom.Seq(dom.Integer(lo=0, hi=300), min_len=1, max_len=4), ([1, 0, 1],)),
+    ("Seq", dom.Seq(dom.Integer(lo=0)), ([1, 2],)),
     (
         "Record",
         dom.Record({"name": dom.Text(), "value": dom.Real()}, key=("name", "value")),

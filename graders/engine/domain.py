@@ -464,6 +464,11 @@ class Seq(Spec):
             # small integer dtypes whose sum does not fit them: a sum in the array's own dtype wraps round
             out.append(Variant("ndarray-sum-wraps", "uint8, sum > 255", np.full(len(items), 200, dtype=np.uint8)))
             out.append(Variant("ndarray-sum-wraps", "int8, sum > 127", np.full(len(items), 100, dtype=np.int8)))
+        if isinstance(self.item, Integer) and len(items) >= 2 and self.item.hi is None and (self.item.lo or 0) >= 0:
+            # Python ints whose sum passes int64: np.sum (or an int64 array) wraps round to a negative number where
+            # sum() is exact, in CPython and in Pyodide alike (each item already needs int64, so numpy's 32-bit
+            # default int in the browser plays no part)
+            out.append(Variant("large-sum", "2**62 each", [2**62] * len(items)))
         return out
 
     def sizes(self) -> tuple[int, int]:
@@ -563,6 +568,9 @@ class Record(Spec):
         for name in self.fields:
             out.append(Variant("record-missing", repr(name), {k: v for k, v in value.items() if k != name}))
         out.append(Variant("record-extra", "'extra'", {**value, "extra": "x"}))
+        # keys that are not texts: a check that sorts the keys, or compares them with texts, fails on its own
+        out.append(Variant("record-extra", "1", {**value, 1: "x"}))
+        out.append(Variant("record-extra", "None", {**value, None: "x"}))
         return out
 
     def random(self, rng, pools):

@@ -23,7 +23,7 @@ class PerplexityResult:
             raise ValueError("an NLL sum is negative; did the adapter drop the minus sign?")
         if (counts < 0).any():
             raise ValueError("a token count is negative")
-        total = int(counts.sum())
+        total = sum(counts.tolist())  # Python ints: an int64 sum wraps round past 2**63
         if total == 0:
             return cls(float("nan"), 0.0, 0)
         avg = nll.sum() / total
