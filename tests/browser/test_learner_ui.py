@@ -621,7 +621,8 @@ def test_a_draft_changed_in_another_tab_is_followed_where_this_tab_has_nothing_o
 ):
     """Two tabs of one lesson. Where the second tab's editor still holds what it loaded, the first tab's new draft
     simply replaces it, and a note says so (asking "which version?" of a learner who has no version of their own
-    there only confuses). Where the second tab holds work of its own, both are kept until the learner chooses."""
+    there only confuses). Where the second tab holds work of its own, both are kept until the learner chooses, also
+    across a reload of that tab."""
     first = lesson_pages()
     second = first.context.new_page()
     second.set_default_timeout(120_000)
@@ -641,8 +642,19 @@ def test_a_draft_changed_in_another_tab_is_followed_where_this_tab_has_nothing_o
         wait_draft(first, "3", "# the first tab's")
         poll(second, '() => document.querySelector(\'[data-checkpoint="3"] [data-action="draft-keep-mine"]\')')
         assert editor_text(second, "3").startswith("# the second tab's own")
-        section(second, "3").locator('[data-action="draft-keep-mine"]').click()
+        # a reload before choosing loses neither: the stored draft is in the editor, the other version is offered
+        second.reload()
+        wait_editors(second)
+        assert editor_text(second, "3").startswith("# the first tab's")
+        use = section(second, "3").locator('[data-action="draft-use-other"]')
+        assert use.inner_text() == "Use the kept version"
+        use.click()
+        assert editor_text(second, "3").startswith("# the second tab's own")
         wait_draft(second, "3", "# the second tab's own")
+        poll(second, '() => !document.querySelector(\'[data-checkpoint="3"] [data-action="draft-keep-mine"]\')')
+        second.reload()  # chosen: nothing is offered again
+        wait_editors(second)
+        assert section(second, "3").locator('[data-action="draft-use-other"]').count() == 0
     finally:
         second.close()
 

@@ -120,6 +120,9 @@ function hintAnnouncement(hint) {
 const DRAFT_DELAY_MS = 400;
 /** How long the note after choosing between two tabs' versions stays. */
 const DRAFT_NOTICE_MS = 8000;
+/** The draft key under which a version of an editor's code waits while the learner has not chosen between two tabs'
+ * versions (storage keeps it like any draft, so a reload or a closed tab loses neither). */
+const asideKey = (key) => `aside:${key}`;
 /** Steps "Trace this case" records (graders/engine/trace.py bounds them too). */
 const TRACE_STEPS = 300;
 /** Longest result value that goes into the announced headline ("Done. Result: 42"). */
@@ -286,6 +289,7 @@ export class CheckpointView {
       onSubmit: this.data ? () => this.check(this.view.contentDOM) : () => this.run(this.view.contentDOM),
     });
     mount.removeAttribute("aria-label");
+    this._offerAside();
     yield;
     this._setupExample();
     yield* this._setupCarried();
@@ -1050,9 +1054,21 @@ export class CheckpointView {
       }, DRAFT_NOTICE_MS);
       return;
     }
-    box.replaceChildren(el("p", null, t("draft_other_tab")));
+    // this tab's version goes into storage too, so a reload or a closed tab before the choice loses nothing
+    this.store.saveDraft(this.lesson.id, asideKey(this.key), getText(this.view));
+    this._offerChoice(text, "draft_other_tab", "draft_use_other");
+  }
+
+  /**
+   * Let the learner choose between the editor's version and `other`: the notice `message`, a button `useLabel` that
+   * puts `other` in the editor, and one that keeps the editor's. Either choice saves the editor's text as the draft
+   * and forgets the version kept aside (asideKey).
+   */
+  _offerChoice(other, message, useLabel) {
+    const box = this.draftNotice;
+    box.replaceChildren(el("p", null, t(message)));
     const row = el("p");
-    const use = el("button", "btn", t("draft_use_other"));
+    const use = el("button", "btn", t(useLabel));
     use.type = "button";
     use.dataset.action = "draft-use-other";
     const keep = el("button", "btn", t("draft_keep_mine"));
@@ -1062,6 +1078,7 @@ export class CheckpointView {
     box.append(row);
     box.hidden = false;
     const done = (message) => {
+      this.store.saveDraft(this.lesson.id, asideKey(this.key), "");
       box.replaceChildren(el("p", null, message));
       this.page.announce(message);
       focusEditor(this.view);
@@ -1070,10 +1087,10 @@ export class CheckpointView {
       }, DRAFT_NOTICE_MS);
     };
     use.addEventListener("click", () => {
-      setText(this.view, text);
+      setText(this.view, other);
       this.saveDraft.flush();
-      this.store.saveDraft(this.lesson.id, this.key, text);
-      this.synced = text;
+      this.store.saveDraft(this.lesson.id, this.key, other);
+      this.synced = other;
       done(t("draft_used_other"));
     });
     keep.addEventListener("click", () => {
@@ -1082,7 +1099,16 @@ export class CheckpointView {
       this.store.saveDraft(this.lesson.id, this.key, this.synced);
       done(t("draft_kept_mine"));
     });
-    this.page.announce(t("draft_other_tab"));
+    this.page.announce(t(message));
+  }
+
+  /** A version of this editor's code kept aside when a choice between two tabs' versions was left open (a reload, a
+   * closed tab): offered again next to the stored draft. */
+  _offerAside() {
+    if (!this.draftNotice) return;
+    const aside = this.store.draft(this.lesson.id, asideKey(this.key));
+    if (!aside || aside === getText(this.view)) return;
+    this._offerChoice(aside, "draft_aside", "draft_use_aside");
   }
 
   /** Show the reference solution; asks first unless it was revealed before, and remembers it. */

@@ -2,7 +2,8 @@
 //
 // {"version": 1, "lessons": {"<id>": {"checkpoints": {"<cp>": {"passedAt", "lastPassingCode", "solutionRevealed",
 //                                                                 "triedAt"?, "hints"?, "solutionFirst"?}},
-//                                       "drafts": {"<cp>" | "example:<cp>" | "carried:<cp>:<earlier cp>": "source"}}},
+//                                       "drafts": {"<cp>" | "example:<cp>" | "carried:<cp>:<earlier cp>" | "aside:<cp>":
+//                                                  "source"}}},
 //  "last"?: {"lesson", "lang", "checkpoint", "at"}}
 // `triedAt` (first Check that did not pass), `hints` (how many hints were revealed), `solutionFirst` (the first pass
 // came after the reference solution was shown) and `last` (where the learner worked last: the home page offers to
@@ -317,8 +318,8 @@ export class ProgressStore {
   /**
    * This document merged with `stored`: passes and the rest as mergeProgress does; drafts as stored, except the ones
    * this tab saved itself since it last synced. A draft whose stored text changed since this tab last synced
-   * (`base`) was changed by another tab: its text wins, and when this tab holds another one, the change is queued
-   * for the `onForeignDraft` listeners (`_report`). So a tab never writes back a stale copy of another tab's draft.
+   * (`base`) was changed by another tab: its text wins, and unless this tab holds the same, the change is queued for
+   * the `onForeignDraft` listeners (`_report`). So a tab never writes back a stale copy of another tab's draft.
    */
   _merged(stored) {
     const merged = mergeProgress(this.doc, stored);
@@ -329,7 +330,8 @@ export class ProgressStore {
       for (const [key, text] of Object.entries(theirs)) {
         const tag = `${id}\u0000${key}`;
         if (base[key] !== text) {
-          if (key in mine && mine[key] !== text) this.foreign.push({ lesson: id, key, text });
+          // reported also where this tab saved nothing yet: its editor may still show what it loaded (a starter)
+          if (!(key in mine) || mine[key] !== text) this.foreign.push({ lesson: id, key, text });
           this.touched.delete(tag);
           lesson.drafts[key] = text;
         } else if (!this.touched.has(tag)) {

@@ -299,10 +299,28 @@ test("a tab that never saved a draft keeps the stored one when it writes", () =>
   b.onForeignDraft((change) => heard.push(change));
   a.saveDraft("les", "1", "# a's second draft");
   b.syncFromStorage();
-  assert.deepEqual(heard, [{ lesson: "les", key: "1", text: "# a's second draft" }]);
+  // both drafts are told: the first came in with b's own write (b's page follows it where its editor is untouched)
+  assert.deepEqual(heard, [
+    { lesson: "les", key: "1", text: "# a's draft" },
+    { lesson: "les", key: "1", text: "# a's second draft" },
+  ]);
   assert.equal(b.draft("les", "1"), "# a's second draft");
   b.saveDraft("les", "1", "# b keeps typing"); // b's learner chose to go on with b's version
   assert.equal(JSON.parse(storage.getItem(KEY)).lessons.les.drafts["1"], "# b keeps typing");
+});
+
+test("a tab with no draft of its own hears of another tab's first draft", () => {
+  // its editor still shows what it loaded (a starter): the page can follow the new draft only if it is told
+  const storage = new FakeStorage();
+  const a = new ProgressStore(storage);
+  const b = new ProgressStore(storage);
+  const heard = [];
+  b.onForeignDraft((change) => heard.push(change));
+  a.saveDraft("les", "1", "# a's first draft");
+  b.syncFromStorage();
+  assert.deepEqual(heard, [{ lesson: "les", key: "1", text: "# a's first draft" }]);
+  b.syncFromStorage(); // the same draft again: nothing new to tell
+  assert.equal(heard.length, 1);
 });
 
 test("a first pass after the shown solution is marked, and where the learner was last is kept", () => {
