@@ -524,6 +524,17 @@ def test_corrupt_storage_starts_clean_and_keeps_the_raw_value(save_data_page, is
     section(page, "1").locator('[data-action="check"]').click()
     assert wait_verdict(page, "1")[0] == "pass"
     assert passed_ids(stored(page)) == ["1"]
+    # damaged again: the last verdict, kept apart with the code it checked, brings back that code and the pass, so
+    # the page never shows a passed verdict beside a checkpoint "not started"
+    passing = editor_text(page, "1")
+    page.evaluate(f"localStorage.setItem({json.dumps(KEY)}, '{{not json')")
+    page.reload()
+    page.locator('[data-warning="storage_warning_corrupt"]').wait_for()
+    wait_editors(page)
+    assert page.locator("[data-progress]").inner_text() == "1 / 3"
+    assert editor_text(page, "1") == passing
+    assert section(page, "1").locator("[data-verdict]").get_attribute("data-verdict") == "pass"
+    assert passed_ids(stored(page)) == ["1"]
 
 
 def test_newer_storage_version_is_left_untouched(save_data_page, isolated_server):
