@@ -331,7 +331,7 @@ export class ProgressStore {
         const tag = `${id}\u0000${key}`;
         if (base[key] !== text) {
           // reported also where this tab saved nothing yet: its editor may still show what it loaded (a starter)
-          if (!(key in mine) || mine[key] !== text) this.foreign.push({ lesson: id, key, text });
+          if (mine[key] !== text) this.foreign.push({ lesson: id, key, text });
           this.touched.delete(tag);
           lesson.drafts[key] = text;
         } else if (!this.touched.has(tag)) {
