@@ -322,12 +322,27 @@ def test_a_time_limit_grows_when_the_machine_got_busier_since_the_page_booted(pa
     web/test/runtime.test.mjs; an endless loop still times out: test_check_of_an_endless_loop_times_out.) The load
     comes from the browser's own tab: Linux shares the CPU between sessions first, so busy processes started by the
     test would take little from the browser."""
-    import os
 
     page.add_init_script(AS_FAST_AS_ASSUMED)
-    open_lesson(page, isolated_server)
     reference = (repo_root / "exercises" / "claims-abstention" / "01-claim-support" / "solution.py").read_text()
-    replace_code(page, "1", BUSY_THEN_RIGHT + reference)
+    # A trial whose page booted while the machine was already at least as busy (the other test process at a peak: the
+    # load measure at the limit no slower than at boot) tests nothing: the limit rightly stands there. Such a trial is
+    # run again on a new boot; any other must pass.
+    for _ in range(3):
+        state, text, measures = _busier_trial(page, isolated_server, BUSY_THEN_RIGHT + reference)
+        if state == "pass" or any(m["now"] > m["then"] for m in measures):
+            break
+    assert state == "pass", (text, measures)
+
+
+def _busier_trial(page, server, code):
+    """Open the lesson, Check ``code`` in checkpoint 1 while another tab loads every core; return the verdict's state
+    and text and, each time the limit was reached, the load measure then and now (ms) and the grown limit (None:
+    stopped)."""
+    import os
+
+    open_lesson(page, server)
+    replace_code(page, "1", code)
     other_tab = page.context.new_page()
     try:
         section(page, "1").locator('[data-action="check"]').click()
@@ -351,9 +366,7 @@ def test_a_time_limit_grows_when_the_machine_got_busier_since_the_page_booted(pa
     finally:
         if not other_tab.is_closed():
             other_tab.close()
-    # each time the limit was reached: the load measure then and now (ms) and the grown limit (None: stopped)
-    measures = page.evaluate('performance.getEntriesByName("werkbank:limit").map((m) => m.detail)')
-    assert state == "pass", (text, measures)
+    return state, text, page.evaluate('performance.getEntriesByName("werkbank:limit").map((m) => m.detail)')
 
 
 # ---------------------------------------------------------------- output safety
