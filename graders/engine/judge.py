@@ -527,9 +527,10 @@ def failing_list(prepared: dict, failed: list, lang: str) -> list:
         plain = entry.get("json")
         if type(plain) is str and len(plain) > min(FAILING_SOURCE_LIMIT, budget):
             # inputs held as JSON text: their source is at least about as long, so it is not made at all
-            call, source = values.show_call(entry["call"], *values.case_inputs(entry)), None
+            more = text("more_items", lang)
+            call, source = values.show_call(entry["call"], *values.case_inputs(entry), more=more), None
         else:
-            call, source = call_texts(entry)
+            call, source = call_texts(entry, lang)
             if len(source) > min(FAILING_SOURCE_LIMIT, budget):
                 source = None
             else:
@@ -571,11 +572,13 @@ def plan_case(prepared: dict, case_id: str) -> dict:
     return index[case_id]
 
 
-def call_texts(entry: dict) -> tuple[str, str]:
+def call_texts(entry: dict, lang: str) -> tuple[str, str]:
     """``(bounded call text, complete call source)`` of a plan case: made when a verdict shows the case, not for
-    every case ahead of time (the source of a case with thousands of items is long)."""
+    every case ahead of time (the source of a case with thousands of items is long). The call text says how many
+    items it leaves out in ``lang``."""
     args, kwargs = values.case_inputs(entry)
-    return values.show_call(entry["call"], args, kwargs), values.call_source(entry["call"], args, kwargs)
+    shown = values.show_call(entry["call"], args, kwargs, more=text("more_items", lang))
+    return shown, values.call_source(entry["call"], args, kwargs)
 
 
 def failure(
@@ -585,7 +588,7 @@ def failure(
     the run's outcomes by case id, which a declared mistake's feedback must agree with (:func:`known_mistake`)."""
     key = prepared["key"]
     meta = key["cases"][case_id]
-    call, source = call_texts(plan_case(prepared, case_id))
+    call, source = call_texts(plan_case(prepared, case_id), lang)
     reason, hint_key, kind = problem
     label, explain, hint = case_texts(meta, lang)
     # a case made to fail only across calls (the same call again, refilled arguments) has a hint that speaks to that

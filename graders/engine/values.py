@@ -848,10 +848,11 @@ def show(w, limit: int = 400, max_items: int = 12, more: str = "… {n} more", p
     return text if len(text) <= limit + 40 else text[:limit] + "…"
 
 
-def show_call(call: str, args, kwargs, limit: int = 300) -> str:
-    """The case's call as Python source text, with bounded argument reprs."""
-    parts = [show(a, limit=limit // 2) for a in args[1]]
-    parts += [f"{show(k, 40)[1:-1]}={show(v, limit=limit // 2)}" for k, v in kwargs[1]]
+def show_call(call: str, args, kwargs, limit: int = 300, more: str = "… {n} more") -> str:
+    """The case's call as Python source text, with bounded argument reprs (``more``: as for :func:`show`, in the
+    learner's language)."""
+    parts = [show(a, limit=limit // 2, more=more) for a in args[1]]
+    parts += [f"{show(k, 40)[1:-1]}={show(v, limit=limit // 2, more=more)}" for k, v in kwargs[1]]
     body = ", ".join(parts)
     if len(body) > limit:
         body = body[:limit] + "…"
