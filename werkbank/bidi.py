@@ -23,9 +23,9 @@ RTL = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
 _PARTS = re.compile(f"([^{RTL}]+)")
 _STRONG = re.compile(r"[A-Za-z0-9\u00c0-\u024f\u0370-\u03ff]")
 _OPEN, _CLOSE = "([{", ")]}"
-#: Trimmed from the ends of a run: they belong to the sentence around it.
-_TRAIL = " \t\n\u00a0.,;:!?\"'“”‘’«»"
-_LEAD = " \t\n\u00a0,;:!?\"'“”‘’«»"
+#: Trimmed from the ends of a run: they belong to the sentence around it (a verdict's check mark too).
+_TRAIL = " \t\n\u00a0.,;:!?\"'“”‘’«»✓✗"
+_LEAD = " \t\n\u00a0,;:!?\"'“”‘’«»✓✗"
 
 
 _ENDS = re.compile(r"[.…]+\s")

@@ -18,14 +18,17 @@ from tests.browser.learner import (
     ARABIC_LESSON,
     KEY,
     LESSON,
+    click,
     editor,
     editor_text,
+    example_editor,
     open_lesson,
     page_errors,
     passed_ids,
     poll,
     put_solution,
     replace_code,
+    replace_in,
     section,
     stored,
     wait_draft,
@@ -701,6 +704,12 @@ def test_arabic_page_is_rtl_with_ltr_editor_code_and_output(lesson_pages):
     section(page, "try").locator('[data-action="run"]').click()
     wait_idle(page, "try")
     assert "3" in section(page, "try").locator("[data-output]").inner_text()
+    # a Run's value in the verdict's line is Python source: left to right inside the Arabic sentence, as it is
+    replace_in(page, example_editor(page, "1"), "(0.5, -2)\n")
+    click(page, "1", "run")
+    wait_verdict(page, "1", ("idle",))
+    value = section(page, "1").locator(".verdict-line bdi")
+    assert value.inner_text() == "(0.5, -2)" and value.get_attribute("dir") == "ltr"
 
 
 def test_a_verdict_with_plot_data_draws_the_reliability_diagram(lesson_pages):

@@ -646,7 +646,7 @@ export class CheckpointView {
         const value = typeof run.value === "string" ? run.value : null;
         headline =
           value !== null && value.length <= ANNOUNCED_VALUE_MAX
-            ? showTemplated(this.verdict, "pass", "run_done_value", { value }) // the value in a <bdi>
+            ? showTemplated(this.verdict, "pass", "run_done_value", { value }, ["value"]) // in a <bdi dir=ltr>
             : showStatus(this.verdict, "pass", t("run_done"));
         this.verdict.dataset.verdict = "idle";
         if (value !== null) renderRunValue(this.verdict, value, tryingCase ? this.caseExpected : null);

@@ -65,9 +65,11 @@ export function balanced(text) {
   return out + PDI.repeat(depth);
 }
 
-/** A <bdi> holding learner text. */
-export function bdi(text) {
-  return el("bdi", null, balanced(text ?? ""));
+/** A <bdi> holding learner text; `dir` "ltr" for Python source (a value's repr reads left to right on any page). */
+export function bdi(text, dir = null) {
+  const node = el("bdi", null, balanced(text ?? ""));
+  if (dir) node.dir = dir;
+  return node;
 }
 
 /** The nodes of an engine sentence: its text, with each FSI ... PDI span (a value filled in) as a <bdi>. */
@@ -111,9 +113,9 @@ function sentence(tag, className, text) {
 
 /**
  * The nodes of the UI string `key` with `values` filled in, each value (learner text) in a <bdi>; and that text as
- * one string, for the announcer.
+ * one string, for the announcer. The values named in `source` are Python source: their <bdi> is left to right.
  */
-export function templated(key, values = {}) {
+export function templated(key, values = {}, source = []) {
   const marked = {};
   for (const name of Object.keys(values)) marked[name] = `\ue000${name}\ue001`;
   const nodes = [];
@@ -123,15 +125,15 @@ export function templated(key, values = {}) {
     if (i % 2 === 0) {
       if (part) nodes.push(document.createTextNode(part));
     } else {
-      nodes.push(bdi(values[part]));
+      nodes.push(bdi(values[part], source.includes(part) ? "ltr" : null));
     }
   }
   return { nodes, text: t(key, values) };
 }
 
-/** Like showStatus, with the line made by `templated(key, values)`; returns its text. */
-export function showTemplated(area, status, key, values) {
-  const { nodes, text } = templated(key, values);
+/** Like showStatus, with the line made by `templated(key, values, source)`; returns its text. */
+export function showTemplated(area, status, key, values, source = []) {
+  const { nodes, text } = templated(key, values, source);
   area.dataset.verdict = status;
   const line = el("p", "verdict-line");
   line.append(...nodes);
