@@ -1040,8 +1040,9 @@ while not os.path.exists({marker!r}) or not open({marker!r}).read():
 def test_a_process_learner_code_leaves_behind_neither_holds_up_the_verdict_nor_outlives_the_run(
     prepared, monkeypatch, tmp_path, zygote
 ):
-    """Correct code that starts a process which detaches and holds the run's pipes still passes at once, and on
-    the zygote's Linux that process is ended with the run (the fresh interpreter ends its own process group)."""
+    """Code that starts a process which detaches and holds the run's pipes: a Run of it still ends at once, and on
+    the zygote's Linux that process is ended with the run (the fresh interpreter ends its own process group). A Check
+    refuses it the process (runner._install_guard): its first fork raises, at once too."""
     import os
     import time
 
@@ -1051,8 +1052,11 @@ def test_a_process_learner_code_leaves_behind_neither_holds_up_the_verdict_nor_o
         pytest.skip("this platform cannot fork")
     marker = tmp_path / "leftover"
     start = time.monotonic()
-    verdict = judge(prepared, cpython.run(LEAVES_A_PROCESS.format(marker=str(marker)), prepared["plan"]), "en")
-    assert verdict["status"] == "pass", verdict.get("message")
+    checked = cpython.run(LEAVES_A_PROCESS.format(marker=str(marker)), prepared["plan"])
+    assert checked["status"] == "error" and "os.fork is not available while a Check" in checked["traceback"], checked
+    assert not marker.exists()
+    ran = cpython.run(LEAVES_A_PROCESS.format(marker=str(marker)), {"mode": "run"})
+    assert ran["status"] == "ok", ran
     assert time.monotonic() - start < 5  # not the wall-clock limit, nor the leftover's 60 s
     leftover = int(marker.read_text())
     if zygote and os.path.exists("/proc/self/task"):
@@ -1065,6 +1069,7 @@ def test_a_process_learner_code_leaves_behind_neither_holds_up_the_verdict_nor_o
 def test_a_flood_on_the_pipes_does_not_fill_the_grading_processes_memory(prepared):
     """Learner code may write hundreds of megabytes to stderr or to the result pipe: the zygote keeps only what a
     verdict can use (the end of stderr, a result up to the judge's limit and one byte more)."""
+    cpython.run(REFERENCE, prepared["plan"], time_limit=5.0)  # the zygote started and grown to its working size
     zygote = cpython._Zygote.mine()
     if zygote is None or not __import__("os").path.exists(f"/proc/{zygote.process.pid}/status"):
         pytest.skip("needs the zygote and /proc")
@@ -1222,3 +1227,133 @@ def test_a_cases_hint_is_shown_only_where_it_speaks_to_what_went_wrong():
     mistaken = grade(told, off_by_one)["failure"]
     assert mistaken["mistake"] == "skips_first" and mistaken["hint"] is None
     assert mistaken["feedback"] == "Start at the first item."
+
+
+# ---------------------------------------------------------------- learner code against the engine itself
+
+#: Tries every way the guard refuses to code a Check runs (runner._install_guard) and prints those refused.
+REACH = """
+import gc, sys, threading
+refused = []
+def attempt(name, reach):
+    try:
+        reach()
+    except RuntimeError:
+        refused.append(name)
+def traceback_frame():
+    try:
+        raise ValueError
+    except ValueError as error:
+        return error.__traceback__.tb_frame
+def generator():
+    yield 1
+def ctypes_memory():
+    import ctypes
+    ctypes.string_at(id(refused), 1)
+heard = []
+# added (for good: so it hears one event and needs nothing of this module), or refused in silence
+sys.addaudithook(lambda event, args, heard=heard: heard.append(event) if not heard else None)
+compile("1", "x", "eval")
+if not heard:
+    refused.append("sys.addaudithook")
+attempt("sys._getframe", lambda: sys._getframe(0))
+attempt("tb_frame", traceback_frame)
+attempt("gi_frame", lambda: generator().gi_frame)
+attempt("gc.get_objects", gc.get_objects)
+attempt("gc.get_referrers", lambda: gc.get_referrers(refused))
+attempt("gc.get_referents", lambda: gc.get_referents(refused))
+attempt("sys.settrace", lambda: sys.settrace(None))
+attempt("sys.setprofile", lambda: sys.setprofile(None))
+attempt("thread", lambda: threading.Thread(target=len, args=((),)).start())
+attempt("ctypes", ctypes_memory)
+attempt("__code__", lambda: setattr(traceback_frame, "__code__", generator.__code__))
+import os, subprocess
+attempt("os.system", lambda: os.system("true"))
+attempt("subprocess", lambda: subprocess.run(["true"]))
+print("refused", sorted(refused))
+"""
+GUARDED = sorted(
+    "sys.addaudithook sys._getframe tb_frame gi_frame gc.get_objects gc.get_referrers gc.get_referents sys.settrace "
+    "sys.setprofile thread ctypes __code__ os.system subprocess".split()
+)
+
+
+def test_code_a_check_runs_reaches_no_frame_no_object_of_the_engine_and_cannot_watch_it():
+    """Under a Check every way to the engine's frames and objects, and every way to run beside it, raises
+    RuntimeError; a Run allows them all (the guard is a Check's, and the code above does reach them there)."""
+    checked = runner.run(REACH, {"mode": "check", "cases": []})
+    assert checked["status"] == "ok", checked["traceback"]
+    assert checked["stdout"] == f"refused {GUARDED}\n"
+    ran = runner.run(REACH, {"mode": "run"})
+    assert ran["status"] == "ok", ran["traceback"]
+    assert ran["stdout"] == "refused []\n"
+
+
+#: Finds the runner's namespace through a class's methods (no frame, no collector) and rewires the engine in it and in
+#: builtins, as helper-written hostile code did through frames: later reads, argument checks, the exception's class.
+REWIRE = """
+import builtins
+def _classes():
+    seen, todo = set(), [object]
+    while todo:
+        for sub in type.__subclasses__(todo.pop()):
+            if sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+    return seen
+_engine = [g for c in _classes() for v in list(vars(c).values())
+           for g in [getattr(v, "__globals__", None)] if type(g) is dict and "call_case" in g and "recheck" in g][:1]
+_engine = _engine if ROUTE == "classes" else [__import__("sys").setrecursionlimit.__globals__]
+print("rewired", bool(_engine))
+for _g in _engine:
+    _g["recheck"] = _g["recheck_arguments"] = lambda *a, **k: None
+    _g["_arguments_changed"] = lambda *a, **k: False
+    _outcome = _g["_exception_outcome"]
+    _g["_exception_outcome"] = lambda e: {**_outcome(e), "builtin_mro": ["ValueError", "Exception", "BaseException"]}
+    _g["values"].changed = lambda *a, **k: False
+builtins.enumerate = lambda items, start=0: zip(range(start, start + 10**9), [])
+"""
+#: Wrong in three ways the rewiring above would hide: it sorts the caller's list, hands out one list to every call,
+#: and raises TypeError where ValueError is due.
+REWIRED_WRONG = """
+_shared = []
+def total(xs):
+    if not isinstance(xs, list):
+        raise TypeError("not a list")
+    xs.sort()
+    _shared[:] = [sum(xs)]
+    return _shared
+"""
+
+
+def _outcomes(run: dict) -> list:
+    return [{k: v for k, v in o.items() if k not in ("traceback", "error_line")} for o in run["outcomes"]]
+
+
+@pytest.mark.parametrize("route", ["classes", "handed-out"])
+def test_code_that_rewires_the_engine_gets_the_outcomes_its_own_code_earns(prepared, route):
+    """Learner code can find the engine's modules (through a class's methods, or the namespace of the function a run
+    hands it as ``sys.setrecursionlimit``) and rebind what they hold, and ``builtins`` too: a run's own copy of the
+    engine (runner._isolated) looks none of it up. The same rewiring against the engine itself, not its copy, changes
+    the outcomes: what the test compares would show it."""
+    plan = prepared["plan"]
+    plain = runner.run(REWIRED_WRONG, plan)
+    prelude = f"ROUTE = {route!r}\n" + REWIRE
+    rewired = runner.run(prelude + REWIRED_WRONG, plan)
+    assert rewired["stdout"] == "rewired True\n"
+    assert _outcomes(rewired) == _outcomes(plain)
+    assert judge(prepared, rewired, "en")["status"] == "fail"
+    try:
+        exposed = runner._run(prelude + REWIRED_WRONG, plan, None, None)  # the engine itself, as it was
+    finally:
+        runner.run("", {"mode": "run"})  # puts builtins and the engine's namespaces back
+    assert _outcomes(exposed) != _outcomes(plain)
+
+
+def test_a_check_on_the_command_line_cannot_set_a_signal_handler():
+    """Python hands a signal handler the frame it interrupted, and no audit event announces setting one: the command
+    line's run has a thread of its own (graders/hosts/cpython.py), where setting one raises. Hostile code used a timer
+    signal to reach the run's result and rewrite it."""
+    code = "import signal\nsignal.signal(signal.SIGALRM, lambda *a: None)\n"
+    run = cpython.run(code, {"mode": "check", "cases": []}, time_limit=5.0)
+    assert run["status"] == "error" and "ValueError: signal only works in main thread" in run["traceback"], run

@@ -134,7 +134,12 @@ _decode = values.decode
 # JSON inputs are read and written by the C scanner and encoder, created here: the Python layer of the json module
 # looks up builtins such as len and isinstance at call time, and learner code may have replaced those by then.
 # (CPython and Pyodide both have _json.)
-from _json import encode_basestring as _c_basestring, make_encoder as _c_encoder, make_scanner as _c_scanner  # noqa: E402
+from _json import (  # noqa: E402
+    encode_basestring as _c_basestring,
+    encode_basestring_ascii as _c_ascii,
+    make_encoder as _c_encoder,
+    make_scanner as _c_scanner,
+)
 
 
 def _no_default(value):
@@ -287,67 +292,74 @@ class Sandbox:
 
     def restore(self) -> None:
         """Put ``sys.modules``, module namespaces, ``sys`` hooks and streams, warning filters and the process-wide
-        settings back."""
-        for name, value in self.sys_attrs.items():
-            setattr(sys, name, value)
-        for name, items in self.sys_lists.items():
-            current = getattr(sys, name)
-            current[:] = items
-        sys.setrecursionlimit(self.recursion_limit)
-        # Put back a trace or profile function learner code changed. A C profiler (cProfile) is no callable that
-        # setprofile takes: it is left as it is when nothing changed it.
-        if sys.gettrace() is not self.trace:
-            sys.settrace(self.trace if callable(self.trace) else None)
-        if sys.getprofile() is not self.profile:
-            sys.setprofile(self.profile if callable(self.profile) else None)
-        modules = sys.modules
-        for name in list(modules):
-            if name in self.modules:
-                continue
-            module = modules[name]
-            spec = getattr(module, "__spec__", None) if isinstance(module, types.ModuleType) else None
-            origin = getattr(spec, "origin", None) if spec is not None else None
-            # Keep modules the run imported from real files (C extensions cannot be loaded twice); drop the rest.
-            if not (
-                isinstance(origin, str)
-                and origin not in ("built-in", "frozen", FILENAME)
-                and not name.startswith("graders")
-            ):
-                del modules[name]
-        for name, module in self.modules.items():
-            if modules.get(name) is not module:
-                modules[name] = module
-        for name, (saved, keys, items) in self.namespaces.items():
-            namespace = self.modules[name].__dict__
-            # Identity checks in C loops: no learner __eq__ runs, and an unchanged module costs next to nothing.
-            if len(namespace) != len(keys) or not all(map(_is, map(namespace.get, keys, _repeat(_MISSING)), items)):
-                namespace.clear()
-                namespace.update(saved)
-        modules.update(self.hidden)
-        warnings.filters[:] = self.warning_filters
-        self._restore_settings()
+        settings back (:func:`_restore`)."""
+        _restore(self)
 
-    def _restore_settings(self) -> None:
-        """The process-wide settings learner code can change without touching a namespace: the garbage collector
-        (on or off, thresholds), the longest int Python writes out, the working directory, and the SIGINT handler
-        (the host's Stop arrives as SIGINT: a learner's ``signal.signal(SIGINT, SIG_IGN)`` must not outlive its run)."""
-        enabled, thresholds, digits, cwd, handler = self.settings
-        _gc_set_threshold(*thresholds)
-        if enabled:
-            _gc_enable()
-        else:
-            _gc_disable()
-        _set_int_digits(digits)
+
+def _restore(sandbox: Sandbox) -> None:
+    """:meth:`Sandbox.restore`, as a function: :func:`run` calls it by name, not through the class, which learner
+    code can reach and change (see :func:`_isolated`)."""
+    for name, value in sandbox.sys_attrs.items():
+        setattr(sys, name, value)
+    for name, items in sandbox.sys_lists.items():
+        current = getattr(sys, name)
+        current[:] = items
+    sys.setrecursionlimit(sandbox.recursion_limit)
+    # Put back a trace or profile function learner code changed. A C profiler (cProfile) is no callable that
+    # setprofile takes: it is left as it is when nothing changed it.
+    if sys.gettrace() is not sandbox.trace:
+        sys.settrace(sandbox.trace if callable(sandbox.trace) else None)
+    if sys.getprofile() is not sandbox.profile:
+        sys.setprofile(sandbox.profile if callable(sandbox.profile) else None)
+    modules = sys.modules
+    for name in list(modules):
+        if name in sandbox.modules:
+            continue
+        module = modules[name]
+        spec = getattr(module, "__spec__", None) if isinstance(module, types.ModuleType) else None
+        origin = getattr(spec, "origin", None) if spec is not None else None
+        # Keep modules the run imported from real files (C extensions cannot be loaded twice); drop the rest.
+        if not (
+            isinstance(origin, str)
+            and origin not in ("built-in", "frozen", FILENAME)
+            and not name.startswith("graders")
+        ):
+            del modules[name]
+    for name, module in sandbox.modules.items():
+        if modules.get(name) is not module:
+            modules[name] = module
+    for name, (saved, keys, items) in sandbox.namespaces.items():
+        namespace = sandbox.modules[name].__dict__
+        # Identity checks in C loops: no learner __eq__ runs, and an unchanged module costs next to nothing.
+        if len(namespace) != len(keys) or not all(map(_is, map(namespace.get, keys, _repeat(_MISSING)), items)):
+            namespace.clear()
+            namespace.update(saved)
+    modules.update(sandbox.hidden)
+    warnings.filters[:] = sandbox.warning_filters
+    _restore_settings(sandbox)
+
+
+def _restore_settings(sandbox: Sandbox) -> None:
+    """The process-wide settings learner code can change without touching a namespace: the garbage collector
+    (on or off, thresholds), the longest int Python writes out, the working directory, and the SIGINT handler
+    (the host's Stop arrives as SIGINT: a learner's ``signal.signal(SIGINT, SIG_IGN)`` must not outlive its run)."""
+    enabled, thresholds, digits, cwd, handler = sandbox.settings
+    _gc_set_threshold(*thresholds)
+    if enabled:
+        _gc_enable()
+    else:
+        _gc_disable()
+    _set_int_digits(digits)
+    try:
+        if _getcwd() != cwd:
+            _chdir(cwd)
+    except OSError:  # the learner removed it: stay where the run left off
+        pass
+    if handler is not None and _getsignal(_SIGINT) is not handler:
         try:
-            if _getcwd() != cwd:
-                _chdir(cwd)
-        except OSError:  # the learner removed it: stay where the run left off
+            _signal(_SIGINT, handler)
+        except ValueError:  # not the main thread: signal handlers can only be set there
             pass
-        if handler is not None and _getsignal(_SIGINT) is not handler:
-            try:
-                _signal(_SIGINT, handler)
-            except ValueError:  # not the main thread: signal handlers can only be set there
-                pass
 
 
 _MISSING = object()
@@ -358,28 +370,56 @@ _repeat = itertools.repeat
 _MAX_RUNS = 60  # runs of learner frames shown in a traceback: the outermost and innermost halves
 
 
-def _learner_frames(tb) -> tuple[list[str], int | None]:
+def _frames_of(tb, guard=None) -> list:
+    """``(code, line)`` of each frame of traceback ``tb``, outermost first. Under the guard (``guard``: the run's
+    token) the frames can be read only in this loop, which reads C attributes and runs no Python code of anyone's."""
+    rows = []
+    if guard is not None:
+        _audit(_GUARD_EVENT, guard, "read")
+    try:
+        while tb is not None:
+            rows.append((tb.tb_frame.f_code, tb.tb_lineno))
+            tb = tb.tb_next
+    finally:
+        if guard is not None:
+            _audit(_GUARD_EVENT, guard, "unread")
+    return rows
+
+
+def _frame_lines(code, lineno: int) -> list[str]:
+    """A frame as CPython 3.12's ``traceback`` writes one: where it is, then its source line stripped (from the
+    engine's own copy of the learner's file in ``linecache``)."""
+    filename = code.co_filename
+    lines = ['  File "{}", line {}, in {}\n'.format(filename, lineno, code.co_name)]
+    entry = linecache.cache.get(filename)
+    source = entry[2] if type(entry) is tuple and len(entry) == 4 and type(entry[2]) is list else ()
+    text = source[lineno - 1] if 0 < lineno <= len(source) and type(source[lineno - 1]) is str else ""
+    if text.strip():
+        lines.append("    {}\n".format(text.strip()))
+    return lines
+
+
+def _learner_frames(tb, guard=None) -> tuple[list[str], int | None]:
     """The formatted learner frames of ``tb`` and the innermost one's line.
 
     Runs of the same line are collapsed before any source line is looked up, as CPython prints them, so the
     traceback of a recursion a million frames deep is as quick to make as a short one.
     """
-    runs: list = []  # [code, lineno, frame, count]
-    for frame, lineno in traceback.walk_tb(tb):
-        code = frame.f_code
+    runs: list = []  # [code, lineno, count]
+    for code, lineno in _frames_of(tb, guard):
         if code.co_filename not in (FILENAME, AFTER_FILENAME):
             continue
         if runs and runs[-1][0] is code and runs[-1][1] == lineno:
-            runs[-1][3] += 1
+            runs[-1][2] += 1
         else:
-            runs.append([code, lineno, frame, 1])
+            runs.append([code, lineno, 1])
     if not runs:
         return [], None
     shown = runs if len(runs) <= _MAX_RUNS else runs[: _MAX_RUNS // 2] + [None] + runs[-(_MAX_RUNS // 2) :]
     in_main = [run for run in runs if run[0].co_filename == FILENAME]
     line = in_main[-1][1] if in_main else None
     # The same stack formats to the same lines: a Check's invalid inputs mostly raise at one place.
-    key = tuple((id(entry[0]), entry[1], entry[3]) if entry else None for entry in shown)
+    key = tuple((id(entry[0]), entry[1], entry[2]) if entry else None for entry in shown)
     cached = _FRAMES.get(key)
     if cached is not None and cached[0] == [entry[0] if entry else None for entry in shown]:
         return list(cached[1]), line
@@ -388,8 +428,8 @@ def _learner_frames(tb) -> tuple[list[str], int | None]:
         if entry is None:
             lines.append("  …\n")
             continue
-        _, lineno, frame, count = entry
-        lines.extend(traceback.StackSummary.extract([(frame, lineno)] * min(count, 3)).format())
+        code, lineno, count = entry
+        lines.extend(_frame_lines(code, lineno) * min(count, 3))
         if count > 3:
             lines.append(f"  [Previous line repeated {count - 3} more times]\n")
     if len(_FRAMES) < 64:
@@ -404,21 +444,22 @@ _FRAMES: dict = {}
 _traceback_of = BaseException.__traceback__.__get__  # the real one: a learner class may override the attribute
 
 
-def format_error(error: BaseException) -> tuple[str, int | None]:
+def format_error(error: BaseException, guard=None) -> tuple[str, int | None]:
     """The traceback of ``error`` trimmed to the learner's own lines, and the editor line to highlight. Never raises:
-    a learner exception whose attributes fail to read (a property, a metaclass) gets what could be read of it."""
+    a learner exception whose attributes fail to read (a property, a metaclass) gets what could be read of it.
+    ``guard``: the token of the run's guard, when it is on (see :func:`_frames_of`)."""
     try:
-        return _format_error(error)
+        return _format_error(error, guard)
     except BaseException:  # noqa: B036 - learner code (a property, __str__) raising anything, SystemExit too
         return f"{values.type_name(type(error))}: <the traceback could not be shown>\n", None
 
 
-def _format_error(error: BaseException) -> tuple[str, int | None]:
+def _format_error(error: BaseException, guard=None) -> tuple[str, int | None]:
     # compile's own errors only: a learner's subclass may make its attributes anything
     if _type(error) in (SyntaxError, IndentationError, TabError) and error.filename in (FILENAME, AFTER_FILENAME):
         text = "".join(traceback.format_exception_only(type(error), error))
         return _cut(text), error.lineno if error.filename == FILENAME else None
-    frames, line = _learner_frames(_traceback_of(error, type(error)))
+    frames, line = _learner_frames(_traceback_of(error, type(error)), guard)
     lines = ["Traceback (most recent call last):\n"] if frames else []
     lines.extend(frames)
     try:
@@ -496,17 +537,27 @@ class _Recursion:
     def __init__(self) -> None:
         self.ceiling = 0
         self.usual = sys.getrecursionlimit()
+        #: The depth of the frame that enters, when :func:`run` set it (under the guard no frame can be read).
+        self.depth = None
 
     def __enter__(self) -> None:
-        frame, depth = _getframe(1), 0
-        while frame is not None:
-            depth += 1
-            frame = frame.f_back
+        depth = self.depth
+        if depth is None:
+            depth = _depth(_getframe(1))
         self.ceiling = depth + RECURSION_DEPTH
         _setrecursionlimit(self.ceiling)
 
     def __exit__(self, *exc) -> None:
         _setrecursionlimit(self.usual)
+
+
+def _depth(frame) -> int:
+    """How many frames deep ``frame`` is."""
+    depth = 0
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return depth
 
 
 _LEARNER_DEPTH = _Recursion()
@@ -650,7 +701,7 @@ def call_case(
         args = _decode(case["args"])
         kwargs = _decode(case["kwargs"])
     if refills is not None:
-        args = refills.arguments(case, args)
+        args = _refill(refills, case, args)
     # A result may keep its own call's arguments (a report that holds its inputs); only a call that gets an earlier
     # call's objects again (``refill``) could then hand out what an earlier result holds, so only there are the
     # arguments' ids needed: every other call's arguments are fresh objects no other call has seen.
@@ -758,6 +809,11 @@ class Refills:
         return frozenset(case_id for case_id, args in self._args.items() if args is not None)
 
 
+# A Check's run calls these by name (see _isolated): the class is within learner code's reach, these names are not.
+_refill = Refills.arguments
+_handed_on = Refills.handed_on
+
+
 def refilled(earlier: tuple | None, args: tuple) -> tuple:
     """``args`` to pass to a case that refills an earlier call's arguments: where both are lists or both dicts,
     the earlier object itself, its contents replaced by the new ones (the same object, refilled); else the new
@@ -849,12 +905,150 @@ def _report(on_progress, outcomes: list, start: int, end: int) -> None:
         pass
 
 
+#: The audit event the engine turns its guard on and off with (see :func:`_install_guard`).
+_GUARD_EVENT = "werkbank.guard"
+#: Audit events refused to code running under the guard: the ways to a frame (a running frame's locals hold the
+#: run's outcomes), to every object (the collector's lists), to code that would run beside the engine's and watch it
+#: (trace, profile and monitoring callbacks, threads, another audit hook, another process that would outlive the run
+#: and hold its result pipe) and to raw memory (ctypes). Besides these, reading a frame from a traceback, generator or
+#: coroutine, and replacing a function's code.
+_GUARD_REFUSED = frozenset(
+    {
+        "sys._getframe",
+        "sys._current_frames",
+        "sys._current_exceptions",
+        "gc.get_objects",
+        "gc.get_referrers",
+        "gc.get_referents",
+        "sys.settrace",
+        "sys.setprofile",
+        "sys.addaudithook",
+        "sys.monitoring.register_callback",
+        "_thread.start_new_thread",
+        "os.fork",
+        "os.forkpty",
+        "os.posix_spawn",
+        "os.spawn",
+        "os.exec",
+        "os.system",
+        "subprocess.Popen",
+    }
+)
+_FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back"})
+_audit = sys.audit
+
+
+def _install_guard() -> None:
+    """Install the audit hook behind the guard, once per interpreter (audit hooks cannot be removed).
+
+    A Check turns the guard on before the learner's module runs and off once its result is made (:func:`_run`), with a
+    token only that run holds: ``sys.audit("werkbank.guard", token, "on" | "off" | "read" | "unread")``. While it is on,
+    the events of :data:`_GUARD_REFUSED` raise RuntimeError in whatever code raised them, so learner code can reach
+    neither the engine's frames nor its objects, and cannot watch it run; "read" lets :func:`_frames_of` read a
+    traceback's frames. The hook keeps its state in its own closure, which nothing in Python can reach."""
+    state = [None, False]  # the token of the run the guard is on for; frames may be read now
+    refused, frame_attributes, event_name = _GUARD_REFUSED, _FRAME_ATTRIBUTES, _GUARD_EVENT
+    starts = str.startswith
+    refusal = RuntimeError
+
+    def hook(event, args):
+        if event == event_name:
+            token, what = args
+            if what == "on":
+                if state[0] is not None:
+                    raise refusal("the guard is on already")
+                state[0], state[1] = token, False
+            elif token is state[0] and token is not None:
+                if what == "off":
+                    state[0], state[1] = None, False
+                else:
+                    state[1] = what == "read"
+            return
+        if state[0] is None or state[1]:
+            return
+        if event in refused or starts(event, "ctypes."):
+            raise refusal(f"{event} is not available while a Check runs your code (a Run allows it)")
+        if (event == "object.__getattr__" and args[1] in frame_attributes) or (
+            event == "object.__setattr__" and args[1] == "__code__"
+        ):
+            raise refusal(f"{args[1]} is not available while a Check runs your code (a Run allows it)")
+
+    sys.addaudithook(hook)
+
+
+def _guard_on():
+    """Turn the guard on for this run; its token."""
+    token = object()
+    _audit(_GUARD_EVENT, token, "on")
+    return token
+
+
+_install_guard()
+
+
+def _isolated():
+    """A copy of this module's and :mod:`values`' functions for one run, with namespaces of their own, and its
+    :func:`_run`.
+
+    Learner code can always find the engine's modules (through a class's methods, or an object the run hands it) and
+    rebind a name in them. The copy's functions are made from the code captured when the engine was imported
+    (:data:`_FUNCTIONS`), over copies of the two namespaces, each with a copy of the built-ins as they were then;
+    nothing learner code can reach refers to them, so what it rebinds, in the engine or in ``builtins``, the run never
+    looks up. Containers in the namespaces are copied too (caches, counters, tables of functions, two levels deep).
+    Classes stay as they are: the run calls the methods that see its data by name (``_restore``, ``_refill``), and
+    the others only see what learner code has anyway."""
+    builtins_copy = dict(_BUILTINS)
+    clones = {}
+    for module in _ISOLATED:
+        clone = types.ModuleType(module.__name__)
+        namespace = clone.__dict__
+        namespace.update(builtins_copy)
+        namespace.update(module.__dict__)
+        namespace["__builtins__"] = builtins_copy
+        clones[id(module.__dict__)] = clone
+    made = {}
+    for key, (function, code, defaults, kwdefaults) in _FUNCTIONS.items():
+        if function.__name__ in _HANDED_OUT:
+            continue  # learner code holds it: its namespace must not be the copy's
+        copy = types.FunctionType(code, clones[id(function.__globals__)].__dict__, function.__name__, defaults)
+        if kwdefaults is not None:
+            copy.__kwdefaults__ = dict(kwdefaults)
+        made[key] = copy
+    modules = {id(module): clones[id(module.__dict__)] for module in _ISOLATED}
+
+    def own(value, depth=0):
+        kind = type(value)
+        if kind is types.FunctionType:
+            return made.get(id(value), value)
+        if kind is types.ModuleType:
+            return modules.get(id(value), value)
+        if depth < 2 and kind in (list, tuple, set, frozenset):
+            return kind(own(item, depth + 1) for item in value)
+        if depth < 2 and kind is dict:
+            return {k: own(v, depth + 1) for k, v in value.items()}
+        return value
+
+    for clone in clones.values():
+        namespace = clone.__dict__
+        for name, value in list(namespace.items()):
+            if name != "__builtins__":
+                namespace[name] = own(value)
+    return clones[id(_ISOLATED[0].__dict__)].__dict__["_run"]
+
+
 def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
     """Execute ``source`` under ``plan``; see the module docstring. Never raises for anything learner code does,
     except ``KeyboardInterrupt`` when the host interrupts it (the interpreter is restored first). ``on_progress``
     (a Check only): called with the outcomes of the cases run since its last call, at each of :data:`PROGRESS_AT`
-    cases; an early look, not a result."""
+    cases; an early look, not a result. The run's own code is a copy of the engine's that learner code cannot
+    reach (:func:`_isolated`)."""
+    return _isolated()(source, plan, on_output, on_progress)
+
+
+def _run(source: str, plan: dict, on_output, on_progress) -> dict:
+    """:func:`run`, as it runs in its isolated copy of the engine."""
     check = plan.get("mode") == "check"
+    guard = None  # the guard's token while it is on (a Check, from the learner's module on)
     if source.startswith(
         "\ufeff"
     ):  # a byte-order mark an editor saved or a paste carried: Python's own loader skips it
@@ -917,6 +1111,9 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
         sys.stdout, sys.stderr, sys.stdin = Output("stdout", sink), Output("stderr", sink), _NoInput()
         sys.setrecursionlimit = _capped_setrecursionlimit  # put back by sandbox.restore()
         try:
+            if check:
+                _LEARNER_DEPTH.depth = _depth(_getframe(0))
+                guard = _guard_on()
             with _LEARNER_DEPTH:
                 exec(code, namespace)
             if after is not None:
@@ -949,6 +1146,8 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
                 refills = Refills(plan["cases"])
                 budget = [RUN_ENCODE_BUDGET]
                 marks = list(PROGRESS_AT) if check and on_progress is not None else []
+                if guard is not None:
+                    _LEARNER_DEPTH.depth += 1  # call_case's frame, one below this one
                 done = sent = 0
                 with WarningLog() as warning_log:
                     for case in plan["cases"]:
@@ -960,8 +1159,8 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
                             marks.pop(0)
                             _report(on_progress, result["outcomes"], sent, done)
                             sent = done
-                recheck(kept, attrs, refills.handed_on(), budget)
-                recheck_arguments(handed, refills.handed_on())
+                recheck(kept, attrs, _handed_on(refills), budget)
+                recheck_arguments(handed, _handed_on(refills))
                 del kept, handed
         except _KeyboardInterrupt as error:
             failure = error
@@ -977,30 +1176,44 @@ def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
             sink.flush()
         except _BaseException:
             pass
+        _LEARNER_DEPTH.depth = None
         while True:
             try:
-                sandbox.restore()
+                _restore(sandbox)
                 break
             except _KeyboardInterrupt:  # an interrupt that arrives late must not leave the interpreter patched
                 continue
         # Formatting happens here, with the interpreter restored, so learner patches cannot disturb it.
         _FRAMES.clear()
+        linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)  # as the run began
         if failure is not None:
-            result["traceback"], result["error_line"] = format_error(failure)
+            result["traceback"], result["error_line"] = format_error(failure, guard)
             if result["status"] == "error":
                 exception = _exception_outcome(failure)
                 result["exception"] = {k: exception[k] for k in ("exc", "builtin_mro", "message")}
-        for outcome in result["outcomes"]:
-            error = outcome.pop("error", None)
+        errors = [outcome.pop("error", None) for outcome in result["outcomes"]]
+        for outcome, error in zip(result["outcomes"], errors):
             if error is not None:
-                outcome["traceback"], outcome["error_line"] = format_error(error)
+                outcome["traceback"], outcome["error_line"] = format_error(error, guard)
         _FRAMES.clear()
         linecache.cache.pop(FILENAME, None)  # kept until here, so tracebacks show the learner's lines
         linecache.cache.pop(AFTER_FILENAME, None)
-        namespace.clear()
         result["stdout"], result["stderr"] = sink.text("stdout"), sink.text("stderr")
         result["truncated"] = sink.truncated
-        del module, namespace, failure
+        # What the learner's code left behind goes now, while the guard is still on: a __del__ this runs finds the
+        # frames and the collector's lists refused, and what it changes in a namespace is put back again here.
+        # (Garbage in reference cycles goes when the collector next runs, as it would have.)
+        namespace.clear()
+        del module, namespace, failure, errors
+        if guard is not None:
+            error = None
+            while True:
+                try:
+                    _restore(sandbox)
+                    break
+                except _KeyboardInterrupt:
+                    continue
+            _audit(_GUARD_EVENT, guard, "off")
     return result
 
 
@@ -1015,7 +1228,14 @@ RUN_ENCODE_BUDGET = 300_000
 FITTED_VALUE = 1000
 #: Characters of a traceback an outcome past the first half of the limit keeps.
 FITTED_TRACEBACK = 2000
-_json_dumps = json.dumps  # bound before any learner code: the hosts write the result with it
+# The run result is written by a C encoder made here, not by json.dumps: that looks up the json module's default
+# encoder at call time, an object learner code can reach and change (its class, its attributes).
+_dump = _c_encoder(None, _no_default, _c_ascii, None, ": ", ", ", False, False, True)
+
+
+def _json_dumps(value) -> str:
+    """``json.dumps(value)``'s text (ASCII only, NaN and infinities written as JavaScript does), made in C."""
+    return _join(_dump(value, 0))
 
 
 def result_json(result: dict) -> bytes:
@@ -1065,3 +1285,29 @@ def _fitted(outcome: dict, level: int) -> dict:
     if level > 1 and type(out.get("message")) is str:
         out["message"] = out["message"][: 200 if level == 2 else 0]
     return out
+
+
+#: Functions a run hands to learner code (``sys.setrecursionlimit``): the copy keeps the engine's own, whose namespace
+#: the run does not look anything up in, as ``__globals__`` leads from a function to its namespace.
+_HANDED_OUT = frozenset({"_capped_setrecursionlimit"})
+#: The modules a run copies (:func:`_isolated`): this one and :mod:`values`.
+_ISOLATED = (sys.modules[__name__], values)
+#: The built-ins as the engine was imported, before any learner code ran.
+_BUILTINS = dict(builtins.__dict__)
+
+
+def _capture() -> dict:
+    """``{id: (function, code, defaults, kwdefaults)}`` of every function the namespaces of :data:`_ISOLATED` hold whose
+    globals are one of them, as imported: a copy is made from these, not from what learner code may have set since."""
+    owners = {id(module.__dict__) for module in _ISOLATED}
+    found = {}
+    for module in _ISOLATED:
+        for value in module.__dict__.values():
+            if type(value) is types.FunctionType and id(value.__globals__) in owners:
+                if value.__closure__ is not None:
+                    raise TypeError(f"{value.__qualname__} has a closure: a run's copy could not have its own")
+                found[id(value)] = (value, value.__code__, value.__defaults__, value.__kwdefaults__)
+    return found
+
+
+_FUNCTIONS = _capture()

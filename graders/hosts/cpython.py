@@ -16,7 +16,8 @@ What the grading processes hold is kept from it all the same (Linux): they are n
 a run's process has no capabilities and can gain none (:func:`_confine`), so its code can neither read their memory nor
 write to their pipes and standard streams through /proc, even as root; and a learner's run never forks from a zygote
 that forwarded another program's run (the declared mistakes run in a zygote of their own), so no other program's
-results are left in the memory it starts with.
+results are left in the memory it starts with. The run itself goes in a thread of its own (:func:`_run_request`), so its
+code cannot set a signal handler, which Python would hand the engine's frames.
 """
 
 from __future__ import annotations
@@ -542,6 +543,14 @@ def _run_request(body: bytes, fd: int) -> None:  # pragma: no cover - runs in a 
 
     request = values.parse_json(body)
     sys.stdin = io.StringIO("")
-    result = runner.run(request["source"], request["plan"])
+    # The run has a thread of its own: Python calls a signal handler in the main thread with the frame it interrupted,
+    # a way to the engine's frames no audit event announces, and only the main thread may set one. Learner code can
+    # start no other thread (runner._install_guard); the main thread waits.
+    done: list = []
+    thread = threading.Thread(target=lambda: done.append(runner.run(request["source"], request["plan"])))
+    thread.start()
+    thread.join()
+    if not done:
+        raise RuntimeError("the run ended without a result")
     with os.fdopen(fd, "wb") as out:
-        out.write(runner.result_json(result))
+        out.write(runner.result_json(done[0]))

@@ -776,18 +776,15 @@ def test_the_grader_survives_any_run_data(save_data_page, isolated_server, repo_
     assert final(judged)["verdict"]["status"] == "pass"
 
 
-#: Checks whose graded function rewrites its own run result from inside, as learner code can: its first outcome an
-#: array claiming 10**5 dimensions (its JSON alone takes a second to write in Pyodide at 10**6, which the
-#: grader-level test above sends); a megabyte in the output buffer, past the limit the runner keeps to.
+#: Checks whose code reaches for its own run result from inside through the collector, as learner code once could
+#: (to make its first outcome an array claiming 10**5 dimensions, or to put a megabyte into the output buffer past
+#: the limit the runner keeps to): the guard refuses the collector's list to code a Check runs.
 FORGE_RESULT = r"""
 import gc
-_runs = []
 _array = ["ndarray", "float64", "f", [1] * 10**5, [1.0]]
 
 def claim_support(claims, facts):
-    if not _runs:
-        _runs.extend(o for o in gc.get_objects() if type(o) is dict and "outcomes" in o and "stdout" in o)
-    for run in _runs:
+    for run in (o for o in gc.get_objects() if type(o) is dict and "outcomes" in o and "stdout" in o):
         for outcome in run["outcomes"][:1]:
             outcome["kind"], outcome["value"] = "return", _array
     return []
@@ -804,12 +801,14 @@ def claim_support(claims, facts):
 
 
 @pytest.mark.parametrize("code", [FORGE_RESULT, FORGE_OUTPUT], ids=["100000-dimensions", "output-past-the-limit"])
-def test_a_forged_run_result_is_an_error_verdict_not_a_crash(pages, code):
-    """The same from the page: learner code that rewrites its run result gets an error verdict, the page keeps its
-    grader (no "Python crashed"), and the starter still fails and the reference still passes after it."""
+def test_code_that_reaches_for_its_run_result_is_refused_and_the_page_keeps_its_grader(pages, code):
+    """From the page: the collector's list is refused to the Check's code (a fail or an error that says so, never a
+    pass), the page keeps its grader (no "Python crashed"), and the starter still fails and the reference still
+    passes after it. What the grader does with a forged result that reached it: the test above."""
     page = pages("isolated_server")
-    state, text, _, _ = check(page, code)
-    assert state == "error" and CRASHED not in text, text
+    state, text, out, _ = check(page, code)
+    assert state in ("fail", "error") and CRASHED not in text, text
+    assert "RuntimeError" in text and "while a Check runs your code" in text + out, (text, out)
     assert page.locator('[data-warning="runtime_crashed"]').count() == 0
     state, text, _, _ = check(page, STARTER)
     assert state == "fail", text

@@ -720,6 +720,53 @@ def test_after_hostile_code_the_starter_fails_and_the_reference_passes(iso, kind
     assert state == "pass", (kind, text)
 
 
+#: Hostile code that rewires the engine from inside a Check, so that a solution raising the wrong exception passes:
+#: through a class's methods to the runner's namespace (the run's own copy of the engine looks none of it up:
+#: graders/engine/runner.py _isolated), and through the caller's frame (the guard refuses it: _install_guard).
+REWIRE = {
+    "classes": (
+        "def _classes():\n"
+        "    seen, todo = set(), [object]\n"
+        "    while todo:\n"
+        "        for sub in type.__subclasses__(todo.pop()):\n"
+        "            if sub not in seen:\n"
+        "                seen.add(sub)\n"
+        "                todo.append(sub)\n"
+        "    return seen\n"
+        "for _c in _classes():\n"
+        "    for _v in list(vars(_c).values()):\n"
+        "        _g = getattr(_v, '__globals__', None)\n"
+        "        if type(_g) is dict and '_exception_outcome' in _g:\n"
+        "            _real = _g['_exception_outcome']\n"
+        "            _g['_exception_outcome'] = lambda e, _real=_real: {**_real(e), 'builtin_mro': ['ValueError']}\n"
+        "            print('REWIRED')\n"
+    ),
+    "frame": (
+        "import sys\n"
+        "_g = sys._getframe(1).f_globals\n"
+        "_real = _g['_exception_outcome']\n"
+        "_g['_exception_outcome'] = lambda e: {**_real(e), 'builtin_mro': ['ValueError']}\n"
+    ),
+}
+WRONG_CLASS = SOLUTION.replace("ValueError", "TypeError")
+
+
+@pytest.mark.parametrize("route", sorted(REWIRE))
+def test_code_that_rewires_the_engine_gets_the_verdict_its_own_code_earns(iso, route):
+    """The reference raising TypeError where ValueError is due fails; with the engine rewired to call every exception
+    a ValueError it fails the same way (through a class) or cannot run at all (through a frame)."""
+    assert WRONG_CLASS != SOLUTION
+    state, plain, _, _ = check(iso, WRONG_CLASS)
+    assert state == "fail", plain
+    counts = re.search(r"\d+\s*/\s*\d+", plain).group()
+    state, text, out, _ = check(iso, REWIRE[route] + WRONG_CLASS)
+    if route == "classes":
+        assert "REWIRED" in out, out  # the namespace was found and changed: the copy the Check ran is another
+        assert state == "fail" and re.search(r"\d+\s*/\s*\d+", text).group() == counts, text
+    else:
+        assert state == "error" and "RuntimeError" in text and "while a Check runs your code" in text, text
+
+
 def test_forged_messages_from_learner_code_decide_nothing(iso):
     """A program posting verdicts and results to the page with every run id it can see: the verdict is the grader's.
     (postMessage is not within learner code's reach: every way to it is tried, and the program goes on. What the page
