@@ -419,7 +419,7 @@ def _learner_frames(tb, guard=None) -> tuple[list[str], int | None]:
     in_main = [run for run in runs if run[0].co_filename == FILENAME]
     line = in_main[-1][1] if in_main else None
     # The same stack formats to the same lines: a Check's invalid inputs mostly raise at one place.
-    key = tuple((id(entry[0]), entry[1], entry[2]) if entry else None for entry in shown)
+    key = tuple((_id(entry[0]), entry[1], entry[2]) if entry else None for entry in shown)
     cached = _FRAMES.get(key)
     if cached is not None and cached[0] == [entry[0] if entry else None for entry in shown]:
         return list(cached[1]), line
@@ -522,10 +522,10 @@ _BUILTIN_MRO: dict = {}
 #: The classes of the builtins module by id, taken when the engine is imported, before any learner code: a learner
 #: class that names its module "builtins", replaces builtins.ValueError, or whose metaclass makes it compare equal to
 #: one, is not one of them. Looked up by id, so no learner ``__hash__`` or ``__eq__`` runs.
-_BUILTIN_CLASSES = {id(v): v for v in vars(builtins).values() if isinstance(v, type)}
+_BUILTIN_CLASSES = {values._id(v): v for v in vars(builtins).values() if isinstance(v, type)}
 #: The __str__ of each built-in exception class, by id, taken then too.
 _BUILTIN_STR = {
-    id(v): v.__str__ for v in vars(builtins).values() if isinstance(v, type) and issubclass(v, BaseException)
+    values._id(v): v.__str__ for v in vars(builtins).values() if isinstance(v, type) and issubclass(v, BaseException)
 }
 
 
@@ -572,12 +572,12 @@ def _capped_setrecursionlimit(limit, /):
 
 
 def _is_builtin_class(cls) -> bool:
-    return _BUILTIN_CLASSES.get(id(cls)) is cls
+    return _BUILTIN_CLASSES.get(_id(cls)) is cls
 
 
 def _exception_outcome(error: BaseException) -> dict:
     tp = type(error)
-    mro = _BUILTIN_MRO.get(id(tp)) if _is_builtin_class(tp) else None
+    mro = _BUILTIN_MRO.get(_id(tp)) if _is_builtin_class(tp) else None
     if mro is None:
         try:
             classes = list(_type.__getattribute__(tp, "__mro__"))
@@ -585,12 +585,12 @@ def _exception_outcome(error: BaseException) -> dict:
             classes = [BaseException, object]
         mro = [values.type_name(c) for c in classes if _is_builtin_class(c)][:64]
         if _is_builtin_class(tp):
-            _BUILTIN_MRO[id(tp)] = mro
+            _BUILTIN_MRO[_id(tp)] = mro
     mro = list(mro)
     try:
         # a built-in class's own __str__ (C code no learner can patch: "[Errno 2] No such file or directory: 'x'"
         # rather than the bare arguments), BaseException's for any other class
-        own_str = _BUILTIN_STR.get(id(tp)) if _is_builtin_class(tp) else None
+        own_str = _BUILTIN_STR.get(_id(tp)) if _is_builtin_class(tp) else None
         message = (own_str or BaseException.__str__)(error)
     except (Exception, SystemExit):  # a learner __str__ of an argument: no message, and the run goes on
         message = ""
@@ -857,7 +857,7 @@ def recheck(kept: list, attrs: dict, handed_on=frozenset(), budget: list | None 
                 outcome["shared"] = True
 
 
-_id = id
+_id = values._id  # id() without its audit event (see values._id)
 _type = builtins.type
 
 
