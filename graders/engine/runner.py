@@ -260,7 +260,7 @@ class _GraderBlocker:
 
 
 class Sandbox:
-    """A snapshot of the interpreter's shared state, restored by :meth:`restore` after learner code ran."""
+    """A snapshot of the interpreter's shared state, put back by :func:`_restore` after learner code ran."""
 
     def __init__(self):
         for name in PRELOAD:
@@ -290,15 +290,11 @@ class Sandbox:
                 self.hidden[name] = sys.modules.pop(name)
         sys.meta_path.insert(0, _GraderBlocker())
 
-    def restore(self) -> None:
-        """Put ``sys.modules``, module namespaces, ``sys`` hooks and streams, warning filters and the process-wide
-        settings back (:func:`_restore`)."""
-        _restore(self)
-
 
 def _restore(sandbox: Sandbox) -> None:
-    """:meth:`Sandbox.restore`, as a function: :func:`run` calls it by name, not through the class, which learner
-    code can reach and change (see :func:`_isolated`)."""
+    """Put ``sys.modules``, module namespaces, ``sys`` hooks and streams, warning filters and the process-wide settings
+    back as ``sandbox`` saw them. A function, not a method of Sandbox: :func:`run` calls it by name, not through the
+    class, which learner code can reach and change (see :func:`_isolated`)."""
     for name, value in sandbox.sys_attrs.items():
         setattr(sys, name, value)
     for name, items in sandbox.sys_lists.items():
@@ -1109,7 +1105,7 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
         sandbox.hide_graders()
         sys.modules[module.__name__] = module
         sys.stdout, sys.stderr, sys.stdin = Output("stdout", sink), Output("stderr", sink), _NoInput()
-        sys.setrecursionlimit = _capped_setrecursionlimit  # put back by sandbox.restore()
+        sys.setrecursionlimit = _capped_setrecursionlimit  # put back by _restore(sandbox)
         try:
             if check:
                 _LEARNER_DEPTH.depth = _depth(_getframe(0))
