@@ -905,10 +905,6 @@ export class CheckpointView {
     };
   }
 
-  /** Show the verdict of the last Check again after a reload (storage.js VerdictStore), saying when it was given
-   * and whether the code has changed since. Not announced: nothing ran. A verdict given on a page of another
-   * language stays kept but is not shown here: its sentences are in that language (the progress badge still says
-   * whether the checkpoint passed). */
   /**
    * Stored progress found damaged was set aside and the page started clean, but the last verdict of this checkpoint
    * is kept apart (VerdictStore) with the code it checked: that code comes back as the draft, and a pass as a pass,
@@ -926,6 +922,10 @@ export class CheckpointView {
     }
   }
 
+  /** Show the verdict of the last Check again after a reload (storage.js VerdictStore), saying when it was given
+   * and whether the code has changed since. Not announced: nothing ran. A verdict given on a page of another
+   * language stays kept but is not shown here: its sentences are in that language (the progress badge still says
+   * whether the checkpoint passed). */
   _restoreVerdict() {
     const kept = this.data && this.page.verdicts ? this.page.verdicts.get(this.lesson.id, this.data.id) : null;
     if (!kept) return;
