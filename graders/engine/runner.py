@@ -366,20 +366,31 @@ _repeat = itertools.repeat
 _MAX_RUNS = 60  # runs of learner frames shown in a traceback: the outermost and innermost halves
 
 
-def _frames_of(tb, guard=None) -> list:
-    """``(code, line)`` of each frame of traceback ``tb``, outermost first. Under the guard (``guard``: the run's
-    token) the frames can be read only in this loop, which reads C attributes and runs no Python code of anyone's."""
-    rows = []
+def _frames_of(tracebacks, guard=None) -> list:
+    """For each traceback of ``tracebacks``, the ``(code, line)`` of its frames, outermost first.
+
+    Under the guard (``guard``: the run's token) frames can be read only here, in one section for all of a run's
+    tracebacks: the loop reads C attributes and runs no one's Python code, and the collector is paused in it, so no
+    finalizer of learner code can run while frames may be read."""
+    found = []
     if guard is not None:
+        collecting = _gc_isenabled()
+        _gc_disable()
         _audit(_GUARD_EVENT, guard, "read")
     try:
-        while tb is not None:
-            rows.append((tb.tb_frame.f_code, tb.tb_lineno))
-            tb = tb.tb_next
+        for tb in tracebacks:
+            tb = tb.tb_next if tb is not None else None  # its first frame is the engine's, where it was caught
+            rows = []
+            while tb is not None:
+                rows.append((tb.tb_frame.f_code, tb.tb_lineno))
+                tb = tb.tb_next
+            found.append(rows)
     finally:
         if guard is not None:
             _audit(_GUARD_EVENT, guard, "unread")
-    return rows
+            if collecting:
+                _gc_enable()
+    return found
 
 
 def _frame_lines(code, lineno: int) -> list[str]:
@@ -395,14 +406,14 @@ def _frame_lines(code, lineno: int) -> list[str]:
     return lines
 
 
-def _learner_frames(tb, guard=None) -> tuple[list[str], int | None]:
-    """The formatted learner frames of ``tb`` and the innermost one's line.
+def _learner_frames(frames: list) -> tuple[list[str], int | None]:
+    """The formatted learner frames of a traceback's ``frames`` (from :func:`_frames_of`) and the innermost one's line.
 
     Runs of the same line are collapsed before any source line is looked up, as CPython prints them, so the
     traceback of a recursion a million frames deep is as quick to make as a short one.
     """
     runs: list = []  # [code, lineno, count]
-    for code, lineno in _frames_of(tb, guard):
+    for code, lineno in frames:
         if code.co_filename not in (FILENAME, AFTER_FILENAME):
             continue
         if runs and runs[-1][0] is code and runs[-1][1] == lineno:
@@ -440,24 +451,27 @@ _FRAMES: dict = {}
 _traceback_of = BaseException.__traceback__.__get__  # the real one: a learner class may override the attribute
 
 
-def format_error(error: BaseException, guard=None) -> tuple[str, int | None]:
+def format_error(error: BaseException, frames=None) -> tuple[str, int | None]:
     """The traceback of ``error`` trimmed to the learner's own lines, and the editor line to highlight. Never raises:
     a learner exception whose attributes fail to read (a property, a metaclass) gets what could be read of it.
-    ``guard``: the token of the run's guard, when it is on (see :func:`_frames_of`)."""
+    ``frames``: its traceback's frames as :func:`_frames_of` read them, which it must be given while the guard is on
+    (read here otherwise)."""
     try:
-        return _format_error(error, guard)
+        return _format_error(error, frames)
     except BaseException:  # noqa: B036 - learner code (a property, __str__) raising anything, SystemExit too
         return f"{values.type_name(type(error))}: <the traceback could not be shown>\n", None
 
 
-def _format_error(error: BaseException, guard=None) -> tuple[str, int | None]:
+def _format_error(error: BaseException, frames=None) -> tuple[str, int | None]:
     # compile's own errors only: a learner's subclass may make its attributes anything
     if _type(error) in (SyntaxError, IndentationError, TabError) and error.filename in (FILENAME, AFTER_FILENAME):
         text = "".join(traceback.format_exception_only(type(error), error))
         return _cut(text), error.lineno if error.filename == FILENAME else None
-    frames, line = _learner_frames(_traceback_of(error, type(error)), guard)
-    lines = ["Traceback (most recent call last):\n"] if frames else []
-    lines.extend(frames)
+    if frames is None:
+        frames = _frames_of([_traceback_of(error, type(error))])[0]
+    shown, line = _learner_frames(frames)
+    lines = ["Traceback (most recent call last):\n"] if shown else []
+    lines.extend(shown)
     try:
         lines.extend(traceback.format_exception_only(type(error), error))
     except BaseException:  # noqa: B036 - a learner exception whose __str__ fails (even with SystemExit)
@@ -1001,23 +1015,23 @@ def _isolated():
         namespace.update(builtins_copy)
         namespace.update(module.__dict__)
         namespace["__builtins__"] = builtins_copy
-        clones[id(module.__dict__)] = clone
+        clones[_id(module.__dict__)] = clone
     made = {}
     for key, (function, code, defaults, kwdefaults) in _FUNCTIONS.items():
         if function.__name__ in _HANDED_OUT:
             continue  # learner code holds it: its namespace must not be the copy's
-        copy = types.FunctionType(code, clones[id(function.__globals__)].__dict__, function.__name__, defaults)
+        copy = types.FunctionType(code, clones[_id(function.__globals__)].__dict__, function.__name__, defaults)
         if kwdefaults is not None:
             copy.__kwdefaults__ = dict(kwdefaults)
         made[key] = copy
-    modules = {id(module): clones[id(module.__dict__)] for module in _ISOLATED}
+    modules = {_id(module): clones[_id(module.__dict__)] for module in _ISOLATED}
 
     def own(value, depth=0):
         kind = type(value)
         if kind is types.FunctionType:
-            return made.get(id(value), value)
+            return made.get(_id(value), value)
         if kind is types.ModuleType:
-            return modules.get(id(value), value)
+            return modules.get(_id(value), value)
         if depth < 2 and kind in (list, tuple, set, frozenset):
             return kind(own(item, depth + 1) for item in value)
         if depth < 2 and kind is dict:
@@ -1029,7 +1043,7 @@ def _isolated():
         for name, value in list(namespace.items()):
             if name != "__builtins__":
                 namespace[name] = own(value)
-    return clones[id(_ISOLATED[0].__dict__)].__dict__["_run"]
+    return clones[_id(_ISOLATED[0].__dict__)].__dict__["_run"]
 
 
 def run(source: str, plan: dict, on_output=None, on_progress=None) -> dict:
@@ -1182,15 +1196,17 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
         # Formatting happens here, with the interpreter restored, so learner patches cannot disturb it.
         _FRAMES.clear()
         linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)  # as the run began
+        errors = [outcome.pop("error", None) for outcome in result["outcomes"]]
+        raised = [error for error in ([failure] if failure is not None else []) + errors if error is not None]
+        frames = iter(_frames_of([_traceback_of(error, type(error)) for error in raised], guard))
         if failure is not None:
-            result["traceback"], result["error_line"] = format_error(failure, guard)
+            result["traceback"], result["error_line"] = format_error(failure, next(frames))
             if result["status"] == "error":
                 exception = _exception_outcome(failure)
                 result["exception"] = {k: exception[k] for k in ("exc", "builtin_mro", "message")}
-        errors = [outcome.pop("error", None) for outcome in result["outcomes"]]
         for outcome, error in zip(result["outcomes"], errors):
             if error is not None:
-                outcome["traceback"], outcome["error_line"] = format_error(error, guard)
+                outcome["traceback"], outcome["error_line"] = format_error(error, next(frames))
         _FRAMES.clear()
         linecache.cache.pop(FILENAME, None)  # kept until here, so tracebacks show the learner's lines
         linecache.cache.pop(AFTER_FILENAME, None)
@@ -1200,7 +1216,7 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
         # frames and the collector's lists refused, and what it changes in a namespace is put back again here.
         # (Garbage in reference cycles goes when the collector next runs, as it would have.)
         namespace.clear()
-        del module, namespace, failure, errors
+        del module, namespace, failure, errors, raised, frames
         if guard is not None:
             error = None
             while True:
@@ -1293,16 +1309,17 @@ _BUILTINS = dict(builtins.__dict__)
 
 
 def _capture() -> dict:
-    """``{id: (function, code, defaults, kwdefaults)}`` of every function the namespaces of :data:`_ISOLATED` hold whose
-    globals are one of them, as imported: a copy is made from these, not from what learner code may have set since."""
-    owners = {id(module.__dict__) for module in _ISOLATED}
+    """``{identity: (function, code, defaults, kwdefaults)}`` (identities as :data:`_id` takes them) of every function
+    the namespaces of :data:`_ISOLATED` hold whose globals are one of them, as imported: a copy is made from these, not
+    from what learner code may have set since."""
+    owners = {_id(module.__dict__) for module in _ISOLATED}
     found = {}
     for module in _ISOLATED:
         for value in module.__dict__.values():
-            if type(value) is types.FunctionType and id(value.__globals__) in owners:
+            if type(value) is types.FunctionType and _id(value.__globals__) in owners:
                 if value.__closure__ is not None:
                     raise TypeError(f"{value.__qualname__} has a closure: a run's copy could not have its own")
-                found[id(value)] = (value, value.__code__, value.__defaults__, value.__kwdefaults__)
+                found[_id(value)] = (value, value.__code__, value.__defaults__, value.__kwdefaults__)
     return found
 
 
