@@ -709,6 +709,61 @@ def test_recursion_error_gives_a_short_traceback(prepared):
     assert len(verdict["traceback"]) < 2000
 
 
+def _exceptions():
+    """Exceptions of every shape a learner's code raises, for the engine's own exception line."""
+
+    class Shown:
+        def __str__(self):
+            return "shown"
+
+    class Broken:
+        def __str__(self):
+            raise RuntimeError("no")
+
+    class Text(str):
+        pass
+
+    noted = ValueError("with a note")
+    noted.add_note("a note")
+    learner_class = type("NotAllowed", (ValueError,), {"__module__": "main"})
+    try:
+        compile("def f(:", "main.py", "exec")
+    except SyntaxError as error:
+        syntax = error
+    return [
+        ValueError("claims must be a list"),
+        ValueError(),
+        ValueError(""),
+        ValueError("two", "args"),
+        TypeError(Shown()),
+        TypeError(Broken()),
+        KeyError("k"),
+        KeyError(),
+        OSError(2, "No such file or directory", "x"),
+        FileNotFoundError(2, "gone"),
+        UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"),
+        ZeroDivisionError("division by zero"),
+        RecursionError("maximum recursion depth exceeded"),
+        StopIteration(3),
+        SystemExit(2),
+        KeyboardInterrupt(),
+        ExceptionGroup("many", [ValueError(1), TypeError(2)]),
+        ValueError(Text("a str subclass")),
+        noted,
+        learner_class("a learner's class"),
+        syntax,
+    ]
+
+
+@pytest.mark.parametrize("error", _exceptions(), ids=lambda e: type(e).__name__)
+def test_the_engines_exception_line_is_the_one_traceback_writes(error):
+    """runner._exception_only makes a built-in exception's line itself (a Check has a thousand): for every shape of
+    exception it gives what traceback.format_exception_only does."""
+    import traceback
+
+    assert runner._exception_only(error) == traceback.format_exception_only(type(error), error)
+
+
 @pytest.mark.parametrize("where", ["module", "case"])
 def test_os_exit_in_a_subprocess_is_an_error_not_a_pass(prepared, where):
     """os._exit, in the module or in a graded call, ends the process without a result: an error, told as Python

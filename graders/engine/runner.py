@@ -473,10 +473,30 @@ def _format_error(error: BaseException, frames=None) -> tuple[str, int | None]:
     lines = ["Traceback (most recent call last):\n"] if shown else []
     lines.extend(shown)
     try:
-        lines.extend(traceback.format_exception_only(type(error), error))
+        lines.extend(_exception_only(error))
     except BaseException:  # noqa: B036 - a learner exception whose __str__ fails (even with SystemExit)
         lines.append(f"{values.type_name(type(error))}: <message could not be shown>\n")
     return _cut("".join(lines)), line
+
+
+_exception_attributes = BaseException.__dict__["__dict__"].__get__  # an exception's own attributes (C: no lookup)
+
+
+def _exception_only(error: BaseException) -> list[str]:
+    """``traceback.format_exception_only(type(error), error)``. Most of a Check's raise outcomes are built-in
+    exceptions without notes (its invalid inputs' ValueErrors, a thousand in a Check): their one line is made here
+    directly, as that function makes it, ~15x faster; anything else goes through it."""
+    tp = _type(error)
+    if _is_builtin_class(tp) and not issubclass(tp, (SyntaxError, BaseExceptionGroup)):
+        own = _exception_attributes(error, tp)
+        if "__notes__" not in own:
+            try:
+                message = _BUILTIN_STR[_id(tp)](error)
+            except BaseException:  # noqa: B036 - an argument's __str__ failed: that function says so in its way
+                message = None
+            if _type(message) is str:
+                return [f"{tp.__qualname__}: {message}\n" if message else f"{tp.__qualname__}\n"]
+    return traceback.format_exception_only(tp, error)
 
 
 def _cut(text: str) -> str:
