@@ -527,8 +527,7 @@ def failing_list(prepared: dict, failed: list, lang: str) -> list:
         plain = entry.get("json")
         if type(plain) is str and len(plain) > min(FAILING_SOURCE_LIMIT, budget):
             # inputs held as JSON text: their source is at least about as long, so it is not made at all
-            more = text("more_items", lang)
-            call, source = values.show_call(entry["call"], *values.case_inputs(entry), more=more), None
+            call, source = call_text(entry, lang), None
         else:
             call, source = call_texts(entry, lang)
             if len(source) > min(FAILING_SOURCE_LIMIT, budget):
@@ -572,13 +571,18 @@ def plan_case(prepared: dict, case_id: str) -> dict:
     return index[case_id]
 
 
+def call_text(entry: dict, lang: str, inputs: tuple | None = None) -> str:
+    """The bounded call text of a plan case (``inputs``: its decoded ``(args, kwargs)``, when already at hand); it says
+    how many items it leaves out in ``lang``."""
+    args, kwargs = inputs if inputs is not None else values.case_inputs(entry)
+    return values.show_call(entry["call"], args, kwargs, more=text("more_items", lang))
+
+
 def call_texts(entry: dict, lang: str) -> tuple[str, str]:
-    """``(bounded call text, complete call source)`` of a plan case: made when a verdict shows the case, not for
-    every case ahead of time (the source of a case with thousands of items is long). The call text says how many
-    items it leaves out in ``lang``."""
-    args, kwargs = values.case_inputs(entry)
-    shown = values.show_call(entry["call"], args, kwargs, more=text("more_items", lang))
-    return shown, values.call_source(entry["call"], args, kwargs)
+    """``(bounded call text, complete call source)`` of a plan case (:func:`call_text`): made when a verdict shows
+    the case, not for every case ahead of time (the source of a case with thousands of items is long)."""
+    inputs = values.case_inputs(entry)
+    return call_text(entry, lang, inputs), values.call_source(entry["call"], *inputs)
 
 
 def failure(
