@@ -206,3 +206,38 @@ def test_the_work_column_is_a_named_region_on_wide_screens_and_a_tab_panel_on_na
                     expect(work).to_have_accessible_name("Code")
     finally:
         context.close()
+
+
+def test_on_a_tablet_tab_from_the_task_reaches_the_code(browser, isolated_server):
+    """Where the task and the work are tabs (an iPad held upright), a learner who reads the task with Tab, not knowing
+    the tabs' arrow keys, comes to a button that opens the code with the caret in the editor, before anything of the
+    next checkpoint; on a wide screen, where both show, there is no such button."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 820, "height": 1180}, service_workers="block")
+    context.add_init_script(SAVE_DATA)
+    try:
+        page = context.new_page()
+        page.goto(isolated_server.url + f"lessons/{LESSON}/en.html")
+        settle(page)
+        first = page.locator('[data-checkpoint="1"]')
+        first.locator('[role="tab"][data-tab="task"]').focus()
+        on_button = "() => document.activeElement && document.activeElement.closest('[data-to-work]') !== null"
+        for _ in range(30):
+            page.keyboard.press("Tab")
+            if page.evaluate(on_button):
+                break
+            assert page.evaluate("() => document.activeElement.closest('[data-checkpoint]')?.dataset.checkpoint") == "1"
+        assert page.evaluate(on_button), "Tab from the task never reached the way to the code"
+        page.keyboard.press("Enter")
+        expect(first.locator('[role="tab"][data-tab="work"]')).to_have_attribute("aria-selected", "true")
+        expect(first.locator('[data-panel="work"]')).to_be_visible()
+        expect(first.locator('[data-panel="task"]')).to_be_hidden()
+        assert page.evaluate("() => document.activeElement.matches('[data-editor] .cm-content')")
+        page.keyboard.type("# mine")
+        assert "# mine" in first.locator("[data-editor] .cm-content").inner_text()
+        page.set_viewport_size({"width": 1280, "height": 800})
+        expect(first.locator("[data-to-work]")).to_be_hidden()
+        expect(first.locator('[data-panel="task"]')).to_be_visible()
+    finally:
+        context.close()

@@ -21,7 +21,8 @@ export function setupCheckpointTabs(root = document, query = window.matchMedia(N
           .filter(Boolean)
           .map((panel) => [panel, { role: panel.getAttribute("role"), by: panel.getAttribute("aria-labelledby") }]),
       );
-      return { section, tablist, tabs, panels, wide, selected: "task" };
+      const toWork = section.querySelector("[data-to-work]");
+      return { section, tablist, tabs, panels, wide, toWork, selected: "task" };
     })
     .filter((entry) => entry.tablist && entry.tabs.length === 2);
 
@@ -41,6 +42,7 @@ export function setupCheckpointTabs(root = document, query = window.matchMedia(N
   const apply = () => {
     for (const entry of sections) {
       entry.tablist.hidden = !query.matches;
+      if (entry.toWork) entry.toWork.hidden = !query.matches;
       for (const tab of entry.tabs) {
         const panel = entry.panels.get(tab.dataset.tab);
         if (!panel) continue;
@@ -62,6 +64,14 @@ export function setupCheckpointTabs(root = document, query = window.matchMedia(N
   };
 
   for (const entry of sections) {
+    // the button at the end of the task: the work tab, with focus in the learner's editor (the tab itself while the
+    // editor is not made yet)
+    entry.toWork?.querySelector("button")?.addEventListener("click", () => {
+      select(entry, "work");
+      const editor = entry.panels.get("work")?.querySelector("[data-editor] .cm-content");
+      if (editor) editor.focus();
+      else entry.tabs.find((tab) => tab.dataset.tab === "work")?.focus();
+    });
     for (const tab of entry.tabs) {
       tab.addEventListener("click", () => select(entry, tab.dataset.tab));
       tab.addEventListener("keydown", (event) => {
