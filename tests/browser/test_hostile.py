@@ -283,6 +283,36 @@ def test_reset_while_the_code_runs_changes_nothing_and_says_to_stop_first(iso):
     clean_checkpoints(page)
 
 
+def test_run_or_check_pressed_while_the_code_runs_says_why_nothing_happens(iso):
+    """Run and Check are off while code runs (one job at a time on the page), and a press used to do nothing and say
+    nothing. Pressed in the checkpoint whose code runs, the page says to wait or stop, aloud and under "Running…"
+    (one note however often pressed), and the run goes on; pressed in another checkpoint, it says aloud that code of
+    another checkpoint runs, and that checkpoint starts nothing."""
+    page = iso
+    replace_code(page, "1", "while True:\n    pass\n")
+    click(page, "1", "run")
+    wait_running(page, "1")
+    page.evaluate(
+        "window.__said = []; new MutationObserver(() => window.__said.push("
+        "document.querySelector('[data-announcer]').textContent)).observe("
+        "document.querySelector('[data-announcer]'), {childList: true, characterData: true, subtree: true})"
+    )
+    click(page, "1", "check")
+    poll(page, "(t) => window.__said.some((s) => s.startsWith(t))", ui("run_while_running"))
+    click(page, "1", "run")
+    note = section(page, "1").locator("[data-verdict] [data-busy-note]")
+    assert note.count() == 1 and note.inner_text() == ui("run_while_running")
+    assert section(page, "1").locator("[data-verdict]").get_attribute("data-verdict") == "running"
+    before = section(page, "2").locator("[data-verdict]").get_attribute("data-verdict")
+    click(page, "2", "run")
+    poll(page, "(t) => window.__said.some((s) => s.startsWith(t))", ui("run_while_other_runs"))
+    assert section(page, "2").locator("[data-verdict]").get_attribute("data-verdict") == before
+    click(page, "1", "stop")
+    wait_for(page, '[data-checkpoint="1"] [data-verdict][data-stopped="true"]', timeout=30)
+    assert note.count() == 0
+    clean_checkpoints(page)
+
+
 def test_one_huge_print_is_capped_with_the_notice(iso):
     state, _, out = run(iso, "try", "print('x' * 10**8)\n")
     notice = section(iso, "try").locator("[data-output] .output-notice")

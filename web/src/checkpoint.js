@@ -318,7 +318,27 @@ export class CheckpointView {
     if (!button) return;
     button.addEventListener("click", () => {
       if (!isDisabled(button)) whenEditor(() => !isDisabled(button) && fn(button));
+      else if (action === "run" || action === "check") this._sayBusy();
     });
+  }
+
+  /** Say why Run or Check did nothing: this section's code is running (a note under "Running…", gone with it when
+   * the result replaces it), or another section's (said aloud: that section shows it). */
+  _sayBusy() {
+    if (this.busy) this._busyNote("run_while_running");
+    else this.page.announce(t("run_while_other_runs"));
+  }
+
+  /** A note under "Running…" that says why a press did nothing while this section's code runs, said aloud too. */
+  _busyNote(key) {
+    const said = t(key);
+    let note = this.verdict.querySelector("[data-busy-note]");
+    if (!note) {
+      note = el("p", "verdict-note", said);
+      note.dataset.busyNote = "";
+      this.verdict.append(note);
+    } else note.textContent = said;
+    this.page.announce(said);
   }
 
   // ---------------------------------------------------------------- parts
@@ -611,7 +631,7 @@ export class CheckpointView {
 
   /** Run the code (no grading), then the example or case snippet, and show the snippet's value. */
   async run(origin = null) {
-    if (this.busy) return;
+    if (this.busy) return this._busyNote("run_while_running"); // Ctrl+Enter in an editor while it runs
     this._ready();
     const { source, segments } = this.compose();
     const snippet = this._snippet();
@@ -836,7 +856,8 @@ export class CheckpointView {
 
   /** Grade the code: carried-over code and the learner's, prepared -> run -> judged. */
   async check(origin = null) {
-    if (this.busy || !this.data) return;
+    if (!this.data) return;
+    if (this.busy) return this._busyNote("run_while_running"); // Ctrl+Enter in an editor while it runs
     this._ready();
     const { source, segments } = this.compose();
     const own = getText(this.view);
@@ -1012,12 +1033,7 @@ export class CheckpointView {
       // this editor's code is running: the notice would replace "Running…" while it goes on, and a Stop would then
       // say the code is still in the editor of the starter. Reset waits for the code to end, as Run and Check do.
       // Said aloud and shown under "Running…" (gone with it when the job's result replaces the area).
-      if (!this.verdict.querySelector("[data-busy-note]")) {
-        const note = el("p", "verdict-note", t("reset_while_running"));
-        note.dataset.busyNote = "";
-        this.verdict.append(note);
-      }
-      this.page.announce(t("reset_while_running"));
+      this._busyNote("reset_while_running");
       return;
     }
     this._ready();
