@@ -676,6 +676,20 @@ def test_the_learners_own_language_choice_is_kept(browser, plain_server):
         context.close()
 
 
+def test_a_stored_language_the_site_does_not_offer_is_ignored(browser, plain_server):
+    """Damaged storage where the language pick is kept: the first page follows the browser's languages, as if the
+    learner had picked none (it used to stay in the default language)."""
+    context = browser.new_context(locale="en-US", service_workers="block")
+    context.add_init_script(SAVE_DATA)
+    context.add_init_script("localStorage.setItem('werkbank:lang', '{\"nl')")
+    try:
+        page = context.new_page()
+        page.goto(plain_server.url)
+        poll(page, "() => document.documentElement.lang === 'en'", timeout=20)
+    finally:
+        context.close()
+
+
 def test_without_javascript_the_default_home_page_still_works(browser, plain_server):
     context = browser.new_context(locale="en-US", java_script_enabled=False)
     try:

@@ -20,6 +20,7 @@
   } catch (_e) {
     chosen = null;
   }
+  if (offered.indexOf(chosen) < 0) chosen = null; // not a pick of the switch (damaged storage): as if none
   if (!chosen) {
     const wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
     for (let k = 0; k < wanted.length && !chosen; k += 1) {
@@ -27,7 +28,7 @@
       if (offered.indexOf(base) >= 0) chosen = base;
     }
   }
-  if (chosen && chosen !== own && offered.indexOf(chosen) >= 0) {
+  if (chosen && chosen !== own) {
     const href = target(chosen);
     if (href) window.location.replace(href + window.location.search + window.location.hash);
   }
