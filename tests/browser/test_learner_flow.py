@@ -166,6 +166,9 @@ def test_try_this_case_runs_the_complete_failing_call_beside_the_expected_result
     assert wait_verdict(page, "2")[0] == "fail"
     call = section(page, "2").locator(".verdict-details dd pre").first.inner_text()
     assert "…" not in call, "the verdict shows the complete call"
+    # the case's two buttons side by side, as tall as each other (a margin of Try's own once made it the shorter)
+    boxes = [section(page, "2").locator(f'[data-action="{a}"]').bounding_box() for a in ("try-case", "trace-case")]
+    assert boxes[0]["y"] == boxes[1]["y"] and boxes[0]["height"] == boxes[1]["height"], boxes
     section(page, "2").locator('[data-action="try-case"]').click()
     wait_verdict(page, "2", ("idle",))
     assert lines_of(example_editor(page, "2")).strip() == call.strip()
