@@ -512,15 +512,29 @@ def test_reload_keeps_drafts_and_progress(save_data_page, isolated_server):
     assert page.locator(f'[data-lesson-progress="{LESSON}"]').inner_text() == "1 / 3"
 
 
-def test_reset_to_starter_is_undoable(lesson_pages):
+def test_reset_to_starter_is_undoable(lesson_pages, repo_root):
+    """Reset is one undoable change, and its notice follows the editor: undone with Ctrl+Z, it says the code is back
+    (it used to go on saying the editor was reset); edited instead, its "Undo reset" goes, as it would now throw the
+    new edits away too."""
+    said = json.loads((repo_root / "werkbank" / "catalog" / "en.json").read_text(encoding="utf-8"))
     page = lesson_pages()
+    line = section(page, "1").locator("[data-verdict] .verdict-line")
+    undo = section(page, "1").locator('[data-action="undo-reset"]')
     starter = editor_text(page, "1")
     replace_code(page, "1", "# mine\n")
     section(page, "1").locator('[data-action="reset"]').click()
     assert editor_text(page, "1") == starter
+    assert line.inner_text().startswith(said["reset_done"]) and undo.count() == 1
     editor(page, "1").click()
     page.keyboard.press("Control+z")
     assert editor_text(page, "1").startswith("# mine")
+    assert line.inner_text() == said["reset_undone"] and undo.count() == 0
+    section(page, "1").locator('[data-action="reset"]').click()
+    assert undo.count() == 1
+    editor(page, "1").click()
+    page.keyboard.press("End")
+    page.keyboard.type("x")
+    assert line.inner_text().startswith(said["reset_done"]) and undo.count() == 0
 
 
 def test_corrupt_storage_starts_clean_and_keeps_the_raw_value(save_data_page, isolated_server):

@@ -219,6 +219,7 @@ export class CheckpointView {
     this.number = data ? page.numberOf(data.id) : null;
     this.owner = Symbol(this.key);
     this.busy = false;
+    this.resetFrom = null; // what a Reset replaced, while its notice offers "Undo reset" (_afterReset)
     this.origin = null;
     this.caseSource = null;
     this.caseExpected = null;
@@ -283,6 +284,7 @@ export class CheckpointView {
       describedBy: this.describedBy,
       onChange: (text) => {
         if (this.following) return; // another tab's draft, followed: stored already, and not this tab's work
+        this._afterReset(text);
         this.saveDraft(text);
         this.page.changed(this);
         if (this.page.markLast) this.page.markLast(this);
@@ -1048,15 +1050,28 @@ export class CheckpointView {
       undo.type = "button";
       undo.dataset.action = "undo-reset";
       undo.addEventListener("click", () => {
+        this.resetFrom = null;
         setText(this.view, before);
         showStatus(this.verdict, "idle", t("reset_undone"));
         this.page.announce(t("reset_undone"));
         focusEditor(this.view);
       });
       this.verdict.querySelector(".verdict-line").append(" ", undo);
+      this.resetFrom = { before, starter, undo };
     }
     this.page.announce(t("reset_done"));
     focusEditor(this.view);
+  }
+
+  /** The notice of a Reset follows the editor: undone in it (Ctrl+Z), it says the code is back; edited, its "Undo
+   * reset" goes, as that would now throw away the new edits too. */
+  _afterReset(text) {
+    const from = this.resetFrom;
+    if (!from || text === from.starter) return;
+    this.resetFrom = null;
+    if (!from.undo.isConnected) return; // the verdict area shows something else by now
+    if (text === from.before) showStatus(this.verdict, "idle", t("reset_undone"));
+    else from.undo.remove();
   }
 
   /**
