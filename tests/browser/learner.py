@@ -65,6 +65,30 @@ _STATE = """() => {
 }"""
 
 
+#: Starts recording what the page's live region (``[data-announcer]``) says, in ``window.__said``.
+_LISTEN = """() => {
+    window.__said = [];
+    new MutationObserver(() => window.__said.push(document.querySelector('[data-announcer]').textContent))
+        .observe(document.querySelector('[data-announcer]'), {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def listen(page):
+    """Record from now on what the page announces to screen readers (its live region); :func:`heard` reads it, and
+    ``window.__said = []`` forgets what was heard so far."""
+    page.evaluate(_LISTEN)
+
+
+def heard(page, start):
+    """The first announcement since :func:`listen` that starts with ``start`` (waited for), without the invisible mark
+    a repeated announcement ends in."""
+    return poll(
+        page,
+        "(start) => (window.__said.find((text) => text.startsWith(start)) || '').replace(/\u00a0$/, '')",
+        start,
+    )
+
+
 def _state(page) -> str:
     """What the page shows of its runtime and sections, for a timeout's message."""
     try:

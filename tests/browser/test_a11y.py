@@ -5,6 +5,7 @@ example result, plot).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -177,6 +178,20 @@ def test_no_serious_axe_violation_on_a_phone(browser, isolated_server, dist):
         context.close()
 
 
+@contextmanager
+def lesson_without_python(browser, server, width, height):
+    """The claims lesson in English at ``width`` x ``height``, its editors mounted, no Python booted (``SAVE_DATA``)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block")
+    context.add_init_script(SAVE_DATA)
+    try:
+        page = context.new_page()
+        page.goto(server.url + f"lessons/{LESSON}/en.html")
+        settle(page)
+        yield page
+    finally:
+        context.close()
+
+
 def test_the_work_column_is_a_named_region_on_wide_screens_and_a_tab_panel_on_narrow_ones(browser, isolated_server):
     """On wide screens a checkpoint's work column (editor, buttons, verdict, output) scrolls on its own, and browsers
     make such a column a tab stop (Firefox does, even with focusable content): it must then be something with a name,
@@ -184,12 +199,7 @@ def test_the_work_column_is_a_named_region_on_wide_screens_and_a_tab_panel_on_na
     screen it is the region again."""
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="block")
-    context.add_init_script(SAVE_DATA)
-    try:
-        page = context.new_page()
-        page.goto(isolated_server.url + f"lessons/{LESSON}/en.html")
-        settle(page)
+    with lesson_without_python(browser, isolated_server, 1280, 800) as page:
         works = page.locator('[data-panel="work"]')
         assert works.count() == 3
         for width in (1280, 390, 1280):
@@ -204,8 +214,6 @@ def test_the_work_column_is_a_named_region_on_wide_screens_and_a_tab_panel_on_na
                     expect(work).to_have_attribute("role", "tabpanel")
                     page.locator(f'[data-checkpoint="{i + 1}"] [role="tab"][data-tab="work"]').click()
                     expect(work).to_have_accessible_name("Code")
-    finally:
-        context.close()
 
 
 def test_on_a_tablet_tab_from_the_task_reaches_the_code(browser, isolated_server):
@@ -214,12 +222,7 @@ def test_on_a_tablet_tab_from_the_task_reaches_the_code(browser, isolated_server
     next checkpoint; on a wide screen, where both show, there is no such button."""
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": 820, "height": 1180}, service_workers="block")
-    context.add_init_script(SAVE_DATA)
-    try:
-        page = context.new_page()
-        page.goto(isolated_server.url + f"lessons/{LESSON}/en.html")
-        settle(page)
+    with lesson_without_python(browser, isolated_server, 820, 1180) as page:
         first = page.locator('[data-checkpoint="1"]')
         first.locator('[role="tab"][data-tab="task"]').focus()
         on_button = "() => document.activeElement && document.activeElement.closest('[data-to-work]') !== null"
@@ -239,5 +242,3 @@ def test_on_a_tablet_tab_from_the_task_reaches_the_code(browser, isolated_server
         page.set_viewport_size({"width": 1280, "height": 800})
         expect(first.locator("[data-to-work]")).to_be_hidden()
         expect(first.locator('[data-panel="task"]')).to_be_visible()
-    finally:
-        context.close()

@@ -15,6 +15,8 @@ from tests.browser.learner import (
     ARABIC_LESSON,
     LESSON,
     focused,
+    heard,
+    listen,
     open_lesson,
     poll,
     replace_code,
@@ -36,11 +38,7 @@ def booted(browser, server, lang, lesson):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.werkbank_errors = errors
     open_lesson(page, server, lang=lang, lesson=lesson)
-    page.evaluate("""() => {
-        window.__said = [];
-        new MutationObserver(() => window.__said.push(document.querySelector('[data-announcer]').textContent))
-            .observe(document.querySelector('[data-announcer]'), {childList: true, characterData: true, subtree: true});
-    }""")
+    listen(page)
     return context, page
 
 
@@ -73,15 +71,6 @@ def check_by_keyboard(page, cp, code):
 
 def said(page):
     return page.evaluate("window.__said.filter(Boolean)")
-
-
-def said_after(page, start):
-    """The first announcement that starts with ``start`` (waited for), with the invisible repeat mark dropped."""
-    return poll(
-        page,
-        "(start) => (window.__said.find((text) => text.startsWith(start)) || '').replace(/\u00a0$/, '')",
-        start,
-    )
 
 
 def opened(page, cp):
@@ -224,7 +213,7 @@ def test_a_tried_case_is_announced_with_what_came_back_or_the_error(en_page):
     page.evaluate("window.__said = []")
     press(page, item.locator('[data-action="try-listed"]'))
     wait_verdict(page, "1", ("idle", "error"))
-    announced = said_after(page, "Tried case: ")
+    announced = heard(page, "Tried case: ")
     value = section(page, "1").locator('[data-result-part="yours"] pre').inner_text()
     assert announced.startswith(f"Tried case: {label}. Your code returned {value[:40]}"), announced
     assert announced.endswith(" Expected: ValueError."), announced
@@ -235,7 +224,7 @@ def test_a_tried_case_is_announced_with_what_came_back_or_the_error(en_page):
     page.evaluate("window.__said = []")
     press(page, item.locator('[data-action="try-listed"]'))
     wait_verdict(page, "1", ("idle", "error"))
-    announced = said_after(page, "Tried case: ")
+    announced = heard(page, "Tried case: ")
     assert announced.startswith(f"Tried case: {label}. Your code raised TypeError: "), announced
     assert "NoneType" in announced and announced.endswith(" Expected: ValueError."), announced
     press(page, section(page, "1").locator('[data-action="back-to-verdict"]'))
@@ -337,7 +326,7 @@ def test_a_case_that_fails_only_after_earlier_calls_says_so_and_passes_when_trie
     why = details.locator("dt", has_text="What this case checks").locator("xpath=following-sibling::dd[1]").inner_text()
     assert why == cli["failure"]["reason"] and why.startswith("This call went wrong only after the calls before it")
     assert cli["failure"]["hint"] in details.inner_text()
-    assert "went wrong only after the calls before it" in said_after(page, box.locator(".verdict-line").inner_text())
+    assert "went wrong only after the calls before it" in heard(page, box.locator(".verdict-line").inner_text())
     press(page, details.locator('[data-action="try-case"]'))
     wait_verdict(page, "1", ("idle", "error"))
     got = section(page, "1").locator('[data-result-part="yours"] pre').inner_text()
@@ -395,7 +384,7 @@ def test_in_arabic_a_tried_case_is_announced_in_arabic(ar_page):
     page.evaluate("window.__said = []")
     press(page, item.locator('[data-action="try-listed"]'))
     wait_verdict(page, "2", ("idle", "error"))
-    announced = said_after(page, "الحالة التي جُرِّبت: ")
+    announced = heard(page, "الحالة التي جُرِّبت: ")
     assert label in announced and "المتوقع: " in announced, announced
     assert "أرجعت شيفرتك " in announced or "أطلقت شيفرتك خطأً: " in announced, announced
     assert page.werkbank_errors == []

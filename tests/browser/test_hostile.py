@@ -38,6 +38,7 @@ from tests.browser.helpers import (
     wait_ready,
     wait_verdict,
 )
+from tests.browser.learner import heard, listen
 
 pytestmark = pytest.mark.browser
 
@@ -256,23 +257,26 @@ def test_a_check_waiting_behind_a_run_says_so_and_a_stop_is_not_said_of_the_next
     clean_checkpoints(page)
 
 
+ENDLESS = "while True:\n    pass\n"
+
+
+def _run_endlessly_and_listen(page):
+    """Checkpoint 1 runs a loop that never ends; from then on what the page says aloud is recorded (``heard``)."""
+    replace_code(page, "1", ENDLESS)
+    click(page, "1", "run")
+    wait_running(page, "1")
+    listen(page)
+
+
 def test_reset_while_the_code_runs_changes_nothing_and_says_to_stop_first(iso):
     """Reset pressed while the checkpoint's code runs used to put the starter in and say "reset" while the run went
     on (and a Stop then said the code was still in the editor): the editor and the run are left as they are, and the
     page says to stop first, aloud and on the screen (once, however often Reset is pressed), until the run ends."""
     page = iso
-    loop = "while True:\n    pass\n"
-    replace_code(page, "1", loop)
-    click(page, "1", "run")
-    wait_running(page, "1")
-    page.evaluate(
-        "window.__said = []; new MutationObserver(() => window.__said.push("
-        "document.querySelector('[data-announcer]').textContent)).observe("
-        "document.querySelector('[data-announcer]'), {childList: true, characterData: true, subtree: true})"
-    )
+    _run_endlessly_and_listen(page)
     click(page, "1", "reset")
-    poll(page, "(t) => window.__said.some((s) => s.startsWith(t))", ui("reset_while_running"))
-    assert editor_text(page, "1").strip() == loop.strip()
+    heard(page, ui("reset_while_running"))
+    assert editor_text(page, "1").strip() == ENDLESS.strip()
     assert section(page, "1").locator("[data-verdict]").get_attribute("data-verdict") == "running"
     click(page, "1", "reset")
     note = section(page, "1").locator("[data-verdict] [data-busy-note]")
@@ -289,23 +293,16 @@ def test_run_or_check_pressed_while_the_code_runs_says_why_nothing_happens(iso):
     (one note however often pressed), and the run goes on; pressed in another checkpoint, it says aloud that code of
     another checkpoint runs, and that checkpoint starts nothing."""
     page = iso
-    replace_code(page, "1", "while True:\n    pass\n")
-    click(page, "1", "run")
-    wait_running(page, "1")
-    page.evaluate(
-        "window.__said = []; new MutationObserver(() => window.__said.push("
-        "document.querySelector('[data-announcer]').textContent)).observe("
-        "document.querySelector('[data-announcer]'), {childList: true, characterData: true, subtree: true})"
-    )
+    _run_endlessly_and_listen(page)
     click(page, "1", "check")
-    poll(page, "(t) => window.__said.some((s) => s.startsWith(t))", ui("run_while_running"))
+    heard(page, ui("run_while_running"))
     click(page, "1", "run")
     note = section(page, "1").locator("[data-verdict] [data-busy-note]")
     assert note.count() == 1 and note.inner_text() == ui("run_while_running")
     assert section(page, "1").locator("[data-verdict]").get_attribute("data-verdict") == "running"
     before = section(page, "2").locator("[data-verdict]").get_attribute("data-verdict")
     click(page, "2", "run")
-    poll(page, "(t) => window.__said.some((s) => s.startsWith(t))", ui("run_while_other_runs"))
+    heard(page, ui("run_while_other_runs"))
     assert section(page, "2").locator("[data-verdict]").get_attribute("data-verdict") == before
     click(page, "1", "stop")
     wait_for(page, '[data-checkpoint="1"] [data-verdict][data-stopped="true"]', timeout=30)
