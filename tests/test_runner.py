@@ -1344,6 +1344,91 @@ def test_code_a_check_runs_reaches_no_frame_no_object_of_the_engine_and_cannot_w
     assert ran["stdout"] == "refused []\n"
 
 
+#: Debugging as learners do it: a traceback printed and formatted, logging with and without exc_info, a stack summary.
+DEBUGGED = """
+import logging, traceback, sys
+log = logging.Logger("lesson")  # its own, apart from the test process's logging
+log.addHandler(logging.StreamHandler())
+def inner(x):
+    return 1 / x
+def ratio(x):
+    try:
+        return inner(x)
+    except ZeroDivisionError as error:
+        traceback.print_exc()
+        log.exception("while dividing %s", x)
+        log.warning("warned at %s", x)
+        print(traceback.format_exc(), end="")
+        print("".join(traceback.TracebackException.from_exception(error).format()), end="")
+        print([(summary.name, summary.lineno) for summary in traceback.extract_tb(error.__traceback__)])
+        return -1.0
+"""
+
+
+def test_code_a_check_runs_prints_and_logs_its_tracebacks_as_a_run_does():
+    """traceback's and logging's ways to show an exception read its frames, which the guard refuses: a Check hands
+    them stand-ins instead, and writes the same text as a Run (the source lines, the carets), so correct code that
+    prints a traceback while it handles an error is not failed for it."""
+    case = {"id": "zero", "call": "ratio", "json": "[[0],{}]"}
+    checked = runner.run(DEBUGGED, {"mode": "check", "cases": [case], "attrs": {}})
+    ran = runner.run(DEBUGGED + "ratio(0)\n", {"mode": "run"})
+    assert checked["status"] == ran["status"] == "ok", (checked["traceback"], ran["traceback"])
+    assert checked["outcomes"][0]["value"] == ["float", -1.0]
+    assert checked["stdout"] == ran["stdout"] and checked["stderr"] == ran["stderr"]
+    assert checked["stderr"].count("line 6, in inner\n    return 1 / x\n           ~~^~~\n") == 2, checked["stderr"]
+    assert "\nwarned at 0\n" in checked["stderr"] and "\nwhile dividing 0\n" in checked["stderr"]
+    assert checked["stdout"].count("ZeroDivisionError: division by zero") == 2
+    assert checked["stdout"].endswith("[('ratio', 9), ('inner', 6)]\n")
+    import traceback
+
+    assert traceback.walk_tb.__module__ == "traceback"  # the run's stand-ins are gone with it
+
+
+#: What a Check's code gets from the guard's frames event and traceback's walks: places, never a frame.
+FRAME_VIEWS = """
+import sys, traceback
+class Rows(list):
+    def append(self, item):
+        raise AssertionError("learner code ran in the guard's hook")
+def caught():
+    try:
+        raise KeyError("x")
+    except KeyError as error:
+        return error.__traceback__
+def probe():
+    tb = caught()
+    views = [frame for frame, _ in traceback.walk_tb(tb)]
+    rows, mine = [], Rows()
+    sys.audit("werkbank.frames", tb, rows)
+    sys.audit("werkbank.frames", tb, mine)
+    sys.audit("werkbank.frames", "not a traceback", rows)
+    try:
+        sys._getframe(0)
+    except ValueError as error:
+        refused = (type(error).__name__, isinstance(error, RuntimeError))
+    return [
+        [(type(view).__name__, view.f_code.co_name, view.f_back, view.f_locals, view.f_globals) for view in views],
+        [(type(code).__name__, code.co_name, line) for code, _, line in rows],
+        len(mine),
+        list(refused),
+    ]
+"""
+
+
+def test_what_a_check_hands_out_for_a_traceback_leads_to_no_frame():
+    """traceback's walks under the guard give views with no variables and no frame beyond; the guard's hook fills
+    only a plain list (a subclass's append would run learner code while frames may be read) from a real traceback;
+    sys._getframe is refused as the RuntimeError it always was, catchable as ValueError (as "call stack is not deep
+    enough" is, which logging copes with)."""
+    case = {"id": "probe", "call": "probe", "json": "[[],{}]"}
+    outcome = runner.run(FRAME_VIEWS, {"mode": "check", "cases": [case], "attrs": {}})["outcomes"][0]
+    assert outcome["kind"] == "return", outcome
+    views, rows, mine, refused = json.loads(json.dumps(values.decode(outcome["value"])))
+    assert views == [["_FrameView", "caught", None, {}, {}]]
+    assert rows == [["code", "caught", 8]] and mine == 0
+    assert refused == ["RuntimeError", True]
+
+
 #: Finds the runner's namespace through a class's methods (no frame, no collector) and rewires the engine in it and in
 #: builtins, as helper-written hostile code did through frames: later reads, argument checks, the exception's class.
 REWIRE = """

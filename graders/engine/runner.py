@@ -937,6 +937,8 @@ def _report(on_progress, outcomes: list, start: int, end: int) -> None:
 
 #: The audit event the engine turns its guard on and off with (see :func:`_install_guard`).
 _GUARD_EVENT = "werkbank.guard"
+#: The audit event :func:`_walk_tb` asks the guard's hook with for where a traceback's frames are.
+_FRAMES_EVENT = "werkbank.frames"
 #: Audit events refused to code running under the guard: the ways to a frame (a running frame's locals hold the
 #: run's outcomes), to every object (the collector's lists), to code that would run beside the engine's and watch it
 #: (trace, profile and monitoring callbacks, threads, another audit hook, another process that would outlive the run
@@ -975,11 +977,39 @@ def _install_guard() -> None:
     token only that run holds: ``sys.audit("werkbank.guard", token, "on" | "off" | "read" | "unread")``. While it is on,
     the events of :data:`_GUARD_REFUSED` raise RuntimeError in whatever code raised them, so learner code can reach
     neither the engine's frames nor its objects, and cannot watch it run; "read" lets :func:`_frames_of` read a
-    traceback's frames. The hook keeps its state in its own closure, which nothing in Python can reach."""
+    traceback's frames. ``sys.audit("werkbank.frames", traceback, rows)`` fills the list ``rows`` with where the
+    traceback's frames are (:func:`_walk_tb`). The hook keeps its state in its own closure, which nothing in Python
+    can reach."""
     state = [None, False]  # the token of the run the guard is on for; frames may be read now
-    refused, frame_attributes, event_name = _GUARD_REFUSED, _FRAME_ATTRIBUTES, _GUARD_EVENT
+    refused, frame_attributes, event_name, frames_event = _GUARD_REFUSED, _FRAME_ATTRIBUTES, _GUARD_EVENT, _FRAMES_EVENT
     starts = str.startswith
     refusal = RuntimeError
+    traceback_type, row_list = types.TracebackType, list
+    collecting, pause, resume = gc.isenabled, gc.disable, gc.enable
+
+    class FrameRefusal(RuntimeError, ValueError):
+        """What ``sys._getframe`` raises under the guard: a RuntimeError as every refusal, and a ValueError as its own
+        "call stack is not deep enough", so code written to go on without frames does (logging's lookup of where it
+        was called from; typing's and enum's of the calling module)."""
+
+    FrameRefusal.__name__ = FrameRefusal.__qualname__ = "RuntimeError"  # to the learner, the refusal it always was
+    FrameRefusal.__module__ = "builtins"
+
+    def read(tb, rows):
+        # For traceback.walk_tb under the guard (_walk_tb): (code, lasti, lineno) of each of a traceback's frames, never
+        # a frame. C attributes of C objects and a plain list's append: no one's Python code runs while frames may be
+        # read, and the collector is paused, so no finalizer does either.
+        was_collecting = collecting()
+        pause()
+        reading, state[1] = state[1], True
+        try:
+            while type(tb) is traceback_type:
+                rows.append((tb.tb_frame.f_code, tb.tb_lasti, tb.tb_lineno))
+                tb = tb.tb_next
+        finally:
+            state[1] = reading
+            if was_collecting:
+                resume()
 
     def hook(event, args):
         if event == event_name:
@@ -994,10 +1024,15 @@ def _install_guard() -> None:
                 else:
                     state[1] = what == "read"
             return
+        if event == frames_event:
+            if len(args) == 2 and type(args[1]) is row_list:
+                read(*args)
+            return
         if state[0] is None or state[1]:
             return
         if event in refused or starts(event, "ctypes."):
-            raise refusal(f"{event} is not available while a Check runs your code (a Run allows it)")
+            message = f"{event} is not available while a Check runs your code (a Run allows it)"
+            raise FrameRefusal(message) if event == "sys._getframe" else refusal(message)
         if (event == "object.__getattr__" and args[1] in frame_attributes) or (
             event == "object.__setattr__" and args[1] == "__code__"
         ):
@@ -1014,6 +1049,47 @@ def _guard_on():
 
 
 _install_guard()
+
+
+class _FrameView:
+    """A frame as the ``traceback`` module reads one, for code a Check runs: where it is (``f_code``, ``f_lineno``,
+    ``f_lasti``), with no variables and no frame around it. Under the guard a real frame would lead, through
+    ``f_back``, to the engine's."""
+
+    __slots__ = ("f_code", "f_lineno", "f_lasti")
+    f_back = None
+
+    def __init__(self, code, lineno, lasti):
+        self.f_code, self.f_lineno, self.f_lasti = code, lineno, lasti
+
+    @property
+    def f_globals(self) -> dict:
+        return {}
+
+    @property
+    def f_locals(self) -> dict:
+        return {}
+
+    def __repr__(self) -> str:
+        return f"<frame view: {self.f_code.co_filename}, line {self.f_lineno}, in {self.f_code.co_name}>"
+
+
+def _walk_tb(tb):
+    """``traceback.walk_tb`` while a Check runs learner code: its frames as :class:`_FrameView`, which the guard's
+    hook reads for it. So ``traceback.print_exc()``, ``format_exc()`` and ``logging``'s ``exc_info`` work in a Check as
+    in a Run, and no frame reaches learner code."""
+    rows: list = []
+    _audit(_FRAMES_EVENT, tb, rows)
+    for code, lasti, lineno in rows:
+        yield _FrameView(code, lineno, lasti), lineno
+
+
+def _walk_tb_with_full_positions(tb):
+    """``traceback._walk_tb_with_full_positions`` (what ``TracebackException`` and ``extract_tb`` walk) in a Check,
+    from :func:`_walk_tb`."""
+    for frame, lineno in _walk_tb(tb):
+        positions = traceback._get_code_position(frame.f_code, frame.f_lasti)
+        yield frame, ((lineno,) + positions[1:] if positions[0] is None else positions)
 
 
 def _isolated():
@@ -1144,6 +1220,8 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
             if check:
                 _LEARNER_DEPTH.depth = _depth(_getframe(0))
                 guard = _guard_on()
+                # the module's own walks read frames, which the guard refuses; _restore puts them back
+                traceback.walk_tb, traceback._walk_tb_with_full_positions = _walk_tb, _walk_tb_with_full_positions
             with _LEARNER_DEPTH:
                 exec(code, namespace)
             if after is not None:
@@ -1319,9 +1397,10 @@ def _fitted(outcome: dict, level: int) -> dict:
     return out
 
 
-#: Functions a run hands to learner code (``sys.setrecursionlimit``): the copy keeps the engine's own, whose namespace
-#: the run does not look anything up in, as ``__globals__`` leads from a function to its namespace.
-_HANDED_OUT = frozenset({"_capped_setrecursionlimit"})
+#: Functions a run hands to learner code (``sys.setrecursionlimit``, ``traceback``'s walks): the copy keeps the
+#: engine's own, whose namespace the run does not look anything up in, as ``__globals__`` leads from a function to its
+#: namespace.
+_HANDED_OUT = frozenset({"_capped_setrecursionlimit", "_walk_tb", "_walk_tb_with_full_positions"})
 #: The modules a run copies (:func:`_isolated`): this one and :mod:`values`.
 _ISOLATED = (sys.modules[__name__], values)
 #: The built-ins as the engine was imported, before any learner code ran.
