@@ -233,8 +233,9 @@ def test_endless_short_lines_are_capped_by_lines_and_stop_works(iso):
 
 
 def test_a_check_waiting_behind_a_run_says_so_and_a_stop_is_not_said_of_the_next_run(iso):
-    """A Check asked for while another editor's code runs waits for it, and says that (not that Python is loading);
-    after a Stop, the next Run's verdict no longer carries the Stop's mark."""
+    """A Check asked for while another editor's code runs waits for it, and says that, naming the checkpoint whose
+    code it waits for (not that Python is loading); after a Stop, the next Run's verdict no longer carries the Stop's
+    mark."""
     page = iso
     replace_code(page, "1", "while True:\n    pass\n")
     click(page, "1", "run")
@@ -245,7 +246,7 @@ def test_a_check_waiting_behind_a_run_says_so_and_a_stop_is_not_said_of_the_next
     poll(
         page,
         "(t) => document.querySelector('[data-checkpoint=\"2\"] [data-verdict]').innerText.trim() === t",
-        ui("verdict_queued_behind"),
+        ui("verdict_queued_behind_n").replace("{n}", "1"),  # which code it waits for
     )
     assert waiting.get_attribute("data-verdict") == "running"
     click(page, "1", "stop")
@@ -290,8 +291,8 @@ def test_reset_while_the_code_runs_changes_nothing_and_says_to_stop_first(iso):
 def test_run_or_check_pressed_while_the_code_runs_says_why_nothing_happens(iso):
     """Run and Check are off while code runs (one job at a time on the page), and a press used to do nothing and say
     nothing. Pressed in the checkpoint whose code runs, the page says to wait or stop, aloud and under "Running…"
-    (one note however often pressed), and the run goes on; pressed in another checkpoint, it says aloud that code of
-    another checkpoint runs, and that checkpoint starts nothing."""
+    (one note however often pressed), and the run goes on; pressed in another checkpoint, it says aloud which
+    checkpoint's code runs, and that checkpoint starts nothing."""
     page = iso
     _run_endlessly_and_listen(page)
     click(page, "1", "check")
@@ -302,7 +303,7 @@ def test_run_or_check_pressed_while_the_code_runs_says_why_nothing_happens(iso):
     assert section(page, "1").locator("[data-verdict]").get_attribute("data-verdict") == "running"
     before = section(page, "2").locator("[data-verdict]").get_attribute("data-verdict")
     click(page, "2", "run")
-    heard(page, ui("run_while_other_runs"))
+    heard(page, ui("run_while_other_runs_n").replace("{n}", "1"))
     assert section(page, "2").locator("[data-verdict]").get_attribute("data-verdict") == before
     click(page, "1", "stop")
     wait_for(page, '[data-checkpoint="1"] [data-verdict][data-stopped="true"]', timeout=30)

@@ -353,6 +353,7 @@ function main() {
         numberOf: (id) => ids.indexOf(String(id)) + 1,
         view: (id) => byKey.get(String(id)) || null,
         checkpointViews: () => ids.map((id) => byKey.get(id)).filter(Boolean),
+        busyView: () => views.find((view) => view.busy) || null,
         changed: () => {
           runtime.engage(); // the learner works on code: keep the whole pool of learner workers (runtime.js)
           clearTimeout(paintSoon);

@@ -328,7 +328,15 @@ export class CheckpointView {
    * the result replaces it), or another section's (said aloud: that section shows it). */
   _sayBusy() {
     if (this.busy) this._busyNote("run_while_running");
-    else this.page.announce(t("run_while_other_runs"));
+    else this.page.announce(this._otherRuns("run_while_other_runs"));
+  }
+
+  /** The catalog's text `key` for code of another section running, naming that section where it is known:
+   * `key` + "_n" for a checkpoint (its number), + "_playground" for the free editor. */
+  _otherRuns(key) {
+    const other = this.page.busyView ? this.page.busyView() : null;
+    if (!other || other === this) return t(key);
+    return other.number ? t(`${key}_n`, { n: other.number }) : t(`${key}_playground`);
   }
 
   /** A note under "Running…" that says why a press did nothing while this section's code runs, said aloud too. */
@@ -551,7 +559,11 @@ export class CheckpointView {
     if (this.example) markErrorLine(this.example.view, null);
     // a job waits for the one running now (another editor's), or for Python (booting or restarting)
     const waiting = { idle: "verdict_running", running: "verdict_queued_behind" }[this.runtime.state];
-    showStatus(this.verdict, "running", t(waiting || "verdict_queued"));
+    showStatus(
+      this.verdict,
+      "running",
+      waiting === "verdict_queued_behind" ? this._otherRuns(waiting) : t(waiting || "verdict_queued"),
+    );
     delete this.verdict.dataset.restored;
     delete this.verdict.dataset.stopped; // a Stop said of the previous run
     if (this.traceBox && !this.traceBox.hidden) {
