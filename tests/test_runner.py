@@ -1344,6 +1344,78 @@ def test_code_a_check_runs_reaches_no_frame_no_object_of_the_engine_and_cannot_w
     assert ran["stdout"] == "refused []\n"
 
 
+def _module(source: str) -> dict:
+    namespace: dict = {}
+    exec(compile(source, "main.py", "exec"), namespace)
+    return namespace
+
+
+ALIASING = """
+import numpy as np
+class Report:
+    def __init__(self, xs):
+        self.xs = xs
+def same(xs):
+    return xs
+def copied(xs):
+    return list(xs)
+def view(a):
+    return a[:]
+def as_array(a):
+    return np.asarray(a)
+def new_array(a):
+    return a.copy()
+def held(xs):
+    return Report(xs)
+def by_name(xs=None):
+    return xs
+"""
+
+
+@pytest.mark.parametrize(
+    "call,arguments,aliased",
+    [
+        ("same", "[[[1, 2]],{}]", True),
+        ("same", "[[[]],{}]", True),
+        ("by_name", '[[],{"xs": {"a": 1}}]', True),
+        ("same", '[["text"],{}]', False),
+        ("copied", "[[[1, 2]],{}]", False),
+        ("held", "[[[1, 2]],{}]", False),
+    ],
+)
+def test_a_result_that_is_one_of_its_arguments_is_marked(call, arguments, aliased):
+    """The task asks for new objects: a result that is the caller's own list or dict (the empty list handed back
+    when there is nothing to do) is marked ``aliased``; a copy, an unchangeable value and a report that holds its
+    input (see recheck) are not."""
+    outcome = runner.call_case(_module(ALIASING), {"id": "c", "call": call, "json": arguments}, {})
+    assert outcome["kind"] == "return" and outcome.get("aliased", False) is aliased, outcome
+
+
+@pytest.mark.parametrize("call,aliased", [("same", True), ("view", True), ("as_array", True), ("new_array", False)])
+def test_an_array_result_that_shares_its_arguments_memory_is_marked(call, aliased):
+    """``arr[:]`` and ``np.asarray(arr)`` are the caller's array again (changing one changes the other); a copy
+    is new."""
+    case = {"id": "c", "call": call, "args": values.encode((np.arange(3.0),)), "kwargs": values.encode({})}
+    outcome = runner.call_case(_module(ALIASING), case, {})
+    assert outcome["kind"] == "return" and outcome.get("aliased", False) is aliased, outcome
+
+
+def test_the_judge_fails_a_right_value_that_is_its_argument():
+    """The value is right, yet the caller's own list came back: a fail that says so, counted as changed arguments."""
+    fused = "def fuse(rankings):\n    if not rankings:\n        return []\n    return sorted(set(sum(rankings, [])))\n"
+
+    def curated():
+        yield Case(id="two", call="fuse", args=([["b"], ["a"]],), explain={"en": "two rankings"})
+        yield Case(id="none", call="fuse", args=([],), explain={"en": "nothing to fuse"})
+
+    prepared = prepare(toy_grader(curated=curated), fused, lesson="toy", checkpoint="1", seed=0)
+    assert grade(prepared, fused)["status"] == "pass"
+    verdict = grade(prepared, fused.replace("return []", "return rankings"))
+    assert verdict["status"] == "fail" and verdict["failure"]["case"] == "none", verdict
+    assert verdict["failure"]["kind"] == "changed_arguments"
+    assert "returned one of its arguments itself" in verdict["failure"]["reason"]
+
+
 #: Debugging as learners do it: a traceback printed and formatted, logging with and without exc_info, a stack summary.
 DEBUGGED = """
 import logging, traceback, sys

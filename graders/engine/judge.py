@@ -118,6 +118,8 @@ def check_case(expected: dict, actual: dict | None, meta: dict, lang: str) -> tu
             return text("reason_changed_later", lang), "hint_changed_later", "repeated_calls"
         if actual.get("shared") is True:
             return text("reason_shared_result", lang), "hint_changed_later", "repeated_calls"
+        if actual.get("aliased") is True:
+            return text("reason_returned_argument", lang), "hint_returned_argument", "changed_arguments"
     if actual.get("mutated"):
         return text("reason_mutated", lang), "hint_mutated", "changed_arguments"
     if actual.get("mutated_later"):

@@ -757,6 +757,8 @@ def call_case(
     else:
         value, builtin_only = values.plain_encode(result, attrs, budget)
         outcome = {"kind": "return", "value": value}
+        if _returns_argument(result, args, kwargs):
+            outcome["aliased"] = True
         if kept is not None:
             reading = _reading(result) if builtin_only else None
             kept.append((outcome, result, inputs, reading))
@@ -772,6 +774,20 @@ def call_case(
     elif counts is not None and _held(args, kwargs) != counts and not refill:
         handed.append((outcome, case, args, kwargs, states))  # something still holds an argument: see it again later
     return outcome
+
+
+def _returns_argument(result, args: tuple, kwargs: dict) -> bool:
+    """Whether ``result`` is one of the call's own arguments that can be changed (or an array that shares one's
+    memory: ``arr[:]``, ``np.asarray(arr)``), rather than a new object: a caller who changes the result changes their
+    input too. A result that *holds* an argument (a report keeping its inputs) is left to :func:`recheck`."""
+    kind = _type(result)
+    if kind in _SCALARS or kind is tuple or kind is frozenset:
+        return False
+    owner = values.memory_owner(result)
+    for argument in (*args, *kwargs.values()):
+        if _type(argument) not in _SCALARS and (argument is result or values.memory_owner(argument) is owner):
+            return True
+    return False
 
 
 def _drop_locals(error: BaseException) -> None:

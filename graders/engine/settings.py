@@ -31,9 +31,10 @@ LEAST_ROUND_SECONDS = 0.25
 #: ``werkbank check`` run the same cases (``werkbank grade --seed`` lets an author try others).
 CASE_SEED = 0
 #: The marks a run puts on a returned outcome beside its value (:mod:`.runner`): a value that changed later
-#: (``later``), one that shares objects with an earlier result (``shared``), arguments changed by the call (``mutated``)
-#: or by a later one (``mutated_later``). A declared mistake's fingerprint keeps them and the judge matches them.
-OUTCOME_FLAGS = ("later", "shared", "mutated", "mutated_later")
+#: (``later``), one that shares objects with an earlier result (``shared``), one that is an argument itself
+#: (``aliased``), arguments changed by the call (``mutated``) or by a later one (``mutated_later``). A declared
+#: mistake's fingerprint keeps them and the judge matches them.
+OUTCOME_FLAGS = ("later", "shared", "aliased", "mutated", "mutated_later")
 #: Most cases one checkpoint may have, generated ones included.
 MAX_CASES = 5000
 #: Characters kept of a name learner code chooses (a class, exception or warning name, an attribute, a dtype's
