@@ -227,6 +227,23 @@ def test_a_large_input_puts_the_first_match_after_a_thousand_places():
     )
 
 
+def test_a_large_input_of_nested_sequences_has_one_inner_sequence_of_the_full_length():
+    """Rankings to fuse (a sequence of sequences, no limit stated): one large input has a ranking of SCALE_LEN
+    documents, the others sharing SCALE_LEN, so a solution that reads only a ranking's first 1000 (or 200) places
+    fails; growing every ranking to SCALE_LEN / their number once let a cut at 200 places pass."""
+    from graders.engine.domain import Domain, Integer, Param, Seq, Text
+    from graders.engine.generate import SCALE_LEN, Base
+
+    domain = Domain("fuse", (Param("rankings", Seq(Seq(Text(pool="doc"), unique=True))), Param("k", Integer(lo=0))))
+    base = Base("a", ([["a", "b"], ["b", "c"], ["c", "d"], ["d", "a"], ["e"]], 60))
+    scaled = [case for case, _ in _families(domain, [base], lambda case: True) if case.family == "scale"]
+    nested = [case for case in scaled if case.id.endswith("/0")]
+    assert len(nested) == 1, [case.id for case in scaled]
+    lengths = [len(ranking) for ranking in nested[0].args[0]]
+    assert lengths[0] == SCALE_LEN and all(length == SCALE_LEN // 5 for length in lengths[1:]), lengths
+    assert all(len(set(ranking)) == len(ranking) for ranking in nested[0].args[0])
+
+
 def test_a_random_input_the_reference_refuses_is_an_author_error():
     """Random cases are explained to the learner as valid inputs: one the reference refuses means the domain lets
     through what the task forbids (here repeated document ids), which the author must declare."""

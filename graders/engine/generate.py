@@ -846,7 +846,8 @@ SCALE_BASES = 2
 
 def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
     """Large valid inputs: each of a few valid bases with every sequence argument grown to its limit (or to
-    SCALE_LEN items where the task states none) with copies of its own items. In each copy the
+    SCALE_LEN items where the task states none; of a sequence of sequences, the first inner one, the others sharing
+    SCALE_LEN) with copies of its own items. In each copy the
     texts are renamed consistently (``"d3"`` becomes ``"d3~2"`` in every argument, so ids stay distinct and still
     match across arguments) and the numbers are drawn anew within their spec; then the items are shuffled (aligned
     sequences by one permutation). Integer arguments (sizes and counts such as ``bins`` or ``k``) are set far above
@@ -879,9 +880,15 @@ def _scale_variants(domain: Domain, bases: list[Base], rng: random.Random):
                 done.update(members)
                 specs = [domain.params[i].spec for i in members]
                 if number == 0 and all(isinstance(spec.item, Seq) for spec in specs):
-                    for i, spec in zip(members, specs):  # long inner sequences, as many of them
+                    # long inner sequences, as many of them: the first grown to the length a task without a limit
+                    # allows (a ranking of SCALE_LEN documents), the others sharing SCALE_LEN items
+                    for i, spec in zip(members, specs):
                         outer = _items_of(args[i])
-                        inner = [_grow(spec.item, v, max(1, SCALE_LEN // len(outer)), rng) for v in outer]
+                        share = max(1, SCALE_LEN // len(outer))
+                        limit = spec.item.max_len if spec.item.max_len is not None else SCALE_LEN
+                        inner = [
+                            _grow(spec.item, v, min(limit, share if n else SCALE_LEN), rng) for n, v in enumerate(outer)
+                        ]
                         args[i] = _as_container(_kind_of(args[i]), inner, None)
                         longest = max(longest, max((len(_items_of(v) or ()) for v in inner), default=0))
                     continue
