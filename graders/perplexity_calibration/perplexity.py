@@ -303,6 +303,27 @@ def curated():
         hint=_WEIGHTING_HINT,
     )
     yield Case(
+        id="counts-past-int64",
+        call="PerplexityResult.from_token_nll",
+        args=([1.0e20, 2.0e19], [10**20, 2**63]),
+        explain=t(
+            "Twee tellingen voorbij de grootste int64 (9 223 372 036 854 775 807): 10^20 en 2^63 tokens. "
+            "Python-int's blijven exact: total_tokens is 109223372036854775808.",
+            "Two counts past the largest int64 (9,223,372,036,854,775,807): 10^20 and 2^63 tokens. Python ints stay "
+            "exact: total_tokens is 109223372036854775808.",
+            "عددان يتجاوزان أكبر int64 ‏(9223372036854775807): ‏10^20 و2^63 رمزًا. الأعداد الصحيحة في بايثون تبقى "
+            "دقيقة: total_tokens يساوي 109223372036854775808.",
+        ),
+        hint=t(
+            "Tel de tokens op als Python-int's: int(n) per telling, dan sum(). Die zijn exact bij elke grootte; een "
+            "numpy-integertype houdt op bij 2^63 - 1.",
+            "Add the counts as Python ints: int(n) for each, then sum(). They are exact at any size; a numpy integer "
+            "type stops at 2^63 - 1.",
+            "اجمع الأعداد أعدادًا صحيحة من بايثون: int(n) لكل عدد ثم sum(). فهي دقيقة مهما كبرت، أما أنواع numpy "
+            "الصحيحة فتتوقف عند 2^63 - 1.",
+        ),
+    )
+    yield Case(
         id="uint8-counts",
         call="perplexity",
         args=([300.0, 150.0], np.array([200, 100], dtype=np.uint8)),

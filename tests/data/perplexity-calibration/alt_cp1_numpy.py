@@ -1,4 +1,4 @@
-"""Alternative correct solution for checkpoint 1: numpy arithmetic, a frozen dataclass, postponed annotations."""
+"""Alternative correct solution for checkpoint 1: numpy for the NLL sums, a frozen dataclass, postponed annotations."""
 
 from __future__ import annotations
 
@@ -16,14 +16,14 @@ class PerplexityResult:
     @classmethod
     def from_token_nll(cls, neg_log_probs, token_counts) -> PerplexityResult:
         nll = np.asarray(neg_log_probs, dtype=np.float64)
-        counts = np.asarray(token_counts, dtype=np.int64)
-        if nll.shape != counts.shape:
+        counts = [int(n) for n in token_counts]  # Python ints: an int64 holds no count past 2**63 - 1
+        if nll.shape != (len(counts),):
             raise ValueError("shapes differ")
         if (nll < 0).any():
             raise ValueError("an NLL sum is negative; did the adapter drop the minus sign?")
-        if (counts < 0).any():
+        if min(counts, default=0) < 0:
             raise ValueError("a token count is negative")
-        total = sum(counts.tolist())  # Python ints: an int64 sum wraps round past 2**63
+        total = sum(counts)
         if total == 0:
             return cls(float("nan"), 0.0, 0)
         avg = nll.sum() / total
