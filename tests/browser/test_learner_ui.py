@@ -586,7 +586,11 @@ def test_newer_storage_version_is_left_untouched(save_data_page, isolated_server
 # offers an export): test_hostile.py test_full_storage_warns_keeps_working_and_offers_export.
 
 
-def test_export_then_import_round_trip(save_data_page, isolated_server, tmp_path):
+def test_export_then_import_round_trip(save_data_page, isolated_server, tmp_path, repo_root):
+    """Export, reset, a damaged file refused in the page's language, the export imported back; then a file whose code
+    for an editor differs from this device's: the learner is asked, and the side they choose is kept (the draft on
+    this device used to win without a word)."""
+    said = json.loads((repo_root / "werkbank" / "catalog" / "en.json").read_text(encoding="utf-8"))
     doc = {
         "version": 1,
         "lessons": {
@@ -621,12 +625,28 @@ def test_export_then_import_round_trip(save_data_page, isolated_server, tmp_path
     assert stored(page) is None
     bad = tmp_path / "bad.json"
     bad.write_text('{"version": 1, "lessons": {"x": {"checkpoints": {"1": "yes"}}}}', encoding="utf-8")
+    message = page.locator("[data-progress-message]")
     page.locator('input[data-action="import"]').set_input_files(str(bad))
     poll(page, "() => document.querySelector('[data-progress-message]').textContent.length > 0")
+    assert message.text_content() == said["import_failed_not_progress"]
     assert cell.inner_text() == "0 / 3"
     page.locator('input[data-action="import"]').set_input_files(str(path))
     poll(page, "id => document.querySelector(`[data-lesson-progress=\"${id}\"]`).textContent === '2 / 3'", LESSON)
-    assert stored(page) == doc
+    assert stored(page) == doc and message.text_content() == said["import_done"]
+    here = json.loads(json.dumps(doc))
+    here["lessons"][LESSON]["drafts"]["2"] = "# written on this device"
+    page.evaluate(f"localStorage.setItem({json.dumps(KEY)}, {json.dumps(json.dumps(here))})")
+    page.reload()
+    for answer, kept, told in ((False, here, "import_done_own_drafts"), (True, doc, "import_done_file_drafts")):
+        asked = []
+        page.once(
+            "dialog",
+            lambda d, answer=answer, asked=asked: (asked.append(d.message), d.accept() if answer else d.dismiss()),
+        )
+        page.locator('input[data-action="import"]').set_input_files(str(path))
+        poll(page, "text => document.querySelector('[data-progress-message]').textContent === text", said[told])
+        assert asked == [said["import_conflict"].replace("{n}", "1")]
+        assert stored(page) == kept
 
 
 def test_two_tabs_keep_both_passes(lesson_pages, isolated_server):

@@ -221,11 +221,15 @@ function progressTools(store, verdicts) {
   document.querySelector('[data-action="import"]')?.addEventListener("change", async (event) => {
     const file = event.target.files && event.target.files[0];
     if (!file) return;
+    const text = await file.text();
+    // an editor with a draft here and another in the file: the learner says which to keep (nothing goes unasked)
+    const conflicts = store.draftConflicts(text);
+    const preferFile = conflicts > 0 && window.confirm(t("import_conflict", { n: conflicts }));
     try {
-      store.importJson(await file.text());
-      say(t("import_done"));
+      store.importJson(text, { preferFile });
+      say(t(conflicts === 0 ? "import_done" : preferFile ? "import_done_file_drafts" : "import_done_own_drafts"));
     } catch (error) {
-      say(t("import_failed", { message: error.message }));
+      say(t(`import_failed_${error.code || "not_progress"}`));
     }
     event.target.value = "";
   });

@@ -161,6 +161,32 @@ function earlier(a, b) {
   return Date.parse(a) <= Date.parse(b) ? a : b;
 }
 
+/** Why an exported progress file cannot be imported: `code` is "not_json", "newer" or "not_progress". */
+export class ImportError extends Error {
+  constructor(code, detail) {
+    super(detail);
+    this.code = code;
+  }
+}
+
+/** The progress document in an exported file's text, validated and migrated; throws ImportError. */
+export function readImport(text) {
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ImportError("not_json", "not JSON");
+  }
+  let migrated;
+  try {
+    migrated = migrate(parsed);
+  } catch (error) {
+    throw new ImportError("not_progress", error.message);
+  }
+  if (migrated === null) throw new ImportError("newer", "made by a newer version");
+  return migrated;
+}
+
 /**
  * Merge two valid documents. A pass is kept when either side has it (the earliest time wins, the code of the
  * later pass is kept); a revealed solution stays revealed; drafts from `preferred` win over `other`.
@@ -493,19 +519,36 @@ export class ProgressStore {
     return JSON.stringify(this.doc, null, 2);
   }
 
-  /** Validate (and migrate) an exported document and merge it in; throws Error with a reason when invalid. */
-  importJson(text) {
-    let parsed;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new Error("not JSON");
-    }
-    const migrated = migrate(parsed);
-    if (migrated === null) throw new Error("made by a newer version");
-    this.doc = mergeProgress(this.doc, migrated);
+  /**
+   * Validate (and migrate) an exported document and merge it in: passes from both, drafts from this device where
+   * both hold one for an editor, or from the file with `preferFile`. Throws ImportError (its `code`: "not_json",
+   * "newer" or "not_progress", its message the detail) when the file cannot be used; nothing changes then.
+   */
+  importJson(text, { preferFile = false } = {}) {
+    const imported = readImport(text);
+    this.doc = preferFile ? mergeProgress(imported, this.doc) : mergeProgress(this.doc, imported);
+    // the drafts taken from the file are this tab's to write, as if typed here (see _merged)
+    for (const [id, lesson] of Object.entries(imported.lessons))
+      for (const [key, draft] of Object.entries(lesson.drafts))
+        if (this.doc.lessons[id].drafts[key] === draft) this.touched.add(`${id}\u0000${key}`);
     this._write();
     this._changed();
+  }
+
+  /** How many editors hold a draft here and another one in the exported document `text` (unreadable: 0). */
+  draftConflicts(text) {
+    let imported;
+    try {
+      imported = readImport(text);
+    } catch {
+      return 0;
+    }
+    let count = 0;
+    for (const [id, lesson] of Object.entries(imported.lessons)) {
+      const mine = (this.doc.lessons[id] || {}).drafts || {};
+      for (const [key, draft] of Object.entries(lesson.drafts)) if (key in mine && mine[key] !== draft) count += 1;
+    }
+    return count;
   }
 
   /**

@@ -214,11 +214,36 @@ test("import validates, merges and rejects junk with a reason", () => {
   const other = { version: 1, lessons: { les: { checkpoints: { 2: pass("2026-03-01T00:00:00.000Z") }, drafts: {} } } };
   store.importJson(JSON.stringify(other));
   assert.equal(store.passedCount("les", ["1", "2"]), 2);
-  assert.throws(() => store.importJson("not json"), /not JSON/);
-  assert.throws(() => store.importJson(JSON.stringify({ version: 1, lessons: [] })), /lessons/);
-  assert.throws(() => store.importJson(JSON.stringify({ version: 1, lessons: { "Bad Id": {} } })), /lesson id/);
-  assert.throws(() => store.importJson(JSON.stringify({ version: 5, lessons: {} })), /newer/);
+  const reason = (code, detail) => (error) => error.code === code && detail.test(error.message);
+  assert.throws(() => store.importJson("not json"), reason("not_json", /not JSON/));
+  assert.throws(() => store.importJson("[]"), reason("not_progress", /not a progress document/));
+  assert.throws(() => store.importJson(JSON.stringify({ version: 1, lessons: [] })), reason("not_progress", /lessons/));
+  const badId = JSON.stringify({ version: 1, lessons: { "Bad Id": {} } });
+  assert.throws(() => store.importJson(badId), reason("not_progress", /lesson id/));
+  assert.throws(() => store.importJson(JSON.stringify({ version: 5, lessons: {} })), reason("newer", /newer/));
   assert.equal(store.passedCount("les", ["1", "2"]), 2); // a failed import changes nothing
+});
+
+test("an import where both sides hold other code for an editor keeps the side the learner chose", () => {
+  const file = JSON.stringify({
+    version: 1,
+    lessons: { les: { checkpoints: {}, drafts: { 1: "from the file", 2: "same", 3: "only in the file" } } },
+  });
+  const local = () => {
+    const storage = new FakeStorage();
+    const earlier = new ProgressStore(storage);
+    earlier.saveDraft("les", "1", "on this device");
+    earlier.saveDraft("les", "2", "same");
+    return new ProgressStore(storage); // a later visit: its drafts were saved by another page
+  };
+  assert.equal(local().draftConflicts(file), 1); // the same text, or a draft on one side only, is no conflict
+  assert.equal(local().draftConflicts("not json"), 0);
+  const kept = local();
+  kept.importJson(file);
+  assert.deepEqual(kept.doc.lessons.les.drafts, { 1: "on this device", 2: "same", 3: "only in the file" });
+  const replaced = local();
+  replaced.importJson(file, { preferFile: true });
+  assert.deepEqual(replaced.doc.lessons.les.drafts, { 1: "from the file", 2: "same", 3: "only in the file" });
 });
 
 test("export round-trips through import into an empty store", () => {
