@@ -179,13 +179,14 @@ def test_no_serious_axe_violation_on_a_phone(browser, isolated_server, dist):
 
 
 @contextmanager
-def lesson_without_python(browser, server, width, height):
-    """The claims lesson in English at ``width`` x ``height``, its editors mounted, no Python booted (``SAVE_DATA``)."""
+def lesson_without_python(browser, server, width, height, path=f"{LESSON}/en.html"):
+    """A lesson page (the claims lesson in English) at ``width`` x ``height``, its editors mounted, no Python booted
+    (``SAVE_DATA``)."""
     context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block")
     context.add_init_script(SAVE_DATA)
     try:
         page = context.new_page()
-        page.goto(server.url + f"lessons/{LESSON}/en.html")
+        page.goto(server.url + f"lessons/{path}")
         settle(page)
         yield page
     finally:
@@ -214,6 +215,37 @@ def test_the_work_column_is_a_named_region_on_wide_screens_and_a_tab_panel_on_na
                     expect(work).to_have_attribute("role", "tabpanel")
                     page.locator(f'[data-checkpoint="{i + 1}"] [role="tab"][data-tab="work"]').click()
                     expect(work).to_have_accessible_name("Code")
+
+
+#: How far a focus ring reaches past its element: site.css's outline (2px) and outline-offset (2px).
+RING = 4
+
+
+@pytest.mark.parametrize("path", [f"{LESSON}/en.html", "perplexity-calibration/ar.html"])
+def test_focus_rings_in_the_work_column_are_not_cut_off(browser, isolated_server, path):
+    """On a wide screen the work column scrolls on its own, so it clips what reaches past its padding: the editor's
+    and the buttons' focus rings lost the side where lines start (left in English, right in Arabic). Every focusable
+    control of the column, ring included, fits inside it, in both directions."""
+    with lesson_without_python(browser, isolated_server, 1280, 800, path) as page:
+        cut = page.evaluate(
+            """(ring) => {
+                const cut = [];
+                for (const work of document.querySelectorAll('[data-panel="work"]')) {
+                    const box = work.getBoundingClientRect();
+                    const left = box.left + work.clientLeft, right = left + work.clientWidth;
+                    const controls = work.querySelectorAll('.cm-editor, button, a[href], summary, select, input');
+                    for (const control of controls) {
+                        const own = control.getBoundingClientRect();
+                        if (!own.width || control.closest('[hidden]')) continue;
+                        if (own.left - ring < left - 0.5 || own.right + ring > right + 0.5)
+                            cut.push([control.className || control.tagName, own.left - left, right - own.right]);
+                    }
+                }
+                return cut;
+            }""",
+            RING,
+        )
+        assert cut == [], cut
 
 
 def test_on_a_tablet_tab_from_the_task_reaches_the_code(browser, isolated_server):
