@@ -361,15 +361,17 @@ def test_a_newcomer_reaches_checkpoint_1s_editor_and_check_in_one_step_without_s
         poll(page, SHOWN, sel, timeout=10)
 
 
-@pytest.mark.parametrize("how", ["Control+Enter", "button", "phone"])
+@pytest.mark.parametrize("how", ["Control+Enter", "button", "phone", "phone, a wrong value"])
 def test_a_checks_headline_comes_into_view_and_focus_stays(lesson_pages, how):
     """The verdict sits below the editor, the buttons and the example call: at 1280 x 720 below the work column's
     fold, on a phone below the screen. A Check from the editor or its button brings the headline into view, also
-    when the verdict marks an error line in the editor (on the phone); focus stays where it was."""
+    when the verdict marks an error line in the editor (on the phone); where it marks none, the failing case's call,
+    expected and actual value come into view too (only the headline did, at the screen's edge); focus stays where it
+    was."""
     page = lesson_pages()
     size = page.viewport_size
     try:
-        if how == "phone":
+        if how.startswith("phone"):
             page.set_viewport_size({"width": 390, "height": 844})
         page.locator("#checkpoint-1-title").scroll_into_view_if_needed()
         body = "    return 1 / 0\n" if how == "phone" else "    return []\n"
@@ -386,6 +388,11 @@ def test_a_checks_headline_comes_into_view_and_focus_stays(lesson_pages, how):
         assert page.evaluate(SHOWN, headline), page.evaluate(
             "sel => [document.querySelector(sel).getBoundingClientRect().toJSON(), innerHeight]", headline
         )
+        if how != "phone":  # what came back, and why that fails
+            got = '[data-checkpoint="1"] [data-verdict] .verdict-details [data-row="why"]'
+            assert page.evaluate(SHOWN, got), page.evaluate(
+                "sel => [document.querySelector(sel).getBoundingClientRect().toJSON(), innerHeight]", got
+            )
         assert focused(page) == ("div.cm-content" if how == "Control+Enter" else "button[check]")
     finally:
         page.set_viewport_size(size)

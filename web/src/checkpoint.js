@@ -579,11 +579,18 @@ export class CheckpointView {
    * Bring the verdict's headline into view, focus staying where it is: it sits below the editor, the buttons and the
    * example call, below the fold of the work column on a laptop's screen, so a Check (Ctrl+Enter in the editor, or
    * its button) would otherwise change nothing the learner sees. "nearest" moves the column (or the page) only as
-   * far as the headline needs. Nothing to do while the work is hidden (the task tab on a phone).
+   * far as the headline needs. With `details` (a failing case's call, expected and actual value and why, and no error
+   * line marked in the editor to keep in view), those come into view too, as far as the headline stays. Nothing to do
+   * while the work is hidden (the task tab on a phone).
    */
-  _revealVerdict() {
+  _revealVerdict({ details = false } = {}) {
     const line = this.verdict.querySelector(".verdict-line");
-    if (line && line.getClientRects().length) line.scrollIntoView({ block: "nearest" });
+    if (line && line.getClientRects().length) {
+      const rows = details ? this.verdict.querySelectorAll('.verdict-details [data-row="got"], [data-row="why"]') : [];
+      const last = rows[rows.length - 1];
+      if (last && last.getClientRects().length) last.scrollIntoView({ block: "nearest" });
+      line.scrollIntoView({ block: "nearest" });
+    }
     // where the page itself just moved focus (Run, after Stop), that stays in view: a keyboard learner's next Tab
     // starts there, and the verdict is announced anyway
     const moved = this.refocused;
@@ -922,7 +929,7 @@ export class CheckpointView {
     if (where.view) markErrorLine(where.view, where.line);
     if (status === "pass") this.store.markPassed(this.lesson.id, this.data.id, own);
     else if (countsAsTried(verdict)) this.store.markTried(this.lesson.id, this.data.id);
-    this._revealVerdict();
+    this._revealVerdict({ details: !where.view });
     this.page.announce(announcement);
   }
 

@@ -197,10 +197,11 @@ export function showStatus(area, status, text = "") {
   return text;
 }
 
-function row(dl, label, value, { code = false, after = null, nodes = null } = {}) {
+function row(dl, label, value, { code = false, after = null, nodes = null, name = "" } = {}) {
   if (value === undefined || value === null || value === "") return;
   dl.append(el("dt", null, label));
   const dd = el("dd");
+  if (name) dd.dataset.row = name; // what the page brings into view after a Check (checkpoint.js _revealVerdict)
   if (code) dd.append(codeBlock(value));
   else if (nodes && nodes.length) dd.append(...nodes);
   else dd.append(...bidiNodes(value));
@@ -354,9 +355,9 @@ export function renderVerdict(
     const why = !source && (onTryCase || onTraceCase) ? noSourceNote(verdict) : null;
     row(dl, t("call"), shown, { code: true, after: buttons || why });
     row(dl, t("expected"), failure.expected, { code: true });
-    row(dl, t("got"), failure.actual, { code: true });
+    row(dl, t("got"), failure.actual, { code: true, name: "got" });
     row(dl, t("got_later"), failure.actual_later, { code: true });
-    row(dl, t("why"), failure.reason);
+    row(dl, t("why"), failure.reason, { name: "why" });
     row(dl, "", failure.explanation);
     row(dl, t("case_hint"), failure.hint);
     // a declared mistake that fails exactly like this (engine), its markdown shown as code, emphasis and links
