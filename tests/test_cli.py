@@ -28,6 +28,23 @@ def test_grade_json_pass_exits_0(tmp_path):
     assert verdict["passed"] == verdict["total"] > 0
 
 
+def test_grade_into_a_reader_that_stops_early_ends_without_a_traceback():
+    """`werkbank grade ... --json | head -c 10`: the reader closes the pipe before the verdict (130 KB for the
+    starter) is written; the command exits 1, as for any verdict not a pass it could not deliver, and prints no
+    BrokenPipeError traceback."""
+    starter = ROOT / "exercises" / "claims-abstention" / "01-claim-support" / "starter.en.py"
+    proc = subprocess.Popen(
+        [*WERKBANK, "grade", "claims-abstention", "1", str(starter), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert proc.stdout.read(10) == b'{"status":'
+    proc.stdout.close()
+    assert proc.wait(timeout=120) == 1
+    assert b"Traceback" not in proc.stderr.read()
+
+
 def test_grade_json_fail_exits_1_and_names_the_case(tmp_path):
     wrong = tmp_path / "wrong.py"
     wrong.write_text("def decode_link(text):\n    return text\n")
