@@ -1379,6 +1379,7 @@ def by_name(xs=None):
         ("same", "[[[]],{}]", True),
         ("by_name", '[[],{"xs": {"a": 1}}]', True),
         ("same", '[["text"],{}]', False),
+        ("same", "[[1.5],{}]", False),
         ("copied", "[[[1, 2]],{}]", False),
         ("held", "[[[1, 2]],{}]", False),
     ],
@@ -1391,11 +1392,21 @@ def test_a_result_that_is_one_of_its_arguments_is_marked(call, arguments, aliase
     assert outcome["kind"] == "return" and outcome.get("aliased", False) is aliased, outcome
 
 
-@pytest.mark.parametrize("call,aliased", [("same", True), ("view", True), ("as_array", True), ("new_array", False)])
-def test_an_array_result_that_shares_its_arguments_memory_is_marked(call, aliased):
+@pytest.mark.parametrize(
+    "call,argument,aliased",
+    [
+        ("same", np.arange(3.0), True),
+        ("view", np.arange(3.0), True),
+        ("as_array", np.arange(3.0), True),
+        ("new_array", np.arange(3.0), False),
+        ("same", np.int64(3), False),
+        ("same", np.float32(0.5), False),
+    ],
+)
+def test_an_array_result_that_shares_its_arguments_memory_is_marked(call, argument, aliased):
     """``arr[:]`` and ``np.asarray(arr)`` are the caller's array again (changing one changes the other); a copy
-    is new."""
-    case = {"id": "c", "call": call, "args": values.encode((np.arange(3.0),)), "kwargs": values.encode({})}
+    is new, and a numpy scalar, which cannot change, may come back as it came."""
+    case = {"id": "c", "call": call, "args": values.encode((argument,)), "kwargs": values.encode({})}
     outcome = runner.call_case(_module(ALIASING), case, {})
     assert outcome["kind"] == "return" and outcome.get("aliased", False) is aliased, outcome
 
@@ -1499,6 +1510,56 @@ def test_what_a_check_hands_out_for_a_traceback_leads_to_no_frame():
     assert views == [["_FrameView", "caught", None, {}, {}]]
     assert rows == [["code", "caught", 8]] and mine == 0
     assert refused == ["RuntimeError", True]
+
+
+#: Rebinds type and len where the guard's hook would find them as globals (the engine's namespace, reached through a
+#: function a Check hands out, and builtins), to run inside the hook while it reads a traceback's frames.
+INTO_THE_HOOK = """
+import builtins, sys, traceback
+real_type, real_len = builtins.type, builtins.len
+got = []
+def spy(*args):
+    try:
+        got.append(sys._getframe(1).f_code.co_name)
+    except RuntimeError:
+        pass
+    return real_type(*args) if real_type(args) is tuple and real_len(args) != 1 else real_type(args[0])
+def spy_len(x):
+    spy(x)
+    return real_len(x)
+engine = traceback.walk_tb.__globals__
+engine["type"], engine["len"], builtins.type, builtins.len = spy, spy_len, spy, spy_len
+try:
+    1 / 0
+except ZeroDivisionError as error:
+    traceback.format_exception(error)
+engine["type"], engine["len"], builtins.type, builtins.len = real_type, real_len, real_type, real_len
+del engine["type"], engine["len"]
+def frames():
+    return got
+"""
+
+
+def test_the_guards_hook_runs_no_code_learner_code_can_rebind():
+    """The hook reads a traceback's frames for traceback's walks; it once looked up type and len as globals, so code
+    that rebound them in the engine's namespace (reachable through the walk it is handed) ran inside that window and
+    got a frame, and through it the run's result and the guard's own state. Nothing the hook calls is looked up: its
+    code loads no global, and the rebound names are never called there."""
+    import dis
+
+    def codes(code):
+        yield code
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                yield from codes(const)
+
+    hooks = [c for c in codes(runner._install_guard.__code__) if c.co_name in ("hook", "read")]
+    assert len(hooks) == 2
+    for code in hooks:
+        assert [i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")] == []
+    case = {"id": "probe", "call": "frames", "json": "[[],{}]"}
+    outcome = runner.run(INTO_THE_HOOK, {"mode": "check", "cases": [case], "attrs": {}})["outcomes"][0]
+    assert outcome == {"kind": "return", "value": ["list", []], "id": "probe"}, outcome
 
 
 #: Finds the runner's namespace through a class's methods (no frame, no collector) and rewires the engine in it and in

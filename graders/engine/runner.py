@@ -777,17 +777,23 @@ def call_case(
 
 
 def _returns_argument(result, args: tuple, kwargs: dict) -> bool:
-    """Whether ``result`` is one of the call's own arguments that can be changed (or an array that shares one's
-    memory: ``arr[:]``, ``np.asarray(arr)``), rather than a new object: a caller who changes the result changes their
-    input too. A result that *holds* an argument (a report keeping its inputs) is left to :func:`recheck`."""
-    kind = _type(result)
-    if kind in _SCALARS or kind is tuple or kind is frozenset:
+    """Whether ``result`` is one of the call's own arguments that can be changed (a list, dict, set or bytearray, or
+    an array, also one that shares an argument array's memory: ``arr[:]``, ``np.asarray(arr)``), rather than a new
+    object: a caller who changes the result changes their input too. Values that cannot change (numbers, numpy
+    scalars, strings, tuples) may come back as they came. A result that *holds* an argument (a report keeping its
+    inputs) is left to :func:`recheck`."""
+    array = values.is_ndarray(result)
+    if not array and _type(result) not in _CHANGEABLE:
         return False
     owner = values.memory_owner(result)
     for argument in (*args, *kwargs.values()):
-        if _type(argument) not in _SCALARS and (argument is result or values.memory_owner(argument) is owner):
+        if argument is result or (array and values.is_ndarray(argument) and values.memory_owner(argument) is owner):
             return True
     return False
+
+
+#: The containers of a call's arguments that a caller could see change (arrays aside: see values.is_ndarray).
+_CHANGEABLE = frozenset({list, dict, set, bytearray})
 
 
 def _drop_locals(error: BaseException) -> None:
@@ -1002,6 +1008,9 @@ def _install_guard() -> None:
     refusal = RuntimeError
     traceback_type, row_list = types.TracebackType, list
     collecting, pause, resume = gc.isenabled, gc.disable, gc.enable
+    # Every name the hook and read() use is bound here: a global (or a built-in) is looked up where learner code can
+    # rebind it (the engine's module is within its reach), and the hook must run none of its code.
+    type_of, length = builtins.type, builtins.len
 
     class FrameRefusal(RuntimeError, ValueError):
         """What ``sys._getframe`` raises under the guard: a RuntimeError as every refusal, and a ValueError as its own
@@ -1014,12 +1023,14 @@ def _install_guard() -> None:
     def read(tb, rows):
         # For traceback.walk_tb under the guard (_walk_tb): (code, lasti, lineno) of each of a traceback's frames, never
         # a frame. C attributes of C objects and a plain list's append: no one's Python code runs while frames may be
-        # read, and the collector is paused, so no finalizer does either.
+        # read, and the collector is paused, so no finalizer does either. (Nor does a signal handler: the hosts run a
+        # Check where learner code can set none, off the main thread on the command line, and a page ends a Check's
+        # worker rather than interrupting it. A caller that runs a Check on its main thread must not let one run.)
         was_collecting = collecting()
         pause()
         reading, state[1] = state[1], True
         try:
-            while type(tb) is traceback_type:
+            while type_of(tb) is traceback_type:
                 rows.append((tb.tb_frame.f_code, tb.tb_lasti, tb.tb_lineno))
                 tb = tb.tb_next
         finally:
@@ -1041,7 +1052,7 @@ def _install_guard() -> None:
                     state[1] = what == "read"
             return
         if event == frames_event:
-            if len(args) == 2 and type(args[1]) is row_list:
+            if length(args) == 2 and type_of(args[1]) is row_list:
                 read(*args)
             return
         if state[0] is None or state[1]:
