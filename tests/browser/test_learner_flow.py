@@ -388,10 +388,11 @@ def test_a_checks_headline_comes_into_view_and_focus_stays(lesson_pages, how):
         assert page.evaluate(SHOWN, headline), page.evaluate(
             "sel => [document.querySelector(sel).getBoundingClientRect().toJSON(), innerHeight]", headline
         )
-        if how != "phone":  # what came back, and why that fails
-            got = '[data-checkpoint="1"] [data-verdict] .verdict-details [data-row="why"]'
-            assert page.evaluate(SHOWN, got), page.evaluate(
-                "sel => [document.querySelector(sel).getBoundingClientRect().toJSON(), innerHeight]", got
+        # what came back, and on a laptop why that fails (on the phone the long call wraps: the headline comes first)
+        for row in ("got", "why") if not how.startswith("phone") else ("got",) if how != "phone" else ():
+            shown = f'[data-checkpoint="1"] [data-verdict] .verdict-details [data-row="{row}"]'
+            assert page.evaluate(SHOWN, shown), page.evaluate(
+                "sel => [document.querySelector(sel).getBoundingClientRect().toJSON(), innerHeight]", shown
             )
         assert focused(page) == ("div.cm-content" if how == "Control+Enter" else "button[check]")
     finally:
