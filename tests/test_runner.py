@@ -1562,6 +1562,42 @@ def test_the_guards_hook_runs_no_code_learner_code_can_rebind():
     assert outcome == {"kind": "return", "value": ["list", []], "id": "probe"}, outcome
 
 
+#: A frame through the collector's saved garbage: code that keeps its own traceback in a reference cycle, with
+#: gc.DEBUG_SAVEALL set (no audit event), gets its own frame in gc.garbage, and from it, through f_back, the engine's.
+SAVED_GARBAGE = """
+import gc
+def make_cycle():
+    try:
+        raise KeyError("x")
+    except KeyError as error:
+        holder = [error]  # frame -> holder -> error -> traceback -> frame
+        holder.append(holder)
+def probe():
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    make_cycle()
+    gc.collect()
+    saved = [type(o).__name__ for o in gc.garbage]
+    return "frame" in saved
+"""
+
+
+def test_the_collectors_saved_garbage_hands_a_check_no_frame():
+    """A security probe took its own frame from gc.garbage, then the engine's through f_back, and from there the
+    run's result and the guard's token: a wrong solution passed. Under the guard gc.garbage is a list of its own; the
+    collector's list, which holds what it saved, is emptied of that, and its debug flags are put back, after the run.
+    A Run, unguarded, still finds the frame (so the probe does reach it)."""
+    import gc
+
+    before = (gc.get_debug(), gc.garbage, len(gc.garbage))
+    case = {"id": "probe", "call": "probe", "json": "[[],{}]"}
+    checked = runner.run(SAVED_GARBAGE, {"mode": "check", "cases": [case], "attrs": {}})["outcomes"][0]
+    assert checked == {"kind": "return", "value": ["bool", False], "id": "probe"}, checked
+    assert (gc.get_debug(), gc.garbage, len(gc.garbage)) == before
+    ran = runner.run(SAVED_GARBAGE + "print(probe())\n", {"mode": "run"})
+    assert ran["stdout"] == "True\n", ran
+    assert (gc.get_debug(), gc.garbage, len(gc.garbage)) == before
+
+
 #: Finds the runner's namespace through a class's methods (no frame, no collector) and rewires the engine in it and in
 #: builtins, as helper-written hostile code did through frames: later reads, argument checks, the exception's class.
 REWIRE = """

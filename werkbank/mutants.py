@@ -361,7 +361,7 @@ def killed(source: str, prepared: dict, *, seconds: float = MUTANT_TIME) -> bool
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     kept: list = []
-    refills = runner.Refills(cases.values())
+    refills = runner.refill_state(cases.values())
     try:
         try:
             exec(compile(source, runner.FILENAME, "exec"), namespace)
@@ -374,7 +374,7 @@ def killed(source: str, prepared: dict, *, seconds: float = MUTANT_TIME) -> bool
                 if check_case(key["expected"][case_id], outcome, key["cases"][case_id], FALLBACK_LANGUAGE) is not None:
                     return True
         # a result that reads differently after later calls, or is handed out again
-        runner.recheck(kept, attrs, refills.handed_on())
+        runner.recheck(kept, attrs, runner.handed_on(refills))
         return any("later" in outcome or outcome.get("shared") for outcome, *_ in kept)
     except _Timeout:
         return True

@@ -126,6 +126,7 @@ _all, _map, _is = builtins.all, builtins.map, operator.is_
 # What Sandbox puts back of the interpreter's process-wide settings, bound here so learner patches cannot reach them.
 _gc_enable, _gc_disable, _gc_isenabled = gc.enable, gc.disable, gc.isenabled
 _gc_get_threshold, _gc_set_threshold = gc.get_threshold, gc.set_threshold
+_gc_get_debug, _gc_set_debug, _gc_module = gc.get_debug, gc.set_debug, gc  # a module: a run's copy keeps it as it is
 _get_int_digits, _set_int_digits = sys.get_int_max_str_digits, sys.set_int_max_str_digits
 _getcwd, _chdir = os.getcwd, os.chdir
 _getsignal, _signal, _SIGINT = signal.getsignal, signal.signal, signal.SIGINT
@@ -281,6 +282,8 @@ class Sandbox:
         self.profile = sys.getprofile()
         self.warning_filters = list(warnings.filters)
         self.settings = (_gc_isenabled(), _gc_get_threshold(), _get_int_digits(), _getcwd(), _getsignal(_SIGINT))
+        # the collector's list of what it saved (gc.DEBUG_SAVEALL) and its length now: see _hide_garbage
+        self.garbage = (_gc_get_debug(), _gc_module.garbage, len(_gc_module.garbage))
         self.hidden: dict[str, types.ModuleType] = {}
 
     def hide_graders(self) -> None:
@@ -291,10 +294,21 @@ class Sandbox:
         sys.meta_path.insert(0, _GraderBlocker())
 
 
+def _hide_garbage() -> None:
+    """Give learner code under the guard another list for ``gc.garbage``. With ``gc.DEBUG_SAVEALL`` set (which raises
+    no audit event) the collector saves whatever it would free into its own list, frames included, and a frame leads
+    through ``f_back`` to the engine's: the frame of learner code that kept its own traceback in a reference cycle,
+    say. The collector's list stays in the sandbox, out of reach, and :func:`_restore` empties what it saved."""
+    _gc_module.garbage = []
+
+
 def _restore(sandbox: Sandbox) -> None:
     """Put ``sys.modules``, module namespaces, ``sys`` hooks and streams, warning filters and the process-wide settings
     back as ``sandbox`` saw them. A function, not a method of Sandbox: :func:`run` calls it by name, not through the
     class, which learner code can reach and change (see :func:`_isolated`)."""
+    debug, garbage, kept = sandbox.garbage
+    _gc_set_debug(debug)  # first: no later collection saves anything
+    del garbage[kept:]  # what the collector saved while learner code ran (see _hide_garbage)
     for name, value in sandbox.sys_attrs.items():
         setattr(sys, name, value)
     for name, items in sandbox.sys_lists.items():
@@ -700,14 +714,14 @@ def call_case(
     case: dict,
     attrs: dict,
     kept: list | None = None,
-    refills: "Refills | None" = None,
+    refills: dict | None = None,
     warning_log: WarningLog | None = None,
     budget: list | None = None,
     handed: list | None = None,
 ) -> dict:
     """Call one case's function in ``namespace`` with fresh arguments; the outcome as data. A returned value is
     appended to ``kept`` (with its outcome, input ids and, for plain values, a cheap reading) so :func:`recheck` can
-    read it again later. ``refills``: the run's :class:`Refills`, so a case with ``refill`` gets an earlier call's
+    read it again later. ``refills``: the run's :func:`refill_state`, so a case with ``refill`` gets an earlier call's
     lists and dicts again. ``warning_log``: the open :class:`WarningLog` of a run of many calls; without one, the
     call sets up its own. ``budget``: the run's ``[items]`` left to write returned values with (see
     :data:`RUN_ENCODE_BUDGET`), lowered by what this call's value took. ``handed``: where a call that left its
@@ -841,29 +855,26 @@ def recheck_arguments(handed: list, handed_on=frozenset()) -> None:
 _NO_IDS = frozenset()
 
 
-class Refills:
-    """The refill rule for one pass over a plan's cases, the same for learners, mistake fingerprints and mutants: a
-    case with ``refill`` gets the very list and dict objects an earlier case was called with, refilled in place
-    with its own contents (a caller reusing its buffers)."""
-
-    def __init__(self, cases) -> None:
-        self._args = {c["refill"]: None for c in cases if _type(c.get("refill")) is str}
-
-    def arguments(self, case: dict, args: tuple) -> tuple:
-        """The positional arguments to call ``case`` with; kept when a later case refills this one."""
-        args = refilled(self._args.get(case.get("refill")), args)
-        if case["id"] in self._args:
-            self._args[case["id"]] = args
-        return args
-
-    def handed_on(self) -> frozenset:
-        """Ids of the cases that ran and whose arguments a later case gets again."""
-        return frozenset(case_id for case_id, args in self._args.items() if args is not None)
+def refill_state(cases) -> dict:
+    """The refill rule's state for one pass over a plan's cases, the same for learners, mistake fingerprints and
+    mutants: a case with ``refill`` gets the very list and dict objects an earlier case was called with, refilled in
+    place with its own contents (a caller reusing its buffers). A plain dict, and functions over it (:func:`_refill`,
+    :func:`handed_on`): a Check builds it after learner code ran, which can change any class it reaches, and the
+    methods of a class are looked up there."""
+    return {c["refill"]: None for c in cases if _type(c.get("refill")) is str}
 
 
-# A Check's run calls these by name (see _isolated): the class is within learner code's reach, these names are not.
-_refill = Refills.arguments
-_handed_on = Refills.handed_on
+def _refill(state: dict, case: dict, args: tuple) -> tuple:
+    """The positional arguments to call ``case`` with; kept in ``state`` when a later case refills this one."""
+    args = refilled(state.get(case.get("refill")), args)
+    if case["id"] in state:
+        state[case["id"]] = args
+    return args
+
+
+def handed_on(state: dict) -> frozenset:
+    """Ids of the cases that ran and whose arguments a later case gets again."""
+    return frozenset(case_id for case_id, args in state.items() if args is not None)
 
 
 def refilled(earlier: tuple | None, args: tuple) -> tuple:
@@ -1128,8 +1139,9 @@ def _isolated():
     (:data:`_FUNCTIONS`), over copies of the two namespaces, each with a copy of the built-ins as they were then;
     nothing learner code can reach refers to them, so what it rebinds, in the engine or in ``builtins``, the run never
     looks up. Containers in the namespaces are copied too (caches, counters, tables of functions, two levels deep).
-    Classes stay as they are: the run calls the methods that see its data by name (``_restore``, ``_refill``), and
-    the others only see what learner code has anyway."""
+    Classes stay as they are, and learner code can change them: after it ran, the run creates and calls none whose
+    methods see its data (its state is plain dicts and lists, handled by functions: ``_restore``, ``_refill``); the
+    others only see what learner code has anyway (its output, a recursion limit)."""
     builtins_copy = dict(_BUILTINS)
     clones = {}
     for module in _ISOLATED:
@@ -1247,6 +1259,7 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
             if check:
                 _LEARNER_DEPTH.depth = _depth(_getframe(0))
                 guard = _guard_on()
+                _hide_garbage()
                 # the module's own walks read frames, which the guard refuses; _restore puts them back
                 traceback.walk_tb, traceback._walk_tb_with_full_positions = _walk_tb, _walk_tb_with_full_positions
             with _LEARNER_DEPTH:
@@ -1278,7 +1291,7 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
                 attrs = plan.get("attrs", {})
                 kept: list = []
                 handed: list = []
-                refills = Refills(plan["cases"])
+                refills = refill_state(plan["cases"])
                 budget = [RUN_ENCODE_BUDGET]
                 marks = list(PROGRESS_AT) if check and on_progress is not None else []
                 if guard is not None:
@@ -1294,8 +1307,8 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
                             marks.pop(0)
                             _report(on_progress, result["outcomes"], sent, done)
                             sent = done
-                recheck(kept, attrs, _handed_on(refills), budget)
-                recheck_arguments(handed, _handed_on(refills))
+                recheck(kept, attrs, handed_on(refills), budget)
+                recheck_arguments(handed, handed_on(refills))
                 del kept, handed
         except _KeyboardInterrupt as error:
             failure = error
