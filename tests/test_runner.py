@@ -1598,6 +1598,39 @@ def test_the_collectors_saved_garbage_hands_a_check_no_frame():
     assert (gc.get_debug(), gc.garbage, len(gc.garbage)) == before
 
 
+#: Keeps the caller's list and empties it during the next call (a change the caller sees later), and tells the
+#: engine, through the namespace a handed-out function leads to, that every case's arguments were refilled.
+SAYS_ALL_REFILLED = """
+import sys
+engine = sys.setrecursionlimit.__globals__
+engine["handed_on"] = lambda state: frozenset({"first", "second"})
+engine["refill_state"] = lambda cases: {"first": (), "second": ()}
+for kind in [v for v in engine.values() if isinstance(v, type) and hasattr(v, "handed_on")]:  # a class holding it
+    def everything(self, cases, kind=kind):
+        self.__dict__.update({name: {"first": (), "second": ()} for name in ("_args", "args", "state")})
+    kind.__init__ = everything
+_kept = []
+def total(xs):
+    for old in _kept:
+        old.clear()
+    _kept.append(xs)
+    return float(sum(xs))
+"""
+
+
+def test_the_refill_state_is_out_of_learner_codes_reach():
+    """The run once built its refill state as an object of a class learner code can change, after that code ran: a
+    patched constructor said every case was refilled, and changes made to a caller's list later went unseen. The
+    state is a plain dict made and read by the run's own copies of its functions: what learner code rebinds in the
+    engine's namespace changes nothing, and the later change is found."""
+    cases = [
+        {"id": "first", "call": "total", "json": "[[[1]],{}]"},
+        {"id": "second", "call": "total", "json": "[[[2]],{}]"},
+    ]
+    first, second = runner.run(SAYS_ALL_REFILLED, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
+    assert first.get("mutated_later") is True, first
+
+
 #: Finds the runner's namespace through a class's methods (no frame, no collector) and rewires the engine in it and in
 #: builtins, as helper-written hostile code did through frames: later reads, argument checks, the exception's class.
 REWIRE = """
