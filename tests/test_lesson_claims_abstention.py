@@ -225,6 +225,7 @@ def test_claim_rules_have_their_own_cases():
     statuses = lambda case_id: [row["status"] for row in outcome("1", case_id)[1]]  # noqa: E731
     assert outcome("1", "same-value-two-sources")[1] == [{"status": "supported", "sources": ["s1", "s2"]}]
     assert outcome("1", "same-source-twice")[1] == [{"status": "supported", "sources": ["s1"]}]
+    assert outcome("1", "same-source-apart")[1] == [{"status": "supported", "sources": ["s1", "s2"]}]
     assert outcome("1", "unsorted-sources")[1][0]["sources"] == ["s1", "s2", "s3"]
     assert statuses("other-entity") == statuses("other-attribute") == ["unknown"]
     assert statuses("case-differs") == ["contradicted"]

@@ -153,6 +153,21 @@ def curated(lang=FALLBACK_LANGUAGE):
         },
     )
     yield _case(
+        "same-source-apart",
+        [blue_claim],
+        [fact("s1"), fact("s2"), fact("s1")],
+        "Bron s1 staat in de eerste en de derde feitregel, met s2 ertussen: sources noemt elke bron één keer, "
+        "['s1', 's2'].",
+        "Source s1 is in the first and the third fact row, with s2 between them: sources lists each source once, "
+        "['s1', 's2'].",
+        "المصدر s1 في صف الحقيقة الأول والثالث، وبينهما s2: تذكر sources كل مصدر مرة واحدة، ['s1', 's2'].",
+        hint={
+            "nl": "Maak de bronnen uniek over alle feitregels, niet alleen naast elkaar: een set, en sorteer daarna.",
+            "en": "Make the sources unique over all fact rows, not only neighbouring ones: a set, then sort them.",
+            "ar": "اجعل المصادر فريدة عبر كل صفوف الحقائق، لا المتجاورة وحدها: مجموعة set، ثم رتّبها.",
+        },
+    )
+    yield _case(
         "unsorted-sources",
         [blue_claim],
         [fact("s3"), fact("s1"), fact("s2")],
