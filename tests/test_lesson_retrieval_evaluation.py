@@ -109,6 +109,7 @@ RULES = {
         "duplicate-in-ranking",
         "flat-lists",
         "first-relevant-counts",
+        "same-ranking-other-relevant",
         "places-count-from-one",
         "all-miss",
         "empty-ranking",

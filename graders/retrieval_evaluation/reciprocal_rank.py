@@ -44,6 +44,14 @@ def curated():
         "Het relevante document staat op de allereerste plaats: 1/1 = 1.0.",
     )
     yield case(
+        "same-ranking-other-relevant",
+        ([["a", "b"], ["a", "b"]], [["a"], ["b"]]),
+        "Two queries with the same ranking, each judged against its own relevant documents: a at place 1 for the "
+        "first, b at place 2 for the second: (1 + 1/2) / 2 = 0.75.",
+        "Twee vragen met dezelfde ranking, elk beoordeeld tegen de eigen relevante documenten: a op plaats 1 voor de "
+        "eerste, b op plaats 2 voor de tweede: (1 + 1/2) / 2 = 0,75.",
+    )
+    yield case(
         "all-miss",
         ([["d1"], ["d2"]], [["d3"], ["d4"]]),
         "No ranking holds a relevant document: 0.0.",
