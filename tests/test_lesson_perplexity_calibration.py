@@ -133,9 +133,9 @@ EXPECTED = {
         "uint8-counts": math.exp(450.0 / 300),
         "zero-token-sequence-still-counts": math.exp(8.0 / 5),
         "large-token-counts": _perplexity_result(math.e, 1.0, 40100),
-        # 1.2e20 over 109223372036854775808 tokens, the total exact past int64
+        # 1.2e20 over 109223372036854775809 tokens, the total exact past int64 and float64
         "counts-past-int64": _perplexity_result(
-            math.exp(1.2e20 / 109223372036854775808), 1.2e20 / 109223372036854775808, 10**20 + 2**63
+            math.exp(1.2e20 / 109223372036854775809), 1.2e20 / 109223372036854775809, 10**20 + 2**63 + 1
         ),
         "negative-nll-zero-tokens": RAISES,
         "negative-nll-later": RAISES,

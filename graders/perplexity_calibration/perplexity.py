@@ -305,14 +305,14 @@ def curated():
     yield Case(
         id="counts-past-int64",
         call="PerplexityResult.from_token_nll",
-        args=([1.0e20, 2.0e19], [10**20, 2**63]),
+        args=([1.0e20, 2.0e19], [10**20, 2**63 + 1]),
         explain=t(
-            "Twee tellingen voorbij de grootste int64 (9 223 372 036 854 775 807): 10^20 en 2^63 tokens. "
-            "Python-int's blijven exact: total_tokens is 109223372036854775808.",
-            "Two counts past the largest int64 (9,223,372,036,854,775,807): 10^20 and 2^63 tokens. Python ints stay "
-            "exact: total_tokens is 109223372036854775808.",
-            "عددان يتجاوزان أكبر int64 ‏(9223372036854775807): ‏10^20 و2^63 رمزًا. الأعداد الصحيحة في بايثون تبقى "
-            "دقيقة: total_tokens يساوي 109223372036854775808.",
+            "Twee tellingen voorbij de grootste int64 (9 223 372 036 854 775 807): 10^20 en 2^63 + 1 tokens. "
+            "Python-int's blijven exact, ook waar een float64 het niet is: total_tokens is 109223372036854775809.",
+            "Two counts past the largest int64 (9,223,372,036,854,775,807): 10^20 and 2^63 + 1 tokens. Python ints "
+            "stay exact, also where a float64 is not: total_tokens is 109223372036854775809.",
+            "عددان يتجاوزان أكبر int64 ‏(9223372036854775807): ‏10^20 و2^63 + 1 رمزًا. الأعداد الصحيحة في بايثون تبقى "
+            "دقيقة حتى حيث لا يكون float64 دقيقًا: total_tokens يساوي 109223372036854775809.",
         ),
         hint=t(
             "Tel de tokens op als Python-int's: int(n) per telling, dan sum(). Die zijn exact bij elke grootte; een "
