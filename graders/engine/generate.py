@@ -139,7 +139,7 @@ FAMILIES = {
     "npint": "the number as a numpy integer (int64 for a real; int32, int8, uint8 for an int)",
     "zero": "0",
     "neg": "-1",
-    "large": "40000, 70000 and 3000000000 (past int16, uint16, int32), up to hi",
+    "large": "40000 and 70000 (past int16 and uint16), up to hi; past int32 is 'huge'",
     "large-sum": "a list of Python ints 2**62 each, whose sum passes int64 (an Integer with no hi and lo >= 0)",
     "float-int": "an int as a float, 3.0 (only with floats=True)",
     "float-frac": "2.5 (only with floats=True)",
