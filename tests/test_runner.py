@@ -1473,6 +1473,9 @@ import sys, traceback
 class Rows(list):
     def append(self, item):
         raise AssertionError("learner code ran in the guard's hook")
+class Tracebacks(tuple):
+    def __iter__(self):
+        raise AssertionError("learner code ran in the guard's hook")
 def caught():
     try:
         raise KeyError("x")
@@ -1482,16 +1485,17 @@ def probe():
     tb = caught()
     views = [frame for frame, _ in traceback.walk_tb(tb)]
     rows, mine = [], Rows()
-    sys.audit("werkbank.frames", tb, rows)
-    sys.audit("werkbank.frames", tb, mine)
-    sys.audit("werkbank.frames", "not a traceback", rows)
+    sys.audit("werkbank.frames", (tb, "not a traceback"), rows)
+    sys.audit("werkbank.frames", (tb,), mine)
+    sys.audit("werkbank.frames", Tracebacks((tb,)), rows)
+    sys.audit("werkbank.frames", [tb], rows)
     try:
         sys._getframe(0)
     except ValueError as error:
         refused = (type(error).__name__, isinstance(error, RuntimeError))
     return [
         [(type(view).__name__, view.f_code.co_name, view.f_back, view.f_locals, view.f_globals) for view in views],
-        [(type(code).__name__, code.co_name, line) for code, _, line in rows],
+        [[(type(code).__name__, code.co_name, line) for code, _, line in found] for found in rows],
         len(mine),
         list(refused),
     ]
@@ -1499,8 +1503,9 @@ def probe():
 
 
 def test_what_a_check_hands_out_for_a_traceback_leads_to_no_frame():
-    """traceback's walks under the guard give views with no variables and no frame beyond; the guard's hook fills
-    only a plain list (a subclass's append would run learner code while frames may be read) from a real traceback;
+    """traceback's walks under the guard give views with no variables and no frame beyond; the guard's hook reads
+    only a plain tuple of tracebacks into a plain list (a subclass's __iter__ or append would run learner code while
+    frames may be read), and nothing but real tracebacks;
     sys._getframe is refused as the RuntimeError it always was, catchable as ValueError (as "call stack is not deep
     enough" is, which logging copes with)."""
     case = {"id": "probe", "call": "probe", "json": "[[],{}]"}
@@ -1508,7 +1513,7 @@ def test_what_a_check_hands_out_for_a_traceback_leads_to_no_frame():
     assert outcome["kind"] == "return", outcome
     views, rows, mine, refused = json.loads(json.dumps(values.decode(outcome["value"])))
     assert views == [["_FrameView", "caught", None, {}, {}]]
-    assert rows == [["code", "caught", 8]] and mine == 0
+    assert rows == [[["code", "caught", 11]], []] and mine == 0
     assert refused == ["RuntimeError", True]
 
 

@@ -380,31 +380,13 @@ _repeat = itertools.repeat
 _MAX_RUNS = 60  # runs of learner frames shown in a traceback: the outermost and innermost halves
 
 
-def _frames_of(tracebacks, guard=None) -> list:
-    """For each traceback of ``tracebacks``, the ``(code, line)`` of its frames, outermost first.
-
-    Under the guard (``guard``: the run's token) frames can be read only here, in one section for all of a run's
-    tracebacks: the loop reads C attributes and runs no one's Python code, and the collector is paused in it, so no
-    finalizer of learner code can run while frames may be read."""
-    found = []
-    if guard is not None:
-        collecting = _gc_isenabled()
-        _gc_disable()
-        _audit(_GUARD_EVENT, guard, "read")
-    try:
-        for tb in tracebacks:
-            tb = tb.tb_next if tb is not None else None  # its first frame is the engine's, where it was caught
-            rows = []
-            while tb is not None:
-                rows.append((tb.tb_frame.f_code, tb.tb_lineno))
-                tb = tb.tb_next
-            found.append(rows)
-    finally:
-        if guard is not None:
-            _audit(_GUARD_EVENT, guard, "unread")
-            if collecting:
-                _gc_enable()
-    return found
+def _frames_of(tracebacks) -> list:
+    """For each traceback of ``tracebacks``, its frames as ``(code, lasti, line)``, outermost first, without the first
+    (the engine's own, where it caught the exception). The guard's hook reads them (``werkbank.frames``, see
+    :func:`_install_guard`), in one section for all of them, as it does for ``traceback``'s walks under the guard."""
+    found: list = []
+    _audit(_FRAMES_EVENT, tuple(tracebacks), found)
+    return [rows[1:] for rows in found]
 
 
 def _frame_lines(code, lineno: int) -> list[str]:
@@ -427,7 +409,7 @@ def _learner_frames(frames: list) -> tuple[list[str], int | None]:
     traceback of a recursion a million frames deep is as quick to make as a short one.
     """
     runs: list = []  # [code, lineno, count]
-    for code, lineno in frames:
+    for code, _lasti, lineno in frames:
         if code.co_filename not in (FILENAME, AFTER_FILENAME):
             continue
         if runs and runs[-1][0] is code and runs[-1][1] == lineno:
@@ -468,8 +450,8 @@ _traceback_of = BaseException.__traceback__.__get__  # the real one: a learner c
 def format_error(error: BaseException, frames=None) -> tuple[str, int | None]:
     """The traceback of ``error`` trimmed to the learner's own lines, and the editor line to highlight. Never raises:
     a learner exception whose attributes fail to read (a property, a metaclass) gets what could be read of it.
-    ``frames``: its traceback's frames as :func:`_frames_of` read them, which it must be given while the guard is on
-    (read here otherwise)."""
+    ``frames``: its traceback's frames as :func:`_frames_of` read them (read here otherwise: a run reads all of its
+    tracebacks' at once)."""
     try:
         return _format_error(error, frames)
     except BaseException:  # noqa: B036 - learner code (a property, __str__) raising anything, SystemExit too
@@ -1007,17 +989,17 @@ def _install_guard() -> None:
     """Install the audit hook behind the guard, once per interpreter (audit hooks cannot be removed).
 
     A Check turns the guard on before the learner's module runs and off once its result is made (:func:`_run`), with a
-    token only that run holds: ``sys.audit("werkbank.guard", token, "on" | "off" | "read" | "unread")``. While it is on,
-    the events of :data:`_GUARD_REFUSED` raise RuntimeError in whatever code raised them, so learner code can reach
-    neither the engine's frames nor its objects, and cannot watch it run; "read" lets :func:`_frames_of` read a
-    traceback's frames. ``sys.audit("werkbank.frames", traceback, rows)`` fills the list ``rows`` with where the
-    traceback's frames are (:func:`_walk_tb`). The hook keeps its state in its own closure, which nothing in Python
-    can reach."""
-    state = [None, False]  # the token of the run the guard is on for; frames may be read now
+    token only that run holds: ``sys.audit("werkbank.guard", token, "on" | "off")``. While it is on, the events of
+    :data:`_GUARD_REFUSED` raise RuntimeError in whatever code raised them, so learner code can reach neither the
+    engine's frames nor its objects, and cannot watch it run. Frames are read in one place, the hook itself:
+    ``sys.audit("werkbank.frames", tracebacks, found)`` appends to the list ``found``, for each traceback of the tuple
+    ``tracebacks``, the ``(code, lasti, line)`` of its frames, never a frame (for :func:`_frames_of` and
+    :func:`_walk_tb`). The hook keeps its state in its own closure, which nothing in Python can reach."""
+    state = [None, False]  # the token of the run the guard is on for; frames may be read now (only in read())
     refused, frame_attributes, event_name, frames_event = _GUARD_REFUSED, _FRAME_ATTRIBUTES, _GUARD_EVENT, _FRAMES_EVENT
     starts = str.startswith
     refusal = RuntimeError
-    traceback_type, row_list = types.TracebackType, list
+    traceback_type, row_list, tuple_type = types.TracebackType, list, tuple
     collecting, pause, resume = gc.isenabled, gc.disable, gc.enable
     # Every name the hook and read() use is bound here: a global (or a built-in) is looked up where learner code can
     # rebind it (the engine's module is within its reach), and the hook must run none of its code.
@@ -1031,19 +1013,22 @@ def _install_guard() -> None:
     FrameRefusal.__name__ = FrameRefusal.__qualname__ = "RuntimeError"  # to the learner, the refusal it always was
     FrameRefusal.__module__ = "builtins"
 
-    def read(tb, rows):
-        # For traceback.walk_tb under the guard (_walk_tb): (code, lasti, lineno) of each of a traceback's frames, never
-        # a frame. C attributes of C objects and a plain list's append: no one's Python code runs while frames may be
-        # read, and the collector is paused, so no finalizer does either. (Nor does a signal handler: the hosts run a
-        # Check where learner code can set none, off the main thread on the command line, and a page ends a Check's
-        # worker rather than interrupting it. A caller that runs a Check on its main thread must not let one run.)
+    def read(tracebacks, found):
+        # The frames event: (code, lasti, lineno) of each traceback's frames, never a frame. C attributes of C objects,
+        # an exact tuple iterated and plain lists appended to: no one's Python code runs while frames may be read, and
+        # the collector is paused, so no finalizer does either. (Nor does a signal handler: the hosts run a Check
+        # where learner code can set none, off the main thread on the command line, and a page ends a Check's worker
+        # rather than interrupting it. A caller that runs a Check on its main thread must not let one run.)
         was_collecting = collecting()
         pause()
         reading, state[1] = state[1], True
         try:
-            while type_of(tb) is traceback_type:
-                rows.append((tb.tb_frame.f_code, tb.tb_lasti, tb.tb_lineno))
-                tb = tb.tb_next
+            for tb in tracebacks:
+                rows = []
+                while type_of(tb) is traceback_type:
+                    rows.append((tb.tb_frame.f_code, tb.tb_lasti, tb.tb_lineno))
+                    tb = tb.tb_next
+                found.append(rows)
         finally:
             state[1] = reading
             if was_collecting:
@@ -1056,14 +1041,11 @@ def _install_guard() -> None:
                 if state[0] is not None:
                     raise refusal("the guard is on already")
                 state[0], state[1] = token, False
-            elif token is state[0] and token is not None:
-                if what == "off":
-                    state[0], state[1] = None, False
-                else:
-                    state[1] = what == "read"
+            elif token is state[0] and token is not None and what == "off":
+                state[0], state[1] = None, False
             return
         if event == frames_event:
-            if length(args) == 2 and type_of(args[1]) is row_list:
+            if length(args) == 2 and type_of(args[0]) is tuple_type and type_of(args[1]) is row_list:
                 read(*args)
             return
         if state[0] is None or state[1]:
@@ -1116,9 +1098,9 @@ def _walk_tb(tb):
     """``traceback.walk_tb`` while a Check runs learner code: its frames as :class:`_FrameView`, which the guard's
     hook reads for it. So ``traceback.print_exc()``, ``format_exc()`` and ``logging``'s ``exc_info`` work in a Check as
     in a Run, and no frame reaches learner code."""
-    rows: list = []
-    _audit(_FRAMES_EVENT, tb, rows)
-    for code, lasti, lineno in rows:
+    found: list = []
+    _audit(_FRAMES_EVENT, (tb,), found)
+    for code, lasti, lineno in found[0] if found else ():
         yield _FrameView(code, lineno, lasti), lineno
 
 
@@ -1336,7 +1318,7 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
         linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)  # as the run began
         errors = [outcome.pop("error", None) for outcome in result["outcomes"]]
         raised = [error for error in ([failure] if failure is not None else []) + errors if error is not None]
-        frames = iter(_frames_of([_traceback_of(error, type(error)) for error in raised], guard))
+        frames = iter(_frames_of([_traceback_of(error, type(error)) for error in raised]))
         if failure is not None:
             result["traceback"], result["error_line"] = format_error(failure, next(frames))
             if result["status"] == "error":
