@@ -13,7 +13,7 @@ import {
 } from "./progress.js";
 import { Runtime, runtimeAttribute, takeEarlyWorker } from "./runtime.js";
 import { mayReload, registerServiceWorker, reloadedIntoIsolation } from "./offline.js";
-import { KEY, ProgressStore, VerdictStore } from "./storage.js";
+import { KEY, ProgressStore, readImport, VerdictStore } from "./storage.js";
 import { setupSymbolBar } from "./symbols.js";
 import { setupTheme } from "./theme.js";
 
@@ -221,15 +221,18 @@ function progressTools(store, verdicts) {
   document.querySelector('[data-action="import"]')?.addEventListener("change", async (event) => {
     const file = event.target.files && event.target.files[0];
     if (!file) return;
-    const text = await file.text();
-    // an editor with a draft here and another in the file: the learner says which to keep (nothing goes unasked)
-    const conflicts = store.draftConflicts(text);
-    const preferFile = conflicts > 0 && window.confirm(t("import_conflict", { n: conflicts }));
+    let imported = null;
     try {
-      store.importJson(text, { preferFile });
-      say(t(conflicts === 0 ? "import_done" : preferFile ? "import_done_file_drafts" : "import_done_own_drafts"));
+      imported = readImport(await file.text());
     } catch (error) {
       say(t(`import_failed_${error.code || "not_progress"}`));
+    }
+    if (imported) {
+      // an editor with a draft here and another in the file: the learner says which to keep (nothing goes unasked)
+      const conflicts = store.draftConflicts(imported);
+      const preferFile = conflicts > 0 && window.confirm(t("import_conflict", { n: conflicts }));
+      store.importDoc(imported, { preferFile });
+      say(t(conflicts === 0 ? "import_done" : preferFile ? "import_done_file_drafts" : "import_done_own_drafts"));
     }
     event.target.value = "";
   });

@@ -520,12 +520,18 @@ export class ProgressStore {
   }
 
   /**
-   * Validate (and migrate) an exported document and merge it in: passes from both, drafts from this device where
-   * both hold one for an editor, or from the file with `preferFile`. Throws ImportError (its `code`: "not_json",
-   * "newer" or "not_progress", its message the detail) when the file cannot be used; nothing changes then.
+   * Validate (and migrate) an exported document and merge it in (see importDoc). Throws ImportError (its `code`:
+   * "not_json", "newer" or "not_progress", its message the detail) when the file cannot be used; nothing changes then.
    */
-  importJson(text, { preferFile = false } = {}) {
-    const imported = readImport(text);
+  importJson(text, options = {}) {
+    this.importDoc(readImport(text), options);
+  }
+
+  /**
+   * Merge in an exported document as readImport read it: passes from both, drafts from this device where both hold
+   * one for an editor, or from the file with `preferFile`.
+   */
+  importDoc(imported, { preferFile = false } = {}) {
     this.doc = preferFile ? mergeProgress(imported, this.doc) : mergeProgress(this.doc, imported);
     // the drafts taken from the file are this tab's to write, as if typed here (see _merged)
     for (const [id, lesson] of Object.entries(imported.lessons))
@@ -535,14 +541,8 @@ export class ProgressStore {
     this._changed();
   }
 
-  /** How many editors hold a draft here and another one in the exported document `text` (unreadable: 0). */
-  draftConflicts(text) {
-    let imported;
-    try {
-      imported = readImport(text);
-    } catch {
-      return 0;
-    }
+  /** How many editors hold a draft here and another one in `imported` (an exported document as readImport read it). */
+  draftConflicts(imported) {
     let count = 0;
     for (const [id, lesson] of Object.entries(imported.lessons)) {
       const mine = (this.doc.lessons[id] || {}).drafts || {};
