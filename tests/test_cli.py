@@ -69,11 +69,22 @@ def test_grade_error_exits_1(tmp_path):
 
 
 def test_grade_timeout_exits_1(tmp_path):
+    """An endless loop times out at its checkpoint's limit (a copy of the demo lesson whose grader sets a short
+    TIME_LIMIT, so the test does not wait out the default's seconds)."""
+    lessons, graders = tmp_path / "exercises", tmp_path / "graders"
+    shutil.copytree(DEMO, lessons / "demo")
+    shutil.copytree(ROOT / "graders" / "micropip_demo", graders / "quick_demo")
+    grader = graders / "quick_demo" / "uses_package.py"
+    grader.write_text(grader.read_text() + "\nTIME_LIMIT = 0.5\n")
+    toml = lessons / "demo" / "lesson.toml"
+    toml.write_text(toml.read_text().replace("graders.micropip_demo.", "graders.quick_demo."))
     loop = tmp_path / "loop.py"
     loop.write_text("while True:\n    pass\n")
-    result = werkbank("grade", "micropip-demo", "1", str(loop), "--json")
+    env = {"WERKBANK_EXERCISES": str(lessons), "WERKBANK_GRADERS": str(graders)}
+    result = werkbank("grade", "micropip-demo", "1", str(loop), "--json", env=env)
     assert result.returncode == 1
-    assert json.loads(result.stdout)["status"] == "timeout"
+    verdict = json.loads(result.stdout)
+    assert verdict["status"] == "timeout" and "(0.5 s)" in verdict["message"], verdict
 
 
 def test_results_larger_than_the_judge_reads_still_fail_on_their_first_wrong_case(tmp_path):

@@ -61,6 +61,10 @@ _STATE = """() => {
             disabled: [...s.querySelectorAll("button[aria-disabled=true]")].map((b) => b.dataset.action),
         })),
         focus: document.activeElement && document.activeElement.outerHTML.slice(0, 120),
+        status: (document.querySelector(".runtime-status") || {}).textContent,
+        isolated: self.crossOriginIsolated,
+        controlled: Boolean(navigator.serviceWorker && navigator.serviceWorker.controller),
+        marks: performance.getEntriesByType("mark").slice(-40).map((m) => `${m.name}@${Math.round(m.startTime)}`),
     };
 }"""
 
@@ -110,12 +114,12 @@ def open_lesson(page, server, lang="en", lesson=LESSON, ready=True):
 def wait_ready(page):
     """Python ready and every editor built: a page that is ready sooner than its editors (a loaded machine builds
     them later) would otherwise take a click while a section is still growing under the pointer."""
-    page.wait_for_selector('body[data-runtime="ready"][data-editors="ready"]', timeout=120_000, state="attached")
+    wait_for(page, 'body[data-runtime="ready"][data-editors="ready"]')
 
 
 def wait_editors(page):
     """Every editor built (all a page that does not boot Python on load will get to by itself)."""
-    page.wait_for_selector('body[data-editors="ready"]', timeout=120_000, state="attached")
+    wait_for(page, 'body[data-editors="ready"]')
 
 
 _RESET = """() => {
