@@ -146,9 +146,15 @@ def test_no_serious_axe_violation_after_working_on_checkpoints(browser, isolated
 def test_no_serious_axe_violation_on_a_phone(browser, isolated_server, dist):
     """At 390 x 844 (a phone) a checkpoint's task and work are tabs (web/src/layout.js): the home page and each lesson
     page, first as loaded (every task tab selected), then with every checkpoint's work tab selected, in the dark
-    theme (the lower contrast of the two) and, on the Arabic pages, right to left."""
+    theme (the lower contrast of the two) and, on the Arabic pages, right to left. The phone has a touch screen and
+    no keyboard, so the editors' keys line (Tab, Ctrl+Enter) is not shown."""
     context = browser.new_context(
-        bypass_csp=True, color_scheme="dark", viewport={"width": 390, "height": 844}, service_workers="block"
+        bypass_csp=True,
+        color_scheme="dark",
+        viewport={"width": 390, "height": 844},
+        service_workers="block",
+        has_touch=True,
+        is_mobile=True,
     )
     context.add_init_script(SAVE_DATA)
     try:
@@ -170,6 +176,8 @@ def test_no_serious_axe_violation_on_a_phone(browser, isolated_server, dist):
                     for i in range(work_tabs.count()):
                         work_tabs.nth(i).click()
                     assert page.locator('[data-panel="work"]:not([hidden])').count() == work_tabs.count()
+                    keys = page.locator(".keys")
+                    assert keys.count() >= 1 and not any(keys.nth(i).is_visible() for i in range(keys.count()))
                 bad = axe_violations(page)
                 if bad:
                     report[f"{path} ({state})"] = bad
