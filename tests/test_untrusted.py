@@ -59,7 +59,7 @@ def _leaf(rng):
     if pick == 9:
         return rng.choice([["absent"], ["raised", _name(rng)]])
     if pick == 10:
-        shape = rng.choice([[0], [2], [1, 2], [0, 3], [], [2**40, 2**40]])
+        shape = rng.choice([[0], [2], [1, 2], [0, 3], [], [2**40, 2**40], [0, 2**40]])
         kind = rng.choice("fiubcO")
         count = 1
         for dim in shape:
@@ -116,6 +116,19 @@ def test_the_judge_gives_a_verdict_for_any_run_result_and_never_raises(plotted):
         json.dumps(verdict)  # the verdict itself goes to the page or the command line as JSON
         refused += verdict["status"] == "error"
     assert 0 < refused < 300  # both kinds were tried: results the judge reads, and results it refuses
+
+
+@pytest.mark.parametrize("shape", [[2**40, 0], [40000, 40000, 0], [3, 2**31, 0, 5]])
+def test_an_array_without_values_pays_for_the_lists_it_would_read_as(plotted, shape):
+    """An array of no values whose dimensions before a 0 are huge is a few bytes on the wire, but read as plain
+    numbers (the plot of the drawn case) it is nested lists, one per index of those dimensions: billions, which the
+    judge built until memory ran out. The judge refuses it as too large, at once."""
+    value = ["ndarray", "uint8", "u", shape, []]
+    with pytest.raises(values.WireError, match="too large"):
+        values.validate(value)
+    run = {"status": "ok", "outcomes": [{"id": plotted["key"]["plot"]["case"], "kind": "return", "value": value}]}
+    verdict = judge(plotted, read_run(json.dumps({**run, "stdout": "", "stderr": ""})))
+    assert verdict["status"] == "error", verdict["status"]
 
 
 def test_comparing_and_showing_any_two_wire_values_never_raises():
@@ -301,3 +314,14 @@ def test_whatever_learner_code_returns_or_raises_the_runner_writes_a_result_the_
         assert fake["kind"] == "raise" and "ValueError" not in fake["builtin_mro"], fake
     tall = by_id[f"value-{count - 3}"]
     assert tall["builtin_mro"][0] == "ValueError" and len(tall["builtin_mro"]) < 10  # a real subclass of it
+
+
+def test_the_runner_writes_an_array_without_values_but_with_billions_of_lists_as_too_large():
+    """The encoder charges what the judge charges (values.nested_lists): learner code returning such an array gets
+    the too-large marker the judge reads, never a value the judge refuses as damaged."""
+    import numpy as np
+
+    for shape in [(2**20, 2**20, 0), (200_001, 0), (0, 2**30)]:
+        wire = values.encode(np.empty(shape, dtype=np.uint8))
+        values.validate(wire)  # never refused
+        assert (wire[0] == "ndarray") == (shape[0] == 0), (shape, wire[:2])

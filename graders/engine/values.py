@@ -194,12 +194,27 @@ def _foreign(tp) -> list:
     return ["foreign", type_name(tp), base]
 
 
+def nested_lists(shape, most: int) -> int:
+    """How many lists an array of ``shape`` is read as (:func:`plain`: one for each index of every dimension but the
+    last), counted up to just past ``most``. An array with no values can still be billions of them (40000 x 40000 x
+    0): its encoder and its judge charge them as items, so such a value is too large on both sides."""
+    total = 0
+    count = 1
+    for dim in shape[:-1]:
+        count *= dim
+        total += count
+        if total > most or not count:
+            break
+    return total
+
+
 def _array(x, attrs, depth) -> list:
     dtype = x.dtype
     kind = dtype.kind
-    if x.size > MAX_ITEMS:
+    cost = x.size + nested_lists(x.shape, MAX_ITEMS)
+    if cost > MAX_ITEMS:
         return too_large_marker("ndarray")
-    _spend(x.size)
+    _spend(cost)
     flat = x.reshape(-1).tolist() if kind != "O" else _list(x.reshape(-1))
     if kind == "f":
         if dtype.itemsize <= 8 and _all(_map(_isfinite, flat)):
@@ -587,7 +602,7 @@ def _validate(w, depth: int, budget: list) -> None:
                     break  # too many already (and no product of huge dimensions is worked out)
             if size != len(w[4]):
                 raise WireError("an array's value count differs from its shape")
-            budget[0] -= size
+            budget[0] -= size + nested_lists(w[3], budget[0])
             if budget[0] < 0:
                 raise WireError("too large")
             kind = w[2]
