@@ -89,3 +89,23 @@ def test_streamed_output_is_the_output():
     result = pyodide.run("print('a')\nprint('b')\n", {"mode": "run"}, on_output=lambda s, t: seen.append((s, t)))
     assert "".join(t for s, t in seen if s == "stdout") == result["stdout"] == "a\nb\n"
     assert cpython.run("print('a')\n", {"mode": "run"}, on_output=lambda s, t: None)["stdout"] == "a\n"
+
+
+def test_the_learner_workers_early_reports_are_written_by_the_engine_not_by_what_learner_code_left_in_json():
+    """A Check's early reports (the first cases' outcomes, so the page can show a failure early) are encoded while
+    learner code is loaded. Code that swaps the json module's default encoder (json.dumps looks it up at each call)
+    must not rewrite what they say: the reports equal the final result's outcomes."""
+    checkpoint = load_lesson("claims-abstention").checkpoint("1")
+    plan = prepared_checkpoint(checkpoint)["plan"]
+    hostile = checkpoint.starter("en") + (
+        "\nimport json\n"
+        "class _Lying(json.JSONEncoder):\n"
+        "    def encode(self, o):\n"
+        '        return \'{"status": "ok", "outcomes": []}\'\n'
+        "json._default_encoder = _Lying()\n"
+    )
+    parts = []
+    result = json.loads(pyodide.run_encoded(hostile, json.dumps(plan).encode(), on_partial=parts.append))
+    early = [outcome for part in parts for outcome in json.loads(part)["outcomes"]]
+    final = [{k: v for k, v in o.items() if k not in ("traceback", "error_line")} for o in result["outcomes"]]
+    assert early and early == final[: len(early)]  # (tracebacks are written once the run ends)

@@ -21,7 +21,9 @@ def run(source: str, plan: dict, *, on_output=None) -> dict:
     return runner.run(source, plan, on_output)
 
 
-_dumps = json.dumps  # bound before any learner code: a run's early reports are encoded while it is loaded
+# A run's early reports are encoded while learner code is loaded: by the engine's own C encoder, bound here before any
+# learner code exists (json.dumps looks up the json module's default encoder at call time, which learner code can swap).
+_dumps = runner._json_dumps
 
 
 def run_encoded(source: str, plan_utf8, on_output=None, on_partial=None) -> bytes:
@@ -40,7 +42,7 @@ def run_encoded(source: str, plan_utf8, on_output=None, on_partial=None) -> byte
     if on_partial is not None:
 
         def progress(outcomes):
-            on_partial(_dumps({"status": "ok", "outcomes": outcomes}).encode("utf-8"))
+            on_partial(_dumps({"status": "ok", "outcomes": outcomes}).encode("ascii"))
 
     result = runner.run(source, plan, on_output, progress)
     exception = result.get("exception")
