@@ -136,6 +136,26 @@ def test_patched_builtins_and_numpy_do_not_outlive_the_run(prepared):
     assert verdict["status"] == "pass" and verdict["stdout"] == "fine\n"
 
 
+def test_a_collector_callback_learner_code_adds_does_not_outlive_the_run(prepared):
+    """A ``gc.callbacks`` entry runs at every collection: one left after a Check would run once the guard is off,
+    where it may read frames (and change the result the host is about to write). The run puts the collector's own
+    list back, also when learner code made ``gc.callbacks`` name another list."""
+    import gc
+
+    before = list(gc.callbacks)
+    hostile = REFERENCE + (
+        "\nimport gc\n"
+        "_seen = []\n"
+        "gc.callbacks.append(lambda phase, info: _seen.append(phase))\n"
+        "real = gc.callbacks\n"
+        "gc.callbacks = []\n"
+        "real.append(lambda phase, info: _seen.append(phase))\n"
+    )
+    assert grade(prepared, hostile)["status"] == "pass"
+    assert gc.callbacks == before
+    gc.collect()  # and nothing the run added is called
+
+
 def test_patched_builtins_cannot_make_a_wrong_answer_pass(prepared):
     wrong = (
         "import builtins\n"
@@ -1704,3 +1724,73 @@ def test_a_check_on_the_command_line_cannot_set_a_signal_handler():
     code = "import signal\nsignal.signal(signal.SIGALRM, lambda *a: None)\n"
     run = cpython.run(code, {"mode": "check", "cases": []}, time_limit=5.0)
     assert run["status"] == "error" and "ValueError: signal only works in main thread" in run["traceback"], run
+
+
+def test_the_result_is_written_with_the_collector_paused():
+    """Learner code can leave garbage in a reference cycle whose ``__del__`` runs at the next collection: were that
+    while the host writes the result, after the guard went off, it could read frames and change what is written.
+    ``result_json`` pauses the collector (here every allocation would start one)."""
+    import gc
+
+    ran = []
+
+    class Cycle:
+        def __init__(self):
+            self.me = self
+
+        def __del__(self):
+            ran.append(True)
+
+    result = {"status": "ok", "outcomes": [{"id": str(i), "kind": "return", "value": ["list", []]} for i in range(50)]}
+    threshold = gc.get_threshold()
+    gc.collect()
+    Cycle()
+    gc.set_threshold(1)
+    try:
+        written = runner.result_json(result)
+        assert ran == [] and json.loads(written)["outcomes"][49]["id"] == "49"
+    finally:
+        gc.set_threshold(*threshold)
+    gc.collect()
+    assert ran == [True]  # it was garbage all along
+
+
+#: Learner code that made the engine itself raise while it put the interpreter back or described the run's end: the
+#: run ended in an exception of the host's, with the guard still on (a reused interpreter's next run then failed).
+_RESTORE_BREAKERS = {
+    "a-module-whose-spec-raises": (
+        "import sys, types\n"
+        "class _M(types.ModuleType):\n"
+        "    @property\n"
+        "    def __spec__(self):\n"
+        "        raise ZeroDivisionError\n"
+        "sys.modules['learner_trap'] = _M('learner_trap')\n"
+    ),
+    "a-module-given-a-class-whose-dict-raises": (
+        "import math, types\n"
+        "class _M(types.ModuleType):\n"
+        "    @property\n"
+        "    def __dict__(self):\n"
+        "        raise ZeroDivisionError\n"
+        "math.__class__ = _M\n"
+    ),
+    "an-error-whose-argument-raises-keyboardinterrupt-when-shown": (
+        "class _Loud:\n    def __str__(self):\n        raise KeyboardInterrupt\n\nraise ValueError(_Loud())\n"
+    ),
+    "an-exit-whose-code-raises": (
+        "class _Exit(SystemExit):\n    @property\n    def code(self):\n        return 1 / 0\n\nraise _Exit()\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RESTORE_BREAKERS))
+def test_learner_code_cannot_make_the_engine_raise_or_leave_the_interpreter_patched(prepared, name):
+    import math
+    import types
+
+    verdict = grade(prepared, REFERENCE + _RESTORE_BREAKERS[name])
+    ends_badly = name.startswith(("an-error", "an-exit"))  # the others are right programs that leave a trap
+    assert verdict["status"] == ("error" if ends_badly else "pass"), verdict["status"]
+    assert type(math) is types.ModuleType and "learner_trap" not in sys.modules
+    assert grade(prepared, REFERENCE)["status"] == "pass"  # and the interpreter is as it was
+    assert sys._getframe() is not None  # the guard is off

@@ -274,7 +274,7 @@ class Sandbox:
         for name, m in self.modules.items():
             if isinstance(m, types.ModuleType):
                 saved = m.__dict__
-                self.namespaces[name] = (dict(saved), tuple(saved), tuple(saved.values()))
+                self.namespaces[name] = (dict(saved), tuple(saved), tuple(saved.values()), type(m))
         self.sys_attrs = {name: getattr(sys, name) for name in _SYS_ATTRS if hasattr(sys, name)}
         self.sys_lists = {name: list(getattr(sys, name)) for name in ("path", "meta_path", "path_hooks")}
         self.recursion_limit = sys.getrecursionlimit()
@@ -284,6 +284,8 @@ class Sandbox:
         self.settings = (_gc_isenabled(), _gc_get_threshold(), _get_int_digits(), _getcwd(), _getsignal(_SIGINT))
         # the collector's list of what it saved (gc.DEBUG_SAVEALL) and its length now: see _hide_garbage
         self.garbage = (_gc_get_debug(), _gc_module.garbage, len(_gc_module.garbage))
+        # the collector's callbacks: one learner code adds would run at a collection after the guard is off
+        self.gc_callbacks = (_gc_module.callbacks, list(_gc_module.callbacks))
         self.hidden: dict[str, types.ModuleType] = {}
 
     def hide_graders(self) -> None:
@@ -302,12 +304,19 @@ def _hide_garbage() -> None:
     _gc_module.garbage = []
 
 
+_module_dict = types.ModuleType.__dict__["__dict__"].__get__
+_set_class = object.__dict__["__class__"].__set__
+_ModuleSpec = type(sys.__spec__)
+
+
 def _restore(sandbox: Sandbox) -> None:
     """Put ``sys.modules``, module namespaces, ``sys`` hooks and streams, warning filters and the process-wide settings
     back as ``sandbox`` saw them. A function, not a method of Sandbox: :func:`run` calls it by name, not through the
     class, which learner code can reach and change (see :func:`_isolated`)."""
     debug, garbage, kept = sandbox.garbage
     _gc_set_debug(debug)  # first: no later collection saves anything
+    callbacks, items = sandbox.gc_callbacks
+    callbacks[:] = items  # nor calls learner code (the collector's own list, whatever gc.callbacks names now)
     del garbage[kept:]  # what the collector saved while learner code ran (see _hide_garbage)
     for name, value in sandbox.sys_attrs.items():
         setattr(sys, name, value)
@@ -325,21 +334,25 @@ def _restore(sandbox: Sandbox) -> None:
     for name in list(modules):
         if name in sandbox.modules:
             continue
-        module = modules[name]
-        spec = getattr(module, "__spec__", None) if isinstance(module, types.ModuleType) else None
-        origin = getattr(spec, "origin", None) if spec is not None else None
-        # Keep modules the run imported from real files (C extensions cannot be loaded twice); drop the rest.
+        # Keep modules the run imported from real files (C extensions cannot be loaded twice); drop the rest, and
+        # any whose spec cannot be read without running learner code (a property, a swapped __class__).
+        try:
+            spec = _module_dict(modules[name]).get("__spec__") if _type(modules[name]) is types.ModuleType else None
+            origin = object.__getattribute__(spec, "origin") if _type(spec) is _ModuleSpec else None
+        except BaseException:  # noqa: B036 - nothing learner code raises may leave the interpreter half restored
+            origin = None
         if not (
-            isinstance(origin, str)
-            and origin not in ("built-in", "frozen", FILENAME)
-            and not name.startswith("graders")
+            _type(origin) is str and origin not in ("built-in", "frozen", FILENAME) and not name.startswith("graders")
         ):
             del modules[name]
     for name, module in sandbox.modules.items():
         if modules.get(name) is not module:
             modules[name] = module
-    for name, (saved, keys, items) in sandbox.namespaces.items():
-        namespace = sandbox.modules[name].__dict__
+    for name, (saved, keys, items, kind) in sandbox.namespaces.items():
+        module = sandbox.modules[name]
+        if _type(module) is not kind:  # learner code gave it a class of its own (whose __dict__ could be a property)
+            _set_class(module, kind)
+        namespace = _module_dict(module)
         # Identity checks in C loops: no learner __eq__ runs, and an unchanged module costs next to nothing.
         if len(namespace) != len(keys) or not all(map(_is, map(namespace.get, keys, _repeat(_MISSING)), items)):
             namespace.clear()
@@ -520,6 +533,15 @@ def resolve(namespace: dict, path: str):
     return obj
 
 
+#: SystemExit's own ``code`` (a learner subclass may make ``code`` a property that raises).
+_system_exit_code = SystemExit.code.__get__
+
+
+def _exit_code_of(error: SystemExit):
+    """The code a SystemExit carries, read by SystemExit's own descriptor."""
+    return _system_exit_code(error)
+
+
 def _exit_code(code):
     """``SystemExit.code`` as a JSON value: an int, bool or None as it is, anything else as its text, at most
     :data:`EXIT_TEXT_LIMIT` characters. Never raises: an int too long to write, or an object whose ``__str__`` fails or
@@ -618,7 +640,7 @@ def _exception_outcome(error: BaseException) -> dict:
         # rather than the bare arguments), BaseException's for any other class
         own_str = _BUILTIN_STR.get(_id(tp)) if _is_builtin_class(tp) else None
         message = (own_str or BaseException.__str__)(error)
-    except (Exception, SystemExit):  # a learner __str__ of an argument: no message, and the run goes on
+    except BaseException:  # noqa: B036 - a learner __str__ of an argument, whatever it raises: no message
         message = ""
     if _type(message) is not str:  # a str subclass a learner's __str__ returned: its own slicing runs their code
         message = str.__str__(message) if isinstance(message, str) else ""
@@ -763,13 +785,18 @@ def call_case(
     if caught:
         kinds = {values.type_name(w.category) for w in caught if not _floating_point_warning(w)}
         if kinds:
-            outcome["warnings"] = sorted(kinds)
+            outcome["warnings"] = sorted(kinds)[:WARNING_KINDS_KEPT]
     mutated = _arguments_changed(case, args, kwargs, states)
     if mutated:
         outcome["mutated"] = True
     elif counts is not None and _held(args, kwargs) != counts and not refill:
         handed.append((outcome, case, args, kwargs, states))  # something still holds an argument: see it again later
     return outcome
+
+
+#: Kinds of warnings an outcome names, at most: a case that forbids warnings fails on one, and hundreds of kinds per
+#: call (each a class learner code made) would only make the run's result large.
+WARNING_KINDS_KEPT = 20
 
 
 def _returns_argument(result, args: tuple, kwargs: dict) -> bool:
@@ -1297,7 +1324,7 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
             result["status"] = "interrupted"
         except _SystemExit as error:
             result["status"] = "exit"
-            result["exit_code"] = _exit_code(error.code)
+            result["exit_code"] = _exit_code(_exit_code_of(error))
         except _BaseException as error:
             failure = error
             result["status"] = "error"
@@ -1380,7 +1407,21 @@ def result_json(result: dict) -> bytes:
     too-large marker (which fails its case, as a value too large to write always does) and tracebacks are cut; up to
     three quarters, values over 100 characters become markers and exceptions lose their tracebacks and all but 200
     characters of their messages; after that an outcome keeps only its kind and what names it (a few hundred bytes
-    each, for at most MAX_CASES cases). The judge still reads every case and names the first that fails."""
+    each, for at most MAX_CASES cases). The judge still reads every case and names the first that fails.
+
+    The collector is paused meanwhile: learner code could have left garbage whose ``__del__`` would run at a
+    collection here, after the guard went off, and change the result as it is written."""
+    enabled = _gc_isenabled()
+    _gc_disable()
+    try:
+        return _result_json(result)
+    finally:
+        if enabled:
+            _gc_enable()
+
+
+def _result_json(result: dict) -> bytes:
+    """:func:`result_json`, with the collector paused."""
     text = _json_dumps(result)  # ASCII only (ensure_ascii): as many bytes as characters
     if len(text) <= RUN_RESULT_LIMIT // 2:
         return text.encode("ascii")
