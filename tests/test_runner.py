@@ -207,6 +207,27 @@ def test_a_function_that_changes_an_earlier_calls_argument_later_fails_on_that_c
     assert not second.get("mutated_later")  # no call came after it
 
 
+@pytest.mark.parametrize("plain", [True, False], ids=["json-inputs", "wire-inputs"])
+def test_a_function_that_changes_an_inner_list_of_an_earlier_calls_argument_later_fails_on_that_call(plain):
+    """The same for a list inside the argument (one query's ranking of a list of rankings), kept and changed during
+    a later call."""
+    program = (
+        "_KEPT = []\n"
+        "def total(rows):\n"
+        "    for kept in _KEPT:\n"
+        "        kept.append(99)\n"
+        "    _KEPT.append(rows[0])\n"
+        "    return float(sum(sum(row) for row in rows))\n"
+    )
+    rows = [["list", [["list", [["int", "1"]]]]], ["list", [["list", [["int", "5"]]]]]]
+    cases = [{"id": i, "call": "total", "args": ["tuple", [r]], "kwargs": ["dict", []]} for i, r in zip("ab", rows)]
+    if plain:
+        cases = [{"id": c["id"], "call": "total", "json": f"[[[[{n}]]],{{}}]"} for c, n in zip(cases, (1, 5))]
+    first, second = runner.run(program, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
+    assert first.get("mutated_later") is True and not first.get("mutated"), first
+    assert not second.get("mutated_later")
+
+
 def test_keeping_the_arguments_without_changing_them_or_raising_on_them_is_no_change(prepared):
     """A function may keep what it was given (a report that holds its inputs, a log of calls) and may raise: only a
     change counts. The finished frames of a raised exception let go of the arguments, yet its traceback stays."""
