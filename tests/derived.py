@@ -4,12 +4,13 @@ A few checks prove a property of files that rarely change, at a minute or more o
 reference solution is killed by its checkpoint's cases (tests/test_mutants.py), CPython and Pyodide give every
 checkpoint file the same verdict (tests/test_checkpoints.py), the site's workers give every file the command line's
 verdict (in other languages too: tests/browser/test_grading.py) and a page the same one on every Check
-(tests/browser/test_one_verdict.py), the bytecode build grades like the stock build (tests/browser/test_offline.py); a
-few cheaper ones cost ~10 s each and change as rarely (the cases the build ships, tests/test_build_cases.py; trivial
-programs, tests/test_checkpoints.py). Each gives the same answer for the same inputs: grading is deterministic (fixed
-seeds, CPU-time limits far above what the files need), and the inputs are files in this repository plus a few tool
-versions. So each keeps a stamp, ``tests/stamps/<name>.json``, committed with the change that produced it: per item (a
-checkpoint, say), the SHA-256 of everything its answer depends on and what the check found.
+(tests/browser/test_one_verdict.py), the bytecode build grades like the stock build (tests/browser/test_offline.py), axe
+finds nothing serious on any page of the site (tests/browser/test_a11y.py); a few cheaper ones cost ~10 s each and
+change as rarely (the cases the build ships, tests/test_build_cases.py; trivial programs, tests/test_checkpoints.py).
+Each gives the same answer for the same inputs: grading is deterministic (fixed seeds, CPU-time limits far above what
+the files need), and the inputs are files in this repository plus a few tool versions. So each keeps a stamp,
+``tests/stamps/<name>.json``, committed with the change that produced it: per item (a checkpoint, say), the SHA-256 of
+everything its answer depends on and what the check found.
 
 :func:`stamped` compares the inputs' hash with the stamp's:
 

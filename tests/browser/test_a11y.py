@@ -22,12 +22,33 @@ from tests.browser.learner import (
     wait_verdict,
 )
 from tests.conftest import SAVE_DATA
+from tests.derived import BROWSER_PARITY_INPUTS, inputs_digest, stamped
 
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 SERIOUS = ("serious", "critical")
+
+#: What the pages axe reads depend on: the site build (templates, catalogs, styles, scripts), every lesson, the engine
+#: and hosts that give the verdicts shown after work, axe-core and Chromium. The whole-site checks below are stamped
+#: (tests/derived.py): they run again when any of these changes; the others run on every run.
+A11Y_INPUTS = (
+    *BROWSER_PARITY_INPUTS,
+    "werkbank/*.py",
+    "werkbank/templates/*",
+    "werkbank/catalog/*",
+    "web/src/**/*",
+    "web/static/*",
+    "exercises/**/*",
+    "graders/**/*.py",
+)
+
+
+def _stamped_axe(request, browser, item, check, *helpers):
+    """Run the axe ``check`` unless its stamp holds these inputs (A11Y_INPUTS, Chromium's version)."""
+    digest = inputs_digest(A11Y_INPUTS, {"chromium": browser.version})
+    stamped("axe", item, digest, check, helpers=(axe_violations, settle, *helpers), request=request)
 
 
 def pages(dist: Path) -> list[str]:
@@ -67,123 +88,138 @@ def settle(page):
 WITH_PYTHON = "with-python"
 
 
-def test_no_serious_axe_violation_on_any_page_in_either_theme(browser, isolated_server, dist):
+def test_no_serious_axe_violation_on_any_page_in_either_theme(request, browser, isolated_server, dist):
     """Each page is loaded once and checked in the light theme, then again after the system turns dark (the page
     follows prefers-color-scheme live while the learner has not picked a theme). The first lesson page is loaded
-    twice: saving data, and booting Python (its runtime still loading)."""
-    context = browser.new_context(bypass_csp=True, color_scheme="light", service_workers="block")
-    context.add_init_script(SAVE_DATA)
-    try:
-        page = context.new_page()
-        page.set_default_timeout(120_000)
-        report = {}
-        found = pages(dist)
-        lesson = next(path for path in found if path.startswith("lessons/"))
-        for path in [*found, f"{lesson}?{WITH_PYTHON}"]:
-            page.emulate_media(color_scheme="light")
-            page.goto(isolated_server.url + path)
-            settle(page)
-            # early.js marks the learner worker it starts
-            booting = page.evaluate("performance.getEntriesByName('werkbank:early').length") == 1
-            assert booting == path.endswith(WITH_PYTHON), (path, booting)  # the mode each page was meant to be in
-            for theme in ("light", "dark"):
-                page.emulate_media(color_scheme=theme)
-                page.wait_for_selector(f"html[data-theme={theme}]", state="attached")
-                bad = axe_violations(page)
-                if bad:
-                    report[f"{path} ({theme})"] = bad
-        assert report == {}, report
-    finally:
-        context.close()
+    twice: saving data, and booting Python (its runtime still loading). Stamped (A11Y_INPUTS)."""
+
+    def check():
+        context = browser.new_context(bypass_csp=True, color_scheme="light", service_workers="block")
+        context.add_init_script(SAVE_DATA)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(120_000)
+            report = {}
+            found = pages(dist)
+            lesson = next(path for path in found if path.startswith("lessons/"))
+            for path in [*found, f"{lesson}?{WITH_PYTHON}"]:
+                page.emulate_media(color_scheme="light")
+                page.goto(isolated_server.url + path)
+                settle(page)
+                # early.js marks the learner worker it starts
+                booting = page.evaluate("performance.getEntriesByName('werkbank:early').length") == 1
+                assert booting == path.endswith(WITH_PYTHON), (path, booting)  # the mode each page was meant to be in
+                for theme in ("light", "dark"):
+                    page.emulate_media(color_scheme=theme)
+                    page.wait_for_selector(f"html[data-theme={theme}]", state="attached")
+                    bad = axe_violations(page)
+                    if bad:
+                        report[f"{path} ({theme})"] = bad
+            assert report == {}, report
+            return f"{len(found) + 1} pages in both themes: no serious violation"
+        finally:
+            context.close()
+
+    _stamped_axe(request, browser, "every page, both themes", check, pages)
 
 
 @pytest.mark.parametrize(
     "lang, lesson, themes",
     [("en", LESSON, ["light", "dark"]), ("ar", ARABIC_LESSON, ["dark", "light"])],
 )
-def test_no_serious_axe_violation_after_working_on_checkpoints(browser, isolated_server, lang, lesson, themes):
+def test_no_serious_axe_violation_after_working_on_checkpoints(request, browser, isolated_server, lang, lesson, themes):
     """The page after work, left to right and right to left, in the theme it loaded in and after the system turned
     to the other one (the page follows the system theme live). The languages differ in words only: every page in
-    every language is checked in both themes above."""
-    context = browser.new_context(bypass_csp=True, color_scheme=themes[0], service_workers="block")
-    try:
-        page = context.new_page()
-        page.set_default_timeout(120_000)
-        open_lesson(page, isolated_server, lang=lang, lesson=lesson)
-        # checkpoint 1: a Python error explained first, two hints, the example run
-        replace_code(page, "1", "def f(:\n")
-        click(page, "1", "check")
-        wait_verdict(page, "1")
-        click(page, "1", "hint")
-        click(page, "1", "hint")
-        click(page, "1", "run")
-        wait_verdict(page, "1", ("idle", "error"))
-        # checkpoint 3: the reference solution shown and passed (the reliability plot, on the Arabic lesson)
-        put_solution(page, "3")
-        click(page, "3", "check")
-        wait_verdict(page, "3")
-        # checkpoint 2: a failing verdict with its case details, that case traced (its first step: the line about
-        # to run is marked) and the list of failing cases open
-        click(page, "2", "check")
-        wait_verdict(page, "2")
-        assert section(page, "2").locator(".verdict-details").count() == 1
-        click(page, "2", "trace-case")
-        wait_for(page, '[data-checkpoint="2"] [data-trace][data-trace-state="done"]')
-        assert section(page, "2").locator('[data-trace] li[aria-current="true"]').count() == 1
-        listing = section(page, "2").locator("[data-failing] summary")
-        if listing.count():
-            listing.focus()
-            page.keyboard.press("Enter")
-        for theme in themes:
-            page.emulate_media(color_scheme=theme)
-            page.wait_for_selector(f"html[data-theme={theme}]", state="attached")
-            bad = axe_violations(page)
-            assert bad == [], (theme, bad)
-    finally:
-        context.close()
+    every language is checked in both themes above. Stamped (A11Y_INPUTS)."""
+
+    def check():
+        context = browser.new_context(bypass_csp=True, color_scheme=themes[0], service_workers="block")
+        try:
+            page = context.new_page()
+            page.set_default_timeout(120_000)
+            open_lesson(page, isolated_server, lang=lang, lesson=lesson)
+            # checkpoint 1: a Python error explained first, two hints, the example run
+            replace_code(page, "1", "def f(:\n")
+            click(page, "1", "check")
+            wait_verdict(page, "1")
+            click(page, "1", "hint")
+            click(page, "1", "hint")
+            click(page, "1", "run")
+            wait_verdict(page, "1", ("idle", "error"))
+            # checkpoint 3: the reference solution shown and passed (the reliability plot, on the Arabic lesson)
+            put_solution(page, "3")
+            click(page, "3", "check")
+            wait_verdict(page, "3")
+            # checkpoint 2: a failing verdict with its case details, that case traced (its first step: the line about
+            # to run is marked) and the list of failing cases open
+            click(page, "2", "check")
+            wait_verdict(page, "2")
+            assert section(page, "2").locator(".verdict-details").count() == 1
+            click(page, "2", "trace-case")
+            wait_for(page, '[data-checkpoint="2"] [data-trace][data-trace-state="done"]')
+            assert section(page, "2").locator('[data-trace] li[aria-current="true"]').count() == 1
+            listing = section(page, "2").locator("[data-failing] summary")
+            if listing.count():
+                listing.focus()
+                page.keyboard.press("Enter")
+            for theme in themes:
+                page.emulate_media(color_scheme=theme)
+                page.wait_for_selector(f"html[data-theme={theme}]", state="attached")
+                bad = axe_violations(page)
+                assert bad == [], (theme, bad)
+            return f"{lang} {lesson} after work, {' then '.join(themes)}: no serious violation"
+        finally:
+            context.close()
+
+    _stamped_axe(request, browser, f"after work: {lang} {lesson}", check)
 
 
-def test_no_serious_axe_violation_on_a_phone(browser, isolated_server, dist):
+def test_no_serious_axe_violation_on_a_phone(request, browser, isolated_server, dist):
     """At 390 x 844 (a phone) a checkpoint's task and work are tabs (web/src/layout.js): the home page and each lesson
     page, first as loaded (every task tab selected), then with every checkpoint's work tab selected, in the dark
     theme (the lower contrast of the two) and, on the Arabic pages, right to left. The phone has a touch screen and
-    no keyboard, so the editors' keys line (Tab, Ctrl+Enter) is not shown."""
-    context = browser.new_context(
-        bypass_csp=True,
-        color_scheme="dark",
-        viewport={"width": 390, "height": 844},
-        service_workers="block",
-        has_touch=True,
-        is_mobile=True,
-    )
-    context.add_init_script(SAVE_DATA)
-    try:
-        page = context.new_page()
-        page.set_default_timeout(120_000)
-        report = {}
-        paths = [p for p in pages(dist) if p.endswith("index.html") or "/ar." in p or "/en." in p]
-        assert any(p.startswith("lessons/") for p in paths) and any("/ar." in p for p in paths), paths
-        for path in paths:
-            page.goto(isolated_server.url + path)
-            settle(page)
-            states = ["loaded"]
-            work_tabs = page.locator('[role="tab"][data-tab="work"]')
-            if path.startswith("lessons/"):
-                assert work_tabs.count() >= 1 and work_tabs.first.is_visible(), path  # the phone layout is on
-                states.append("work tabs")
-            for state in states:
-                if state == "work tabs":
-                    for i in range(work_tabs.count()):
-                        work_tabs.nth(i).click()
-                    assert page.locator('[data-panel="work"]:not([hidden])').count() == work_tabs.count()
-                    keys = page.locator(".keys")
-                    assert keys.count() >= 1 and not any(keys.nth(i).is_visible() for i in range(keys.count()))
-                bad = axe_violations(page)
-                if bad:
-                    report[f"{path} ({state})"] = bad
-        assert report == {}, report
-    finally:
-        context.close()
+    no keyboard, so the editors' keys line (Tab, Ctrl+Enter) is not shown. Stamped (A11Y_INPUTS)."""
+
+    def check():
+        context = browser.new_context(
+            bypass_csp=True,
+            color_scheme="dark",
+            viewport={"width": 390, "height": 844},
+            service_workers="block",
+            has_touch=True,
+            is_mobile=True,
+        )
+        context.add_init_script(SAVE_DATA)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(120_000)
+            report = {}
+            paths = [p for p in pages(dist) if p.endswith("index.html") or "/ar." in p or "/en." in p]
+            assert any(p.startswith("lessons/") for p in paths) and any("/ar." in p for p in paths), paths
+            for path in paths:
+                page.goto(isolated_server.url + path)
+                settle(page)
+                states = ["loaded"]
+                work_tabs = page.locator('[role="tab"][data-tab="work"]')
+                if path.startswith("lessons/"):
+                    assert work_tabs.count() >= 1 and work_tabs.first.is_visible(), path  # the phone layout is on
+                    states.append("work tabs")
+                for state in states:
+                    if state == "work tabs":
+                        for i in range(work_tabs.count()):
+                            work_tabs.nth(i).click()
+                        assert page.locator('[data-panel="work"]:not([hidden])').count() == work_tabs.count()
+                        keys = page.locator(".keys")
+                        assert keys.count() >= 1 and not any(keys.nth(i).is_visible() for i in range(keys.count()))
+                    bad = axe_violations(page)
+                    if bad:
+                        report[f"{path} ({state})"] = bad
+            assert report == {}, report
+            return f"{len(paths)} pages on a touch phone: no serious violation, no keys line"
+        finally:
+            context.close()
+
+    _stamped_axe(request, browser, "a touch phone", check, pages)
 
 
 @contextmanager
