@@ -134,6 +134,20 @@ BROWSER_PARITY_INPUTS = (
 )
 
 
+#: What a page of the site shows and does, whatever a test reads of it: the site build (templates, catalogs, styles,
+#: scripts), every lesson, and the engine and hosts that give the verdicts it shows.
+SITE_INPUTS = (
+    *BROWSER_PARITY_INPUTS,
+    "werkbank/*.py",
+    "werkbank/templates/*",
+    "werkbank/catalog/*",
+    "web/src/**/*",
+    "web/static/*",
+    "exercises/**/*",
+    "graders/**/*.py",
+)
+
+
 def python312_version() -> str:
     """The version of the Python that compiles the build's runtime to bytecode ("none": the build ships it stock)."""
     from werkbank import bytecode

@@ -441,16 +441,28 @@ def test_the_real_lessons_build(tmp_path):
     assert [a["data-lesson"] for a in Page(read(tmp_path, "index.html")).find("a", **{"data-lesson": True})] == listed
 
 
-def test_front_end_unit_tests_pass():
-    """web/test/*.test.mjs (storage, protocol, runner state machine) under Node's own test runner."""
+def test_front_end_unit_tests_pass(request):
+    """web/test/*.test.mjs (storage, protocol, runner state machine) under Node's own test runner. Stamped
+    (tests/derived.py): they run again when the front end, its tests, its packages or Node change."""
     import shutil
     import subprocess
+
+    from tests.derived import inputs_digest, stamped
 
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
     root = Path(__file__).resolve().parent.parent
-    result = subprocess.run([node, "--test", "web/test/"], cwd=root, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
-    counts = dict(re.findall(r"^# (pass|fail) (\d+)$", result.stdout, re.M))
-    assert int(counts["fail"]) == 0 and int(counts["pass"]) >= 20, result.stdout[-2000:]
+
+    def check():
+        result = subprocess.run([node, "--test", "web/test/"], cwd=root, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+        counts = dict(re.findall(r"^# (pass|fail) (\d+)$", result.stdout, re.M))
+        assert int(counts["fail"]) == 0 and int(counts["pass"]) >= 20, result.stdout[-2000:]
+        return f"{counts['pass']} passed"
+
+    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    # what the tests import or read: the front end, the lessons (figures, plots), test data, the engine's settings
+    inputs = ["web/**/*", "exercises/**/*", "tests/data/**/*", "graders/**/*.py", "werkbank/**/*", "package-lock.json"]
+    digest = inputs_digest(inputs, {"node": version})
+    stamped("front-end-units", "web/test", digest, check, request=request)

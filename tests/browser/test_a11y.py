@@ -22,7 +22,7 @@ from tests.browser.learner import (
     wait_verdict,
 )
 from tests.conftest import SAVE_DATA
-from tests.derived import BROWSER_PARITY_INPUTS, inputs_digest, stamped
+from tests.derived import SITE_INPUTS, inputs_digest, stamped
 
 pytestmark = pytest.mark.browser
 
@@ -30,19 +30,9 @@ REPO = Path(__file__).resolve().parents[2]
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 SERIOUS = ("serious", "critical")
 
-#: What the pages axe reads depend on: the site build (templates, catalogs, styles, scripts), every lesson, the engine
-#: and hosts that give the verdicts shown after work, axe-core and Chromium. The whole-site checks below are stamped
-#: (tests/derived.py): they run again when any of these changes; the others run on every run.
-A11Y_INPUTS = (
-    *BROWSER_PARITY_INPUTS,
-    "werkbank/*.py",
-    "werkbank/templates/*",
-    "werkbank/catalog/*",
-    "web/src/**/*",
-    "web/static/*",
-    "exercises/**/*",
-    "graders/**/*.py",
-)
+#: What the pages axe reads depend on (tests/derived.py SITE_INPUTS) and axe-core and Chromium. The whole-site checks
+#: below are stamped: they run again when any of these changes; the others run on every run.
+A11Y_INPUTS = SITE_INPUTS
 
 
 def _stamped_axe(request, browser, item, check, *helpers):

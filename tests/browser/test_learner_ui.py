@@ -284,12 +284,8 @@ def test_deep_recursion_through_built_ins_is_a_recursion_error_as_on_the_command
     assert page.locator('[data-warning="runtime_crashed"]').count() == crashes
 
 
-def test_check_of_an_endless_loop_times_out(page, isolated_server):
-    """A Check that never ends times out, counts nothing and leaves the page ready. Its worker says it is as fast as
-    the limits assume (``AS_FAST_AS_ASSUMED``), so the limit is the checkpoint's own 5 s rather than that scaled to a
-    loaded machine (scaling: test_a_time_limit_grows_when_the_machine_got_busier_since_the_page_booted)."""
-    page.add_init_script(AS_FAST_AS_ASSUMED)
-    open_lesson(page, isolated_server)
+def test_check_of_an_endless_loop_times_out(lesson_pages):
+    page = lesson_pages()
     replace_code(page, "1", "def claim_support(claims, facts):\n    while True:\n        pass\n")
     section(page, "1").locator('[data-action="check"]').click()
     state, text = wait_verdict(page, "1", ("timeout", "error", "fail", "pass"))
