@@ -19,20 +19,32 @@ def driver(engine_driver):
     return engine_driver(ENGINE)
 
 
-def test_plain_host_walk(driver, server_factory, dist, walk_log):
-    walk = Walk(driver)
-    seen = {}
-    try:
-        seen = plain_host_walk(walk, server_factory(plain_server_cmd(dist)))
-    finally:
-        walk_log(f"plain host, {walk.report()}; {seen}")
-    assert seen["isolated"] is True, "the service worker's reload makes a plain host's page cross-origin isolated"
+#: What a walk in WebKit depends on besides WebKit's version: the site, every lesson, the engine, the walk itself and
+#: the servers it walks on.
+WALK_INPUTS = [*SITE_INPUTS, "tests/engines/*.py", "tests/engines/*.mjs", "werkbank/serve.py", "tests/conftest.py"]
+
+
+def test_plain_host_walk(request, driver, server_factory, dist, walk_log):
+    """Stamped (tests/derived.py), as the walk below: WebKit's walks (~90 s of one test process, most of it WebKit
+    booting its pool of Pythons) run again when the site, a lesson, the engine, a walk or WebKit's version changes.
+    Firefox's walks run every time."""
+
+    def check():
+        walk = Walk(driver)
+        seen = {}
+        try:
+            seen = plain_host_walk(walk, server_factory(plain_server_cmd(dist)))
+        finally:
+            walk_log(f"plain host, {walk.report()}; {seen}")
+        assert seen["isolated"] is True, "the service worker's reload makes a plain host's page cross-origin isolated"
+        return seen
+
+    digest = inputs_digest(WALK_INPUTS, {"webkit": driver.version})
+    stamped("engine-walks", f"{ENGINE} plain host", digest, check, request=request)
 
 
 def test_isolated_host_walk(request, driver, isolated_server, walk_log):
-    """Stamped (tests/derived.py): WebKit's second walk, the Arabic page on ``werkbank serve`` and a Stop before the
-    spare is ready, runs again when the site, a lesson, the engine, the walk or WebKit's version changes (the plain
-    host's walk above runs every time)."""
+    """Stamped, as the walk above: the Arabic page on ``werkbank serve`` and a Stop before the spare is ready."""
 
     def check():
         walk = Walk(driver)
@@ -44,6 +56,5 @@ def test_isolated_host_walk(request, driver, isolated_server, walk_log):
         assert seen["isolated"] is True
         return seen
 
-    inputs = [*SITE_INPUTS, "tests/engines/*.py", "tests/engines/*.mjs", "werkbank/serve.py"]
-    digest = inputs_digest(inputs, {"webkit": driver.version})
+    digest = inputs_digest(WALK_INPUTS, {"webkit": driver.version})
     stamped("engine-walks", f"{ENGINE} werkbank serve", digest, check, request=request)
