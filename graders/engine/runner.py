@@ -835,17 +835,20 @@ _SCALARS = frozenset({str, bytes, int, float, complex, bool, type(None)})
 
 def _held(args: tuple, kwargs: dict) -> list:
     """How many references each of a call's arguments that could be changed has, and the lists and dicts right inside
-    a list or dict argument (one query's ranking in a list of rankings): more after the call than before means
-    something kept it (the learner's cache, a result that holds its inputs, an exception's frames), so a later call
-    could still change it; the rest nobody but the engine can reach."""
+    a list or dict argument that starts with one (one query's ranking in a list of rankings): more after the call than
+    before means something kept it (the learner's cache, a result that holds its inputs, an exception's frames), so a
+    later call could still change it; the rest nobody but the engine can reach."""
     counts = []
     for a in (*args, *kwargs.values()):
         kind = _type(a)
         if kind in _SCALARS:
             continue
         counts.append(_getrefcount(a))
-        items = a if kind is list else a.values() if kind is dict else ()
-        counts.append(sum([_getrefcount(x) for x in items if _type(x) in _INNER]))
+        items = a if kind is list else list(a.values()) if kind is dict else ()
+        # only where the first item is a list or dict (rankings, rows of records): a list of numbers, the long
+        # arguments of most checkpoints, is not walked on every call
+        if items and _type(items[0]) in _INNER:
+            counts.append(sum([_getrefcount(x) for x in items if _type(x) in _INNER]))
     return counts
 
 
