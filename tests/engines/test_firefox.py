@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.engines.conftest import plain_server_cmd
-from tests.engines.walk import Walk, isolated_host_walk, plain_host_walk
+from tests.engines.walk import isolated_host_walk, logged_walk, plain_host_walk
 
 pytestmark = pytest.mark.browser
 ENGINE = "firefox"
@@ -20,23 +20,13 @@ def driver(engine_driver):
 
 
 def test_plain_host_walk(driver, server_factory, dist, walk_log):
-    walk = Walk(driver)
-    seen = {}
-    try:
-        seen = plain_host_walk(walk, server_factory(plain_server_cmd(dist)))
-    finally:
-        walk_log(f"plain host, {walk.report()}; {seen}")
+    seen = logged_walk(driver, "plain host", plain_host_walk, server_factory(plain_server_cmd(dist)), walk_log)
     assert seen["isolated"] is True, "the service worker's reload makes a plain host's page cross-origin isolated"
     assert seen["sab"] == "function"
 
 
 def test_isolated_host_walk(driver, isolated_server, walk_log):
-    walk = Walk(driver)
-    seen = {}
-    try:
-        seen = isolated_host_walk(walk, isolated_server)
-    finally:
-        walk_log(f"werkbank serve, {walk.report()}; {seen}")
+    seen = logged_walk(driver, "werkbank serve", isolated_host_walk, isolated_server, walk_log)
     assert seen["isolated"] is True and seen["sab"] == "function"
 
 

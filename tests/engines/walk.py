@@ -105,6 +105,18 @@ class Walk:
         return self.d.evaluate("(key) => JSON.parse(localStorage.getItem(key) || 'null')", PROGRESS_KEY)
 
 
+def logged_walk(driver, label: str, walk_fn, server, walk_log) -> dict:
+    """``walk_fn(Walk(driver), server)``, its step times logged under ``label`` whether it passes or fails (see
+    ``walk_log`` in tests/engines/conftest.py); returns what the engine showed."""
+    walk = Walk(driver)
+    seen: dict = {}
+    try:
+        seen = walk_fn(walk, server)
+    finally:
+        walk_log(f"{label}, {walk.report()}; {seen}")
+    return seen
+
+
 def sources(lesson_id: str, lang: str = "en") -> dict[str, tuple[str, str]]:
     """{checkpoint id: (starter, reference solution)} of a lesson."""
     return {cp.id: (cp.starter(lang), cp.solution()) for cp in load_lesson(lesson_id).checkpoints}
