@@ -306,6 +306,8 @@ def site_round(engine: str, origin: str, profile: Path, counter: sitekit.ByteCou
 #: own clock: to the first verdict shown (``shownMs``: an early failure, or the verdict) and to the whole verdict (``ms``:
 #: the verdict box shows pass/fail/error/timeout and the section is idle again). ``settleMs``: wait for a
 #: full pool of pristine learner workers and then this long before each click; 0: click right when the previous verdict appeared.
+#: ``stages``: ms from the click to the page's marks of this Check (web/src/runtime.js): the learner worker's run sent
+#: (``run``), its result in and sent to the grader (``judge``), the grader's verdict in (``verdict``).
 CHECK_SERIES = """async ({ cp, code, count, settleMs }) => {
     const section = document.querySelector(`[data-checkpoint="${cp}"]`);
     const box = section.querySelector("[data-verdict]");
@@ -343,8 +345,14 @@ CHECK_SERIES = """async ({ cp, code, count, settleMs }) => {
         const end = performance.now();
         watch.disconnect();
         const line = box.querySelector(".verdict-line");
+        const at = (name) => {  // this Check's stage mark (web/src/runtime.js), ms after the click
+            const marks = performance.getEntriesByName(`werkbank:check:${name}`, "mark");
+            const last = marks.length ? marks[marks.length - 1].startTime : -1;
+            return last >= start ? Math.round(last - start) : null;
+        };
         out.push({ ms: end - start, shownMs: (shown === null ? end : shown) - start, verdict: box.dataset.verdict,
-                   headline: line ? line.textContent : "" });
+                   headline: line ? line.textContent : "",
+                   stages: { run: at("run"), judge: at("judge"), verdict: at("verdict") } });
     }
     return out;
 }"""
@@ -375,7 +383,8 @@ def click_series(engine: str, origin: str, profile: Path, count: int) -> dict:
                     out.setdefault(cp, {}).setdefault(want, {})[pacing] = rows
                     print(
                         f"  {engine} checkpoint {cp} {want} {pacing}: "
-                        f"{[round(r['ms']) for r in rows]} ms, {[r['verdict'] for r in rows]}",
+                        f"{[round(r['ms']) for r in rows]} ms, {[r['verdict'] for r in rows]}; "
+                        f"run, judge, verdict at {[(r['stages']['run'], r['stages']['judge'], r['stages']['verdict']) for r in rows]}",
                         flush=True,
                     )
         return out
