@@ -228,6 +228,29 @@ def test_a_function_that_changes_an_inner_list_of_an_earlier_calls_argument_late
     assert not second.get("mutated_later")
 
 
+def test_a_raised_calls_finished_frames_let_go_of_its_arguments_under_the_guard():
+    """A call that raised leaves a traceback whose finished frames held the call's arguments to the end of the run;
+    the engine clears them (through the guard's hook: under the guard no other code may read a frame), so a list
+    the learner's code kept is held as often as after a call that returned (by that code and the engine's later
+    look at it), and the arguments of a call that raised and kept nothing are not looked at again."""
+
+    def references(ending: str) -> float:
+        program = (
+            "import sys\n_KEPT = []\n"
+            "def total(xs):\n"
+            "    if _KEPT:\n"
+            "        return float(sys.getrefcount(_KEPT[0]))\n"
+            "    _KEPT.append(xs)\n"
+            f"    {ending}\n"
+        )
+        cases = [{"id": i, "call": "total", "json": "[[[1.5]],{}]"} for i in "ab"]
+        first, second = runner.run(program, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
+        assert first["kind"] == ("raise" if ending.startswith("raise") else "return"), first
+        return second["value"]
+
+    assert references("raise ValueError('no')") == references("return 0.0")
+
+
 def test_keeping_the_arguments_without_changing_them_or_raising_on_them_is_no_change(prepared):
     """A function may keep what it was given (a report that holds its inputs, a log of calls) and may raise: only a
     change counts. The finished frames of a raised exception let go of the arguments, yet its traceback stays."""

@@ -822,9 +822,10 @@ _CHANGEABLE = frozenset({list, dict, set, bytearray})
 def _drop_locals(error: BaseException) -> None:
     """Let the finished frames of ``error``'s traceback go of their local variables (its lines stay, for the
     traceback): otherwise they hold the call's arguments to the end of the run, which :func:`_held` would take for
-    the learner's code keeping them."""
+    the learner's code keeping them (and every such call's arguments would be written out again after the last).
+    The guard's hook clears them: under the guard no other code may reach a traceback's frames."""
     try:
-        traceback.clear_frames(_traceback_of(error, _type(error)))
+        _audit(_FRAMES_EVENT, (_traceback_of(error, _type(error)),), [], True)
     except _BaseException:  # noqa: B036 - a learner __del__ run as a local goes: only its arguments are seen again
         pass
 
@@ -1037,13 +1038,16 @@ def _install_guard() -> None:
     engine's frames nor its objects, and cannot watch it run. Frames are read in one place, the hook itself:
     ``sys.audit("werkbank.frames", tracebacks, found)`` appends to the list ``found``, for each traceback of the tuple
     ``tracebacks``, the ``(code, lasti, line)`` of its frames, never a frame (for :func:`_frames_of` and
-    :func:`_walk_tb`). The hook keeps its state in its own closure, which nothing in Python can reach."""
+    :func:`_walk_tb`); with a third argument ``True`` it then lets those frames go of their variables, as
+    ``traceback.clear_frames`` does (for :func:`_drop_locals`). The hook keeps its state in its own closure, which
+    nothing in Python can reach."""
     state = [None, False]  # the token of the run the guard is on for; frames may be read now (only in read())
     refused, frame_attributes, event_name, frames_event = _GUARD_REFUSED, _FRAME_ATTRIBUTES, _GUARD_EVENT, _FRAMES_EVENT
     starts = str.startswith
     refusal = RuntimeError
     traceback_type, row_list, tuple_type = types.TracebackType, list, tuple
     collecting, pause, resume = gc.isenabled, gc.disable, gc.enable
+    suspendable = 0x20 | 0x100 | 0x200  # inspect.CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR (not imported)
     # Every name the hook and read() use is bound here: a global (or a built-in) is looked up where learner code can
     # rebind it (the engine's module is within its reach), and the hook must run none of its code.
     type_of, length = builtins.type, builtins.len
@@ -1056,12 +1060,13 @@ def _install_guard() -> None:
     FrameRefusal.__name__ = FrameRefusal.__qualname__ = "RuntimeError"  # to the learner, the refusal it always was
     FrameRefusal.__module__ = "builtins"
 
-    def read(tracebacks, found):
+    def read(tracebacks, found, frames=None):
         # The frames event: (code, lasti, lineno) of each traceback's frames, never a frame. C attributes of C objects,
         # an exact tuple iterated and plain lists appended to: no one's Python code runs while frames may be read, and
         # the collector is paused, so no finalizer does either. (Nor does a signal handler: the hosts run a Check
         # where learner code can set none, off the main thread on the command line, and a page ends a Check's worker
         # rather than interrupting it. A caller that runs a Check on its main thread must not let one run.)
+        # ``frames``: a list of the hook's own that gets the frames too, to clear once reading is over.
         was_collecting = collecting()
         pause()
         reading, state[1] = state[1], True
@@ -1069,13 +1074,28 @@ def _install_guard() -> None:
             for tb in tracebacks:
                 rows = []
                 while type_of(tb) is traceback_type:
-                    rows.append((tb.tb_frame.f_code, tb.tb_lasti, tb.tb_lineno))
+                    frame = tb.tb_frame
+                    rows.append((frame.f_code, tb.tb_lasti, tb.tb_lineno))
+                    if frames is not None:
+                        frames.append(frame)
                     tb = tb.tb_next
                 found.append(rows)
         finally:
             state[1] = reading
             if was_collecting:
                 resume()
+
+    def clear(frames):
+        # After read(), with frames no longer readable: what a variable's finalizer runs meets the guard as any learner
+        # code does. A running frame cannot be cleared (RuntimeError); a generator's is left as it is, since clearing
+        # it would close a generator its code may still hold.
+        while frames:
+            frame = frames.pop()
+            if not frame.f_code.co_flags & suspendable:
+                try:
+                    frame.clear()
+                except refusal:
+                    pass
 
     def hook(event, args):
         if event == event_name:
@@ -1088,8 +1108,11 @@ def _install_guard() -> None:
                 state[0], state[1] = None, False
             return
         if event == frames_event:
-            if length(args) == 2 and type_of(args[0]) is tuple_type and type_of(args[1]) is row_list:
-                read(*args)
+            if length(args) in (2, 3) and type_of(args[0]) is tuple_type and type_of(args[1]) is row_list:
+                frames = row_list() if length(args) == 3 and args[2] is True else None
+                read(args[0], args[1], frames)
+                if frames is not None:
+                    clear(frames)
             return
         if state[0] is None or state[1]:
             return
