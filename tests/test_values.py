@@ -314,3 +314,38 @@ def test_parse_json_parses_with_the_collector_paused_and_leaves_it_as_it_was(ena
     finally:
         gc.callbacks.remove(count)
         gc.enable()
+
+
+_SHARED = [1.5, 2.5]
+
+
+class _Box:
+    def __init__(self, items):
+        self.items = items
+
+
+@pytest.mark.parametrize(
+    "args, kwargs",
+    [
+        ((), {}),
+        ((1, 2.5, "s", None, True, np.float64(2.0), np.int32(3)), {}),
+        (([1.5, 2.5], [True, False], np.array([1.0, 2.0])), {"k": 3}),
+        (([1.5, 2.5],), {"scores": [0.1, np.float64(0.2)], "mask": np.array([True])}),
+        (([[1.5], [2.5]], {"a": [1]}), {}),  # lists of lists, dicts: walked
+        ((np.array([{"a": 1}], dtype=object),), {}),
+        (((1, 2), (3, [4])), {}),
+        ((_Box([1, 2]), [_Box([3])]), {"box": _Box({"x": [1]})}),
+        (([1, "a", (2, 3)], {1, 2}, bytearray(b"ab")), {}),
+        ((_SHARED, _SHARED), {"again": _SHARED}),
+    ],
+)
+def test_a_calls_input_parts_are_what_the_full_walk_finds(args, kwargs):
+    """input_parts lists a call's plain inputs (numbers, flat lists of them, arrays of numbers) without the walk:
+    for every kind of input it finds the same parts as mutable_parts((args, kwargs)), which snapshot and the
+    input ids rely on to see every part a call could change."""
+    from graders.engine import values as V
+
+    def ids(parts):
+        return {id(part) for part in parts}  # one list passed twice may be listed twice
+
+    assert ids(V.input_parts(args, kwargs)) == ids(V.mutable_parts((args, kwargs)))

@@ -1117,10 +1117,33 @@ def mutable_parts(result) -> list:
     return parts
 
 
+def input_parts(args, kwargs) -> list:
+    """:func:`mutable_parts` of a call's inputs ``(args, kwargs)``. Most calls get numbers, flat lists of numbers or
+    strings, and arrays of numbers: their parts (``kwargs`` itself and each such list or array) are listed here
+    without the walk; anything else is walked."""
+    leaves = _IMMUTABLE_LEAVES + ((_np_generic,) if _np_generic is not None else ())
+    parts = [kwargs]
+    for argument in (*args, *kwargs.values()):
+        tp = _type(argument)
+        if tp in _LEAF_TYPES:
+            continue
+        if tp is _list and _all(_map(_isinstance, argument, _repeat(leaves))):
+            parts.append(argument)
+        elif tp is _ndarray and argument.dtype.kind != "O":
+            parts.append(argument)
+        elif not _isinstance(argument, leaves):  # a numpy scalar, say, is a leaf as well
+            return mutable_parts((args, kwargs))
+    return parts
+
+
+#: Exact types :func:`input_parts` passes over (what :func:`mutable_parts` takes for leaves, of exactly these types).
+_LEAF_TYPES = frozenset({int, float, complex, str, bytes, bool, type(None)})
+
+
 def input_ids(args, kwargs) -> frozenset:
     """The ids of a call's own arguments and everything mutable inside them: a result that keeps one of these
     holds the caller's object, which is shared with another result only when the caller passed it twice."""
-    return frozenset(_id(part) for part in mutable_parts((args, kwargs)))
+    return frozenset(_id(part) for part in input_parts(args, kwargs))
 
 
 _is = _operator.is_
@@ -1132,7 +1155,7 @@ def snapshot(args, kwargs) -> tuple[frozenset, list]:
     and each state records one mutable part cheaply (a list's items, a dict's items, an array's bytes). With
     :func:`changed` after the call it tells whether the call changed its arguments, without writing them out
     again. The inputs are the engine's own fresh objects; reading them runs no learner code."""
-    parts = mutable_parts((args, kwargs))
+    parts = input_parts(args, kwargs)
     states = []
     for part in parts:
         tp = _type(part)
