@@ -325,3 +325,48 @@ def test_the_runner_writes_an_array_without_values_but_with_billions_of_lists_as
         wire = values.encode(np.empty(shape, dtype=np.uint8))
         values.validate(wire)  # never refused
         assert (wire[0] == "ndarray") == (shape[0] == 0), (shape, wire[:2])
+
+
+def _nesting(value) -> int:
+    """How deeply a parsed JSON value nests: what json_depth must find in its text."""
+    if isinstance(value, list):
+        return 1 + max((_nesting(v) for v in value), default=0)
+    if isinstance(value, dict):
+        return 1 + max((_nesting(v) for v in value.values()), default=0)
+    return 0
+
+
+def _tricky_text(rng) -> str:
+    """A string made of what a JSON text's nesting is read from: brackets, quotes and backslashes, in runs."""
+    return "".join(
+        rng.choice(["[", "]", "{", "}", '"', "\\", "\\\\", '\\"', "a", "\n", "é"]) for _ in range(rng.randrange(9))
+    )
+
+
+def _tricky_value(rng, depth=0):
+    pick = rng.random()
+    if depth > 8 or pick < 0.3:
+        return rng.choice([1, 2.5, None, True, _tricky_text(rng)])
+    if pick < 0.65:
+        return [_tricky_value(rng, depth + 1) for _ in range(rng.randrange(5))]
+    return {_tricky_text(rng): _tricky_value(rng, depth + 1) for _ in range(rng.randrange(4))}
+
+
+def test_the_nesting_of_a_run_result_is_read_as_a_parser_reads_it():
+    """read_run refuses a result nested deeper than RUN_RESULT_DEPTH before parsing it (in Pyodide a deep one
+    overflows the parser's stack and ends the interpreter): json_depth reads the nesting from the text alone. Strings
+    full of brackets, quotes and backslashes (escaped or not, in runs) do not count, whatever their escapes."""
+    from graders.engine.judge import json_depth
+    from graders.engine.settings import RUN_RESULT_DEPTH
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        value = _tricky_value(rng)
+        text = json.dumps(value, ensure_ascii=rng.random() < 0.5).encode()
+        assert json_depth(text) == _nesting(value), text
+    deep = b"[" * (RUN_RESULT_DEPTH + 1) + b"]" * (RUN_RESULT_DEPTH + 1)
+    assert read_run(deep)["problem"] == "nested too deeply"
+    hidden = json.dumps({"status": "ok", "stdout": '\\"' + "[" * 10**5}).encode()  # brackets inside a string
+    assert read_run(hidden)["status"] == "ok"
+    after = b'{"stdout": "\\\\"' + b", " + b"[" * (RUN_RESULT_DEPTH + 1) + b"]" * (RUN_RESULT_DEPTH + 1) + b"}"
+    assert read_run(after)["problem"] == "nested too deeply"  # the string ended at its quote: these brackets count

@@ -263,26 +263,34 @@ def _base(key: dict, run: dict, lang: str) -> dict:
 # judge reads it as hostile data: bounded in bytes and nesting before it is parsed (a JSON text nested a million
 # deep overflows the parser's stack in Pyodide, which ends the whole interpreter), then checked field by field.
 
-#: A JSON string (possessive: no backtracking state kept, however long the string).
-_JSON_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"', re.S)
-_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
-_OPENERS = frozenset(b"[{")
+#: Every byte but a quote and the brackets.
+_NOT_SKELETON = bytes(b for b in range(256) if b not in b'"[]{}')
 
 
 def json_depth(data: bytes) -> int:
-    """How deeply the JSON text ``data`` nests (brackets outside strings), found without recursion."""
-    skeleton = _JSON_STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
+    """How deeply the JSON text ``data`` nests (brackets outside strings), found without recursion and without a
+    pass of Python code over the text: escaped backslashes and escaped quotes go first (pairs of backslashes from
+    the left, as a string's escapes are read), then everything but quotes and brackets; a bracket is inside a string
+    when an odd number of quotes comes before it. Where ``data`` is not JSON, the text up to where a parser stops
+    (a backslash outside a string, say) is read as that parser reads it."""
+    skeleton = data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_SKELETON)
     if not skeleton:
         return 0
     np = values._np  # numpy, as the values module holds it
     if np is not None:
         marks = np.frombuffer(skeleton, dtype=np.uint8)
-        steps = np.where((marks == 91) | (marks == 123), 1, -1).astype(np.int64)
-        return int(np.cumsum(steps).max())
+        outside = (np.cumsum(marks == 34, dtype=np.int64) & 1) == 0
+        opens = outside & ((marks == 91) | (marks == 123))
+        closes = outside & ((marks == 93) | (marks == 125))
+        return max(0, int(np.cumsum(opens.astype(np.int64) - closes).max()))
     depth = deepest = 0  # pragma: no cover - both hosts ship numpy
+    inside = False
     for byte in skeleton:
-        depth += 1 if byte in _OPENERS else -1
-        deepest = max(deepest, depth)
+        if byte == 34:
+            inside = not inside
+        elif not inside:
+            depth += 1 if byte in b"[{" else -1
+            deepest = max(deepest, depth)
     return deepest
 
 
