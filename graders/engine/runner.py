@@ -537,11 +537,6 @@ def resolve(namespace: dict, path: str):
 _system_exit_code = SystemExit.code.__get__
 
 
-def _exit_code_of(error: SystemExit):
-    """The code a SystemExit carries, read by SystemExit's own descriptor."""
-    return _system_exit_code(error)
-
-
 def _exit_code(code):
     """``SystemExit.code`` as a JSON value: an int, bool or None as it is, anything else as its text, at most
     :data:`EXIT_TEXT_LIMIT` characters. Never raises: an int too long to write, or an object whose ``__str__`` fails or
@@ -1363,7 +1358,7 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
             result["status"] = "interrupted"
         except _SystemExit as error:
             result["status"] = "exit"
-            result["exit_code"] = _exit_code(_exit_code_of(error))
+            result["exit_code"] = _exit_code(_system_exit_code(error))
         except _BaseException as error:
             failure = error
             result["status"] = "error"
