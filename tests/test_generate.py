@@ -495,3 +495,23 @@ def test_refills_include_calls_whose_every_argument_is_the_earlier_call_s_object
             pairs = [(c, c.refill) for c, _ in made if c.site == spot]
             whole = [c for c, first in pairs if all(type(a) is list for a in c.args) and first.startswith("c10")]
             assert whole, (seed, spot, [c.id for c, _ in pairs])
+
+
+@pytest.mark.parametrize("floats", [False, True], ids=["counts", "counts-or-floats"])
+def test_arrays_of_integers_are_float_arrays_only_where_floats_stand_for_them(floats):
+    """A float array of counts is a float count in every item: where a task leaves float counts open (an Integer
+    without ``floats=True``, as no ``3.0`` variant is made), no float32 or float64 array of them is either, or right
+    code that refuses float counts failed on cases the task says are not tested. Bool arrays follow ``bools`` the
+    same way; other dtypes stay."""
+    from graders.engine.domain import Integer, Maybe, Real, Seq
+
+    def array_families(item):
+        return {v.family for v in Seq(item).variants([3, 0, 2]) if v.family.startswith("ndarray-")}
+
+    made = array_families(Integer(0, None, floats=floats))
+    assert ({"ndarray-float32", "ndarray-float64"} <= made) is floats
+    assert {"ndarray-int8", "ndarray-uint8"} <= made
+    assert "ndarray-bool" not in made
+    floating = {"ndarray-float32", "ndarray-float64"}
+    assert array_families(Maybe(Integer(0, None, floats=floats))) & floating == made & floating
+    assert {"ndarray-float32", "ndarray-float64"} <= array_families(Real(0.0, None))

@@ -363,10 +363,12 @@ def array_of(items) -> np.ndarray:
     return array
 
 
-def _array_variants(items: list, bools: bool = True):
+def _array_variants(items: list, bools: bool = True, floats: bool = True):
     """Arrays of ``items`` in every dtype that holds them exactly, plus 0-d and 2-d shapes. ``bools``: whether
     booleans stand for these items (truth values, or numbers whose spec has ``bools=True``); without it no bool
-    array of numbers is made, as no True or False item is (a task that leaves booleans as numbers open)."""
+    array of numbers is made, as no True or False item is (a task that leaves booleans as numbers open). ``floats``:
+    the same for floats standing for integers (an Integer spec without ``floats=True``): without it no float array
+    of them is made, as no ``3.0`` item is (a task that leaves float counts open)."""
     out = []
     try:
         base = array_of(items)
@@ -381,8 +383,10 @@ def _array_variants(items: list, bools: bool = True):
                 continue
             with np.errstate(all="ignore"):
                 converted = base.astype(dtype)
-                if converted.astype("float64").tolist() == base.astype("float64").tolist() and (
-                    dtype != "bool" or base.dtype.kind == "b" or (bools and set(base.tolist()) <= {0, 1})
+                if (
+                    converted.astype("float64").tolist() == base.astype("float64").tolist()
+                    and (dtype != "bool" or base.dtype.kind == "b" or (bools and set(base.tolist()) <= {0, 1}))
+                    and (floats or not dtype.startswith("float"))
                 ):
                     # float32 only where sums stay exact too (values on a coarse binary grid)
                     if dtype == "float32" and not all(float(v * 256).is_integer() for v in base.astype("float64")):
@@ -403,6 +407,13 @@ def _bools(spec) -> bool:
     while isinstance(spec, Maybe):
         spec = spec.spec
     return isinstance(spec, Flag) or bool(getattr(spec, "bools", False))
+
+
+def _floats(spec) -> bool:
+    """Whether floats are values of ``spec``: anything but an integer whose spec leaves floats out (``floats``)."""
+    while isinstance(spec, Maybe):
+        spec = spec.spec
+    return not isinstance(spec, Integer) or spec.floats
 
 
 @dataclass(frozen=True)
@@ -441,7 +452,7 @@ class Seq(Spec):
             pass
         if items:
             out.append(Variant("container-item", "items[0]", items[0]))
-        out.extend(_array_variants(items, _bools(self.item)))
+        out.extend(_array_variants(items, _bools(self.item), _floats(self.item)))
         out.append(Variant("size-empty", "len = 0", []))
         if items:
             out.append(Variant("size-one", "len = 1", items[:1]))

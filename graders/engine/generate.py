@@ -165,7 +165,8 @@ FAMILIES = {
     "container-item": "its first item instead of the sequence",
     "ndarray": "the sequence as a numpy array",
     "ndarray-<dtype>": "a numpy array of another dtype that holds the "
-    "items exactly (float64, float32, int64, int8, uint8; bool for truth values, and for numbers only with bools=True)",
+    "items exactly (float64, float32, int64, int8, uint8; bool for truth values, and for numbers only with bools=True; "
+    "float dtypes for integers only with floats=True)",
     "ndarray-object": "a numpy array of dtype object",
     "ndarray-complex": "a complex128 array",
     "ndarray-0d": "a 0-d array of the first item",
