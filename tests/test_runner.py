@@ -176,6 +176,34 @@ def test_a_function_that_changes_its_argument_fails_and_expected_values_are_unaf
     assert prepared["key"]["expected"]["three"]["value"] == ["float", 6.0]
 
 
+@pytest.mark.parametrize("later", [False, True], ids=["in-the-call", "in-a-later-call"])
+def test_a_function_that_makes_its_array_argument_read_only_has_changed_it(later):
+    """Setting the caller's array read-only changes no value in it, yet the caller's own writes to it fail from then
+    on: the array was changed (``flags.writeable`` is part of what a call must leave as it was), whether in the call
+    itself or in a later call that kept it; an array frozen and thawed again is as it was."""
+    program = (
+        "import numpy as np\n_KEPT = []\n"
+        "def total(xs):\n"
+        "    for kept in _KEPT:\n"
+        "        kept.flags.writeable = False\n"
+        f"    {'_KEPT.append(xs)' if later else 'xs.flags.writeable = False'}\n"
+        "    return float(np.sum(xs))\n"
+        "def thaw(xs):\n"
+        "    xs.flags.writeable = False\n"
+        "    xs.flags.writeable = True\n"
+        "    return float(np.sum(xs))\n"
+    )
+    args = values.encode((np.array([1.0, 2.0]),))
+    cases = [
+        {"id": i, "call": call, "args": args, "kwargs": ["dict", []]}
+        for i, call in (("a", "total"), ("b", "total"), ("c", "thaw"))
+    ]
+    first, _, thawed = runner.run(program, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
+    assert first["value"] == ["float", 3.0], first
+    assert first.get("mutated_later" if later else "mutated") is True, first
+    assert not thawed.get("mutated") and not thawed.get("mutated_later"), thawed
+
+
 @pytest.mark.parametrize("plain", [True, False], ids=["json-inputs", "wire-inputs"])
 @pytest.mark.parametrize(
     "keeps",

@@ -1168,7 +1168,7 @@ def snapshot(args, kwargs) -> tuple[frozenset, list]:
         elif tp is _bytearray:
             states.append((part, _bytes(part)))
         elif tp is _ndarray and part.dtype.kind != "O":
-            states.append((part, (part.dtype, part.shape, part.tobytes())))
+            states.append((part, (part.dtype, part.shape, part.tobytes(), part.flags.writeable)))
         else:
             states.append((part, None))  # compared by its encoding instead
     return frozenset(_id(part) for part in parts), states
@@ -1177,10 +1177,13 @@ def snapshot(args, kwargs) -> tuple[frozenset, list]:
 def changed(states: list, wire_args, wire_kwargs, args, kwargs) -> bool:
     """Whether the inputs a :func:`snapshot` recorded differ now. A part only counts as changed when it holds
     other objects (or bytes) than before and its encoding differs from the wire inputs the call was made with,
-    so putting back an equal value is no change, as before."""
+    so putting back an equal value is no change, as before. An array made read-only (or writable) has changed
+    whatever it holds: the caller's own writes to it now fail, which no encoding shows."""
+    look = False  # whether the encodings must be compared
     for part, state in states:
         if state is None:
-            break
+            look = True
+            continue
         tp = _type(part)
         if tp is _list:
             same = _len(part) == _len(state) and _all(_map(_is, part, state))
@@ -1192,10 +1195,9 @@ def changed(states: list, wire_args, wire_kwargs, args, kwargs) -> bool:
         elif tp is _bytearray:
             same = _bytes(part) == state
         else:
-            dtype, shape, data = state
+            dtype, shape, data, writeable = state
+            if part.flags.writeable != writeable:
+                return True
             same = part.dtype == dtype and part.shape == shape and part.tobytes() == data
-        if not same:
-            break
-    else:
-        return False
-    return encode(args) != wire_args or encode(kwargs) != wire_kwargs
+        look = look or not same
+    return look and (encode(args) != wire_args or encode(kwargs) != wire_kwargs)
