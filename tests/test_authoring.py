@@ -950,7 +950,7 @@ def test_check_says_whether_the_reference_or_the_alternative_looks_wrong(new_les
             '"container-*", ',
             '"container-none", '
             '"container-str", "container-dict", "container-nested", "container-set", "container-frozenset", '
-            '"container-item", ',
+            '"container-item", "container-iter", ',
         ),
         encoding="utf-8",
     )  # of the other containers, tuples only

@@ -515,3 +515,16 @@ def test_arrays_of_integers_are_float_arrays_only_where_floats_stand_for_them(fl
     floating = {"ndarray-float32", "ndarray-float64"}
     assert array_families(Maybe(Integer(0, None, floats=floats))) & floating == made & floating
     assert {"ndarray-float32", "ndarray-float64"} <= array_families(Real(0.0, None))
+
+
+def test_every_sequence_is_tried_as_a_generator_over_its_items():
+    """A task that names its containers (a list, a tuple, an array) refuses a generator too, which code that reads
+    whatever comes into a list accepts: every sequence site gets a container-iter variant over the same items, in
+    the container group, so the reference decides (a task that leaves it open skips the family)."""
+    from graders.engine.domain import Real, Seq
+    from graders.engine.values import Iterated
+
+    (variant,) = [v for v in Seq(Real(0.0, 1.0)).variants([0.25, 0.5]) if v.family == "container-iter"]
+    assert type(variant.value) is Iterated and variant.value.items == [0.25, 0.5]
+    assert generate.group_of("container-iter") == "container"
+    assert "container-iter" in generate.FAMILIES

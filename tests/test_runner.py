@@ -1866,3 +1866,28 @@ def test_learner_code_cannot_make_the_engine_raise_or_leave_the_interpreter_patc
     assert type(math) is types.ModuleType and "learner_trap" not in sys.modules
     assert grade(prepared, REFERENCE)["status"] == "pass"  # and the interpreter is as it was
     assert sys._getframe() is not None  # the guard is off
+
+
+@pytest.mark.parametrize(
+    "body, kind",
+    [
+        ("return float(len(list(xs)))", "return"),  # read into a list: accepted
+        ("items = list(xs)\n    raise ValueError(f'{len(items)} items in a {type(xs).__name__}')", "raise"),
+        ("raise ValueError('a list, please') if type(xs) is not list else None", "raise"),  # refused unread
+    ],
+    ids=["read", "read-then-refused", "refused"],
+)
+def test_a_generator_argument_read_by_the_call_is_no_change_to_it(body, kind):
+    """A generated case may pass a generator (values.Iterated, family container-iter): a call that reads it through
+    has not changed the caller's data, whether it then returns or raises, so only the task's rule decides the case."""
+    program = f"def total(xs):\n    {body}\n"
+    cases = [
+        {"id": "g", "call": "total", "args": values.encode((values.Iterated([1.5, 2.5]),)), "kwargs": ["dict", []]}
+    ]
+    (outcome,) = runner.run(program, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
+    assert outcome["kind"] == kind, outcome
+    assert not outcome.get("mutated") and not outcome.get("mutated_later"), outcome
+    if kind == "return":
+        assert outcome["value"] == ["float", 2.0]
+    elif "items" in body:
+        assert outcome["message"] == "2 items in a generator"

@@ -349,3 +349,22 @@ def test_a_calls_input_parts_are_what_the_full_walk_finds(args, kwargs):
         return {id(part) for part in parts}  # one list passed twice may be listed twice
 
     assert ids(V.input_parts(args, kwargs)) == ids(V.mutable_parts((args, kwargs)))
+
+
+def test_a_generated_generator_input_travels_as_a_fresh_generator_and_shows_as_one():
+    """values.Iterated (family container-iter) is an input passed as a generator: its wire form ``["iter", list]``
+    decodes to a new generator over the items every time, is shown and written as pasteable source that makes
+    the same generator, is no JSON input, and is never a value a run result may hold."""
+    from graders.engine import values as V
+
+    wire_args = V.encode((V.Iterated(["d1", "d2"]), 3))
+    first, second = V.decode(wire_args)[0], V.decode(wire_args)[0]
+    assert type(first).__name__ == "generator" and first is not second
+    assert list(first) == ["d1", "d2"] and list(first) == [] and list(second) == ["d1", "d2"]
+    assert V.show(wire_args) == "((x for x in ['d1', 'd2']), 3)"
+    source = V.call_source("list", ["tuple", wire_args[1][:1]], V.encode({}))
+    assert source == "list((x for x in ['d1', 'd2']))" and eval(source) == ["d1", "d2"]
+    assert V.as_json(wire_args, V.encode({})) is None
+    assert V.as_passed(wire_args) == ["tuple", [["object", "generator", []], ["int", "3"]]]
+    with pytest.raises(WireError):
+        validate(["list", [wire_args[1][0]]])

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .values import Iterated
+
 #: Every character ``str.strip()`` removes (``str.isspace()``), named by code point.
 WHITESPACE = tuple(chr(c) for c in range(0x3001) if chr(c).isspace())
 #: Separators a learner might join key fields with.
@@ -452,6 +454,7 @@ class Seq(Spec):
             pass
         if items:
             out.append(Variant("container-item", "items[0]", items[0]))
+        out.append(Variant("container-iter", "(x for x in [...])", Iterated(items)))
         out.extend(_array_variants(items, _bools(self.item), _floats(self.item)))
         out.append(Variant("size-empty", "len = 0", []))
         if items:

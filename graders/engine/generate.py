@@ -163,6 +163,7 @@ FAMILIES = {
     "container-set": "the sequence as a set",
     "container-frozenset": "the sequence as a frozenset",
     "container-item": "its first item instead of the sequence",
+    "container-iter": "a generator over the items ((x for x in [...])), which only one pass can read",
     "ndarray": "the sequence as a numpy array",
     "ndarray-<dtype>": "a numpy array of another dtype that holds the "
     "items exactly (float64, float32, int64, int8, uint8; bool for truth values, and for numbers only with bools=True; "

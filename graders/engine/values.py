@@ -14,6 +14,7 @@ Wire forms (lists, first item the tag)::
     ["npscalar", dtype, kind, value]
     ["object", classname, [[attr, w]...]]            # attr value ["absent"] or ["raised", "ExcName"]
     ["foreign", typename, basename]                  # a type the engine does not compare (e.g. an int subclass)
+    ["iter", w]                                      # an input only: a generator over the list w
 """
 
 from __future__ import annotations
@@ -450,6 +451,8 @@ def _encode_fresh(x, attrs, depth: int) -> list:
         pairs = _list(_dict.items(x))
         keys = _items([k for k, _ in pairs], attrs, depth + 1)
         return ["dict", [[k, v] for k, v in _zip(keys, _items([v for _, v in pairs], attrs, depth + 1))]]
+    if tp is Iterated:  # a generated input (trusted): learner results never hold one
+        return ["iter", _encode_at(_list(x.items), attrs, depth + 1)]
     if tp is _set or tp is _frozenset:
         _spend(_len(x))
         items = [_encode_at(v, attrs, depth + 1) for v in _list(tp.__iter__(x))]
@@ -702,6 +705,8 @@ def decode(w):
         return {decode(v) for v in w[1]}
     if tag == "frozenset":
         return frozenset(decode(v) for v in w[1])
+    if tag == "iter":
+        return _generator(decode(w[1]))
     if tag == "ndarray":
         _, dtype, kind, shape, values = w
         if kind == "f":
@@ -793,6 +798,8 @@ def _show(w, budget: _Budget, depth: int, max_items: int) -> str:
             out = f"{{{inner}}}" if w[1] else "set()"
         else:
             out = f"frozenset({{{inner}}})" if w[1] else "frozenset()"
+    elif tag == "iter":
+        out = f"(x for x in {_show(w[1], budget, depth + 1, max_items)})"
     elif tag == "dict":
         parts = [
             (lambda k=k, v=v: _show(k, budget, depth + 1, max_items) + ": " + _show(v, budget, depth + 1, max_items))
@@ -908,6 +915,8 @@ def _source(w, uses: set) -> str:
         inner = ", ".join(_source(v, uses) for v in w[1])
         body = "{" + inner + "}" if w[1] else ""
         return (body or "set()") if tag == "set" else f"frozenset({body})"
+    if tag == "iter":
+        return f"(x for x in {_source(w[1], uses)})"
     if tag == "dict":
         return "{" + ", ".join(f"{_source(k, uses)}: {_source(v, uses)}" for k, v in w[1]) + "}"
     if tag == "ndarray":
@@ -960,6 +969,8 @@ def plain(w):
         return None if isinstance(w[1], str) else float(w[1])
     if tag in ("list", "tuple", "set", "frozenset"):
         return [plain(v) for v in w[1]]
+    if tag == "iter":
+        return plain(w[1])
     if tag == "dict":
         return {str(plain(k)): plain(v) for k, v in w[1]}
     if tag == "object":
@@ -1117,6 +1128,32 @@ def mutable_parts(result) -> list:
     return parts
 
 
+class Iterated:
+    """A generated input passed as a generator over ``items`` (``(x for x in [...])``, wire ``["iter", ...]``): a
+    task that names the containers it takes (a list, a tuple, an array) is tried with a one-pass iterable too, which
+    code that turns whatever comes into a list accepts. Only the engine makes these (trusted inputs); :func:`decode`
+    gives a fresh generator each time."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = list(items)
+
+    def __repr__(self) -> str:
+        return f"(x for x in {self.items!r})"
+
+
+def _generator(items):
+    """A generator over ``items``, as ``(x for x in items)`` makes one."""
+    yield from items
+
+
+def as_passed(w):
+    """The encoding of wire inputs ``w`` as a call got them: the same as ``w`` but where ``w`` holds an iterator,
+    which reads as an object of its own (going through it is no change to the caller's data)."""
+    return encode(decode(w))
+
+
 def input_parts(args, kwargs) -> list:
     """:func:`mutable_parts` of a call's inputs ``(args, kwargs)``. Most calls get numbers, flat lists of numbers or
     strings, and arrays of numbers: their parts (``kwargs`` itself and each such list or array) are listed here
@@ -1200,4 +1237,9 @@ def changed(states: list, wire_args, wire_kwargs, args, kwargs) -> bool:
                 return True
             same = part.dtype == dtype and part.shape == shape and part.tobytes() == data
         look = look or not same
-    return look and (encode(args) != wire_args or encode(kwargs) != wire_kwargs)
+    if not look:
+        return False
+    now_args, now_kwargs = encode(args), encode(kwargs)
+    if now_args == wire_args and now_kwargs == wire_kwargs:
+        return False
+    return now_args != as_passed(wire_args) or now_kwargs != as_passed(wire_kwargs)

@@ -11,9 +11,10 @@ from graders.engine.case import Case
 from graders.engine.domain import Flag, Integer, Param, Real, Seq
 
 #: Open cases the lesson's sources leave undecided, not generated (see each checkpoint's task): NaN and infinite
-#: NLLs or confidences, booleans and floats as counts or bins, containers other than lists, tuples and arrays,
-#: numeric strings, and numbers too large for a float (upstream raises OverflowError there). Arrays of more or fewer
-#: than one dimension are open in checkpoint 1 only (:data:`ONE_D_OPEN`): checkpoints 2 and 3 state that they raise.
+#: NLLs or confidences, booleans and floats as counts or bins, containers other than lists, tuples and arrays (a
+#: generator too), numeric strings, and numbers too large for a float (upstream raises OverflowError there). Arrays of
+#: more or fewer than one dimension are open in checkpoint 1 only (:data:`ONE_D_OPEN`): checkpoints 2 and 3 state that
+#: they raise.
 OPEN_FAMILIES = (
     "nan",
     "inf",
@@ -31,6 +32,7 @@ OPEN_FAMILIES = (
     "container-str",
     "container-none",
     "container-item",
+    "container-iter",
     "container-nested",
     "ndarray-object",
     "ndarray-complex",
