@@ -1475,21 +1475,28 @@ def _refills(domain: Domain, valid: list, reference, rng: random.Random, per_spo
     plain = [(case, outcome) for case, outcome in valid if case.family != "repeat"]
     # Calls whose every argument is a list or dict: refilled, all of them are the earlier call's objects, so a cache
     # keyed by the ids of all arguments hits too. Half of each spot's pairs come from these, where there are any.
+    # Where a call has other arguments too (recall_at_k's k), such a cache keys on them as well: it hits only when the
+    # two calls agree on them, so pairs that do come next, then any pairs.
     whole = [(case, outcome) for case, outcome in plain if len(_refillable(case.args)) == len(case.args)]
     made: set = set()
     for spot in sorted({i for case, _ in plain for i in _refillable(case.args)}):
         found = 0
-        for pool, quota in ((whole, per_spot // 2), (plain, per_spot)):
-            found = _refill_pairs(domain, pool, spot, reference, rng, found, quota, made, out)
+        for pool, quota, same in (
+            (whole, per_spot // 2, False),
+            (plain, per_spot * 3 // 4, True),
+            (plain, per_spot, False),
+        ):
+            found = _refill_pairs(domain, pool, spot, reference, rng, found, quota, made, out, same)
     return out
 
 
-def _refill_pairs(domain, pool, spot, reference, rng, found, quota, made, out) -> int:
+def _refill_pairs(domain, pool, spot, reference, rng, found, quota, made, out, same_others=False) -> int:
     """Add to ``out`` refill cases of argument ``spot`` made of pairs from ``pool`` until ``quota`` are found in all
-    (``found`` already); ``made``: the ids made so far. Returns the new ``found``."""
+    (``found`` already); ``made``: the ids made so far; ``same_others``: only pairs whose arguments other than lists
+    and dicts are equal. Returns the new ``found``."""
     if found >= quota:
         return found
-    groups = _swappable(pool, spot)
+    groups = _swappable(pool, spot, same_others)
     sizes = [len(group) * (len(group) - 1) for group in groups]
     total = sum(sizes)
     # A random order of the (first, second) pairs, drawn by index: listing and shuffling every pair would cost
@@ -1539,14 +1546,17 @@ def _refill_pairs(domain, pool, spot, reference, rng, found, quota, made, out) -
     return found
 
 
-def _swappable(valid: list, spot: int) -> list[list]:
+def _swappable(valid: list, spot: int, same_others: bool = False) -> list[list]:
     """``valid`` in groups whose members may pass each other's argument ``spot``: as many arguments, the same
-    keyword arguments, and a list or dict of one type at ``spot``."""
+    keyword arguments, and a list or dict of one type at ``spot``; with ``same_others`` also the same arguments
+    wherever neither holds a list or dict."""
     groups: list[tuple[tuple, dict, list]] = []
     for case, outcome in valid:
         if len(case.args) <= spot or type(case.args[spot]) not in (list, dict):
             continue
         shape = (len(case.args), type(case.args[spot]))
+        if same_others:
+            shape += tuple(repr(a) if type(a) not in (list, dict) else "" for a in case.args)
         for key, kwargs, members in groups:
             if key == shape and kwargs == case.kwargs:
                 members.append((case, outcome))
