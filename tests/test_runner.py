@@ -1891,3 +1891,23 @@ def test_a_generator_argument_read_by_the_call_is_no_change_to_it(body, kind):
         assert outcome["value"] == ["float", 2.0]
     elif "items" in body:
         assert outcome["message"] == "2 items in a generator"
+
+
+def test_a_submodule_a_run_imported_stays_an_attribute_of_its_package(monkeypatch):
+    """A run that imports a submodule of a package the interpreter had (np.median imports numpy.ma) keeps the
+    submodule, and the package's namespace is put back as before the run: the submodule must be bound in it again,
+    or ``np.ma`` (numpy's lazy attribute) imports a module sys.modules already holds, forever, and the next run in
+    that interpreter (a shrink round in the browser's learner worker, the grader's rehearsal) dies of a
+    RecursionError."""
+    import importlib
+    import json as json_module
+
+    monkeypatch.delitem(sys.modules, "json.tool", raising=False)
+    monkeypatch.delattr(json_module, "tool", raising=False)
+    program = "import json.tool\ndef f():\n    return 1.0\n"
+    cases = [{"id": "a", "call": "f", "json": "[[],{}]"}]
+    for _ in range(2):
+        (outcome,) = runner.run(program, {"mode": "check", "cases": cases, "attrs": {}})["outcomes"]
+        assert outcome["value"] == ["float", 1.0], outcome
+        assert json_module.tool is sys.modules["json.tool"]
+        assert importlib.import_module("json.tool") is json_module.tool

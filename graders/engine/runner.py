@@ -357,6 +357,14 @@ def _restore(sandbox: Sandbox) -> None:
         if len(namespace) != len(keys) or not all(map(_is, map(namespace.get, keys, _repeat(_MISSING)), items)):
             namespace.clear()
             namespace.update(saved)
+    # A submodule the run imported and that stays (above) is an attribute of its package again, as the import system
+    # made it: the package's namespace was just put back without it. Otherwise ``import numpy.ma`` finds it in
+    # sys.modules but ``np.ma`` does not, and numpy's lazy ``__getattr__`` imports it again forever (np.median reads
+    # np.ma): a later run in the same interpreter (a shrink round, a rehearsal) died of a RecursionError.
+    for name, module in list(modules.items()):
+        package, _, child = name.rpartition(".")
+        if package in sandbox.namespaces and name not in sandbox.modules:
+            _module_dict(sandbox.modules[package]).setdefault(child, module)
     modules.update(sandbox.hidden)
     warnings.filters[:] = sandbox.warning_filters
     _restore_settings(sandbox)
