@@ -331,6 +331,7 @@ def _restore(sandbox: Sandbox) -> None:
     if sys.getprofile() is not sandbox.profile:
         sys.setprofile(sandbox.profile if callable(sandbox.profile) else None)
     modules = sys.modules
+    kept = []  # modules the run imported and that stay
     for name in list(modules):
         if name in sandbox.modules:
             continue
@@ -345,6 +346,8 @@ def _restore(sandbox: Sandbox) -> None:
             _type(origin) is str and origin not in ("built-in", "frozen", FILENAME) and not name.startswith("graders")
         ):
             del modules[name]
+        else:
+            kept.append(name)
     for name, module in sandbox.modules.items():
         if modules.get(name) is not module:
             modules[name] = module
@@ -357,14 +360,14 @@ def _restore(sandbox: Sandbox) -> None:
         if len(namespace) != len(keys) or not all(map(_is, map(namespace.get, keys, _repeat(_MISSING)), items)):
             namespace.clear()
             namespace.update(saved)
-    # A submodule the run imported and that stays (above) is an attribute of its package again, as the import system
-    # made it: the package's namespace was just put back without it. Otherwise ``import numpy.ma`` finds it in
-    # sys.modules but ``np.ma`` does not, and numpy's lazy ``__getattr__`` imports it again forever (np.median reads
-    # np.ma): a later run in the same interpreter (a shrink round, a rehearsal) died of a RecursionError.
-    for name, module in list(modules.items()):
+    # A submodule the run imported and that stays is an attribute of its package again, as the import system made
+    # it: the package's namespace was just put back without it. Otherwise ``import numpy.ma`` finds it in sys.modules
+    # but ``np.ma`` does not, and numpy's lazy ``__getattr__`` imports it again forever (np.median reads np.ma): a
+    # later run in the same interpreter (a shrink round, a rehearsal) died of a RecursionError.
+    for name in kept:
         package, _, child = name.rpartition(".")
-        if package in sandbox.namespaces and name not in sandbox.modules:
-            _module_dict(sandbox.modules[package]).setdefault(child, module)
+        if package in sandbox.namespaces:
+            _module_dict(sandbox.modules[package]).setdefault(child, modules[name])
     modules.update(sandbox.hidden)
     warnings.filters[:] = sandbox.warning_filters
     _restore_settings(sandbox)
