@@ -365,6 +365,7 @@ def test_a_generated_generator_input_travels_as_a_fresh_generator_and_shows_as_o
     source = V.call_source("list", ["tuple", wire_args[1][:1]], V.encode({}))
     assert source == "list((x for x in ['d1', 'd2']))" and eval(source) == ["d1", "d2"]
     assert V.as_json(wire_args, V.encode({})) is None
-    assert V.as_passed(wire_args) == ["tuple", [["object", "generator", []], ["int", "3"]]]
+    assert V.as_passed(["tuple", [["object", "generator", []], ["int", "3"]]], wire_args)
+    assert V.as_passed(wire_args, wire_args) and not V.as_passed(V.encode(([], 3)), wire_args)
     with pytest.raises(WireError):
         validate(["list", [wire_args[1][0]]])

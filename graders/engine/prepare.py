@@ -198,8 +198,7 @@ class Reference:
                         f"case {case_id}: the reference returned a {type(result).__name__}, "
                         "which the engine cannot compare"
                     )
-        after = values.encode((tuple(args), dict(kwargs)))
-        if after != before and after != values.as_passed(before):
+        if not values.as_passed(values.encode((tuple(args), dict(kwargs))), before):
             raise AuthorError(
                 f"case {case_id}: the reference solution changes its arguments; learners are "
                 "failed for that, so the reference must not"

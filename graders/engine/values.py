@@ -1148,10 +1148,11 @@ def _generator(items):
     yield from items
 
 
-def as_passed(w):
-    """The encoding of wire inputs ``w`` as a call got them: the same as ``w`` but where ``w`` holds an iterator,
-    which reads as an object of its own (going through it is no change to the caller's data)."""
-    return encode(decode(w))
+def as_passed(now, w) -> bool:
+    """Whether ``now``, the encoding of inputs after a call, is what the wire inputs ``w`` encode to as the call got
+    them: ``w`` itself, or where ``w`` holds a generator, that generator as an object of its own (going through it is
+    no change to the caller's data)."""
+    return now == w or now == encode(decode(w))
 
 
 def input_parts(args, kwargs) -> list:
@@ -1237,9 +1238,4 @@ def changed(states: list, wire_args, wire_kwargs, args, kwargs) -> bool:
                 return True
             same = part.dtype == dtype and part.shape == shape and part.tobytes() == data
         look = look or not same
-    if not look:
-        return False
-    now_args, now_kwargs = encode(args), encode(kwargs)
-    if now_args == wire_args and now_kwargs == wire_kwargs:
-        return False
-    return now_args != as_passed(wire_args) or now_kwargs != as_passed(wire_kwargs)
+    return look and not (as_passed(encode(args), wire_args) and as_passed(encode(kwargs), wire_kwargs))
