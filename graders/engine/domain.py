@@ -564,6 +564,15 @@ def _brief(value) -> str:
     return text if len(text) <= 24 else text[:20] + "…"
 
 
+def _misspelt(name, fields) -> str:
+    """A key like ``name`` that is none of ``fields``: its last letter dropped (``"valu"``), or ``name + "_"``."""
+    text = str(name)
+    for candidate in (text[:-1], text + "_"):
+        if candidate and candidate not in fields:
+            return candidate
+    return text + "__"
+
+
 @dataclass(frozen=True)
 class Record(Spec):
     """A ``dict`` with exactly the keys of ``fields`` (each a spec). ``key``: the fields that together identify a
@@ -584,6 +593,12 @@ class Record(Spec):
         ]
         for name in self.fields:
             out.append(Variant("record-missing", repr(name), {k: v for k, v in value.items() if k != name}))
+        for name in self.fields:
+            # the same number of keys, one of them misspelt: a check that counts the keys, then reads them with
+            # .get() or indexing, takes it for a valid record or fails with a KeyError
+            other = _misspelt(name, self.fields)
+            renamed = {(other if k == name else k): v for k, v in value.items()}
+            out.append(Variant("record-renamed", f"{name!r} as {other!r}", renamed))
         out.append(Variant("record-extra", "'extra'", {**value, "extra": "x"}))
         # keys that are not texts: a check that sorts the keys, or compares them with texts, fails on its own
         out.append(Variant("record-extra", "1", {**value, 1: "x"}))

@@ -184,6 +184,7 @@ FAMILIES = {
     "record-type": "the record as a list of values, a tuple of pairs, or None",
     "record-reordered": "the keys in reverse order",
     "record-missing": "each key left out",
+    "record-renamed": "each key misspelt, the number of keys kept ('value' as 'valu')",
     "record-extra": "an extra key: 'extra', 1 and None",
     # the domain's own
     "align-short": "an aligned sequence one item shorter",
