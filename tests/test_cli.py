@@ -249,18 +249,36 @@ def test_no_line_learner_code_prints_or_raises_starts_at_the_margin_of_the_termi
     [
         "\ufeff" + "# saved with a byte-order mark and Windows line ends\r\n{reference}",
         "# -*- coding: latin-1 -*-\n# café\n{reference}",
+        "# -*- coding: no-such-codec -*-\n# café\n{reference}",
+        "\ufeff# -*- coding: latin-1 -*-\n# café\n{reference}",
     ],
-    ids=["bom-crlf", "latin-1-coding-line"],
+    ids=["bom-crlf", "latin-1-coding-line", "unknown-codec", "bom-against-its-coding-line"],
 )
 def test_a_file_python_reads_is_read_the_same(tmp_path, raw):
-    """The command reads a file as Python does: a BOM, or the encoding its coding line names."""
+    """The command reads a file as Python does: a BOM, or the encoding its coding line names. A coding line Python
+    cannot use is left to the text, as the browser's editor leaves it (compiling a text ignores the line): the file
+    is read as UTF-8 and graded, not a traceback."""
     reference = (DEMO / "01-decode-link" / "solution.py").read_text("utf-8")
     text = raw.format(reference=reference.replace("\n", "\r\n") if "\r\n" in raw else reference)
     path = tmp_path / "solution.py"
-    path.write_bytes(text.encode("latin-1" if "latin-1" in raw else "utf-8"))
+    path.write_bytes(text.encode("latin-1" if "latin-1" in raw and not raw.startswith("\ufeff") else "utf-8"))
     result = werkbank("grade", "micropip-demo", "1", str(path), "--json")
     assert result.returncode == 0, result.stdout[:500]
     assert json.loads(result.stdout)["status"] == "pass"
+
+
+def test_an_ascii_only_console_still_gets_the_verdict_of_arabic_and_emoji_output(tmp_path):
+    """With standard output that only writes ASCII (PYTHONIOENCODING=ascii, an old console) learner text beyond ASCII
+    comes back as JSON escapes, and the terminal text as backslash escapes, rather than ending the command."""
+    path = tmp_path / "loud.py"
+    printed = "مرحبا \U0001f600"
+    path.write_text(f"print({printed!r})\n\ndef decode_link(text):\n    return 1\n", encoding="utf-8")
+    result = werkbank("grade", "micropip-demo", "1", str(path), "--json", env={"PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.isascii() and json.loads(result.stdout)["stdout"] == printed + "\n"
+    text = werkbank("grade", "micropip-demo", "1", str(path), env={"PYTHONIOENCODING": "ascii"})
+    assert text.returncode == 1 and text.stdout.startswith("FAIL:"), text.stderr
+    assert "\\U0001f600" in text.stdout
 
 
 def test_a_file_that_is_not_text_is_a_usage_error_with_its_json(tmp_path):

@@ -21,10 +21,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def read_source(path: Path) -> str:
     """A Python file's text as Python itself reads it: UTF-8 unless a BOM or a PEP 263 coding line says otherwise
-    (an editor's BOM included). Raises OSError, or ValueError (a SyntaxError or UnicodeDecodeError) for bytes that
-    are not text in that encoding."""
+    (an editor's BOM included). A coding line Python cannot use (an unknown codec, or another one after a UTF-8 BOM)
+    is left to the text, as the browser's editor leaves it: the file is read as UTF-8 then, and compiling a text
+    ignores the line. Raises OSError, or ValueError (UnicodeDecodeError) for bytes that are not text in the
+    encoding."""
     data = path.read_bytes()
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        encoding = "utf-8-sig"
     return data.decode(encoding)
 
 
@@ -40,6 +45,18 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def print_json(value) -> None:
+    """Print ``value`` as one line of JSON: its text as it is where standard output can write it (:func:`printable`),
+    else every character beyond ASCII as its JSON escape (an ASCII-only console, ``PYTHONIOENCODING=ascii``), so a
+    learner's Arabic or emoji output never stops the command before its verdict."""
+    text = printable(json.dumps(value, ensure_ascii=False))
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        text = json.dumps(value)
+    print(text)
+
+
 def terminal_text(text: str) -> str:
     """:func:`printable`, and every other control character but newline and tab escaped too: learner output shown
     in a terminal cannot clear the screen, move the cursor or overwrite a line to fake a verdict."""
@@ -51,6 +68,8 @@ def _grade(args) -> int:
     from werkbank.grading import grade_source
 
     undumpable()  # the learner's code runs as this user: this process's memory and streams stay out of its reach
+    if not args.json and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")  # a learner's text on an ASCII-only console
     path = Path(args.file)
     try:
         source = read_source(path)
@@ -58,23 +77,17 @@ def _grade(args) -> int:
         problem = f"cannot read {path}: {error}"
         print(f"werkbank grade: {problem}", file=sys.stderr)
         if args.json:
-            print(
-                printable(
-                    json.dumps(
-                        {"status": "error", "message": problem, "detail": problem, "usage": True}, ensure_ascii=False
-                    )
-                )
-            )
+            print_json({"status": "error", "message": problem, "detail": problem, "usage": True})
         return 2
     verdict = grade_source(args.lesson, args.checkpoint, source, lang=args.lang, seed=args.seed)
     if verdict.get("usage"):  # a lesson or checkpoint that does not exist: the command was called wrongly
         print(f"werkbank grade: {verdict['detail']}", file=sys.stderr)
         if args.json:
             usage = {"status": "error", "message": verdict["detail"], "detail": verdict["detail"], "usage": True}
-            print(printable(json.dumps(usage, ensure_ascii=False)))
+            print_json(usage)
         return 2
     if args.json:
-        print(printable(json.dumps(cli_verdict(verdict), ensure_ascii=False)))
+        print_json(cli_verdict(verdict))
     else:
         print(terminal_text(format_verdict(verdict)))
     if verdict["status"] == "author_error":
