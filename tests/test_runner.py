@@ -2,6 +2,7 @@
 
 import builtins
 import json
+import os
 import sys
 import types
 
@@ -1165,19 +1166,21 @@ def test_each_call_records_its_warnings_from_the_same_start_whatever_the_one_bef
 
 LEAVES_A_PROCESS = (
     """
-import os, time
+import os, tempfile, time
+marker = os.path.join(tempfile.gettempdir(), "leftover")  # the run's own folder: the only one it may write in
 pid = os.fork()
 if pid == 0:
     os.setsid()  # a session of its own: out of the run's process group
     if os.fork() == 0:
-        with open({marker!r}, "w") as out:
+        with open(marker, "w") as out:
             out.write(str(os.getpid()))
         time.sleep(60)  # still holding the run's result and stderr pipes
         os._exit(0)
     os._exit(0)
 os.waitpid(pid, 0)
-while not os.path.exists({marker!r}) or not open({marker!r}).read():
+while not os.path.exists(marker) or not open(marker).read():
     time.sleep(0.01)
+print(open(marker).read())
 """
     + REFERENCE
 )
@@ -1197,15 +1200,14 @@ def test_a_process_learner_code_leaves_behind_neither_holds_up_the_verdict_nor_o
         monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
     elif cpython._Zygote.mine() is None:
         pytest.skip("this platform cannot fork")
-    marker = tmp_path / "leftover"
     start = time.monotonic()
-    checked = cpython.run(LEAVES_A_PROCESS.format(marker=str(marker)), prepared["plan"])
+    checked = cpython.run(LEAVES_A_PROCESS, prepared["plan"])
     assert checked["status"] == "error" and "os.fork is not available while a Check" in checked["traceback"], checked
-    assert not marker.exists()
-    ran = cpython.run(LEAVES_A_PROCESS.format(marker=str(marker)), {"mode": "run"})
+    assert checked["stdout"] == ""
+    ran = cpython.run(LEAVES_A_PROCESS, {"mode": "run"})
     assert ran["status"] == "ok", ran
     assert time.monotonic() - start < 5  # not the wall-clock limit, nor the leftover's 60 s
-    leftover = int(marker.read_text())
+    leftover = int(ran["stdout"])
     if zygote and os.path.exists("/proc/self/task"):
         with pytest.raises(ProcessLookupError):
             os.kill(leftover, 0)
@@ -1911,3 +1913,201 @@ def test_a_submodule_a_run_imported_stays_an_attribute_of_its_package(monkeypatc
         assert outcome["value"] == ["float", 1.0], outcome
         assert json_module.tool is sys.modules["json.tool"]
         assert importlib.import_module("json.tool") is json_module.tool
+
+
+# ------------------------------------------------------------------------------------ what a run may not reach
+
+
+def _landlock_abi() -> int:
+    """The kernel's Landlock ABI version, 0 without Landlock (the same query the child makes)."""
+    if not LINUX_PROC:
+        return 0
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    return max(0, libc.syscall(ctypes.c_long(444), None, ctypes.c_size_t(0), ctypes.c_uint32(1)))
+
+
+LANDLOCK = _landlock_abi()
+
+
+@pytest.mark.skipif(LANDLOCK < 1, reason="the kernel has no Landlock")
+@pytest.mark.parametrize("zygote", [True, False], ids=["zygote", "fresh"])
+def test_a_run_writes_files_only_in_its_own_folder_which_goes_with_it(monkeypatch, tmp_path, zygote):
+    """Learner code (and whatever it starts) cannot change the checkout, the prepared cases or another run's files:
+    no file is written, made or removed outside the run's scratch folder, where ``tempfile`` works as usual."""
+    if not zygote:
+        monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
+    kept = tmp_path / "kept.txt"
+    kept.write_text("the author's")
+    code = (
+        "import os, subprocess, tempfile\n"
+        f"target = {str(kept)!r}\n"
+        "tries = {'append': lambda: open(target, 'a').write('x'), 'remove': lambda: os.remove(target),\n"
+        f"         'new': lambda: open({str(tmp_path / 'new.txt')!r}, 'w').close(),\n"
+        f"         'shell': lambda: subprocess.run(['/bin/sh', '-c', 'echo x >> ' + target], check=True)}}\n"
+        "for name, attempt in tries.items():\n"
+        "    try:\n"
+        "        attempt()\n"
+        "        print(name, 'done')\n"
+        "    except (OSError, subprocess.CalledProcessError) as error:\n"
+        "        print(name, type(error).__name__)\n"
+        "with tempfile.NamedTemporaryFile('w', delete=False) as f:\n"
+        "    f.write('scratch')\n"
+        "print('scratch', open(f.name).read(), os.path.dirname(f.name))\n"
+    )
+    lines = dict(line.split(" ", 1) for line in _printed(code).splitlines())
+    assert lines["append"] == lines["remove"] == lines["new"] == "PermissionError"
+    assert lines["shell"] == "CalledProcessError"  # a program it starts is held the same way
+    assert kept.read_text() == "the author's" and not (tmp_path / "new.txt").exists()
+    written, folder = lines["scratch"].split(" ", 1)
+    assert written == "scratch" and os.path.basename(folder).startswith("werkbank-run-")
+    assert not os.path.exists(folder)  # removed with the run
+
+
+@pytest.mark.skipif(LANDLOCK < 6, reason="signals are scoped from Landlock ABI 6 (Linux 6.12)")
+@pytest.mark.parametrize("zygote", [True, False], ids=["zygote", "fresh"])
+def test_a_run_signals_no_process_outside_it(monkeypatch, zygote):
+    """Learner code cannot stop, interrupt or kill the grading processes or another grade's run (the zygote, the
+    command itself, any process of the same user), even through a program it starts; its own processes it can."""
+    if not zygote:
+        monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
+    code = (
+        "import os, signal, subprocess\n"
+        f"for name, pid in (('parent', os.getppid()), ('grader', {os.getpid()})):\n"
+        "    try:\n"
+        "        os.kill(pid, 0)\n"
+        "        print(name, 'reached')\n"
+        "    except PermissionError:\n"
+        "        print(name, 'refused')\n"
+        f"shell = subprocess.run(['/bin/sh', '-c', 'kill -0 {os.getpid()}'], capture_output=True)\n"
+        "print('shell', 'reached' if shell.returncode == 0 else 'refused')\n"
+        "os.kill(os.getpid(), 0)\n"
+        "print('itself', 'reached')\n"
+    )
+    assert _printed(code).splitlines() == ["parent refused", "grader refused", "shell refused", "itself reached"]
+
+
+def test_a_run_gets_none_of_the_commands_werkbank_settings(monkeypatch):
+    """The child's environment holds no ``WERKBANK_`` variable: none names a folder it could look for (the prepared
+    cases' cache)."""
+    monkeypatch.setenv("WERKBANK_PREPARED_CACHE", "/somewhere/prepared")
+    assert _printed("import os\nprint(sorted(k for k in os.environ if k.startswith('WERKBANK')))") == "[]"
+
+
+@pytest.mark.skipif(not LINUX_PROC, reason="needs fork and /proc")
+def test_a_run_ends_by_its_wall_clock_limit_even_when_its_zygote_dies_under_it():
+    """A zygote that dies while its run goes on (its sweep dies with it) does not leave the run behind, and the run
+    started afresh in its place keeps the first one's clock: the verdict is not delayed twice."""
+    import threading
+    import time
+
+    zygote = cpython._Zygote.mine()
+    if zygote is None:
+        pytest.skip("this platform cannot fork")
+    done = []
+    start = time.monotonic()
+    runner_thread = threading.Thread(
+        target=lambda: done.append(
+            cpython.run("import time\ntime.sleep(60)\n", {"mode": "run"}, time_limit=60, wall=3.0)
+        )
+    )
+    # the zygote belongs to the thread that asks: this test's thread starts it, the run's thread uses its own
+    runner_thread.start()
+    child = None
+    for _ in range(200):
+        mine = [z for z in cpython._Zygote._all if z is not zygote and z.process.poll() is None]
+        for candidate in mine:
+            try:
+                with open(f"/proc/{candidate.process.pid}/task/{candidate.process.pid}/children") as listing:
+                    pids = [int(p) for p in listing.read().split()]
+            except OSError:
+                pids = []
+            if pids:
+                child, owner = pids[0], candidate
+        if child:
+            break
+        time.sleep(0.02)
+    assert child, "the run's child was not seen"
+    owner.process.kill()
+    runner_thread.join(30)
+    assert done and done[0]["status"] == "timeout"
+    assert time.monotonic() - start < 10
+    for _ in range(100):
+        try:
+            with open(f"/proc/{child}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    break
+        except OSError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"the run {child} outlived its zygote")
+
+
+def test_every_check_starts_random_from_one_seed_and_a_run_does_not(prepared):
+    """Code that draws from ``random`` or numpy's global generator makes the same draws on every Check (the same
+    code, the same verdict); a Run keeps the interpreter's own random state."""
+    source = "import random\nimport numpy as np\n" + REFERENCE.replace(
+        "return float(sum(xs))", "return float(sum(xs)) + random.random() + float(np.random.random())"
+    )
+    first, second = (runner.run(source, prepared["plan"]) for _ in range(2))
+    values_of = [[o.get("value") for o in r["outcomes"]] for r in (first, second)]
+    assert values_of[0] == values_of[1]
+    assert judge(prepared, first, "en")["status"] == "fail"  # the draws are there: not the reference's sums
+    runs = {_printed("import random\nprint(random.random())") for _ in range(3)}
+    assert len(runs) == 3
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["x = " + "-" * 100_000 + "1\n", "x = " + "+".join(["1"] * 200_000) + "\n"],
+    ids=["parser", "compiler"],
+)
+def test_code_nested_too_deeply_to_compile_is_an_error_not_a_crash(prepared, source):
+    """Python's parser and compiler give up on expressions nested thousands deep with MemoryError or
+    RecursionError; the run says so as it says a SyntaxError, and grading's own parse of the names does not raise."""
+    from werkbank.grading import _top_level_names
+
+    result = runner.run(source, prepared["plan"])
+    assert result["status"] == "error"
+    assert result["traceback"].split(":")[0] in ("MemoryError", "RecursionError")
+    assert judge(prepared, result, "en")["status"] == "error"
+    assert _top_level_names(source) is None
+
+
+def test_the_prepared_cache_on_disk_is_json_and_never_runs_what_a_file_holds(monkeypatch, tmp_path):
+    """The cache of prepared cases is JSON: a file replaced with a pickle (which would run code as it is read) or
+    damaged in any way is prepared again, never loaded."""
+    import pickle
+
+    from werkbank import grading
+    from werkbank.lessons import load_lesson
+
+    class Payload:
+        def __reduce__(self):
+            return (exec, ("import werkbank.grading as g\ng._payload_ran = True",))
+
+    checkpoint = load_lesson("micropip-demo").checkpoint("1")
+    monkeypatch.setenv(grading.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(grading, "_PREPARED", type(grading._PREPARED)())
+    first = grading.prepared_checkpoint(checkpoint)
+    (stored,) = tmp_path.glob("*.json")
+    assert json.loads(stored.read_text()) == first
+    for damaged in (pickle.dumps(Payload()), b"{", b'{"plan": 1, "key": {}}'):
+        stored.write_bytes(damaged)
+        monkeypatch.setattr(grading, "_PREPARED", type(grading._PREPARED)())
+        assert grading.prepared_checkpoint(checkpoint) == first
+    assert not hasattr(grading, "_payload_ran")
+
+
+@pytest.mark.parametrize("zygote", [True, False], ids=["zygote", "fresh"])
+def test_a_runs_wall_clock_limit_can_be_set_below_its_default(monkeypatch, zygote):
+    """``wall`` ends a sleeping run by the clock (shrink rounds use what is left of the checkpoint's time limit)."""
+    import time
+
+    if not zygote:
+        monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
+    start = time.monotonic()
+    result = cpython.run("import time\ntime.sleep(30)\n", {"mode": "run"}, time_limit=5.0, wall=1.0)
+    assert result["status"] == "timeout" and time.monotonic() - start < 5

@@ -146,10 +146,11 @@ def test_all_shrink_rounds_share_one_time_limit(monkeypatch):
     prepared = {**prepared, "key": {**prepared["key"], "time_limit": 1.0}}
     run = cpython.run(ALMOST, prepared["plan"])
     verdict = judge(prepared, run, "en")
-    real, rounds = cpython.run, []
+    real, rounds, walls = cpython.run, [], []
 
-    def slow(source, plan, *, time_limit=None, on_output=None):
+    def slow(source, plan, *, time_limit=None, on_output=None, wall=None):
         rounds.append(time_limit)
+        walls.append(wall)  # by the clock too: a round that sleeps ends when the limit does
         time.sleep(min(0.4, time_limit))
         return real(source, plan)
 
@@ -159,4 +160,5 @@ def test_all_shrink_rounds_share_one_time_limit(monkeypatch):
     took = time.monotonic() - start
     assert shrunk["failure"]["shrunk"]  # the rounds that fit still made the case smaller
     assert 1 <= len(rounds) < shrink.ROUNDS and all(limit <= 1.0 for limit in rounds)
+    assert walls == rounds
     assert took < 1.0 + 0.4 + 0.5, (took, rounds)

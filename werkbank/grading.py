@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib
+import json
 import os
 import pickle
 from collections import OrderedDict
@@ -62,15 +63,22 @@ def prepared_checkpoint(checkpoint, *, seed: int = CASE_SEED, lang: str = FALLBA
     key = _inputs(checkpoint, seed, lang)
     data = _PREPARED.get(key)
     folder = os.environ.get(CACHE_ENV)
-    path = Path(folder) / f"{key}.pickle" if folder else None
+    # on disk as JSON, which reading never runs code from (a pickle would run what its bytes say)
+    path = Path(folder) / f"{key}.json" if folder else None
     if data is None and path is not None and path.is_file():
-        data = path.read_bytes()
+        try:
+            stored = json.loads(path.read_bytes())
+        except ValueError:
+            stored = None
+        if type(stored) is dict and type(stored.get("plan")) is dict and type(stored.get("key")) is dict:
+            data = pickle.dumps(stored, protocol=pickle.HIGHEST_PROTOCOL)
     if data is None:
-        data = pickle.dumps(prepare_checkpoint(checkpoint, seed=seed, lang=lang), protocol=pickle.HIGHEST_PROTOCOL)
+        prepared = prepare_checkpoint(checkpoint, seed=seed, lang=lang)
+        data = pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             partial = path.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_bytes(data)
+            partial.write_text(json.dumps(prepared))
             partial.replace(path)  # whole or not at all: another process may read it now
     _PREPARED[key] = data
     _PREPARED.move_to_end(key)
@@ -148,7 +156,7 @@ def _top_level_names(source: str) -> set[str] | None:
     """:func:`bound_names` of ``source``; None when it does not parse."""
     try:
         return bound_names(ast.parse(source))
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # the last two: nested too deeply to parse
         return None
 
 
@@ -210,7 +218,8 @@ def shrink_verdict(checkpoint, prepared: dict, run: dict, verdict: dict, source:
         )
         if not round_prepared["plan"]["cases"]:
             break
-        round_run = cpython.run(source, round_prepared["plan"], time_limit=max(deadline - time.monotonic(), 0.01))
+        left = max(deadline - time.monotonic(), 0.01)
+        round_run = cpython.run(source, round_prepared["plan"], time_limit=left, wall=left)
         if first:
             told = adopt_alone(verdict, round_prepared, round_run, lang)
             if told is not verdict:

@@ -95,6 +95,10 @@ PRELOAD = (
     "numpy.linalg",
     "numpy.random",
 )
+#: The seed ``random`` and numpy's global generator start every Check from: code that draws from them (a random tie
+#: break, a shuffled copy) makes the same draws on every Check, so the same code gets the same verdict, in CPython and
+#: Pyodide alike (both are the same Mersenne Twister). A Run keeps the interpreter's own random state.
+CHECK_RANDOM_SEED = 0
 #: After how many cases of a Check :func:`run` reports the outcomes so far to ``on_progress``: a failure among the
 #: first cases can then be shown while the others still run (the page's early verdict, web/src/runtime.js); what
 #: comes after the last mark is left to the result.
@@ -1133,6 +1137,15 @@ def _install_guard() -> None:
     sys.addaudithook(hook)
 
 
+def _seed_random() -> None:
+    """Start ``random`` and ``numpy.random`` (both preloaded) from :data:`CHECK_RANDOM_SEED`."""
+    for name in ("random", "numpy.random"):
+        module = sys.modules.get(name)
+        seed = getattr(module, "seed", None)
+        if callable(seed):
+            seed(CHECK_RANDOM_SEED)
+
+
 def _guard_on():
     """Turn the guard on for this run; its token."""
     token = object()
@@ -1277,7 +1290,9 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
     try:
         try:
             code = compile(source, FILENAME, "exec", dont_inherit=True)
-        except (SyntaxError, ValueError) as error:
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+            # RecursionError, MemoryError: an expression nested too deeply for Python's compiler or parser
+            # (thousands of `+` or `-` in a row), which the learner reads as Python says it
             result["status"] = "error"
             result["traceback"], result["error_line"] = (
                 format_error(error) if isinstance(error, SyntaxError) else (f"{type(error).__name__}: {error}\n", None)
@@ -1311,6 +1326,7 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
         sys.setrecursionlimit = _capped_setrecursionlimit  # put back by _restore(sandbox)
         try:
             if check:
+                _seed_random()
                 _LEARNER_DEPTH.depth = _depth(_getframe(0))
                 guard = _guard_on()
                 _hide_garbage()

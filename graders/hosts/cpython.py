@@ -62,7 +62,7 @@ _BOOT = (
 )
 
 
-def _limits(cpu_seconds: int):
+def _limits(cpu_seconds: int, scratch: str | None = None):
     def apply() -> None:  # pragma: no cover - runs in the child
         try:
             import resource
@@ -71,9 +71,22 @@ def _limits(cpu_seconds: int):
             resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
         except (ImportError, ValueError, OSError):
             pass
-        _confine()
+        _confine(scratch)
 
     return apply
+
+
+def _scratch() -> str:
+    """A new private folder for one run: the only place its code may write files (see :func:`_landlock`)."""
+    import tempfile
+
+    return tempfile.mkdtemp(prefix="werkbank-run-")
+
+
+def _remove(scratch: str) -> None:
+    import shutil
+
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 _PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 4, 24, 38
@@ -101,22 +114,72 @@ def undumpable() -> None:
         libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
-def _confine() -> None:  # pragma: no cover - runs in the child
+def _confine(scratch: str | None = None) -> None:  # pragma: no cover - runs in the child
     """Take from a run's process whatever would let learner code reach the processes that grade it (Linux): it can
     never gain privileges (setuid programs), and, running as root, it drops every capability, now and for any
-    program it starts, so the undumpable grading processes are out of its reach like another user's."""
+    program it starts, so the undumpable grading processes are out of its reach like another user's. Then
+    :func:`_landlock` keeps it, and every program it starts, from writing files outside ``scratch`` and from
+    signalling any process outside the run."""
     libc = _libc()
     if libc is None:
         return
     import ctypes
 
     libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    if os.geteuid() != 0:
-        return
-    for cap in range(64):  # the bounding set: nothing regained through exec (past the last capability: EINVAL)
-        libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
-    header = (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0)
-    libc.capset(header, (ctypes.c_uint32 * 6)())  # effective, permitted, inheritable: none
+    if os.geteuid() == 0:
+        for cap in range(64):  # the bounding set: nothing regained through exec (past the last capability: EINVAL)
+            libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
+        header = (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0)
+        libc.capset(header, (ctypes.c_uint32 * 6)())  # effective, permitted, inheritable: none
+    _landlock(libc, scratch)
+
+
+#: Landlock's system calls (the same number on every Linux architecture) and its rights that change the file system:
+#: writing, truncating, removing, making and linking (``LANDLOCK_ACCESS_FS_*``; REFER from ABI 2, TRUNCATE from 3).
+_LANDLOCK_CREATE, _LANDLOCK_ADD_RULE, _LANDLOCK_RESTRICT = 444, 445, 446
+_LANDLOCK_WRITES = sum(1 << bit for bit in (1, 4, 5, 6, 7, 8, 9, 10, 11, 12))
+_LANDLOCK_REFER, _LANDLOCK_TRUNCATE = 1 << 13, 1 << 14
+_LANDLOCK_FILE_WRITES = (1 << 1) | _LANDLOCK_TRUNCATE  # what a rule on a single file may allow
+#: ABI 6: signals and abstract Unix sockets only within the run's own processes.
+_LANDLOCK_SCOPES = (1 << 0) | (1 << 1)
+
+
+def _landlock(libc, scratch: str | None) -> bool:  # pragma: no cover - runs in the child
+    """Confine this process and every program it starts with Landlock (Linux 5.13 and later): no file is written,
+    truncated, made or removed outside ``scratch`` (and /dev/null), and, from ABI 6 (Linux 6.12), no signal reaches a
+    process outside them. So a run can neither change the checkout (a reference solution, a grader, the prepared
+    cases a later grade reads) nor stop or kill the grading processes or another grade's run, whatever it starts.
+    Reading stays open, as the README says. False where the kernel has no Landlock: the limits above still hold."""
+    import ctypes
+
+    def call(number, *args):
+        return libc.syscall(ctypes.c_long(number), *args)
+
+    abi = call(_LANDLOCK_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))  # LANDLOCK_CREATE_RULESET_VERSION
+    if abi < 1:
+        return False
+    writes = _LANDLOCK_WRITES | (_LANDLOCK_REFER if abi >= 2 else 0) | (_LANDLOCK_TRUNCATE if abi >= 3 else 0)
+    attr = (ctypes.c_uint64 * 3)(writes, 0, _LANDLOCK_SCOPES if abi >= 6 else 0)
+    size = 24 if abi >= 6 else 16 if abi >= 4 else 8  # the struct as this ABI knows it
+    ruleset = call(_LANDLOCK_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
+    if ruleset < 0:
+        return False
+    try:
+        allowed = [(scratch, writes, os.O_DIRECTORY)] if scratch else []
+        allowed.append((os.devnull, _LANDLOCK_FILE_WRITES & writes, 0))
+        for path, rights, flags in allowed:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC | flags)
+            except OSError:
+                continue
+            try:
+                rule = ctypes.create_string_buffer(struct.pack("=Qi", rights, fd), 12)  # landlock_path_beneath_attr
+                call(_LANDLOCK_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(1), rule, ctypes.c_uint32(0))
+            finally:
+                os.close(fd)
+        return call(_LANDLOCK_RESTRICT, ctypes.c_int(ruleset), ctypes.c_uint32(0)) == 0
+    finally:
+        os.close(ruleset)
 
 
 def _timed_out() -> dict:
@@ -160,28 +223,38 @@ _FLAGS = ("-s", "-P")
 
 
 def _child_env() -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "WERKBANK_"))}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["PYTHONHASHSEED"] = "0"
     return env
 
 
-def run(source: str, plan: dict, *, on_output=None, time_limit: float | None = None, trusted: bool = False) -> dict:
+def run(
+    source: str,
+    plan: dict,
+    *,
+    on_output=None,
+    time_limit: float | None = None,
+    trusted: bool = False,
+    wall: float | None = None,
+) -> dict:
     """Run ``source`` under ``plan`` in a fresh process (the host interface; ``on_output`` is not streamed here).
-    ``time_limit`` defaults to the plan's; ``{"status": "timeout"}`` when the run takes longer. ``trusted``: the
-    lesson author's program (a declared mistake), run by a zygote of its own, never the one learners' runs fork from
-    (whose memory would then hold that program's source and results)."""
+    ``time_limit`` (CPU seconds) defaults to the plan's; ``{"status": "timeout"}`` when the run takes longer, or
+    longer than ``wall`` seconds on the clock (default: WALL_FACTOR times the limit and WALL_ALLOWANCE more), whatever
+    process the run ends up in. ``trusted``: the lesson author's program (a declared mistake), run by a zygote of its
+    own, never the one learners' runs fork from (whose memory would then hold that program's source and results)."""
     limit = float(time_limit if time_limit is not None else plan.get("time_limit", DEFAULT_TIME_LIMIT))
+    end = time.monotonic() + (float(wall) if wall is not None else limit * WALL_FACTOR + WALL_ALLOWANCE)
     request = json.dumps({"source": source, "plan": plan}).encode()
     kind = "trusted" if trusted else "learner"
     zygote = _Zygote.mine(kind)
     if zygote is not None:
         try:
-            return zygote.run(request, limit)
+            return zygote.run(request, limit, end)
         except _ZygoteGone:
             # this run starts its own interpreter; the next one another zygote, unless this one never forked
             _Zygote.forget(kind, broken=zygote.forks == 0)
-    return _run_fresh(request, limit)
+    return _run_fresh(request, limit, end)
 
 
 def _answer(status: int, data: bytes, stderr: bytes) -> dict:
@@ -204,8 +277,16 @@ def _answer(status: int, data: bytes, stderr: bytes) -> dict:
     }
 
 
-def _run_fresh(request: bytes, limit: float) -> dict:
+def _run_fresh(request: bytes, limit: float, end: float) -> dict:
     """One run in an interpreter started for it."""
+    scratch = _scratch()
+    try:
+        return _run_fresh_in(request, limit, end, scratch)
+    finally:
+        _remove(scratch)
+
+
+def _run_fresh_in(request: bytes, limit: float, end: float, scratch: str) -> dict:
     read_fd, write_fd = os.pipe()
     process = subprocess.Popen(
         [sys.executable, *_FLAGS, "-c", _BOOT.format(root=str(ROOT)), str(write_fd)],
@@ -214,8 +295,8 @@ def _run_fresh(request: bytes, limit: float) -> dict:
         stderr=subprocess.PIPE,
         pass_fds=(write_fd,),
         cwd=os.path.abspath(os.sep),
-        env=_child_env(),
-        preexec_fn=_limits(math.ceil(limit + STARTUP_ALLOWANCE)),
+        env={**_child_env(), "TMPDIR": scratch},
+        preexec_fn=_limits(math.ceil(limit + STARTUP_ALLOWANCE), scratch),
         start_new_session=hasattr(os, "setsid"),  # its own process group: what it starts ends with it
     )
     os.close(write_fd)
@@ -236,7 +317,7 @@ def _run_fresh(request: bytes, limit: float) -> dict:
         pass
     timed_out = False
     try:
-        process.wait(timeout=limit * WALL_FACTOR + WALL_ALLOWANCE)
+        process.wait(timeout=max(0.0, end - time.monotonic()))
     except subprocess.TimeoutExpired:
         timed_out = True
     _end_group(process.pid, process.kill)
@@ -340,7 +421,8 @@ class _Zygote:
             out += chunk
         return bytes(out)
 
-    def run(self, request: bytes, limit: float) -> dict:
+    def run(self, request: bytes, limit: float, end: float) -> dict:
+        """The run of ``request`` (CPU seconds ``limit``, ending by the clock's ``end`` at the latest) in a child."""
         cpu = math.ceil(limit + STARTUP_ALLOWANCE)
         try:
             self.process.stdin.write(_HEADER.pack(len(request), cpu) + request)
@@ -351,9 +433,8 @@ class _Zygote:
         if pid <= 0:
             raise _ZygoteGone("the zygote could not fork")
         self.forks += 1
-        deadline = time.monotonic() + limit * WALL_FACTOR + WALL_ALLOWANCE
         try:
-            reply = self._read(_REPLY.size, deadline)
+            reply = self._read(_REPLY.size, end)
         except TimeoutError:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -365,6 +446,9 @@ class _Zygote:
             except (TimeoutError, _ZygoteGone, struct.error):
                 _Zygote.forget(self.kind)
             return _timed_out()
+        except _ZygoteGone:
+            _end_group(pid, lambda: None)  # the zygote's sweep died with it: the run it forked ends here
+            raise
         status, data_size, err_size = _sizes(reply)
         try:  # the zygote writes the whole answer at once
             data = self._read(data_size, time.monotonic() + KILL_GRACE)
@@ -416,15 +500,17 @@ def zygote_main() -> None:  # pragma: no cover - runs in the zygote
         body = requests.read(size)
         result_r, result_w = os.pipe()
         err_r, err_w = os.pipe()
+        scratch = _scratch()
         pid = os.fork()
         if pid == 0:
-            _forked_child(body, int(cpu), result_r, result_w, err_r, err_w)
+            _forked_child(body, int(cpu), result_r, result_w, err_r, err_w, scratch)
         os.close(result_w)
         os.close(err_w)
         answers.write(_PID.pack(pid))
         answers.flush()
         status, data, err = _drain_both(result_r, err_r, pid)
         _sweep(pid)
+        _remove(scratch)
         answers.write(_REPLY.pack(status, len(data), len(err)) + data + err)
         answers.flush()
 
@@ -497,9 +583,10 @@ def _sweep(pid: int) -> None:  # pragma: no cover - runs in the zygote
 
 
 def _forked_child(
-    body: bytes, cpu: int, result_r: int, result_w: int, err_r: int, err_w: int
+    body: bytes, cpu: int, result_r: int, result_w: int, err_r: int, err_w: int, scratch: str
 ) -> None:  # pragma: no cover - runs in the forked child
-    """A run in a child of the zygote: limits, fresh standard streams and random state, then exit."""
+    """A run in a child of the zygote: limits, fresh standard streams and random state, its own folder for temporary
+    files (``scratch``), then exit."""
     try:
         os.setpgid(0, 0)  # a process group of its own, which the zygote ends after the run
         os.close(result_r)
@@ -510,7 +597,10 @@ def _forked_child(
         os.dup2(err_w, 2)
         for fd in (null, err_w):
             os.close(fd)
-        _limits(cpu)()
+        import tempfile
+
+        os.environ["TMPDIR"] = tempfile.tempdir = scratch
+        _limits(cpu, scratch)()
         for name in ("random", "numpy.random"):  # random state the zygote made is this child's own again
             module = sys.modules.get(name)
             if module is not None:
