@@ -76,17 +76,22 @@ def _limits(cpu_seconds: int, scratch: str | None = None):
     return apply
 
 
-def _scratch() -> str:
-    """A new private folder for one run: the only place its code may write files (see :func:`_landlock`)."""
+def _scratch() -> str | None:
+    """A new private folder for one run: the only place its code may write files (see :func:`_landlock`). None when
+    none can be made (no writable temporary folder): the run then writes nowhere."""
     import tempfile
 
-    return tempfile.mkdtemp(prefix="werkbank-run-")
+    try:
+        return tempfile.mkdtemp(prefix="werkbank-run-")
+    except OSError:
+        return None
 
 
-def _remove(scratch: str) -> None:
+def _remove(scratch: str | None) -> None:
     import shutil
 
-    shutil.rmtree(scratch, ignore_errors=True)
+    if scratch:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 _PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 4, 24, 38
@@ -286,7 +291,7 @@ def _run_fresh(request: bytes, limit: float, end: float) -> dict:
         _remove(scratch)
 
 
-def _run_fresh_in(request: bytes, limit: float, end: float, scratch: str) -> dict:
+def _run_fresh_in(request: bytes, limit: float, end: float, scratch: str | None) -> dict:
     read_fd, write_fd = os.pipe()
     process = subprocess.Popen(
         [sys.executable, *_FLAGS, "-c", _BOOT.format(root=str(ROOT)), str(write_fd)],
@@ -295,7 +300,7 @@ def _run_fresh_in(request: bytes, limit: float, end: float, scratch: str) -> dic
         stderr=subprocess.PIPE,
         pass_fds=(write_fd,),
         cwd=os.path.abspath(os.sep),
-        env={**_child_env(), "TMPDIR": scratch},
+        env={**_child_env(), **({"TMPDIR": scratch} if scratch else {})},
         preexec_fn=_limits(math.ceil(limit + STARTUP_ALLOWANCE), scratch),
         start_new_session=hasattr(os, "setsid"),  # its own process group: what it starts ends with it
     )
@@ -583,7 +588,7 @@ def _sweep(pid: int) -> None:  # pragma: no cover - runs in the zygote
 
 
 def _forked_child(
-    body: bytes, cpu: int, result_r: int, result_w: int, err_r: int, err_w: int, scratch: str
+    body: bytes, cpu: int, result_r: int, result_w: int, err_r: int, err_w: int, scratch: str | None
 ) -> None:  # pragma: no cover - runs in the forked child
     """A run in a child of the zygote: limits, fresh standard streams and random state, its own folder for temporary
     files (``scratch``), then exit."""
@@ -599,7 +604,8 @@ def _forked_child(
             os.close(fd)
         import tempfile
 
-        os.environ["TMPDIR"] = tempfile.tempdir = scratch
+        if scratch:
+            os.environ["TMPDIR"] = tempfile.tempdir = scratch
         _limits(cpu, scratch)()
         for name in ("random", "numpy.random"):  # random state the zygote made is this child's own again
             module = sys.modules.get(name)
