@@ -83,6 +83,23 @@ def test_both_hosts_give_the_same_result_for_a_check():
         assert ours == theirs and ours["outcomes"]
 
 
+def test_a_check_that_draws_random_numbers_draws_the_same_in_both_hosts():
+    """Every Check starts ``random`` and numpy's global generator from one seed (runner.CHECK_RANDOM_SEED), so code
+    that draws from them gets the same outcomes, and verdict, in CPython and in Pyodide, and on every Check."""
+    plan = prepared_checkpoint(load_lesson("retrieval-evaluation").checkpoint("1"))["plan"]
+    source = (
+        "import random\nimport numpy as np\n\n"
+        "def recall_at_k(ranking, relevant, k):\n    return random.random() + float(np.random.random())\n"
+    )
+    ours, theirs, again = (
+        _same(cpython.run(source, plan)),
+        _same(pyodide.run(source, plan)),
+        _same(cpython.run(source, plan)),
+    )
+    drawn = [o.get("value") for o in ours["outcomes"]]
+    assert ours == theirs == again and len(set(map(repr, drawn))) > 100
+
+
 def test_streamed_output_is_the_output():
     """on_output: the Pyodide host streams what the run prints (the CPython host may not stream at all)."""
     seen = []
