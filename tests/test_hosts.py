@@ -66,6 +66,8 @@ RUNS = {
         {"mode": "run"},
     ),
     "exit": ("import sys\nsys.exit(3)\n", {"mode": "run"}),
+    # nested too deeply for a browser worker's stack (runner.too_deeply_nested): the same SyntaxError in both
+    "nested-too-deeply": ("x = " + "[" * 120 + "]" * 120 + "\n", {"mode": "run"}),
 }
 
 
@@ -85,7 +87,8 @@ def test_both_hosts_give_the_same_result_for_a_check():
 
 def test_a_check_that_draws_random_numbers_draws_the_same_in_both_hosts():
     """Every Check starts ``random`` and numpy's global generator from one seed (runner.CHECK_RANDOM_SEED), so code
-    that draws from them gets the same outcomes, and verdict, in CPython and in Pyodide, and on every Check."""
+    that draws from them gets the same outcomes, and verdict, through both hosts (the command line's child process
+    and the learner worker's entry point) and on every Check."""
     plan = prepared_checkpoint(load_lesson("retrieval-evaluation").checkpoint("1"))["plan"]
     source = (
         "import random\nimport numpy as np\n\n"

@@ -2059,16 +2059,60 @@ def test_every_check_starts_random_from_one_seed_and_a_run_does_not(prepared):
     assert len(runs) == 3
 
 
+DEEP = {
+    "plus": lambda n: "x = " + "+".join(["1"] * n) + "\n",
+    "minus": lambda n: "x = " + "-" * n + "1\n",
+    "not": lambda n: "x = " + "not " * n + "1\n",
+    "brackets": lambda n: "x = " + "[" * (n // 20) + "]" * (n // 20) + "\n",
+    "calls": lambda n: "f = lambda: f\nx = f" + "()" * n + "\n",
+    "indexes": lambda n: "x = [0]\nx[0] = x\ny = x" + "[0]" * n + "\n",
+    "lambdas": lambda n: "x = (" + "lambda: " * (n // 2) + "1)\n",  # `lambda` and its colon
+    "attributes": lambda n: "x = int" + ".real" * n + "\n",
+    "in a call": lambda n: "print(1, 2, " + "+".join(["1"] * n) + ")\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEEP))
+def test_an_expression_nested_too_deeply_is_a_syntax_error_on_its_line_in_every_runtime(prepared, name):
+    """Python's parser and compiler recurse once per level of an expression: a browser worker's stack overflows (a
+    fatal crash of Pyodide) at 200 nested brackets or a few thousand operators in a row, where CPython goes on or
+    raises RecursionError. Every runtime refuses such code alike, before compiling it: a SyntaxError on its line."""
+    head = "def total(xs):\n    return 0.0\n\n"
+    source = head + DEEP[name](1200)
+    result = runner.run(source, prepared["plan"])
+    assert result["status"] == "error" and result["syntax_error"], result
+    assert "nested too deeply" in result["traceback"] and result["error_line"] == source.count("\n")
+    assert runner.too_deeply_nested(head + DEEP[name](600)) is None  # the same construct, half as deep, is fine
+
+
+def test_nesting_as_programs_are_written_is_never_refused():
+    """Long flat data (literals of thousands of items), and every Python file of this repository's graders, lessons
+    and command, and of the standard library's json and email packages: none is refused."""
+    import email.message
+    import pathlib
+
+    table = ", ".join(f"-{i}.5 + {i}" for i in range(5000))
+    mapping = ", ".join(f"'k{i}': (1, [2, {{3: -4}}])" for i in range(3000))
+    assert runner.too_deeply_nested(f"TABLE = [{table}]\nD = {{{mapping}}}\n") is None
+    here = pathlib.Path(__file__).resolve().parents[1]
+    files = [*here.glob("graders/**/*.py"), *here.glob("exercises/**/*.py"), *here.glob("werkbank/*.py")]
+    for package in (json, email.message):
+        files += pathlib.Path(package.__file__).parent.glob("*.py")
+    assert len(files) > 50
+    assert [str(p) for p in files if runner.too_deeply_nested(p.read_text(encoding="utf-8", errors="replace"))] == []
+
+
 @pytest.mark.parametrize(
     "source",
-    ["x = " + "-" * 100_000 + "1\n", "x = " + "+".join(["1"] * 200_000) + "\n"],
+    ["x = " + "-" * 100_000 + "1\n", "x = " + "+".join(["1"] * 5_000) + "\n"],
     ids=["parser", "compiler"],
 )
-def test_code_nested_too_deeply_to_compile_is_an_error_not_a_crash(prepared, source):
-    """Python's parser and compiler give up on expressions nested thousands deep with MemoryError or
-    RecursionError; the run says so as it says a SyntaxError, and grading's own parse of the names does not raise."""
+def test_what_python_itself_cannot_compile_is_still_an_error_not_a_crash(prepared, monkeypatch, source):
+    """Past the engine's own limit, Python's parser and compiler give up with MemoryError or RecursionError; the run
+    says so as it says a SyntaxError, and grading's own parse of the names does not raise."""
     from werkbank.grading import _top_level_names
 
+    monkeypatch.setattr(runner, "NESTING_LIMIT", 10**9)
     result = runner.run(source, prepared["plan"])
     assert result["status"] == "error"
     assert result["traceback"].split(":")[0] in ("MemoryError", "RecursionError")

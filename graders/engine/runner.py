@@ -972,10 +972,81 @@ def _reading(result) -> str | None:
 _builtin_repr = builtins.repr
 
 
+#: How deeply learner code may nest one expression, in :func:`too_deeply_nested`'s measure: Python's parser and
+#: compiler recurse once per level, and a browser worker's stack is far smaller than a process's (Pyodide in Chromium
+#: overflows it, a fatal crash, at 200 nested brackets or ~3000 operators in a row, where CPython goes on or raises).
+#: Refused the same way in every runtime, well below both, well above any program written by hand.
+NESTING_LIMIT = 1000
+#: What one bracket inside another counts towards :data:`NESTING_LIMIT` (a level of the parser's grammar is ~15
+#: recursive calls deep; one more operator in a chain, one level of the tree, counts 1).
+BRACKET_WEIGHT = 20
+_OPENING, _CLOSING = frozenset("([{"), frozenset(")]}")
+#: Names that nest what follows them (``not not x``, ``lambda: lambda: ...``, ``a if b else c if d else ...``).
+_NESTING_WORDS = frozenset({"not", "lambda", "await", "if", "else", "and", "or", "in", "is", "for", "yield"})
+
+
+def too_deeply_nested(source: str, filename: str = FILENAME) -> SyntaxError | None:
+    """A SyntaxError (with its line) for the first expression of ``source`` that nests deeper than
+    :data:`NESTING_LIMIT`, or None. Read from the tokens, which Python makes without recursion: each bracket open
+    around a point counts :data:`BRACKET_WEIGHT`, and each operator, nesting keyword or closed bracket (a call, an
+    index) since the last comma, ``=`` or end of statement at its bracket level counts 1. Source that does not
+    tokenize is left to ``compile``, which says what is wrong."""
+    import tokenize
+
+    levels = [0]  # per open bracket, the chain counted since its last separator (the first: outside every bracket)
+    kinds = [""]
+    chain = 0  # sum(levels)
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            kind, text = token.type, token.string
+            if kind == tokenize.NEWLINE:
+                levels, kinds, chain = [0], [""], 0
+                continue
+            if kind == tokenize.OP:
+                if text in _OPENING:
+                    levels.append(0)
+                    kinds.append(text)
+                elif text in _CLOSING:
+                    if len(levels) > 1:
+                        chain -= levels.pop()
+                        kinds.pop()
+                    levels[-1] += 1
+                    chain += 1
+                elif text in (",", ";") or (text == ":" and kinds[-1] in ("{", "[")) or _assigns(text):
+                    chain -= levels[-1]
+                    levels[-1] = 0
+                else:
+                    levels[-1] += 1
+                    chain += 1
+            elif kind == tokenize.NAME and text in _NESTING_WORDS:
+                levels[-1] += 1
+                chain += 1
+            else:
+                continue
+            if chain + BRACKET_WEIGHT * (len(levels) - 1) > NESTING_LIMIT:
+                line, column = token.start
+                return SyntaxError(
+                    f"expression nested too deeply (over {NESTING_LIMIT} operators in a row, or "
+                    f"{NESTING_LIMIT // BRACKET_WEIGHT} brackets inside one another): split it into smaller steps",
+                    (filename, line, column + 1, token.line),
+                )
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return None
+
+
+def _assigns(text: str) -> bool:
+    """Whether the operator ``text`` is ``=`` or an augmented assignment (``+=``), which ends a chain."""
+    return text.endswith("=") and text not in ("==", "!=", "<=", ">=")
+
+
 def _compile_after(snippet: str):
     """``(statements code, last expression code or None)`` of a plan's ``after`` snippet."""
     import ast
 
+    deep = too_deeply_nested(snippet, AFTER_FILENAME)
+    if deep is not None:
+        raise deep
     tree = ast.parse(snippet, AFTER_FILENAME)
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
@@ -1289,6 +1360,9 @@ def _run(source: str, plan: dict, on_output, on_progress) -> dict:
     failure = None
     try:
         try:
+            deep = too_deeply_nested(source)
+            if deep is not None:
+                raise deep
             code = compile(source, FILENAME, "exec", dont_inherit=True)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
             # RecursionError, MemoryError: an expression nested too deeply for Python's compiler or parser

@@ -159,6 +159,18 @@ def test_endless_recursion_gives_a_short_recursionerror(iso):
     assert_next_run_works(iso)
 
 
+def test_an_expression_nested_too_deeply_is_a_syntax_error_not_a_crash(iso):
+    """200 brackets inside one another overflow a browser worker's stack inside Python's parser (a fatal crash of
+    Pyodide, where CPython goes on): the engine refuses it before compiling, the same SyntaxError as on the command
+    line, and the page says which line."""
+    code = "x = 1\ny = " + "[" * 200 + "]" * 200 + "\nprint(y)\n"
+    state, text, out = run(iso, "try", code)
+    assert state == "error" and CRASHED not in text, (state, text)
+    assert "SyntaxError" in out and "nested too deeply" in out, out[-500:]
+    assert iso.locator('[data-warning="runtime_crashed"]').count() == 0
+    assert_next_run_works(iso)
+
+
 def test_deep_recursion_with_raised_limit_restarts_or_raises(iso):
     code = "import sys\nsys.setrecursionlimit(10**6)\n\ndef f(n):\n    return f(n + 1)\n\nf(0)\n"
     state, text, out = run(iso, "try", code)
