@@ -205,6 +205,23 @@ def test_a_python_error_in_the_learners_code_is_explained_first_with_its_line(le
     assert line.count() == 1 and "claim_statsu" in line.inner_text()
 
 
+def test_a_syntax_error_after_carried_over_code_is_said_on_the_editors_line_only(lesson_pages):
+    """Checkpoint 3 of perplexity-calibration runs after checkpoint 2's code: Python's line of a syntax error is a line
+    of that composed source, and the verdict once said it ("a syntax error on line 24") beside the right one."""
+    page = lesson_pages("perplexity-calibration", "en")
+    replace_code(page, "3", "import numpy as np\n\nx = 1\ny = (\n")
+    click(page, "3", "check")
+    assert wait_verdict(page, "3")[0] == "error"
+    verdict = section(page, "3").locator("[data-verdict]")
+    box = verdict.locator(".python-error")
+    assert box.get_attribute("data-python-error") == "SyntaxError"
+    assert box.locator(".python-error-title").inner_text() == "SyntaxError on line 4 of your code"
+    shown = verdict.inner_text()
+    assert "line 4" in shown and not any(f"line {n}" in shown for n in range(5, 200)), shown
+    line = section(page, "3").locator("[data-editor] .cm-error-line")
+    assert line.count() == 1 and "y = (" in line.inner_text()
+
+
 def test_hints_are_revealed_one_at_a_time_and_remembered(save_data_page, isolated_server):
     page = save_data_page
     open_lesson(page, isolated_server, ready="editors")
