@@ -420,6 +420,23 @@ def test_a_link_or_image_the_built_site_does_not_have_is_named_with_its_line(new
     assert all(re.match(r"^.*hint\.en\.md:\d+: ", p) for p in problems)
 
 
+def test_a_power_written_as_python_writes_it_outside_backticks_is_named_with_its_line(new_lesson):
+    """``2**63`` in a task's text is markdown's bold: the page showed "263" and the rest of the line in bold. In a code
+    span, a code block or math it is fine, and so is bold written as bold."""
+    folder = new_lesson()
+    task = folder / "01-mean" / "task.en.md"
+    task.write_text(
+        task.read_text(encoding="utf-8")
+        + "\nA sum past 2**63 wraps, and so does x**(n).\n\nIn code `2**63` is fine, as is $2^{63}$, and **bold**.\n"
+        "\n```python\nbig = 2**63\n```\n",
+        encoding="utf-8",
+    )
+    problems = [p for p in lint(folder) if "read as bold" in p]
+    assert len(problems) == 2, problems
+    one_line_naming(problems, "01-mean/task.en.md", "'2**6' is read as bold")
+    assert all(re.match(r"^.*task\.en\.md:\d+: ", p) for p in problems)
+
+
 def test_a_misspelt_entry_is_named_on_the_reference_with_did_you_mean_and_its_cases_in_one_line(new_lesson):
     """entry = ["maen"]: the reference, the starter and every case of the checkpoint disagree with it. The reference's
     line says what was probably meant, and the cases calling "mean" are one line, not one per case."""

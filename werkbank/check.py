@@ -451,7 +451,29 @@ def _markdown_problems(text: str, path: Path, lang: str, checkpoints, *, hints: 
                 ]
     except MarkdownError as error:
         return [str(error).replace("\n", " ")]
-    return _dead_links(html, text, source)
+    return _power_problems(text, source) + _dead_links(html, text, source)
+
+
+#: Code blocks, code spans and math, where ``**`` is Python's or TeX's, not markdown's.
+_LITERAL = re.compile(r"```.*?```|`[^`\n]*`|\$[^$\n]*\$", re.S)
+#: ``**`` between a digit or bracket and a letter, digit or bracket (``2**63``, ``x**2``, ``x**(n)``): markdown's
+#: bold, never a power. (Bold inside a word, as Arabic writes it after a one-letter word, has no digit or bracket.)
+_POWER = re.compile(r"[0-9)\]]\*\*[A-Za-z0-9_(\[]|[A-Za-z0-9_)\]]\*\*[0-9(\[]")
+
+
+def _power_problems(text: str, source: str) -> list[str]:
+    """A power written as Python writes it (``2**63``) outside a code span: markdown reads its ``**`` as bold, so the
+    page shows "263" and sets what follows in bold."""
+    plain = _LITERAL.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)  # the same lines, the literals blanked
+    problems = []
+    for found in _POWER.finditer(plain):
+        line = plain.count("\n", 0, found.start()) + 1
+        shown = text[found.start() : found.end()]
+        problems.append(
+            f"{source}:{line}: {shown!r} is read as bold (markdown's **), not a power: put it in backticks "
+            "(`2**63`) or write 2⁶³"
+        )
+    return problems
 
 
 #: A link from a lesson page (lessons/<id>/<lang>.html) to another lesson's page: the only relative target the build
