@@ -80,7 +80,13 @@ export function validateProgress(doc, dropped = null) {
       continue;
     }
     const entry = { checkpoints: {}, drafts: {} };
-    for (const [cp, rec] of Object.entries(lesson.checkpoints || {})) {
+    // a record's parts must be objects: Object.entries("abc") would read a text's letters as drafts of "0", "1", ...
+    const part = (name) => {
+      if (lesson[name] == null || isObject(lesson[name])) return lesson[name] || {};
+      bad(`lesson ${id} ${name} must be an object`);
+      return {};
+    };
+    for (const [cp, rec] of Object.entries(part("checkpoints"))) {
       if (!isObject(rec)) {
         bad(`lesson ${id} checkpoint ${cp} must be an object`);
         continue;
@@ -101,7 +107,7 @@ export function validateProgress(doc, dropped = null) {
       if (Number.isInteger(rec.hints) && rec.hints > 0) entry.checkpoints[cp].hints = rec.hints;
       if (rec.solutionFirst === true && passedAt) entry.checkpoints[cp].solutionFirst = true;
     }
-    for (const [cp, draft] of Object.entries(lesson.drafts || {})) {
+    for (const [cp, draft] of Object.entries(part("drafts"))) {
       if (typeof draft !== "string") {
         bad(`lesson ${id} draft ${cp} must be text`);
         continue;

@@ -80,6 +80,27 @@ test("one damaged field costs only its own part: the rest is kept, and the whole
   assert.throws(() => validateProgress(JSON.parse(raw)), /must be an object/); // an import is refused as a whole
 });
 
+test("drafts or checkpoints stored as a text or a list are damaged, not read letter by letter", () => {
+  const at = "2026-12-01T10:00:00.000Z";
+  for (const damaged of ["abc", ["x", "y"], 7]) {
+    const raw = JSON.stringify({
+      version: 1,
+      lessons: {
+        les: { checkpoints: { 1: pass(at) }, drafts: damaged },
+        other: { checkpoints: damaged, drafts: { 1: "# mine" } },
+      },
+    });
+    const storage = new FakeStorage({ [KEY]: raw });
+    const store = new ProgressStore(storage);
+    assert.deepEqual(store.warnings, ["storage_warning_partly"]);
+    for (const cp of ["0", "1", "2"]) assert.equal(store.draft("les", cp), null);
+    assert.equal(store.passedCount("les", ["1"]), 1); // the lesson's well-formed part is kept
+    assert.equal(store.passedCount("other", ["0", "1"]), 0);
+    assert.equal(store.draft("other", "1"), "# mine");
+    assert.throws(() => validateProgress(JSON.parse(raw)), /must be an object/);
+  }
+});
+
 test("damaged progress with no room to set it aside stays as it was, and Reset all clears it", () => {
   const raw = JSON.stringify({ version: 1, lessons: { les: { checkpoints: { 1: "yes" } } } });
   const storage = new FakeStorage({ [KEY]: raw });
