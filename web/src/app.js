@@ -13,7 +13,7 @@ import {
 } from "./progress.js";
 import { Runtime, runtimeAttribute, takeEarlyWorker } from "./runtime.js";
 import { mayReload, registerServiceWorker, reloadedIntoIsolation } from "./offline.js";
-import { KEY, ProgressStore, readImport, VerdictStore } from "./storage.js";
+import { KEY, ProgressStore, readImport, recoverFromVerdicts, VerdictStore } from "./storage.js";
 import { setupSymbolBar } from "./symbols.js";
 import { setupTheme } from "./theme.js";
 
@@ -319,6 +319,7 @@ function main() {
   const lang = pageLang();
   const store = new ProgressStore();
   const verdicts = new VerdictStore();
+  recoverFromVerdicts(store, verdicts);
   showStoreWarnings(store);
   window.addEventListener("storage", (event) => {
     if (event.key === KEY || event.key === null) store.syncFromStorage();

@@ -236,7 +236,6 @@ export class CheckpointView {
     const keys = section.querySelector(".keys");
     this.describedBy = keys ? keys.id : "";
 
-    this._recover();
     const saved = store.draft(lesson.id, this.key);
     this.initialText = saved !== null ? saved : data ? data.starter : "";
     // the text this tab last took from storage (loaded, followed, or chosen): an editor that still holds it has
@@ -945,23 +944,6 @@ export class CheckpointView {
       onTraceCase: this.traceBox ? (c) => this.traceCase(c) : null,
       idPrefix: this.section.id || `cp-${this.key}`,
     };
-  }
-
-  /**
-   * Stored progress found damaged was set aside and the page started clean, but the last verdict of this checkpoint
-   * is kept apart (VerdictStore) with the code it checked: that code comes back as the draft, and a pass as a pass,
-   * so the page does not show "passed" beside "not started" and loses nothing it still has.
-   */
-  _recover() {
-    const { store, lesson, data } = this;
-    if (!data || !this.page.verdicts) return;
-    if (!store.warnings.some((w) => w === "storage_warning_corrupt" || w === "storage_warning_partly")) return;
-    const kept = this.page.verdicts.get(lesson.id, data.id);
-    if (!kept || typeof kept.code !== "string" || !kept.code) return;
-    if (store.draft(lesson.id, this.key) === null) store.saveDraft(lesson.id, this.key, kept.code);
-    if (kept.verdict && kept.verdict.status === "pass" && !store.isPassed(lesson.id, data.id)) {
-      store.markPassed(lesson.id, data.id, kept.code);
-    }
   }
 
   /** Show the verdict of the last Check again after a reload (storage.js VerdictStore), saying when it was given

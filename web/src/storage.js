@@ -660,6 +660,19 @@ export class VerdictStore {
     this._save(all);
   }
 
+  /** Every kept verdict, as [lesson, checkpoint, entry] (entries as get() returns them). */
+  entries() {
+    const out = [];
+    for (const [lesson, cps] of Object.entries(this._all())) {
+      if (!isObject(cps)) continue;
+      for (const cp of Object.keys(cps)) {
+        const entry = this.get(lesson, cp);
+        if (entry) out.push([lesson, cp, entry]);
+      }
+    }
+    return out;
+  }
+
   /** Forget the kept verdict of one checkpoint (one the page could not show). */
   forget(lesson, cp) {
     const all = this._all();
@@ -685,5 +698,21 @@ export class VerdictStore {
     } catch {
       /* nothing to do */
     }
+  }
+}
+
+/**
+ * Damaged progress found on this load was set aside and the page started clean, but the last verdict of each
+ * checkpoint is kept apart (VerdictStore) with the code it checked: that code comes back as the checkpoint's draft
+ * where it has none, and a pass as a pass, so no page shows "passed" beside "not started" and nothing is lost that is
+ * still held. Every page does it as it loads, so what comes back does not depend on which page is opened first (the
+ * damage is set aside, and so seen, only once).
+ */
+export function recoverFromVerdicts(store, verdicts) {
+  if (!store.warnings.some((w) => w === "storage_warning_corrupt" || w === "storage_warning_partly")) return;
+  for (const [lesson, cp, kept] of verdicts.entries()) {
+    if (typeof kept.code !== "string" || !kept.code || !/^[a-z0-9][a-z0-9-]*$/.test(lesson)) continue;
+    if (store.draft(lesson, cp) === null) store.saveDraft(lesson, cp, kept.code);
+    if (kept.verdict.status === "pass" && !store.isPassed(lesson, cp)) store.markPassed(lesson, cp, kept.code);
   }
 }

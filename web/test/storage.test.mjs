@@ -10,6 +10,7 @@ import {
   mergeProgress,
   migrate,
   readImport,
+  recoverFromVerdicts,
   validateProgress,
 } from "../src/storage.js";
 
@@ -99,6 +100,27 @@ test("drafts or checkpoints stored as a text or a list are damaged, not read let
     assert.equal(store.draft("other", "1"), "# mine");
     assert.throws(() => validateProgress(JSON.parse(raw)), /must be an object/);
   }
+});
+
+test("damaged progress comes back from the kept verdicts, on whichever page loads first, and only then", () => {
+  const at = "2026-12-01T10:00:00.000Z";
+  const kept = (status, code) => ({ verdict: { status, passed: 1, total: 1 }, timeLimit: 5, code, at });
+  const verdicts = JSON.stringify({
+    les: { 1: kept("pass", "# passing"), 2: kept("fail", "# trying") },
+    other: { 3: kept("pass", "") },
+  });
+  const storage = new FakeStorage({ [KEY]: "{not json", [VERDICTS_KEY]: verdicts });
+  const store = new ProgressStore(storage);
+  recoverFromVerdicts(store, new VerdictStore(storage));
+  assert.equal(store.draft("les", "1"), "# passing");
+  assert.equal(store.draft("les", "2"), "# trying");
+  assert.equal(store.passedCount("les", ["1", "2"]), 1);
+  assert.equal(store.passedCount("other", ["3"]), 0); // no code kept with it: nothing to show as passing
+  // the next page's load finds clean progress: nothing is taken back again (a draft the learner changed stays)
+  store.saveDraft("les", "1", "# changed");
+  const next = new ProgressStore(storage);
+  recoverFromVerdicts(next, new VerdictStore(storage));
+  assert.equal(next.draft("les", "1"), "# changed");
 });
 
 test("damaged progress with no room to set it aside stays as it was, and Reset all clears it", () => {
