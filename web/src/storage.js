@@ -267,8 +267,12 @@ export class ProgressStore {
   }
 
   _memory() {
+    const first = !this.memoryOnly;
     this.memoryOnly = true;
     this._warn("storage_warning_memory");
+    // a write refused as the learner types (a draft) changes nothing the page shows: tell the listeners now, so the
+    // warning is there at once, not only after the next change that repaints (a Check)
+    if (first && this.listeners.size) queueMicrotask(() => this._changed());
   }
 
   /** Read and migrate what is stored; null when nothing usable is there. Sets warnings as a side effect. */

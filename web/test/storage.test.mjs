@@ -123,6 +123,21 @@ test("damaged progress comes back from the kept verdicts, on whichever page load
   assert.equal(next.draft("les", "1"), "# changed");
 });
 
+test("a draft that cannot be written tells the page at once, so its warning shows while the learner types", async () => {
+  const storage = new FakeStorage();
+  const store = new ProgressStore(storage);
+  const seen = [];
+  store.onChange((s) => seen.push([...s.warnings]));
+  storage.failWrites = true;
+  store.saveDraft("les", "1", "# typed");
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(seen, [["storage_warning_memory"]]);
+  assert.equal(store.draft("les", "1"), "# typed"); // kept in memory for this page
+  store.saveDraft("les", "1", "# typed more");
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(seen.length, 1); // said once
+});
+
 test("damaged progress with no room to set it aside stays as it was, and Reset all clears it", () => {
   const raw = JSON.stringify({ version: 1, lessons: { les: { checkpoints: { 1: "yes" } } } });
   const storage = new FakeStorage({ [KEY]: raw });
