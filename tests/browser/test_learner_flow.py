@@ -650,6 +650,29 @@ def test_layout_gives_code_room_and_the_badge_stays_on_the_title_line(browser, i
         context.close()
 
 
+@pytest.mark.parametrize("lesson, lang", [("claims-abstention", "nl"), ("perplexity-calibration", "ar")])
+def test_a_lesson_at_375_px_with_text_at_twice_its_size_scrolls_only_down(browser, plain_server, lesson, lang):
+    """A learner who enlarges the text (WCAG 1.4.4, 1.4.10) on a phone: nothing makes the page wider than the screen
+    (the Task/Code tabs once stayed on one row: 446 px in Dutch, 504 px in Arabic)."""
+    context = browser.new_context(viewport={"width": 375, "height": 740}, service_workers="block")
+    context.add_init_script(SAVE_DATA)
+    context.add_init_script(
+        "document.addEventListener('DOMContentLoaded', () => { document.documentElement.style.fontSize = '200%'; })"
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{plain_server.url}lessons/{lesson}/{lang}.html")
+        page.wait_for_selector("body[data-editors=ready]", state="attached", timeout=60_000)
+        wide = page.evaluate("""() => Array.from(document.querySelectorAll('body *'))
+            .filter(el => el.getBoundingClientRect().width > 0 && el.offsetParent !== null)
+            .filter(el => el.getBoundingClientRect().right > window.innerWidth + 1
+                          || el.getBoundingClientRect().left < -1)
+            .slice(0, 5).map(el => el.className || el.tagName)""")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), wide
+    finally:
+        context.close()
+
+
 def test_the_mobile_home_header_takes_at_most_two_rows(browser, plain_server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="nl-NL", service_workers="block")
     context.add_init_script(SAVE_DATA)
