@@ -401,15 +401,21 @@ def grader_path(module: str) -> Path:
     return grader_root(module).joinpath(*module.split(".")[1:]).with_suffix(".py")
 
 
-def _html_problems(text: str, where: Path, line_offset: int = 0) -> list[str]:
-    """Raw HTML in markdown ``text``: one problem per tag, with its line."""
+def _tokens(text: str) -> list:
+    """Markdown ``text`` as the lint reads it: the site's parser (CommonMark, tables, ``$`` math), with raw HTML kept
+    as tokens of its own so that it can be named."""
     from markdown_it import MarkdownIt
     from mdit_py_plugins.dollarmath import dollarmath_plugin
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     dollarmath_plugin(md, allow_space=False, allow_digits=False, double_inline=True)
+    return md.parse(text)
+
+
+def _html_problems(text: str, where: Path, line_offset: int = 0) -> list[str]:
+    """Raw HTML in markdown ``text``: one problem per tag, with its line."""
     found = []
-    for token in md.parse(text):
+    for token in _tokens(text):
         line = (token.map[0] + 1 + line_offset) if token.map else None
         candidates = (
             [token] if token.type == "html_block" else [t for t in (token.children or []) if t.type == "html_inline"]
@@ -454,25 +460,32 @@ def _markdown_problems(text: str, path: Path, lang: str, checkpoints, *, hints: 
     return _power_problems(text, source) + _dead_links(html, text, source)
 
 
-#: Code blocks, code spans and math, where ``**`` is Python's or TeX's, not markdown's.
-_LITERAL = re.compile(r"```.*?```|`[^`\n]*`|\$[^$\n]*\$", re.S)
-#: ``**`` between a digit or bracket and a letter, digit or bracket (``2**63``, ``x**2``, ``x**(n)``): markdown's
-#: bold, never a power. (Bold inside a word, as Arabic writes it after a one-letter word, has no digit or bracket.)
-_POWER = re.compile(r"[0-9)\]]\*\*[A-Za-z0-9_(\[]|[A-Za-z0-9_)\]]\*\*[0-9(\[]")
+#: The characters either side of a ``**`` that markdown took for bold where Python's power was meant (``2**63``,
+#: ``x**2``, ``x**(n)``): a digit or bracket on one side, a letter, digit or bracket on the other. (Bold inside a
+#: word, as Arabic writes it after a one-letter word, has no digit or bracket.)
+_POWER_SIDES = re.compile(r"[0-9)\]][A-Za-z0-9_(\[]|[A-Za-z0-9_)\]][0-9(\[]")
 
 
 def _power_problems(text: str, source: str) -> list[str]:
-    """A power written as Python writes it (``2**63``) outside a code span: markdown reads its ``**`` as bold, so the
-    page shows "263" and sets what follows in bold."""
-    plain = _LITERAL.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)  # the same lines, the literals blanked
+    """A power written as Python writes it (``2**63``) outside code and math: markdown reads its ``**`` as bold, so
+    the page shows "263" and sets what follows in bold. Read from the parsed text, so code spans, code blocks and math
+    (which are tokens of their own) never count."""
     problems = []
-    for found in _POWER.finditer(plain):
-        line = plain.count("\n", 0, found.start()) + 1
-        shown = text[found.start() : found.end()]
-        problems.append(
-            f"{source}:{line}: {shown!r} is read as bold (markdown's **), not a power: put it in backticks "
-            "(`2**63`) or write 2⁶³"
-        )
+    for token in _tokens(text):
+        kids = token.children or []
+        for i, kid in enumerate(kids):
+            if kid.type not in ("strong_open", "strong_close") or kid.markup != "**":
+                continue
+            before = kids[i - 1].content[-1:] if i and kids[i - 1].type == "text" else ""
+            after = kids[i + 1].content[:1] if i + 1 < len(kids) and kids[i + 1].type == "text" else ""
+            if not _POWER_SIDES.fullmatch(before + after):
+                continue
+            shown = f"{before}**{after}"
+            line = token.map[0] + 1 + _line_within(token.content, shown) if token.map else 0
+            problems.append(
+                f"{source}:{line}: {shown!r} is read as bold (markdown's **), not a power: put it in backticks "
+                "(`2**63`) or write 2⁶³"
+            )
     return problems
 
 
