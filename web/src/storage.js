@@ -49,6 +49,8 @@ export function emptyProgress() {
 }
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+/** What stored progress and verdicts take for a lesson id (every id werkbank/lessons.py allows has this shape). */
+const LESSON_ID = /^[a-z0-9][a-z0-9-]*$/;
 
 /** The pre-release shape, {"<lesson>": {"<cp>": true}}: no version and no lessons field, only records of booleans. */
 function isPreRelease(doc) {
@@ -71,7 +73,7 @@ export function validateProgress(doc, dropped = null) {
   };
   const out = emptyProgress();
   for (const [id, lesson] of Object.entries(doc.lessons)) {
-    if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) {
+    if (!LESSON_ID.test(id)) {
       bad(`bad lesson id ${JSON.stringify(id)}`);
       continue;
     }
@@ -126,7 +128,7 @@ function validLast(last) {
   if (!isObject(last)) return null;
   const { lesson, lang, checkpoint, at } = last;
   const text = (v) => typeof v === "string" && v.length > 0 && v.length <= 64;
-  if (!text(lesson) || !/^[a-z0-9][a-z0-9-]*$/.test(lesson) || !text(lang) || !/^[a-z]{2}$/.test(lang)) return null;
+  if (!text(lesson) || !LESSON_ID.test(lesson) || !text(lang) || !/^[a-z]{2}$/.test(lang)) return null;
   if (!text(checkpoint) || typeof at !== "string" || Number.isNaN(Date.parse(at))) return null;
   return { lesson, lang, checkpoint, at };
 }
@@ -715,7 +717,7 @@ export class VerdictStore {
 export function recoverFromVerdicts(store, verdicts) {
   if (!store.warnings.some((w) => w === "storage_warning_corrupt" || w === "storage_warning_partly")) return;
   for (const [lesson, cp, kept] of verdicts.entries()) {
-    if (typeof kept.code !== "string" || !kept.code || !/^[a-z0-9][a-z0-9-]*$/.test(lesson)) continue;
+    if (typeof kept.code !== "string" || !kept.code || !LESSON_ID.test(lesson)) continue;
     if (store.draft(lesson, cp) === null) store.saveDraft(lesson, cp, kept.code);
     if (kept.verdict.status === "pass" && !store.isPassed(lesson, cp)) store.markPassed(lesson, cp, kept.code);
   }
