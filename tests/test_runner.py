@@ -926,16 +926,22 @@ def test_learner_code_cannot_reach_the_zygotes_pipes():
     assert _printed("print('still answering')") == "still answering"
 
 
+@pytest.fixture(params=[True, False], ids=["zygote", "fresh"])
+def zygote(request, monkeypatch):
+    """Each way the command line runs learner code: forked from its zygote (True), or in an interpreter started for
+    the run (False, ``$WERKBANK_NO_ZYGOTE``)."""
+    if not request.param:
+        monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
+    return request.param
+
+
 LINUX_PROC = sys.platform.startswith("linux") and __import__("os").path.exists("/proc/self/status")
 
 
 @pytest.mark.skipif(not LINUX_PROC, reason="the confinement is Linux's (prctl, capabilities, /proc)")
-@pytest.mark.parametrize("zygote", [True, False], ids=["zygote", "fresh"])
-def test_a_run_has_no_capabilities_and_gains_none(monkeypatch, zygote):
+def test_a_run_has_no_capabilities_and_gains_none(zygote):
     """Even as root, learner code runs with no capabilities (none to regain by starting a program) and cannot gain
     privileges: it cannot read or write the grading processes through /proc (see the next test)."""
-    if not zygote:
-        monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
     status = _printed("print(open('/proc/self/status').read())")
     fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
     assert fields["NoNewPrivs"].strip() == "1"
@@ -1186,19 +1192,14 @@ print(open(marker).read())
 )
 
 
-@pytest.mark.parametrize("zygote", [True, False], ids=["zygote", "fresh"])
-def test_a_process_learner_code_leaves_behind_neither_holds_up_the_verdict_nor_outlives_the_run(
-    prepared, monkeypatch, tmp_path, zygote
-):
+def test_a_process_learner_code_leaves_behind_neither_holds_up_the_verdict_nor_outlives_the_run(prepared, zygote):
     """Code that starts a process which detaches and holds the run's pipes: a Run of it still ends at once, and on
     the zygote's Linux that process is ended with the run (the fresh interpreter ends its own process group). A Check
     refuses it the process (runner._install_guard): its first fork raises, at once too."""
     import os
     import time
 
-    if not zygote:
-        monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
-    elif cpython._Zygote.mine() is None:
+    if zygote and cpython._Zygote.mine() is None:
         pytest.skip("this platform cannot fork")
     start = time.monotonic()
     checked = cpython.run(LEAVES_A_PROCESS, prepared["plan"])
@@ -1932,12 +1933,9 @@ LANDLOCK = _landlock_abi()
 
 
 @pytest.mark.skipif(LANDLOCK < 1, reason="the kernel has no Landlock")
-@pytest.mark.parametrize("zygote", [True, False], ids=["zygote", "fresh"])
-def test_a_run_writes_files_only_in_its_own_folder_which_goes_with_it(monkeypatch, tmp_path, zygote):
+def test_a_run_writes_files_only_in_its_own_folder_which_goes_with_it(tmp_path, zygote):
     """Learner code (and whatever it starts) cannot change the checkout, the prepared cases or another run's files:
     no file is written, made or removed outside the run's scratch folder, where ``tempfile`` works as usual."""
-    if not zygote:
-        monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
     kept = tmp_path / "kept.txt"
     kept.write_text("the author's")
     code = (
@@ -1966,12 +1964,9 @@ def test_a_run_writes_files_only_in_its_own_folder_which_goes_with_it(monkeypatc
 
 
 @pytest.mark.skipif(LANDLOCK < 6, reason="signals are scoped from Landlock ABI 6 (Linux 6.12)")
-@pytest.mark.parametrize("zygote", [True, False], ids=["zygote", "fresh"])
-def test_a_run_signals_no_process_outside_it(monkeypatch, zygote):
+def test_a_run_signals_no_process_outside_it(zygote):
     """Learner code cannot stop, interrupt or kill the grading processes or another grade's run (the zygote, the
     command itself, any process of the same user), even through a program it starts; its own processes it can."""
-    if not zygote:
-        monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
     code = (
         "import os, signal, subprocess\n"
         f"for name, pid in (('parent', os.getppid()), ('grader', {os.getpid()})):\n"
@@ -2145,13 +2140,10 @@ def test_the_prepared_cache_on_disk_is_json_and_never_runs_what_a_file_holds(mon
     assert not hasattr(grading, "_payload_ran")
 
 
-@pytest.mark.parametrize("zygote", [True, False], ids=["zygote", "fresh"])
-def test_a_runs_wall_clock_limit_can_be_set_below_its_default(monkeypatch, zygote):
+def test_a_runs_wall_clock_limit_can_be_set_below_its_default(zygote):
     """``wall`` ends a sleeping run by the clock (shrink rounds use what is left of the checkpoint's time limit)."""
     import time
 
-    if not zygote:
-        monkeypatch.setenv("WERKBANK_NO_ZYGOTE", "1")
     start = time.monotonic()
     result = cpython.run("import time\ntime.sleep(30)\n", {"mode": "run"}, time_limit=5.0, wall=1.0)
     assert result["status"] == "timeout" and time.monotonic() - start < 5
