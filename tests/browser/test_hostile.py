@@ -253,7 +253,7 @@ def test_a_check_waiting_behind_a_run_says_so_and_a_stop_is_not_said_of_the_next
     click(page, "1", "run")
     wait_running(page, "1")
     replace_code(page, "2", load_lesson(LESSON).checkpoint("2").starter("en"))
-    page.keyboard.press("Control+Enter")  # from the editor (the Check button does nothing while code runs)
+    page.keyboard.press("Control+Enter")  # from the editor (its Check button does the same)
     waiting = section(page, "2").locator("[data-verdict]")
     poll(
         page,
@@ -300,11 +300,12 @@ def test_reset_while_the_code_runs_changes_nothing_and_says_to_stop_first(iso):
     clean_checkpoints(page)
 
 
-def test_run_or_check_pressed_while_the_code_runs_says_why_nothing_happens(iso):
-    """Run and Check are off while code runs (one job at a time on the page), and a press used to do nothing and say
-    nothing. Pressed in the checkpoint whose code runs, the page says to wait or stop, aloud and under "Running…"
-    (one note however often pressed), and the run goes on; pressed in another checkpoint, it says aloud which
-    checkpoint's code runs, and that checkpoint starts nothing."""
+def test_run_or_check_pressed_while_code_runs_says_why_here_and_waits_its_turn_elsewhere(iso):
+    """Pressed in the checkpoint whose code runs, Run and Check say to wait or stop, aloud and under "Running…" (one
+    note however often pressed), and the run goes on. Pressed in another checkpoint they used to do nothing but say
+    aloud which code ran, while Ctrl+Enter in its editor queued the job: the button now does what the key does. The job
+    waits its turn, its verdict area says (and the page says aloud) which checkpoint's code it waits for, and it runs
+    once that code ends."""
     page = iso
     _run_endlessly_and_listen(page)
     click(page, "1", "check")
@@ -313,13 +314,18 @@ def test_run_or_check_pressed_while_the_code_runs_says_why_nothing_happens(iso):
     note = section(page, "1").locator("[data-verdict] [data-busy-note]")
     assert note.count() == 1 and note.inner_text() == ui("run_while_running")
     assert section(page, "1").locator("[data-verdict]").get_attribute("data-verdict") == "running"
-    before = section(page, "2").locator("[data-verdict]").get_attribute("data-verdict")
+    replace_code(page, "2", "print('my turn')\n")
     click(page, "2", "run")
-    heard(page, ui("run_while_other_runs_n").replace("{n}", "1"))
-    assert section(page, "2").locator("[data-verdict]").get_attribute("data-verdict") == before
+    waiting = ui("verdict_queued_behind_n").replace("{n}", "1")
+    heard(page, waiting)
+    box = section(page, "2").locator("[data-verdict]")
+    assert box.get_attribute("data-verdict") == "running" and box.inner_text().strip() == waiting
+    assert section(page, "2").locator('[data-action="stop"]').is_visible()  # the queued job can be dropped
     click(page, "1", "stop")
     wait_for(page, '[data-checkpoint="1"] [data-verdict][data-stopped="true"]', timeout=30)
     assert note.count() == 0
+    wait_for(page, '[data-checkpoint="2"] [data-verdict]:not([data-verdict="running"])', timeout=60)
+    assert "my turn" in section(page, "2").locator("[data-output]").inner_text()
     clean_checkpoints(page)
 
 

@@ -329,9 +329,9 @@ function main() {
   const later = []; // start-up work done in slices once the page is usable: functions, or iterators of steps
   let indicator = null;
   const runtime = new Runtime({
-    onState: (state) => {
+    onState: () => {
       if (indicator) indicator.state();
-      for (const view of views) view.setRuntimeState(state);
+      for (const view of views) view.refreshButtons();
     },
     onProgress: (percent) => indicator && indicator.progress(percent),
     onNotice: (key) => showWarning(key),
@@ -471,7 +471,7 @@ function main() {
   }
   rememberLanguageChoice();
   trackTopbar();
-  for (const view of views) view.setRuntimeState(runtime.state);
+  for (const view of views) view.refreshButtons();
   later.push(
     () => focusableScrollers(),
     () => {

@@ -319,15 +319,8 @@ export class CheckpointView {
     if (!button) return;
     button.addEventListener("click", () => {
       if (!isDisabled(button)) whenEditor(() => !isDisabled(button) && fn(button));
-      else if (action === "run" || action === "check") this._sayBusy();
+      else if (action === "run" || action === "check") this._busyNote("run_while_running");
     });
-  }
-
-  /** Say why Run or Check did nothing: this section's code is running (a note under "Running…", gone with it when
-   * the result replaces it), or another section's (said aloud: that section shows it). */
-  _sayBusy() {
-    if (this.busy) this._busyNote("run_while_running");
-    else this.page.announce(this._otherRuns("run_while_other_runs"));
   }
 
   /** The catalog's text `key` for code of another section running, naming that section where it is known:
@@ -521,11 +514,14 @@ export class CheckpointView {
     this.syncCarried();
   }
 
-  /** Mark buttons for the runner's state: one run at a time on the page. */
-  setRuntimeState(state) {
+  /**
+   * Mark the buttons for this section's job. Run and Check are off only in the section whose code runs or waits (a press there says why, under "Running…").
+   * Pressed while another section's code runs, they queue, as Ctrl+Enter in the editor does, and the verdict area
+   * says which code the job waits for, with Stop to drop it.
+   */
+  refreshButtons() {
     const mine = this.busy;
-    const othersBusy = !mine && (state === "running" || state === "stopping");
-    for (const action of ["run", "check"]) setDisabled(this.buttons[action], mine || othersBusy);
+    for (const action of ["run", "check"]) setDisabled(this.buttons[action], mine);
     const stop = this.buttons.stop;
     if (stop) {
       const hadFocus = document.activeElement === stop;
@@ -558,11 +554,13 @@ export class CheckpointView {
     if (this.example) markErrorLine(this.example.view, null);
     // a job waits for the one running now (another editor's), or for Python (booting or restarting)
     const waiting = { idle: "verdict_running", running: "verdict_queued_behind" }[this.runtime.state];
-    showStatus(
+    const behind = waiting === "verdict_queued_behind";
+    const said = showStatus(
       this.verdict,
       "running",
-      waiting === "verdict_queued_behind" ? this._otherRuns(waiting) : t(waiting || "verdict_queued"),
+      behind ? this._otherRuns(waiting) : t(waiting || "verdict_queued"),
     );
+    if (behind) this.page.announce(said); // the press did not start it: say why it waits
     delete this.verdict.dataset.restored;
     delete this.verdict.dataset.stopped; // a Stop said of the previous run
     if (this.traceBox && !this.traceBox.hidden) {
@@ -570,7 +568,7 @@ export class CheckpointView {
       this.traceBox.replaceChildren();
     }
     if (focusInVerdict) this._refocus(); // the element that had focus was just replaced
-    this.setRuntimeState(this.runtime.state);
+    this.refreshButtons();
     this._revealVerdict();
   }
 
@@ -601,7 +599,7 @@ export class CheckpointView {
   _end() {
     this.busy = false;
     this.section.dataset.state = "idle";
-    this.setRuntimeState(this.runtime.state);
+    this.refreshButtons();
   }
 
   /** The code that runs for this section: carried-over code, then the checkpoint's own; for the free editor,
@@ -779,7 +777,7 @@ export class CheckpointView {
     box.removeAttribute("role");
     box.replaceChildren(el("p", "trace-status", t("trace_running")));
     box.dataset.traceState = "running";
-    this.setRuntimeState(this.runtime.state);
+    this.refreshButtons();
     const result = await this.runtime.execute({
       type: "run",
       owner: this.owner,
@@ -793,7 +791,7 @@ export class CheckpointView {
     });
     this.busy = false;
     this.section.dataset.state = "idle";
-    this.setRuntimeState(this.runtime.state);
+    this.refreshButtons();
     const run = result.kind === "result" ? result.run || {} : null;
     if (!run || !run.trace) {
       const reason =
