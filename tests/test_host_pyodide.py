@@ -350,8 +350,8 @@ def test_grader_bounds_what_it_reads_and_keeps_judging():
 
 def test_a_rehearsal_runs_the_reference_and_changes_no_verdict_and_nothing_of_the_graders(monkeypatch):
     """The grader's rehearsal (the page's first Checks on hot code, runtime.js _rehearse) runs the checkpoint's
-    reference over the plan and judges it, here, keeping nothing: the verdicts of the learner's runs, the grader's
-    modules and its interpreter's settings are what they were."""
+    reference over the plan and judges it, here, keeping nothing, and returns that reference: the verdicts of the
+    learner's runs, the grader's modules and its interpreter's settings are what they were."""
     import gc
 
     from graders.engine import runner
@@ -370,7 +370,8 @@ def test_a_rehearsal_runs_the_reference_and_changes_no_verdict_and_nothing_of_th
     monkeypatch.setattr(
         runner, "run", lambda source, plan, *a, **kw: ran.append(source) or real(source, plan, *a, **kw)
     )
-    assert grader_host.rehearse("micropip-demo", "1", "en") == "null"
+    # and says what it ran, for the page to rehearse in a learner worker too (runtime.js _warmLearner)
+    assert json.loads(grader_host.rehearse("micropip-demo", "1", "en")) == {"source": reference}
     assert ran == [reference]
     after = [json.loads(grader_host.judge(view["ref"], run, "en")) for run in runs]
     assert after == before and [v["status"] for v in after] == ["pass", "fail"]

@@ -211,8 +211,9 @@ def judge(ref: str, run_utf8, lang: str) -> str:
 
 def rehearse(lesson_id: str, checkpoint: str, lang: str) -> str:
     """Run a kept Check's reference over its plan here and judge that run, as a learner's Check would be run and
-    judged; returns ``"null"``. Nothing is kept: a page's first Check of a checkpoint runs code its engine has not
-    made hot yet (much slower than later Checks in WebKit, docs/performance.md), and the page's workers share their
+    judged; returns ``{"source"}``, the reference as a learner worker would run it (``null`` for an author error), so
+    the page can rehearse it there too. Nothing is kept: a page's first Check of a checkpoint runs code its engine has
+    not made hot yet (much slower than later Checks in WebKit, docs/performance.md), and the page's workers share their
     compiled code, numpy's libraries included, so after this the learner's first Check runs as fast as a later one.
     The reference is trusted code and this interpreter holds it anyway; the sandbox puts everything back."""
     from graders.engine import runner
@@ -221,9 +222,10 @@ def rehearse(lesson_id: str, checkpoint: str, lang: str) -> str:
     check = prepared(ref)
     if "author_error" in check:
         return "null"
-    run = runner.run(_LESSONS[str(lesson_id)]["solutions"][str(checkpoint)], check["plan"])
+    source = _LESSONS[str(lesson_id)]["solutions"][str(checkpoint)]
+    run = runner.run(source, check["plan"])
     judge(ref, runner.result_json(run), lang)
-    return "null"
+    return json.dumps({"source": source})
 
 
 def judge_early(ref: str, part_utf8, lang: str) -> str:

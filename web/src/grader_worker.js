@@ -226,8 +226,10 @@ async function handle(msg) {
       post(response(Res.SHRUNK, msg.runId, await shrink(msg)));
     } else if (msg.type === Req.REHEARSE) {
       const entry = await prepared(msg);
-      if (!entry.author) grader.rehearse(msg.lessonId, String(msg.checkpoint), String(msg.lang));
-      post(response(Res.REHEARSED, msg.runId, {}));
+      const done = entry.author
+        ? null
+        : fromPython(grader.rehearse(msg.lessonId, String(msg.checkpoint), String(msg.lang)), "rehearse");
+      post(response(Res.REHEARSED, msg.runId, done && typeof done.source === "string" ? { source: done.source } : {}));
     } else if (msg.type === Req.PLOT) {
       const entry = await prepared(msg);
       const plot = entry.author ? null : fromPython(grader.plot(entry.ref, utf8(msg.runJson)), "plot");

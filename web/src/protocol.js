@@ -60,7 +60,7 @@ export const Res = Object.freeze({
   VERDICT: "verdict", // grader: {verdict}
   PLOTTED: "plotted", // grader: {plot: object or null}
   EARLY: "early", // grader: {verdict: an early failing verdict (graders/engine/judge.py judge_early), or null}
-  REHEARSED: "rehearsed", // grader: {}
+  REHEARSED: "rehearsed", // grader: {source?: the reference it ran, as a learner worker would run it}
   SHRUNK: "shrunk", // grader: {verdict, plan: the next round's plan (JSON text), or "" when shrinking is over, shrinkId}
   FAILURE: "failure", // {message, fatal}: the worker could not do what was asked
 });

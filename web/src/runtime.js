@@ -137,6 +137,15 @@ export function rehearses(ua = typeof navigator !== "undefined" ? String(navigat
   return /AppleWebKit/.test(ua) && !/Chrome|Chromium|Edg|OPR|Android/.test(ua);
 }
 
+/**
+ * How many WebAssembly memories JavaScriptCore gives one process bounds checks by guard pages (its "fast memories",
+ * `maxNumWebAssemblyFastMemories`); a Python started while that many are held gets a memory whose bounds are checked
+ * in code. The engine compiles code for each kind of memory apart, so the first run in a worker of the other kind
+ * compiles everything hot again, on a core of its own: that Check took twice as long (docs/performance.md). See
+ * Runtime._warmLearner.
+ */
+export const JSC_FAST_MEMORIES = 4;
+
 /** The id of a checkpoint's Check in one language: its plan (Runtime.plans) and its rehearsal (Runtime.rehearsed). */
 function planId(lessonId, checkpoint, lang) {
   return `${lessonId}/${checkpoint}/${lang}`;
@@ -193,6 +202,7 @@ class Slot {
     this.phase = "booting";
     this.dirty = false;
     this.percent = 0;
+    this.peers = 0; // the page's other Python workers alive when this one was started (see JSC_FAST_MEMORIES)
   }
 }
 
@@ -253,6 +263,10 @@ export class Runtime {
     this.rehearse = Boolean(rehearse); // see rehearses
     this.rehearsed = new Set(); // planIds the grader rehearsed or is rehearsing
     this.rehearsing = false; // a rehearsal is under way (_rehearse)
+    this.rehearsalSources = new Map(); // planId -> the reference the grader rehearsed, as a learner worker runs it
+    this.warmup = null; // a rehearsal in a learner worker under way: {slot, runs, runId, done, timer} (_warmLearner)
+    this.warmupTries = 0;
+    this.learnerWarm = false; // a learner worker's rehearsal came back (_warmLearner)
     this.fillTimer = 0;
     this.queue = [];
     this.failure = null;
@@ -366,6 +380,7 @@ export class Runtime {
       return null;
     }
     const slot = new Slot(role, worker);
+    slot.peers = this._pythons();
     worker.onmessage = (event) => this._receive(slot, event.data);
     worker.onerror = (event) => {
       if (event && typeof event.preventDefault === "function") event.preventDefault();
@@ -398,6 +413,7 @@ export class Runtime {
   _adopt(early) {
     const slot = new Slot("learner", early.worker);
     slot.bootId = early.bootId;
+    slot.peers = this._pythons();
     early.worker.onmessage = (event) => this._receive(slot, event.data);
     early.worker.onerror = (event) => {
       if (event && typeof event.preventDefault === "function") event.preventDefault();
@@ -410,6 +426,12 @@ export class Runtime {
       for (const message of early.errors.splice(0)) this._crashed(slot, message);
     });
     return slot;
+  }
+
+  /** How many of the page's Python workers are alive: booting, ready, running or retired (not yet terminated). */
+  _pythons() {
+    const slots = [this.grader, ...this.pool, this.job && this.job.slot, this.warmup && this.warmup.slot];
+    return slots.filter((s) => s && s.phase !== "dead").length + this.retired.length;
   }
 
   _kill(slot) {
@@ -444,6 +466,7 @@ export class Runtime {
     clearTimeout(this.fillTimer);
     this._dropRetired();
     for (const slot of [...this.pool, this.grader, this.job && this.job.slot]) this._kill(slot);
+    this._endWarmup();
     this.pool = [];
     this.grader = null;
     this.started = false;
@@ -474,6 +497,10 @@ export class Runtime {
       } else {
         waiter.resolve(msg);
       }
+      return;
+    }
+    if (this.warmup && this.warmup.slot === slot) {
+      if (belongsTo(msg, this.warmup.runId, "learner")) this._warmupMessage(msg);
       return;
     }
     const job = this.job;
@@ -564,6 +591,7 @@ export class Runtime {
   _fill() {
     if (this.failure || !this.started) return;
     if (this.job && !this.job.resultSeen) return; // learner code runs
+    if (this.warmup) return; // a learner worker rehearses (_warmLearner): its end calls again
     if (!this.pool.length) {
       this._grow();
       return;
@@ -614,14 +642,98 @@ export class Runtime {
     const { lessonId, checkpoints } = this.warmList;
     const lang = String(this.lang);
     const checkpoint = checkpoints.find((c) => !this.rehearsed.has(planId(lessonId, c, lang)));
-    if (checkpoint === undefined) return;
-    this.rehearsed.add(planId(lessonId, checkpoint, lang));
+    if (checkpoint === undefined) {
+      this._warmLearner();
+      return;
+    }
+    const id = planId(lessonId, checkpoint, lang);
+    this.rehearsed.add(id);
     this.rehearsing = true;
     const next = () => {
       this.rehearsing = false;
       this._rehearse();
     };
-    this._ask(Req.REHEARSE, { lessonId, checkpoint: String(checkpoint), lang }).then(next, next);
+    const done = (msg) => {
+      if (msg && typeof msg.source === "string") this.rehearsalSources.set(id, msg.source);
+      next();
+    };
+    this._ask(Req.REHEARSE, { lessonId, checkpoint: String(checkpoint), lang }).then(done, next);
+  }
+
+  /**
+   * In JavaScriptCore, a rehearsal in a learner worker too. The grader's rehearsals make hot the code of the grader's
+   * kind of memory only, and a learner worker started while the page held JSC_FAST_MEMORIES or more Pythons runs the
+   * other kind: its first Check compiled everything hot again. So once the grader has rehearsed every checkpoint and
+   * the pool is full, the newest such worker runs each reference the grader rehearsed over its plan, one after
+   * another, keeping nothing; then it is terminated (it is no longer pristine) and the pool boots its replacement. No
+   * boot starts meanwhile, and a job queued meanwhile ends it at once, so the learner's Check runs alone. Once one of
+   * its runs has come back the page does it no more; it gives up after two tries.
+   */
+  _warmLearner() {
+    if (!this.rehearse || !this.engaged || !this.warmList || this.failure || this.warmup || this.learnerWarm) return;
+    if (this.warmupTries >= 2 || this.rehearsing || this.job || this.queue.length) return;
+    const { lessonId, checkpoints } = this.warmList;
+    const lang = String(this.lang);
+    const runs = checkpoints
+      .map((c) => [c, this.rehearsalSources.get(planId(lessonId, c, lang))])
+      .filter(([, source]) => typeof source === "string");
+    if (!runs.length) return;
+    if (this.pool.length < this._target() || this.pool.some((s) => s.phase !== "ready")) return;
+    const slot = [...this.pool].reverse().find((s) => s.peers >= JSC_FAST_MEMORIES);
+    if (!slot) return;
+    this.warmupTries += 1;
+    this.warmup = { slot: this._take(slot), runs, runId: "", done: 0, timer: 0 };
+    this._refresh();
+    this._warmNext();
+  }
+
+  /** Send the learner worker's rehearsal its next run, or end it when none is left. */
+  async _warmNext() {
+    const warmup = this.warmup;
+    if (!warmup) return;
+    const next = warmup.runs.shift();
+    if (!next) {
+      this._endWarmup();
+      return;
+    }
+    const [checkpoint, source] = next;
+    const prepared = await this._plan(this.warmList.lessonId, checkpoint).catch(() => null);
+    if (this.warmup !== warmup) return;
+    if (!prepared || !prepared.plan) {
+      this._warmNext();
+      return;
+    }
+    warmup.runId = newRunId();
+    clearTimeout(warmup.timer);
+    const limit = prepared.timeLimit * 1000 * MAX_SLOWNESS + SLACK_MS;
+    warmup.timer = setTimeout(() => this.warmup === warmup && this._endWarmup(), limit);
+    const payload = { source, plan: prepared.plan, timeLimit: prepared.timeLimit };
+    warmup.slot.worker.postMessage(request(Req.RUN, warmup.runId, payload));
+  }
+
+  _warmupMessage(msg) {
+    if (msg.type === Res.RESULT) {
+      this.warmup.done += 1;
+      this._warmNext();
+    } else if (msg.type === Res.FAILURE) {
+      this._endWarmup();
+    }
+  }
+
+  /**
+   * End the learner worker's rehearsal (if one is under way): its worker is terminated and, unless `refill` is false
+   * (a job is about to start), the pool refills.
+   */
+  _endWarmup({ refill = true } = {}) {
+    const warmup = this.warmup;
+    if (!warmup) return;
+    this.warmup = null;
+    clearTimeout(warmup.timer);
+    if (warmup.done > 0) this.learnerWarm = true;
+    mark("werkbank:learner:rehearsed", { runs: warmup.done });
+    this._kill(warmup.slot);
+    this._refresh();
+    if (refill) this._fill();
   }
 
   /** Start one more pristine learner worker at the pool's end. */
@@ -645,6 +757,10 @@ export class Runtime {
 
   _crashed(slot, message) {
     if (slot.phase === "dead") return;
+    if (this.warmup && this.warmup.slot === slot) {
+      this._endWarmup(); // a rehearsal only: nothing the learner asked for was lost
+      return;
+    }
     if (!this.everReady && slot.phase === "booting" && (slot === this.pool[0] || slot === this.grader)) {
       this._bootFailed(message);
       return;
@@ -761,6 +877,7 @@ export class Runtime {
 
   _next() {
     if (this.job || !this.queue.length || this.failure) return;
+    this._endWarmup({ refill: false }); // the learner's job runs alone
     const head = this.queue[0];
     if (head.type === "check" && (!this.grader || this.grader.phase !== "ready")) return;
     const slot = this._free(head.type);

@@ -13,6 +13,7 @@ globalThis.SETTINGS = {
 const { Req, Res, packWheel, response } = await import("../src/protocol.js");
 const {
   FILL_IDLE_MS,
+  JSC_FAST_MEMORIES,
   MAX_SLOWNESS,
   POOL_DEPTH,
   RETIRE_MS,
@@ -1293,4 +1294,124 @@ test("only JavaScriptCore rehearses: Safari and every iOS browser, not Chromium,
   await runtime.execute({ type: "check", source: "", lessonId: "l", checkpoint: "1", lang: "en" });
   await sleep(20);
   assert.ok(!workers.find((w) => w.role === "grader").sent.some((m) => m.type === Req.REHEARSE));
+});
+
+/** A runtime whose grader rehearses at once, answering with the reference `reference <checkpoint>`. */
+function rehearsing(run, options = {}) {
+  const base = scripted({ run });
+  return makeRuntime(
+    (msg, worker) => {
+      if (worker.role === "grader" && msg.type === Req.REHEARSE)
+        worker.reply(response(Res.REHEARSED, msg.runId, { source: `reference ${msg.checkpoint}` }));
+      else base(msg, worker);
+    },
+    { rehearse: true, depth: 6, ...options },
+  );
+}
+const answerOk = (msg, worker) => {
+  worker.reply(response(Res.STARTED, msg.runId, {}));
+  worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
+};
+const rehearsalRuns = (runs) => runs.filter(([msg]) => msg.source.startsWith("reference "));
+
+test("in JavaScriptCore the newest learner worker started among four or more Pythons rehearses too, once", async () => {
+  const runs = []; // learner RUNs: [msg, worker]
+  const { runtime, learners, notices } = rehearsing((msg, worker) => {
+    runs.push([msg, worker]);
+    answerOk(msg, worker);
+  });
+  runtime.warm("l", ["1", "2"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle");
+  await sleep(20);
+  assert.equal(runs.length, 0); // a learner who only reads costs nothing
+  runtime.engage();
+  await until(() => runs.length === 2);
+  // one worker runs each reference the grader rehearsed, in order, over the checkpoint's plan
+  assert.deepEqual(
+    runs.map(([msg]) => [msg.source, msg.plan]),
+    [
+      ["reference 1", PLAN],
+      ["reference 2", PLAN],
+    ],
+  );
+  const rehearser = runs[0][1];
+  assert.equal(runs[1][1], rehearser);
+  // the pool's sixth: the grader and five learner workers were alive when it started (the third and later qualify)
+  assert.equal(learners().indexOf(rehearser), 5);
+  assert.ok(JSC_FAST_MEMORIES <= 4);
+  await until(() => rehearser.terminated); // no longer pristine
+  await until(() => runtime.pool.length === 6 && runtime.pool.every((s) => s.phase === "ready"));
+  assert.ok(!runtime.pool.some((s) => s.worker === rehearser));
+  const check = await runtime.execute({ type: "check", source: "x", lessonId: "l", checkpoint: "1", lang: "en" });
+  assert.equal(check.verdict.status, "pass");
+  assert.notEqual(runs.at(-1)[1], rehearser);
+  await until(() => runtime.pool.length === 6 && runtime.pool.every((s) => s.phase === "ready"), 3000);
+  await sleep(50);
+  assert.equal(rehearsalRuns(runs).length, 2, "once a page");
+  assert.deepEqual(notices, []);
+});
+
+test("a job queued while a learner worker rehearses ends that rehearsal at once and runs with no boot beside it", async () => {
+  const runs = [];
+  const { runtime, learners } = rehearsing((msg, worker) => {
+    runs.push([msg, worker]);
+    if (!msg.source.startsWith("reference ")) answerOk(msg, worker); // the rehearsal's run never ends by itself
+  });
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle");
+  runtime.engage();
+  await until(() => rehearsalRuns(runs).length === 1);
+  const rehearser = runs[0][1];
+  const started = learners().length;
+  const check = runtime.execute({ type: "check", source: "x", lessonId: "l", checkpoint: "1", lang: "en" });
+  assert.ok(rehearser.terminated, "ended as the job was queued");
+  await until(() => runs.length === 2);
+  assert.notEqual(runs[1][1], rehearser);
+  assert.equal(learners().length, started, "no boot while the job's code runs");
+  assert.equal((await check).verdict.status, "pass");
+  // it came back with nothing: the page tries once more when idle with a full pool, then no more
+  await until(() => rehearsalRuns(runs).length === 2, 4000);
+  runtime.execute({ type: "run", source: "y" });
+  await until(() => runs.length === 4);
+  await until(() => runtime.pool.length === 6 && runtime.pool.every((s) => s.phase === "ready"), 4000);
+  await sleep(50);
+  assert.equal(rehearsalRuns(runs).length, 2, "two tries at most");
+});
+
+test("a learner worker's rehearsal that crashes is dropped without a word; none when no worker runs the other memory", async () => {
+  const runs = [];
+  const { runtime, notices } = rehearsing((msg, worker) => {
+    runs.push([msg, worker]);
+    if (msg.source.startsWith("reference ")) worker.onerror({ message: "boom" });
+    else answerOk(msg, worker);
+  });
+  runtime.warm("l", ["1"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle");
+  runtime.engage();
+  await until(() => rehearsalRuns(runs).length >= 1);
+  await until(() => runtime.pool.length === 6 && runtime.pool.every((s) => s.phase === "ready"), 3000);
+  await sleep(50);
+  assert.equal(rehearsalRuns(runs).length, 2, "tried twice, then no more");
+  assert.deepEqual(notices, []);
+  assert.equal(runtime.state, "idle");
+  assert.equal((await runtime.execute({ type: "check", source: "x", lessonId: "l", checkpoint: "1" })).kind, "verdict");
+  // three Pythons at most (the grader and two learner workers): every one has the grader's kind of memory
+  const few = [];
+  const small = rehearsing(
+    (msg, worker) => {
+      few.push([msg, worker]);
+      answerOk(msg, worker);
+    },
+    { depth: 2 },
+  );
+  small.runtime.warm("l", ["1"]);
+  small.runtime.boot();
+  await until(() => small.runtime.state === "idle");
+  small.runtime.engage();
+  await until(() => small.workers.find((w) => w.role === "grader").sent.some((m) => m.type === Req.REHEARSE));
+  await sleep(50);
+  assert.equal(rehearsalRuns(few).length, 0);
 });
