@@ -528,3 +528,70 @@ def test_every_sequence_is_tried_as_a_generator_over_its_items():
     assert type(variant.value) is Iterated and variant.value.items == [0.25, 0.5]
     assert generate.group_of("container-iter") == "container"
     assert "container-iter" in generate.FAMILIES
+
+
+def test_refills_include_calls_whose_lists_are_as_long_as_the_earlier_call_s():
+    """A cache may key on the arguments' ids and lengths, so a refill of another length misses it: of each argument's
+    refill cases one pairs calls whose lists are as long, however rare such pairs are among the valid calls (here one
+    pair in forty calls, which a draw of random pairs almost never meets)."""
+    import random
+
+    from graders.engine.domain import Domain, Integer, Param, Seq
+
+    domain = Domain("f", (Param("xs", Seq(Integer(0))), Param("ys", Seq(Integer(0)))))
+
+    def case(n, size):
+        args = ([n] * size, [n + 1] * size)
+        return generate.Generated(
+            id=f"c{n}", call="f", args=args, kwargs={}, family="valid", detail="", site="-", base="-", stratum=()
+        )
+
+    cases = [case(n, n + 1) for n in range(38)] + [case(100, 60), case(101, 60)]
+
+    def reference(c):
+        return {"kind": "return", "value": sum(c.args[0]) * 1000 + sum(c.args[1])}
+
+    valid = [(c, reference(c)) for c in cases]
+    by_id = {c.id: c for c in cases}
+    for seed in range(5):
+        made = generate._refills(domain, valid, reference, random.Random(seed), 5)
+        for spot in ("xs", "ys"):
+            same = [
+                c
+                for c, _ in made
+                if c.site == spot and [len(a) for a in c.args] == [len(a) for a in by_id[c.refill].args]
+            ]
+            assert same, (seed, spot)
+
+
+def test_sequences_of_numbers_are_also_tried_with_every_item_zero():
+    """Input that holds items, each of them 0 or False, is what code that finds an empty input with ``any()`` or a
+    sum takes for an empty one: every sequence of numbers or truth values is tried with every item zero of its own
+    type (containers and dtypes kept), all of them at once and each alone; never where a sequence is empty or zero
+    already, nor where the domain skips the family."""
+    import numpy as np
+
+    from graders.engine.domain import Domain, Flag, Param, Real, Seq, Text
+
+    domain = Domain(
+        "f",
+        (
+            Param("p", Seq(Real(0.0, 1.0), containers=("list", "ndarray"))),
+            Param("y", Seq(Flag(numbers=True))),
+            Param("names", Seq(Text())),
+        ),
+    )
+    base = generate.Base("b", ([0.25, 0.75], [True, 1], ["a", "b"]))
+    made = {c.site: c.args for c in generate._zero_variants(domain, base)}
+    assert set(made) == {"p/y", "p", "y"}
+    at_once = made["p/y"]
+    assert at_once[0] == [0.0, 0.0] and [type(x) for x in at_once[0]] == [float, float]
+    assert at_once[1] == [False, 0] and [type(x) for x in at_once[1]] == [bool, int]
+    assert at_once[2] == ["a", "b"]
+    assert made["p"][1] == [True, 1] and made["y"][0] == [0.25, 0.75]
+    arrays = generate.Base("a", (np.array([0.5, 0.0], dtype=np.float32), [0, 0], []))
+    (only,) = generate._zero_variants(domain, arrays)  # y is zero already
+    assert only.site == "p" and only.args[0].dtype == np.float32 and not only.args[0].any()
+    assert not list(generate._zero_variants(domain, generate.Base("e", ([], [], []))))
+    skipping = Domain("f", domain.params, skip=("all-zero",))
+    assert not list(generate._zero_variants(skipping, base))

@@ -71,6 +71,7 @@ GROUPS = {
     ),
     "sum-width": ("large-sum", "ndarray-sum-wraps"),
     "magnitude": ("zero", "neg", "large"),
+    "falsy": ("all-zero",),
     "edge": ("edge-",),
     "label": ("label-",),
     "container": ("container",),
@@ -141,6 +142,7 @@ FAMILIES = {
     "neg": "-1",
     "large": "40000 and 70000 (past int16 and uint16), up to hi; past int32 is 'huge'",
     "large-sum": "a list of Python ints 2**62 each, whose sum passes int64 (an Integer with no hi and lo >= 0)",
+    "all-zero": "every number and truth value of the sequences 0 (False), in all of them at once and in each alone",
     "float-int": "an int as a float, 3.0 (only with floats=True)",
     "float-frac": "2.5 (only with floats=True)",
     "edge-on": "each of lo, hi and edges",
@@ -532,6 +534,52 @@ def _aligned_variants(domain: Domain, base: Base):
                     (tuple(args), base.kwargs),
                     number,
                 )
+
+
+def _zero_variants(domain: Domain, base: Base):
+    """The sequences of numbers or truth values with every item 0 (False): input that holds items yet is all falsy,
+    which code that tests ``any(xs)`` or a sum to find an empty sequence takes for one. All such sequences at once,
+    and each alone where there are several."""
+    if domain.skips("all-zero"):
+        return
+    spots = []
+    for index, param in enumerate(domain.params):
+        numbers = isinstance(param.spec, Seq) and isinstance(param.spec.item, (Real, Integer, Flag))
+        zeroed = _zeroed(base.args[index]) if numbers and index < len(base.args) else None
+        if zeroed is not None:
+            spots.append((index, param.name, zeroed))
+    groups = [spots] + ([[spot] for spot in spots] if len(spots) > 1 else [])
+    for number, group in enumerate(g for g in groups if g):
+        detail = "this sequence only" if len(group) < len(spots) else "every sequence at once"
+        args = list(base.args)
+        for index, _, zeroed in group:
+            args[index] = zeroed
+        shown = "/".join(name for _, name, _ in group)
+        yield _make(
+            domain,
+            base,
+            Variant("all-zero", detail, None),
+            shown,
+            f"all-zero:{shown}",
+            (tuple(args), base.kwargs),
+            number,
+        )
+
+
+def _zeroed(value):
+    """``value`` (a list, tuple or 1-D array of numbers or truth values) with every item 0 of its own type; None when
+    it holds no item, something else, or only zeros already."""
+    if isinstance(value, np.ndarray):
+        if value.ndim != 1 or not value.size or value.dtype.kind not in "biuf" or not value.any():
+            return None
+        return np.zeros_like(value)
+    if type(value) not in (list, tuple) or not value:
+        return None
+    if not all(isinstance(x, (bool, int, float, np.bool_, np.integer, np.floating)) for x in value):
+        return None
+    if not any(value):
+        return None
+    return type(value)(type(x)(0) for x in value)
 
 
 def _column(items):
@@ -1376,6 +1424,7 @@ def generate(
     built = []
     combos = []
     for base in small:
+        built.extend(_zero_variants(domain, base))
         built.extend(_aligned_variants(domain, base))
         built.extend(_keyword_variants(domain, base))
         built.extend(_collision_variants(domain, base))
@@ -1452,7 +1501,7 @@ def generate(
             size=case.size,
         )
         out.append((again, outcome))
-    out.extend(_refills(domain, valid, reference, rng, 4))
+    out.extend(_refills(domain, valid, reference, rng, 5))
     return out
 
 
@@ -1478,26 +1527,32 @@ def _refills(domain: Domain, valid: list, reference, rng: random.Random, per_spo
     # keyed by the ids of all arguments hits too. Half of each spot's pairs come from these, where there are any.
     # Where a call has other arguments too (recall_at_k's k), such a cache keys on them as well: it hits only when the
     # two calls agree on them, so pairs that do come next, then any pairs.
+    # A cache may key on the objects' lengths as well (a refilled buffer of another length misses it): the first pair
+    # of each pool, where there is one, refills them with as many items as they held.
     whole = [(case, outcome) for case, outcome in plain if len(_refillable(case.args)) == len(case.args)]
     made: set = set()
     for spot in sorted({i for case, _ in plain for i in _refillable(case.args)}):
         found = 0
-        for pool, quota, same in (
-            (whole, per_spot // 2, False),
-            (plain, per_spot * 3 // 4, True),
-            (plain, per_spot, False),
+        for pool, quota, same, sizes in (
+            (whole, 1, False, True),
+            (whole, per_spot * 2 // 5, False, False),
+            (plain, per_spot * 3 // 5, True, True),
+            (plain, per_spot * 4 // 5, True, False),
+            (plain, per_spot, False, False),
         ):
-            found = _refill_pairs(domain, pool, spot, reference, rng, found, quota, made, out, same)
+            found = _refill_pairs(domain, pool, spot, reference, rng, found, quota, made, out, same, sizes)
     return out
 
 
-def _refill_pairs(domain, pool, spot, reference, rng, found, quota, made, out, same_others=False) -> int:
+def _refill_pairs(
+    domain, pool, spot, reference, rng, found, quota, made, out, same_others=False, same_sizes=False
+) -> int:
     """Add to ``out`` refill cases of argument ``spot`` made of pairs from ``pool`` until ``quota`` are found in all
     (``found`` already); ``made``: the ids made so far; ``same_others``: only pairs whose arguments other than lists
-    and dicts are equal. Returns the new ``found``."""
+    and dicts are equal; ``same_sizes``: only pairs whose lists and dicts are as long. Returns the new ``found``."""
     if found >= quota:
         return found
-    groups = _swappable(pool, spot, same_others)
+    groups = _swappable(pool, spot, same_others, same_sizes)
     sizes = [len(group) * (len(group) - 1) for group in groups]
     total = sum(sizes)
     # A random order of the (first, second) pairs, drawn by index: listing and shuffling every pair would cost
@@ -1547,10 +1602,10 @@ def _refill_pairs(domain, pool, spot, reference, rng, found, quota, made, out, s
     return found
 
 
-def _swappable(valid: list, spot: int, same_others: bool = False) -> list[list]:
+def _swappable(valid: list, spot: int, same_others: bool = False, same_sizes: bool = False) -> list[list]:
     """``valid`` in groups whose members may pass each other's argument ``spot``: as many arguments, the same
     keyword arguments, and a list or dict of one type at ``spot``; with ``same_others`` also the same arguments
-    wherever neither holds a list or dict."""
+    wherever neither holds a list or dict; with ``same_sizes`` lists and dicts of the same lengths."""
     groups: list[tuple[tuple, dict, list]] = []
     for case, outcome in valid:
         if len(case.args) <= spot or type(case.args[spot]) not in (list, dict):
@@ -1558,6 +1613,8 @@ def _swappable(valid: list, spot: int, same_others: bool = False) -> list[list]:
         shape = (len(case.args), type(case.args[spot]))
         if same_others:
             shape += tuple(repr(a) if type(a) not in (list, dict) else "" for a in case.args)
+        if same_sizes:
+            shape += tuple(len(a) if type(a) in (list, dict) else -1 for a in case.args)
         for key, kwargs, members in groups:
             if key == shape and kwargs == case.kwargs:
                 members.append((case, outcome))
