@@ -789,15 +789,52 @@ def test_language_switch_keeps_the_place(save_data_page, isolated_server):
     kept = {LESSON: {"2": {"verdict": verdict, "timeLimit": 5, "code": "", "at": "2026-12-06T04:00:00Z"}}}
     page.evaluate("(doc) => localStorage.setItem('werkbank:verdicts', JSON.stringify(doc))", kept)
     shown = "() => document.querySelector('[data-checkpoint=\"2\"] [data-verdict]').dataset.restored || 'no'"
-    page.locator('.lang-switch a[hreflang="nl"]').click()
-    page.wait_for_url(re.compile(r"/nl\.html#checkpoint-2$"))
+    page.wait_for_selector("body[data-editors=ready]", state="attached")
+    page.locator('.lang-switch a[hreflang="nl"]').focus()  # see test_language_switch_keeps_the_place_the_learner_...
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/nl\.html#checkpoint-2(-title)?$"))
     assert page.get_attribute("html", "lang") == "nl"
     page.wait_for_selector("body[data-editors=ready]", state="attached")
     assert page.evaluate(shown) == "no"
-    page.locator('.lang-switch a[hreflang="en"]').click()
-    page.wait_for_url(re.compile(r"/en\.html#checkpoint-2$"))
+    page.locator('.lang-switch a[hreflang="en"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/en\.html#checkpoint-2(-title)?$"))
     page.wait_for_selector("body[data-editors=ready]", state="attached")
     assert page.evaluate(shown) == "true"
+
+
+def test_language_switch_keeps_the_place_the_learner_scrolled_to(save_data_page, isolated_server):
+    """Scrolled to a checkpoint (no anchor in the address), the switch opens the other language there. It used to pick
+    the last anchor above the viewport's top, and the hidden end of an unfinished lesson (last on the page, with no
+    place of its own) always won: the other page opened at its top. Reaching the switch by keyboard keeps the place."""
+    page = save_data_page
+    page.goto(f"{isolated_server.url}lessons/{LESSON}/en.html")
+    page.wait_for_selector("body[data-editors=ready]", state="attached")
+    assert page.locator("#lesson-end").is_hidden()  # an unfinished lesson
+    page.evaluate("() => document.getElementById('checkpoint-2').scrollIntoView()")
+    where = page.evaluate("() => scrollY")
+    # focus in the sticky top bar leaves the page where it is: it used to scroll it up by the room the page keeps
+    # above focus for that bar (366 px here), at every Tab through the bar, so the switch then found another place
+    page.locator('.lang-switch a[hreflang="nl"]').focus()
+    assert page.evaluate("() => scrollY") == where
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/nl\.html#checkpoint-2(-title)?$"))
+    page.wait_for_selector("body[data-editors=ready]", state="attached")
+    top = page.evaluate("() => document.getElementById('checkpoint-2').getBoundingClientRect().top")
+    assert -200 < top < 200, top
+
+
+def test_the_home_link_of_a_page_in_the_default_language_stays_in_that_language(save_data_page, isolated_server):
+    """The default language's home is the shared index.html, which follows the browser's language until the learner
+    picks one. A Dutch lesson opened from a link, in an English browser, used to lead home to the English home page;
+    its home link now counts as picking Dutch."""
+    page = save_data_page
+    assert page.evaluate("() => navigator.language").startswith("en")
+    page.goto(f"{isolated_server.url}lessons/{LESSON}/nl.html")
+    page.wait_for_selector("body[data-editors=ready]", state="attached")
+    page.locator("a[data-home]").click()
+    page.wait_for_selector("body[data-page=home]", state="attached")
+    assert page.url == f"{isolated_server.url}index.html" and page.get_attribute("html", "lang") == "nl"
 
 
 def test_theme_toggle_is_remembered(save_data_page, isolated_server):

@@ -188,14 +188,16 @@ function jumpLinks() {
 function keepPlaceOnLanguageSwitch() {
   for (const link of document.querySelectorAll("a[data-keep-place]")) {
     link.addEventListener("click", () => {
-      let hash = window.location.hash;
-      if (!hash) {
-        // the last section or heading above the top of the viewport
-        const marks = document.querySelectorAll("main h1[id], main h2[id], main h3[id], main section[id]");
-        let best = null;
-        for (const mark of marks) if (mark.getBoundingClientRect().top <= 80) best = mark;
-        if (best) hash = `#${best.id}`;
-      }
+      // the last section or heading that begins above the upper part of the viewport (below the sticky top bar), where
+      // the learner reads now: the address's anchor may be where they came in, long scrolled past. One that is hidden
+      // has no place on the page (the end of an unfinished lesson, which comes last and would always win).
+      const bar = document.querySelector(".topbar");
+      const limit = (bar ? bar.getBoundingClientRect().bottom : 0) + Math.min(window.innerHeight / 4, 200);
+      const marks = document.querySelectorAll("main h1[id], main h2[id], main h3[id], main section[id]");
+      let best = null;
+      for (const mark of marks)
+        if (mark.getClientRects().length && mark.getBoundingClientRect().top <= limit) best = mark;
+      const hash = best ? `#${best.id}` : window.location.hash;
       if (hash) link.href = `${link.href.split("#")[0]}${hash}`;
     });
   }
