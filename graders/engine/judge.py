@@ -430,6 +430,7 @@ def judge(prepared: dict, run: dict, lang: str = FALLBACK_LANGUAGE) -> dict:
         elif run.get("syntax_error"):
             verdict["message"] = text("syntax_error", lang, line=run.get("error_line"))
             verdict["python_error"] = _module_error(run, lang)
+            verdict["syntax_error"] = True  # Python could not read the code (not a SyntaxError the code raised)
         elif run.get("abrupt") is True:
             # the process ended without a result (os._exit, a crash in C code, memory): when is not known
             verdict["message"] = text("error_abrupt", lang)

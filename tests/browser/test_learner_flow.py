@@ -36,6 +36,7 @@ from tests.browser.learner import (
     wait_editors,
     wait_verdict,
 )
+from graders.engine.i18n import text
 from tests.conftest import SAVE_DATA
 
 pytestmark = pytest.mark.browser
@@ -220,6 +221,19 @@ def test_a_syntax_error_after_carried_over_code_is_said_on_the_editors_line_only
     assert "line 4" in shown and not any(f"line {n}" in shown for n in range(5, 200)), shown
     line = section(page, "3").locator("[data-editor] .cm-error-line")
     assert line.count() == 1 and "y = (" in line.inner_text()
+
+
+def test_a_syntax_error_the_code_raises_itself_keeps_the_sentence_that_no_case_ran(lesson_pages):
+    """The page leaves out the engine's syntax-error sentence (its line is one of the composed source) only where
+    Python could not read the code: a module that raises SyntaxError itself used to lose its "an error before any case
+    could run" too, as the page told the two apart by the exception's name."""
+    page = lesson_pages("perplexity-calibration", "en")
+    replace_code(page, "1", "raise SyntaxError('my own')\n")
+    click(page, "1", "check")
+    assert wait_verdict(page, "1")[0] == "error"
+    verdict = section(page, "1").locator("[data-verdict]")
+    assert verdict.locator(".python-error").get_attribute("data-python-error") == "SyntaxError"
+    assert verdict.locator(".verdict-message").inner_text() == text("error", "en")
 
 
 def test_hints_are_revealed_one_at_a_time_and_remembered(save_data_page, isolated_server):

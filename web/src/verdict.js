@@ -240,9 +240,6 @@ export function feedbackNodes(parts, make = el, text = (s) => document.createTex
   return out;
 }
 
-/** The exceptions Python raises for code it cannot read (the engine's syntax-error verdict). */
-const SYNTAX_ERRORS = new Set(["SyntaxError", "IndentationError", "TabError"]);
-
 /**
  * The Python error to explain first, as {exc, message, line, explain}, or null. The engine decides and explains it
  * (graders/engine/judge.py explain_error, in the learner's language): `failure.python_error` when a case failed
@@ -316,8 +313,9 @@ export function renderVerdict(
   // A failing verdict's engine message repeats the counts and names the raw case id: the headline and the case's
   // label say it better. Other statuses' messages (exit code, an error before the cases, ...) are shown, but not the
   // engine's "a syntax error on line N": N is a line of the composed source (code carried over from an earlier
-  // checkpoint comes first), and the error's own box below names the line of the editor it is in.
-  const syntax = error && SYNTAX_ERRORS.has(error.exc) && verdict.python_error === error;
+  // checkpoint comes first), and the error's own box below names the line of the editor it is in. The engine flags
+  // that verdict: a SyntaxError the learner's code raises itself keeps its sentence.
+  const syntax = error && verdict.syntax_error === true && verdict.python_error === error;
   if (verdict.status !== "fail" && verdict.message && verdict.message !== headline && !syntax) {
     area.append(sentence("p", "verdict-message", verdict.message));
   }
