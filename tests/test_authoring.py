@@ -63,6 +63,11 @@ def grader_file(folder: Path, name: str) -> Path:
     return folder.parent.parent / "graders" / folder.name.replace("-", "_") / name
 
 
+def append(path: Path, text: str) -> None:
+    """Add ``text`` at the end of a lesson's file, as an author editing it does."""
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
 def forget(folder: Path) -> None:
     """Drop the lesson's grader modules from sys.modules, so the next import reads the edited files."""
     package = f"graders.{folder.name.replace('-', '_')}"
@@ -374,7 +379,7 @@ def test_a_message_pattern_the_reference_does_not_match_is_named_on_the_grader(n
         '\n    yield Case(id="empty-message", call="mean", args=([],), explain={"en": "x", "nl": "x"}, '
         'message="must not be empty")\n'
     )
-    grader.write_text(grader.read_text(encoding="utf-8") + empty, encoding="utf-8")
+    append(grader, empty)
     forget(folder)
     problems, _ = check_lessons(pyodide=False, root=folder.parent)
     line = one_line_naming(problems, "mean.py", "case empty-message", "message pattern 'must not be empty'")
@@ -407,11 +412,10 @@ def test_a_link_or_image_the_built_site_does_not_have_is_named_with_its_line(new
     unless it is another lesson's page in one of its languages (or an anchor)."""
     folder = new_lesson()
     hint = folder / "01-mean" / "hint.en.md"
-    hint.write_text(
-        hint.read_text(encoding="utf-8")
-        + "\nSee [the notes](notes.md), ![a plot](img/plot.png), [claims](../claims-abstention/en.html),"
+    append(
+        hint,
+        "\nSee [the notes](notes.md), ![a plot](img/plot.png), [claims](../claims-abstention/en.html),"
         " [in Arabic](../claims-abstention/ar.html), [above](#top) and [the docs](https://numpy.org/).\n",
-        encoding="utf-8",
     )
     problems = [p for p in lint(folder) if "link target" in p]
     assert len(problems) == 3, problems
@@ -425,11 +429,10 @@ def test_a_power_written_as_python_writes_it_outside_backticks_is_named_with_its
     span, a code block or math it is fine, and so is bold written as bold."""
     folder = new_lesson()
     task = folder / "01-mean" / "task.en.md"
-    task.write_text(
-        task.read_text(encoding="utf-8")
-        + "\nA sum past 2**63 wraps, and so does x**(n).\n\nIn code `2**63` is fine, as is $2^{63}$, and **bold**.\n"
+    append(
+        task,
+        "\nA sum past 2**63 wraps, and so does x**(n).\n\nIn code `2**63` is fine, as is $2^{63}$, and **bold**.\n"
         "\n```python\nbig = 2**63\n```\n",
-        encoding="utf-8",
     )
     problems = [p for p in lint(folder) if "read as bold" in p]
     assert len(problems) == 2, problems
@@ -443,7 +446,7 @@ def test_a_misspelt_entry_is_named_on_the_reference_with_did_you_mean_and_its_ca
     folder = new_lesson()
     grader = grader_file(folder, "mean.py")
     more = '\n    yield Case(id="{0}", call="mean", args=([{1}],), explain={{"en": "x", "nl": "x"}})\n'
-    grader.write_text(grader.read_text("utf-8") + more.format("one", 1.0) + more.format("two", 2.0), "utf-8")
+    append(grader, more.format("one", 1.0) + more.format("two", 2.0))
     toml = folder / "lesson.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace('entry = ["mean"]', 'entry = ["maen"]', 1), "utf-8")
     problems = lint(folder)
@@ -455,12 +458,7 @@ def test_a_misspelt_entry_is_named_on_the_reference_with_did_you_mean_and_its_ca
 def test_misspelled_grader_settings_and_silent_random_cases(new_lesson):
     folder = new_lesson()
     grader = grader_file(folder, "variance.py")
-    grader.write_text(
-        grader.read_text(encoding="utf-8")
-        + "\nTIME_LIMT = 10.0\n"
-        + "\n\ndef random_cases(rng, count):\n    return []\n",
-        encoding="utf-8",
-    )
+    append(grader, "\nTIME_LIMT = 10.0\n" + "\n\ndef random_cases(rng, count):\n    return []\n")
     problems = lint(folder)
     one_line_naming(problems, "variance.py", "TIME_LIMT is not a grader setting", "did you mean 'TIME_LIMIT'")
     one_line_naming(problems, "variance.py", "RANDOM_CASES is 0 or missing")
@@ -469,7 +467,7 @@ def test_misspelled_grader_settings_and_silent_random_cases(new_lesson):
 def test_a_grader_that_fails_to_import_is_one_line_with_its_line_number(new_lesson):
     folder = new_lesson()
     grader = grader_file(folder, "zscores.py")
-    grader.write_text(grader.read_text(encoding="utf-8") + "\nBROKEN = undefined_name\n", encoding="utf-8")
+    append(grader, "\nBROKEN = undefined_name\n")
     line = one_line_naming(lint(folder), "zscores.py", "cannot be imported: NameError")
     assert re.search(r"zscores\.py:\d+: ", line)
 
@@ -600,10 +598,10 @@ def test_parity_names_what_only_pyodide_does(new_lesson):
         encoding="utf-8",
     )
     grader = grader_file(folder, "mean.py")
-    grader.write_text(
-        grader.read_text(encoding="utf-8") + "    import sys\n\n    if sys.maxsize > 2**32:\n"
+    append(
+        grader,
+        "    import sys\n\n    if sys.maxsize > 2**32:\n"
         "        yield Case(id='only-64-bit', call='mean', args=([1.0],), explain={'en': 'x'})\n",
-        encoding="utf-8",
     )
     forget(folder)
     problems, report = check_lessons(root=folder.parent)
@@ -627,13 +625,13 @@ def test_cases_that_depend_on_the_process_are_named_on_the_grader(new_lesson):
     problems, _ = check_lessons(pyodide=False, root=folder.parent)
     assert problems == []
     grader = grader_file(folder, "mean.py")
-    grader.write_text(  # twelve texts: two hash seeds all but never put them in the same order
-        grader.read_text(encoding="utf-8") + "\n\nRANDOM_CASES = 8\n\n\ndef random_cases(rng, count):\n"
+    append(  # twelve texts: two hash seeds all but never put them in the same order
+        grader,
+        "\n\nRANDOM_CASES = 8\n\n\ndef random_cases(rng, count):\n"
         "    words = list({'x' * n for n in range(1, 13)})\n"
         "    for i in range(count):\n"
         "        yield Case(id=f'random-{i}', call='mean', args=([float(len(w)) for w in words[: i + 5]],),\n"
         "                   explain={'en': 'Some values.'})\n",
-        encoding="utf-8",
     )
     forget(folder)
     problems, _ = check_lessons(pyodide=False, root=folder.parent)
@@ -748,7 +746,7 @@ def test_code_carried_over_from_a_needed_checkpoint_is_mutated_there_only(new_le
     )
     mean = (folder / "01-mean" / "solution.py").read_text(encoding="utf-8")
     variance = folder / "02-variance" / "solution.py"
-    variance.write_text(variance.read_text(encoding="utf-8") + "\n\n" + mean, encoding="utf-8")
+    append(variance, "\n\n" + mean)
     forget(folder)
     lesson = load_lesson_folder(folder)
     lesson = type(lesson)(**{**lesson.__dict__, "checkpoints": lesson.checkpoints[:2]})
@@ -1176,10 +1174,9 @@ def test_check_runs_the_lessons_own_tests_and_another_seed(new_lesson):
         "def test_fine():\n    assert True\n\n\ndef test_the_worked_example():\n    assert 1 + 1 == 3, 'the sum'\n",
     )
     grader = _grader_file(folder, "mean")
-    _write(
+    append(
         grader,
-        grader.read_text(encoding="utf-8")
-        + """
+        """
 
 RANDOM_CASES = 1
 
