@@ -412,10 +412,11 @@ def _tokens(text: str) -> list:
     return md.parse(text)
 
 
-def _html_problems(text: str, where: Path, line_offset: int = 0) -> list[str]:
-    """Raw HTML in markdown ``text``: one problem per tag, with its line."""
+def _html_problems(text: str, where: Path, line_offset: int = 0, tokens: list | None = None) -> list[str]:
+    """Raw HTML in markdown ``text``: one problem per tag, with its line. ``tokens``: ``text`` parsed already
+    (:func:`_tokens`)."""
     found = []
-    for token in _tokens(text):
+    for token in _tokens(text) if tokens is None else tokens:
         line = (token.map[0] + 1 + line_offset) if token.map else None
         candidates = (
             [token] if token.type == "html_block" else [t for t in (token.children or []) if t.type == "html_inline"]
@@ -433,11 +434,14 @@ def _html_problems(text: str, where: Path, line_offset: int = 0) -> list[str]:
 
 
 def _markdown_problems(text: str, path: Path, lang: str, checkpoints, *, hints: bool = False) -> list[str]:
-    """What the site's markdown renderer refuses (bad links, math, figures, fences, empty hints), and for prose
-    (``checkpoints`` given) a ``checkpoint N`` marker for every checkpoint, once each, in order."""
+    """Raw HTML (:func:`_html_problems`), what the site's markdown renderer refuses (bad links, math, figures, fences,
+    empty hints), powers read as bold, and for prose (``checkpoints`` given) a ``checkpoint N`` marker for every
+    checkpoint, once each, in order. ``text`` is parsed once for the lint's own checks."""
     from werkbank.markdown import MarkdownError, checkpoint_markers, render, split_hints
 
     source = rel(path)
+    tokens = _tokens(text)
+    problems = _html_problems(text, path, tokens=tokens)
     try:
         if hints:
             split_hints(text, source)
@@ -451,13 +455,13 @@ def _markdown_problems(text: str, path: Path, lang: str, checkpoints, *, hints: 
         if checkpoints is not None:
             found = checkpoint_markers(text, source, checkpoints=checkpoints)
             if found != list(checkpoints):
-                return [
+                return problems + [
                     f"{source}: checkpoint markers {found} must be {list(checkpoints)}: put one empty "
                     "```checkpoint N``` block per checkpoint, in order, where the checkpoint belongs"
                 ]
     except MarkdownError as error:
-        return [str(error).replace("\n", " ")]
-    return _power_problems(text, source) + _dead_links(html, text, source)
+        return problems + [str(error).replace("\n", " ")]
+    return problems + _power_problems(tokens, source) + _dead_links(html, text, source)
 
 
 #: The characters either side of a ``**`` that markdown took for bold where Python's power was meant (``2**63``,
@@ -466,12 +470,12 @@ def _markdown_problems(text: str, path: Path, lang: str, checkpoints, *, hints: 
 _POWER_SIDES = re.compile(r"[0-9)\]][A-Za-z0-9_(\[]|[A-Za-z0-9_)\]][0-9(\[]")
 
 
-def _power_problems(text: str, source: str) -> list[str]:
+def _power_problems(tokens: list, source: str) -> list[str]:
     """A power written as Python writes it (``2**63``) outside code and math: markdown reads its ``**`` as bold, so
-    the page shows "263" and sets what follows in bold. Read from the parsed text, so code spans, code blocks and math
-    (which are tokens of their own) never count."""
+    the page shows "263" and sets what follows in bold. Read from the parsed text (``tokens``, :func:`_tokens`), so
+    code spans, code blocks and math (which are tokens of their own) never count."""
     problems = []
-    for token in _tokens(text):
+    for token in tokens:
         kids = token.children or []
         for i, kid in enumerate(kids):
             if kid.type not in ("strong_open", "strong_close") or kid.markup != "**":
@@ -555,7 +559,6 @@ def lint_lesson(lesson: Lesson, *, seed: int = CASE_SEED) -> list[str]:
         except LessonError as error:  # missing, or not UTF-8: named (as the text rules name it), the rest still linted
             problems.append(str(error))
             continue
-        problems += _html_problems(text, path)
         problems += _markdown_problems(text, path, lang, [cp.id for cp in lesson.checkpoints])
     for label, text in _toml_texts(lesson):
         problems += [p.replace(f"{rel(toml)}:", f"{rel(toml)}: {label}:", 1) for p in _html_problems(text, toml)]
@@ -664,7 +667,6 @@ def _lint_checkpoint(lesson: Lesson, cp: Checkpoint, seed: int) -> list[str]:
             except LessonError as error:
                 problems.append(str(error))
                 continue
-            problems += _html_problems(text, path)
             problems += _markdown_problems(text, path, lang, None, hints=stem == "hint")
             if stem == "hint" and not text.strip():
                 problems.append(
