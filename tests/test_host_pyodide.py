@@ -1,6 +1,7 @@
 """graders/hosts/pyodide.py, the workers' entry points, exercised in CPython with a real lesson bundle."""
 
 from pathlib import Path
+import gc
 import json
 import sys
 
@@ -96,6 +97,29 @@ def test_run_encoded_is_run_with_utf8_bytes_in_and_out():
         out = bridge.run_encoded(source, given)
         assert isinstance(out, bytes)
         assert json.loads(out.decode("utf-8")) == plain
+
+
+def test_a_plan_kept_ahead_runs_as_its_bytes_do_and_is_frozen_before_learner_code():
+    """The worker parses a Check's plan while it waits in the pool (KEEP): run with that object, a Check's run JSON
+    is the one its bytes give, for a passing and a failing source. The run first freezes what the interpreter holds,
+    the kept plan with it, so the collections the run's objects set off never walk it."""
+    reference = load_lesson("micropip-demo").checkpoint("1").solution()
+    plan = json.dumps(_prepare(_bundle(), "1", 0)["plan"]).encode()
+
+    class Buffer:  # a JsProxy of a Uint8Array, as far as keep_plan is concerned
+        def to_bytes(self):
+            return plan
+
+    kept = bridge.keep_plan(Buffer())
+    assert kept == json.loads(plan)
+    for source in (reference, WRONG):
+        assert bridge.run_encoded(source, kept) == bridge.run_encoded(source, plan)
+    gc.unfreeze()
+    fresh = bridge.keep_plan(plan)
+    assert any(o is fresh for o in gc.get_objects())
+    bridge.run_encoded(WRONG, fresh)
+    assert not any(o is fresh for o in gc.get_objects()), "frozen: in no generation the collector walks"
+    gc.unfreeze()
 
 
 def test_a_broken_bundle_is_an_author_error():

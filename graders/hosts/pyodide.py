@@ -9,6 +9,7 @@ interpreter that never runs learner code) judges as untrusted data.
 
 from __future__ import annotations
 
+import gc
 import json
 
 from graders.engine import runner, values
@@ -26,18 +27,36 @@ def run(source: str, plan: dict, *, on_output=None) -> dict:
 _dumps = runner._json_dumps
 
 
-def run_encoded(source: str, plan_utf8, on_output=None, on_partial=None) -> bytes:
-    """The learner worker's entry point: :func:`run` with the plan and the run result as UTF-8 JSON bytes. The worker
-    hands the plan over as a Uint8Array (a JsProxy here: ``to_bytes()`` is one copy) and decodes the result with
-    TextDecoder: a long ``str`` crosses between JavaScript and Python a character at a time, which costs a fresh
-    worker tens of milliseconds for the few hundred kilobytes of a Check's plan and result. When the code stopped
-    with an exception, ``python_error`` explains it in the plan's ``lang`` (for Run; a Check's verdict explains it
-    itself). ``on_partial`` (a Check): called with a part of the run as UTF-8 JSON bytes (``{"status": "ok",
-    "outcomes": [...]}``, the cases since the last part, see :data:`graders.engine.runner.PROGRESS_AT`) while the
-    other cases still run, so that the page can show a failure early; the result remains the one that counts."""
+def keep_plan(plan_utf8) -> dict:
+    """A Check's plan (UTF-8 JSON bytes, or a JsProxy of a Uint8Array) parsed now, while this worker waits in the pool
+    for a job (the page's KEEP): :func:`run_encoded` runs the object this returns as it runs the bytes, without
+    parsing ~10^5 objects' worth of JSON inside the learner's click."""
     if hasattr(plan_utf8, "to_bytes"):
         plan_utf8 = plan_utf8.to_bytes()
-    plan = values.parse_json(bytes(plan_utf8))
+    return values.parse_json(bytes(plan_utf8))
+
+
+def run_encoded(source: str, plan_utf8, on_output=None, on_partial=None) -> bytes:
+    """The learner worker's entry point: :func:`run` with the plan and the run result as UTF-8 JSON bytes. The worker
+    hands the plan over as a Uint8Array (a JsProxy here: ``to_bytes()`` is one copy), or as the plan
+    :func:`keep_plan` parsed earlier, and decodes the result with TextDecoder: a long ``str`` crosses between
+    JavaScript and Python a character at a time, which costs a fresh worker tens of milliseconds for the few hundred
+    kilobytes of a Check's plan and result. When the code stopped with an exception, ``python_error`` explains it in
+    the plan's ``lang`` (for Run; a Check's verdict explains it itself). ``on_partial`` (a Check): called with a part
+    of the run as UTF-8 JSON bytes (``{"status": "ok", "outcomes": [...]}``, the cases since the last part, see
+    :data:`graders.engine.runner.PROGRESS_AT`) while the other cases still run, so that the page can show a failure
+    early; the result remains the one that counts.
+
+    Everything the interpreter holds before learner code runs (the plan, the engine, numpy) is frozen first
+    (``gc.freeze()``): the collections the run's own objects set off never walk it. A worker runs one job (the rounds
+    of a failing Check's shrinking at most besides), so nothing frozen needed collecting later."""
+    if isinstance(plan_utf8, dict):
+        plan = plan_utf8
+    else:
+        if hasattr(plan_utf8, "to_bytes"):
+            plan_utf8 = plan_utf8.to_bytes()
+        plan = values.parse_json(bytes(plan_utf8))
+    gc.freeze()
     progress = None
     if on_partial is not None:
 

@@ -23,6 +23,8 @@ export const Req = Object.freeze({
   //   runtime?}
   // learner worker
   RUN: "run", // {source, plan: JSON text, timeLimit}: run learner code under a plan ({"mode": "run"} or a Check's)
+  KEEP: "keep", // {plan: JSON text}: a Check's plan, parsed now while the worker waits in the pool, so a RUN of the
+  //   same plan text does not parse it inside the learner's click -> KEPT
   // grader worker
   PREPARE: "prepare", // {lessonId, checkpoint, lang}: the checkpoint's cases (example data in `lang`; the same for
   //   every Check) -> PREPARED
@@ -51,9 +53,10 @@ export const Res = Object.freeze({
   //   sharedLibraries: how many of numpy's shared libraries it instantiated from that numpy's compiled copies;
   //   speed (learner): milliseconds its Python takes for a fixed piece of work, measured before any learner code
   //   (graders/hosts/pyodide.py speed)
-  STARTED: "started", // learner: learner code starts now
+  STARTED: "started", // learner: {kept}: learner code starts now; kept: on a plan parsed ahead (KEEP)
   OUTPUT: "output", // learner: {stream: "stdout"|"stderr", text, truncated}
   RESULT: "result", // learner: {runJson}: the run result, JSON text (untrusted)
+  KEPT: "kept", // learner: the plan of a KEEP is parsed (or left, when a RUN came first)
   PARTIAL: "partial", // learner, while a Check runs: {runJson}: the outcomes of the cases since the last PARTIAL
   //   (graders/engine/runner.py PROGRESS_AT), JSON text (untrusted); only ever used to show a failure early
   PREPARED: "prepared", // grader: {plan: JSON text, or "" for an author error; plotCase; timeLimit: seconds}
@@ -68,6 +71,7 @@ export const Res = Object.freeze({
 const FIELDS = {
   [Req.INIT]: {},
   [Req.RUN]: { source: "string", plan: "string", timeLimit: "number" },
+  [Req.KEEP]: { plan: "string" },
   [Req.PREPARE]: { lessonId: "string", checkpoint: "string", lang: "string" },
   [Req.JUDGE]: { lessonId: "string", checkpoint: "string", runJson: "string", lang: "string" },
   [Req.SHRINK]: {
@@ -90,6 +94,7 @@ const FIELDS = {
   [Res.OUTPUT]: { stream: "string", text: "string" },
   [Res.RESULT]: { runJson: "string" },
   [Res.PARTIAL]: { runJson: "string" },
+  [Res.KEPT]: {},
   [Res.PREPARED]: { plan: "string" },
   [Res.VERDICT]: { verdict: "object" },
   [Res.PLOTTED]: {},
@@ -110,6 +115,7 @@ export const FROM = Object.freeze({
     Res.OUTPUT,
     Res.RESULT,
     Res.PARTIAL,
+    Res.KEPT,
     Res.FAILURE,
   ]),
   grader: new Set([

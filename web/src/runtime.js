@@ -203,6 +203,7 @@ class Slot {
     this.dirty = false;
     this.percent = 0;
     this.peers = 0; // the page's other Python workers alive when this one was started (see JSC_FAST_MEMORIES)
+    this.kept = new Set(); // planIds of the Check plans sent to it to parse ahead (Runtime._keepPlans)
   }
 }
 
@@ -267,6 +268,7 @@ export class Runtime {
     this.warmup = null; // a rehearsal in a learner worker under way: {slot, runs, runId, done, timer} (_warmLearner)
     this.warmupTries = 0;
     this.learnerWarm = false; // a learner worker's rehearsal came back (_warmLearner)
+    this.keeping = null; // a plan a pristine learner worker parses ahead: {slot, runId} (_keepPlans)
     this.fillTimer = 0;
     this.queue = [];
     this.failure = null;
@@ -503,6 +505,14 @@ export class Runtime {
       if (belongsTo(msg, this.warmup.runId, "learner")) this._warmupMessage(msg);
       return;
     }
+    const keeping = this.keeping;
+    if (keeping && keeping.slot === slot && belongsTo(msg, keeping.runId, "learner")) {
+      if (msg.type === Res.KEPT || msg.type === Res.FAILURE) {
+        this.keeping = null;
+        this._keepPlans();
+      }
+      return;
+    }
     const job = this.job;
     if (!job || job.slot !== slot || !belongsTo(msg, job.runId, "learner")) return; // stale, foreign or forged
     this._jobMessage(job, msg);
@@ -571,6 +581,7 @@ export class Runtime {
     this._next();
     this._fill();
     this._rehearse();
+    this._keepPlans();
   }
 
   _progress(stage) {
@@ -733,7 +744,44 @@ export class Runtime {
     mark("werkbank:learner:rehearsed", { runs: warmup.done });
     this._kill(warmup.slot);
     this._refresh();
-    if (refill) this._fill();
+    if (refill) {
+      this._fill();
+      this._keepPlans();
+    }
+  }
+
+  /**
+   * Have the pristine learner workers parse the page's Check plans ahead of the click (Req.KEEP, one plan at a time,
+   * oldest worker first, as jobs take them), so that a Check only runs its cases: parsing a plan of ~10^5 objects
+   * took a tenth of a Check's run. Never beside a job or a learner worker's rehearsal, as a boot: the run needs the
+   * cores. A job that takes the worker meanwhile runs after that one plan (or parses its own, if it came first).
+   */
+  _keepPlans() {
+    if (this.keeping && this.keeping.slot.phase !== "dead" && !this.keeping.slot.dirty) return;
+    this.keeping = null;
+    if (this.failure || !this.warmList || this.job || this.warmup || this.queue.length) return;
+    if (!this.grader || this.grader.phase !== "ready") return; // the plans come from the grader
+    const { lessonId, checkpoints } = this.warmList;
+    const lang = String(this.lang);
+    for (const slot of this.pool) {
+      if (slot.phase !== "ready" || slot.dirty) continue;
+      const checkpoint = checkpoints.find((c) => !slot.kept.has(planId(lessonId, c, lang)));
+      if (checkpoint === undefined) continue;
+      slot.kept.add(planId(lessonId, checkpoint, lang)); // asked once, whatever comes of it
+      const keeping = { slot, runId: newRunId() };
+      this.keeping = keeping;
+      const send = (prepared) => {
+        if (this.keeping !== keeping) return;
+        if (prepared && prepared.plan && slot.phase === "ready" && !slot.dirty && !this.job && !this.warmup) {
+          slot.worker.postMessage(request(Req.KEEP, keeping.runId, { plan: prepared.plan }));
+        } else {
+          this.keeping = null; // the job's end or the next ready worker asks again
+          if (!this.job && !this.warmup) this._keepPlans();
+        }
+      };
+      this._plan(lessonId, checkpoint, lang).then(send, () => send(null));
+      return;
+    }
   }
 
   /** Start one more pristine learner worker at the pool's end. */
@@ -1020,6 +1068,7 @@ export class Runtime {
   _jobMessage(job, msg) {
     switch (msg.type) {
       case Res.STARTED:
+        if (job.type === "check" && !job.shrinking && msg.kept === true) mark("werkbank:check:kept");
         if (!job.stopReason && !job.limitTimer && !job.shrinking) {
           clearTimeout(job.prepareTimer);
           job.startedAt = performance.now();
@@ -1122,6 +1171,7 @@ export class Runtime {
     queueMicrotask(() => {
       this._next();
       this._rehearse();
+      this._keepPlans();
     });
   }
 

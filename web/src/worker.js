@@ -227,11 +227,31 @@ function needsEverything(source, planJson) {
   return requirementNames.some((name) => text.includes(name));
 }
 
+/**
+ * Check plans parsed ahead of the click (KEEP), as {text, plan: the parsed plan, a PyProxy}: a RUN whose plan text is
+ * one of them runs that plan without parsing it (graders/hosts/pyodide.py keep_plan). The worker runs one job, so
+ * nothing here is ever reused after learner code ran.
+ */
+const keptPlans = [];
+/** RUN requests that arrived and have not started: a KEEP still queued then is left, as the run parses its own. */
+let runsWaiting = 0;
+
+async function keep(msg) {
+  await complete;
+  if (!learnerRan && runsWaiting === 0 && !keptPlans.some((k) => k.text === msg.plan)) {
+    keptPlans.push({ text: msg.plan, plan: bridge.keep_plan(encoder.encode(msg.plan)) });
+  }
+  post(response(Res.KEPT, msg.runId, {}));
+}
+
 async function run(msg) {
+  runsWaiting -= 1;
   if (needsEverything(msg.source, msg.plan)) await complete;
   openSink(msg.runId);
+  // a plan parsed ahead, unless learner code ran here already (a shrink round: its plan is new anyway)
+  const kept = learnerRan ? undefined : keptPlans.find((k) => k.text === msg.plan);
   learnerRan = true;
-  post(response(Res.STARTED, msg.runId, {}));
+  post(response(Res.STARTED, msg.runId, { kept: Boolean(kept) }));
   let runJson;
   // UTF-8 both ways: a Uint8Array crosses into Python as one copy, a long string a character at a time
   // a Check's early parts (the outcomes so far, as UTF-8 JSON bytes: a PyProxy for the length of this call)
@@ -243,7 +263,7 @@ async function run(msg) {
       view.release();
     }
   };
-  const out = bridge.run_encoded(msg.source, encoder.encode(msg.plan), onOutput, onPartial);
+  const out = bridge.run_encoded(msg.source, kept ? kept.plan : encoder.encode(msg.plan), onOutput, onPartial);
   try {
     const bytes = out.getBuffer("u8");
     try {
@@ -271,6 +291,7 @@ self.addEventListener("message", (event) => {
     }
     return;
   }
+  if (msg.type === Req.RUN) runsWaiting += 1;
   queue = queue.then(() => handle(msg));
 });
 
@@ -285,6 +306,7 @@ async function handle(msg) {
     if (!sealed) await Promise.race([sealing, booting]); // no learner code before the lockdown
     if (!sealed || !bridge) throw new Error("Python is not loaded yet");
     if (msg.type === Req.RUN) await run(msg);
+    else if (msg.type === Req.KEEP) await keep(msg);
     else throw new Error(`a learner worker does not do ${msg.type}`);
   } catch (error) {
     fail(msg, error, false);

@@ -49,10 +49,16 @@ class FakeWorker {
 
 const PLAN = JSON.stringify({ mode: "check", cases: [{ id: "a" }], time_limit: 5 });
 
-/** Workers that boot at once. Learner RUN answers with `run(msg, worker)` (default: an ok result). */
-function scripted({ run, boot } = {}) {
+/**
+ * Workers that boot at once. Learner RUN answers with `run(msg, worker)` (default: an ok result); KEEP with KEPT,
+ * or with `keep(msg, worker)`.
+ */
+function scripted({ run, boot, keep } = {}) {
   return (msg, worker) => {
-    if (msg.type === Req.INIT) {
+    if (msg.type === Req.KEEP) {
+      if (keep) keep(msg, worker);
+      else worker.reply(response(Res.KEPT, msg.runId, {}));
+    } else if (msg.type === Req.INIT) {
       if (boot && boot(msg, worker) === false) return;
       worker.reply(response(Res.PROGRESS, msg.runId, { stage: "runtime", percent: 50, loaded: 0, total: 0 }));
       if (worker.role === "learner") worker.reply(response(Res.PYTHON, msg.runId, {}));
@@ -1414,4 +1420,82 @@ test("a learner worker's rehearsal that crashes is dropped without a word; none 
   await until(() => small.workers.find((w) => w.role === "grader").sent.some((m) => m.type === Req.REHEARSE));
   await sleep(50);
   assert.equal(rehearsalRuns(few).length, 0);
+});
+
+test("pristine learner workers parse the page's Check plans ahead of the click: one at a time, oldest first, no job beside", async () => {
+  const keeps = []; // [msg, worker], answered by hand
+  let release = null; // ends the running Check's run
+  const { runtime, learners } = makeRuntime(
+    scripted({
+      keep: (msg, worker) => keeps.push([msg, worker]),
+      run: (msg, worker) => {
+        worker.reply(response(Res.STARTED, msg.runId, {}));
+        release = () => worker.reply(response(Res.RESULT, msg.runId, { runJson: '{"status": "ok"}' }));
+      },
+    }),
+    { depth: 3 },
+  );
+  const answer = async (count) => {
+    await until(() => keeps.length === count);
+    const [msg, worker] = keeps.at(-1);
+    worker.reply(response(Res.KEPT, msg.runId, {}));
+    return worker;
+  };
+  runtime.warm("l", ["1", "2"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle" && keeps.length === 1);
+  runtime.engage(); // a third worker boots and is ready while the first parses
+  await until(() => learners().length === 3 && runtime.pool.every((s) => s.phase === "ready"));
+  await sleep(20);
+  assert.equal(keeps.length, 1, "one at a time");
+  assert.equal(keeps[0][0].plan, PLAN);
+  const order = [];
+  for (let count = 1; count <= 6; count++) {
+    const worker = await answer(count);
+    order.push(learners().indexOf(worker));
+  }
+  assert.deepEqual(order, [0, 0, 1, 1, 2, 2], "oldest first (the next job takes it), each plan once a worker");
+  await sleep(20);
+  assert.equal(keeps.length, 6);
+  // a Check takes the oldest worker; its replacement boots but parses nothing while learner code runs
+  const check = runtime.execute({ type: "check", source: "x", lessonId: "l", checkpoint: "1", lang: "en" });
+  await until(() => release !== null);
+  assert.ok(learners()[0].sent.some((m) => m.type === Req.RUN && m.plan === PLAN));
+  await sleep(FILL_IDLE_MS + 50);
+  assert.equal(keeps.length, 6, "nothing parsed beside the run");
+  release();
+  assert.equal((await check).verdict.status, "pass");
+  const seventh = await answer(7);
+  assert.equal(learners().indexOf(seventh), 3, "the new worker, once the job is over");
+  const eighth = await answer(8);
+  assert.equal(eighth, seventh);
+});
+
+test("a job that takes a worker while it parses a plan runs there next; that worker's KEPT starts nothing beside it", async () => {
+  const keeps = [];
+  const runs = [];
+  const { runtime, learners } = makeRuntime(
+    scripted({
+      keep: (msg, worker) => keeps.push([msg, worker]),
+      run: (msg, worker) => {
+        runs.push([msg, worker]);
+        worker.reply(response(Res.STARTED, msg.runId, {}));
+      },
+    }),
+  );
+  runtime.warm("l", ["1", "2"]);
+  runtime.boot();
+  await until(() => runtime.state === "idle" && keeps.length === 1);
+  const check = runtime.execute({ type: "check", source: "x", lessonId: "l", checkpoint: "2", lang: "en" });
+  await until(() => runs.length === 1);
+  const [msg, worker] = keeps[0];
+  assert.equal(runs[0][1], worker, "the oldest worker, though it was parsing");
+  worker.reply(response(Res.KEPT, msg.runId, {})); // the worker answers the KEEP before it runs the job
+  await sleep(30);
+  assert.equal(keeps.length, 1, "no plan is sent to another worker while the job runs");
+  assert.equal(runtime.job.slot.worker, worker);
+  worker.reply(response(Res.RESULT, runs[0][0].runId, { runJson: '{"status": "ok"}' }));
+  assert.equal((await check).verdict.status, "pass");
+  await until(() => keeps.length === 2);
+  assert.equal(keeps[1][1], learners()[1]);
 });
