@@ -370,3 +370,66 @@ def test_the_nesting_of_a_run_result_is_read_as_a_parser_reads_it():
     assert read_run(hidden)["status"] == "ok"
     after = b'{"stdout": "\\\\"' + b", " + b"[" * (RUN_RESULT_DEPTH + 1) + b"]" * (RUN_RESULT_DEPTH + 1) + b"}"
     assert read_run(after)["problem"] == "nested too deeply"  # the string ended at its quote: these brackets count
+
+
+def _numbers_swapped(w):
+    """``w`` with every JSON number and bool in another type it equals (``True`` for 1, ``1`` for ``1.0``, ``1.0`` for
+    1): a value ``==`` takes for ``w`` that the wire format's own reading refuses."""
+    if isinstance(w, list):
+        return [_numbers_swapped(x) for x in w]
+    if isinstance(w, bool):
+        return int(w)
+    if isinstance(w, float) and w.is_integer() and abs(w) < 2**53:
+        return int(w)
+    if isinstance(w, int):
+        return float(w)
+    return w
+
+
+@pytest.mark.parametrize(
+    "lesson_id, checkpoint",
+    [("claims-abstention", "3"), ("perplexity-calibration", "2"), ("retrieval-evaluation", "3")],
+)
+def test_a_value_equal_to_the_expected_one_is_taken_as_it_without_walking_it(lesson_id, checkpoint, monkeypatch):
+    """The judge takes a returned value equal (``==``) to its case's expected one (:func:`known_values`) as valid and
+    matching at C speed; every other value is still read and compared in full. Equal values give the very verdict the
+    full walk gives, for right and wrong code; a value ``==`` takes for the expected one though its numbers have other
+    JSON types is that value, in every host alike (the judge makes ``known`` itself where the Check has none), and a
+    value that differs is still refused when it is malformed."""
+    from graders.engine import judge as judge_module
+    from graders.hosts import cpython
+    from werkbank.grading import prepared_checkpoint
+    from werkbank.lessons import load_lesson
+
+    checkpoint_ = load_lesson(lesson_id).checkpoint(checkpoint)
+    prepared = prepared_checkpoint(checkpoint_)
+    known = judge_module.known_values(prepared["key"])
+    assert len(known) > 100
+    fast, slow = {**prepared, "known": known}, {**prepared, "known": {}}
+    sources = [checkpoint_.solution(), checkpoint_.starter("en")]
+    sources += [m.source() for m in checkpoint_.mistakes()][:2]
+    for source in sources:
+        run = read_run(json.dumps(cpython.run(source, prepared["plan"])))
+        assert judge(fast, run) == judge(slow, run) == judge(prepared, run)
+    reference = read_run(json.dumps(cpython.run(sources[0], prepared["plan"])))
+    walked = []
+    monkeypatch.setattr(judge_module, "validate", lambda w, **kw: walked.append(w) or values.validate(w, **kw))
+    assert judge(fast, reference)["status"] == "pass"
+    assert walked == [], "equal values are not walked"
+    assert judge(slow, reference)["status"] == "pass" and walked, "without known every value is"
+    swapped = json.loads(json.dumps(reference))
+    changed = 0
+    for outcome in swapped["outcomes"]:
+        if outcome["kind"] == "return" and outcome["id"] in known:
+            new = _numbers_swapped(outcome["value"])
+            changed += json.dumps(new) != json.dumps(outcome["value"])
+            outcome["value"] = new
+    assert changed > 0
+    assert judge(fast, swapped)["status"] == "pass"
+    assert judge(prepared, swapped)["status"] == "pass"
+    case_id = next(iter(known))
+    broken = json.loads(json.dumps(reference))
+    for outcome in broken["outcomes"]:
+        if outcome["id"] == case_id:
+            outcome["value"] = ["bool", 1]  # equal to no expected value, and no bool
+    assert judge(fast, broken)["status"] == "error"

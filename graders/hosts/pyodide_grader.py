@@ -21,6 +21,7 @@ from graders.engine.judge import (
     author_error,
     judge as _judge,
     judge_early as _judge_early,
+    known_values,
     plot_data,
     read_run,
 )
@@ -168,6 +169,8 @@ MAX_CHECKS = 128
 
 
 def _keep(ref: str, prepared: dict) -> None:
+    if "key" in prepared:  # the text of each expected value, so a judge reads a value returned just so at C speed
+        prepared["known"] = known_values(prepared["key"])
     _CHECKS.pop(ref, None)
     _CHECKS[ref] = prepared
     while len(_CHECKS) > MAX_CHECKS:
