@@ -145,6 +145,8 @@ export function rehearses(ua = typeof navigator !== "undefined" ? String(navigat
  * Runtime._warmLearner.
  */
 export const JSC_FAST_MEMORIES = 4;
+/** How many times over a learner worker's rehearsal runs each reference (Runtime._warmLearner). */
+export const WARMUP_ROUNDS = 2;
 
 /** The id of a checkpoint's Check in one language: its plan (Runtime.plans) and its rehearsal (Runtime.rehearsed). */
 function planId(lessonId, checkpoint, lang) {
@@ -676,7 +678,8 @@ export class Runtime {
    * kind of memory only, and a learner worker started while the page held JSC_FAST_MEMORIES or more Pythons runs the
    * other kind: its first Check compiled everything hot again. So once the grader has rehearsed every checkpoint and
    * the pool is full, the newest such worker runs each reference the grader rehearsed over its plan, one after
-   * another, keeping nothing; then it is terminated (it is no longer pristine) and the pool boots its replacement. No
+   * another, WARMUP_ROUNDS times over (after one round the first Checks there still compiled much of checkpoint 3's
+   * code again), keeping nothing; then it is terminated (it is no longer pristine) and the pool boots its replacement. No
    * boot starts meanwhile, and a job queued meanwhile ends it at once, so the learner's Check runs alone. Once one of
    * its runs has come back the page does it no more; it gives up after two tries.
    */
@@ -693,7 +696,8 @@ export class Runtime {
     const slot = [...this.pool].reverse().find((s) => s.peers >= JSC_FAST_MEMORIES);
     if (!slot) return;
     this.warmupTries += 1;
-    this.warmup = { slot: this._take(slot), runs, runId: "", done: 0, timer: 0 };
+    const rounds = Array.from({ length: WARMUP_ROUNDS }, () => runs).flat();
+    this.warmup = { slot: this._take(slot), runs: rounds, runId: "", done: 0, timer: 0 };
     this._refresh();
     this._warmNext();
   }
