@@ -30,10 +30,15 @@ _dumps = runner._json_dumps
 def keep_plan(plan_utf8) -> dict:
     """A Check's plan (UTF-8 JSON bytes, or a JsProxy of a Uint8Array) parsed now, while this worker waits in the pool
     for a job (the page's KEEP): :func:`run_encoded` runs the object this returns as it runs the bytes, without
-    parsing ~10^5 objects' worth of JSON inside the learner's click."""
+    parsing ~10^5 objects' worth of JSON inside the learner's click. Everything the interpreter holds then (the plan,
+    the engine, numpy) is frozen (``gc.freeze()``), so the collections a run's own objects set off never walk it: a
+    worker that keeps plans runs one job, so nothing frozen needs collecting later (a long-lived interpreter that runs
+    many, as ``werkbank check``'s, runs plans as bytes and freezes nothing)."""
     if hasattr(plan_utf8, "to_bytes"):
         plan_utf8 = plan_utf8.to_bytes()
-    return values.parse_json(bytes(plan_utf8))
+    plan = values.parse_json(bytes(plan_utf8))
+    gc.freeze()
+    return plan
 
 
 def run_encoded(source: str, plan_utf8, on_output=None, on_partial=None) -> bytes:
@@ -45,18 +50,13 @@ def run_encoded(source: str, plan_utf8, on_output=None, on_partial=None) -> byte
     the plan's ``lang`` (for Run; a Check's verdict explains it itself). ``on_partial`` (a Check): called with a part
     of the run as UTF-8 JSON bytes (``{"status": "ok", "outcomes": [...]}``, the cases since the last part, see
     :data:`graders.engine.runner.PROGRESS_AT`) while the other cases still run, so that the page can show a failure
-    early; the result remains the one that counts.
-
-    Everything the interpreter holds before learner code runs (the plan, the engine, numpy) is frozen first
-    (``gc.freeze()``): the collections the run's own objects set off never walk it. A worker runs one job (the rounds
-    of a failing Check's shrinking at most besides), so nothing frozen needed collecting later."""
+    early; the result remains the one that counts."""
     if isinstance(plan_utf8, dict):
         plan = plan_utf8
     else:
         if hasattr(plan_utf8, "to_bytes"):
             plan_utf8 = plan_utf8.to_bytes()
         plan = values.parse_json(bytes(plan_utf8))
-    gc.freeze()
     progress = None
     if on_partial is not None:
 
