@@ -353,3 +353,51 @@ def test_checks_pressed_as_each_verdict_shows_each_start_at_once_with_one_verdic
         assert all(r["atOnce"] for r in rows), rows  # none waited for a worker to boot
         assert len({r["headline"] for r in rows}) == 1, rows  # one verdict, one count
     ctx.close()
+
+
+def test_a_settled_check_runs_the_plan_its_worker_parsed_ahead_with_the_verdict_werkbank_grade_gives(
+    page, plain_server, repo_root
+):
+    """Pristine learner workers parse the page's Check plans while they wait (KEEP): a Check on a settled page runs
+    its worker's parsed plan (the page marks it), and gets the verdict, the counts and the first failing case that
+    `werkbank grade` gives, for a passing and a failing solution."""
+    from werkbank.grading import grade_source
+    from werkbank.lessons import load_lesson
+
+    checkpoint = load_lesson("claims-abstention").checkpoint("3")
+    reference, wrong = checkpoint.solution(), checkpoint.mistakes()[0].source()
+    page.goto(plain_server.url + "lessons/claims-abstention/en.html")
+    page.wait_for_selector("body[data-runtime=ready][data-pool=ready]", timeout=120_000, state="attached")
+    for want, code in (("pass", reference), ("fail", wrong)):
+        # every plan of the page parsed by both pristine workers (the learner reads: two), then the click
+        page.wait_for_function(
+            "() => performance.getEntriesByName('werkbank:learner:kept').length >= 6", timeout=60_000, polling=100
+        )
+        before = page.evaluate("() => performance.getEntriesByName('werkbank:check:kept').length")
+        page.evaluate(_SET_CODE, {"cp": "3", "code": code})
+        click(page, "3", "check")
+        state, _ = wait_verdict(page, "3")
+        assert state == want
+        assert page.evaluate("() => performance.getEntriesByName('werkbank:check:kept').length") == before + 1
+        shown = page.evaluate(
+            "() => { const b = document.querySelector('[data-checkpoint=\"3\"] [data-verdict]');"
+            " return b.querySelector('.verdict-line').textContent; }"
+        )
+        cli = grade_source("claims-abstention", "3", code, lang="en")
+        assert cli["status"] == want
+        assert f"{cli['passed']}" in shown and f"{cli['total']}" in shown, (shown, cli["passed"], cli["total"])
+        if want == "fail":
+            assert cli["failure"]["case_label"] in page.evaluate(
+                "() => document.querySelector('[data-checkpoint=\"3\"] [data-verdict]').textContent"
+            )
+        page.reload()
+        page.wait_for_selector("body[data-runtime=ready][data-pool=ready]", timeout=120_000, state="attached")
+
+
+_SET_CODE = """({ cp, code }) => {
+    const content = document.querySelector(`[data-checkpoint="${cp}"] [data-editor] .cm-content`);
+    content.focus();
+    getSelection().selectAllChildren(content);
+    if (!document.execCommand("insertText", false, code)) throw new Error("insertText refused");
+    return true;
+}"""

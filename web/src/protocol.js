@@ -22,9 +22,10 @@ export const Req = Object.freeze({
   //   numpy?: numpy's wheel as the grader worker unpacked and compiled it (packWheel)}; grader: {lessonId?, lang?,
   //   runtime?}
   // learner worker
-  RUN: "run", // {source, plan: JSON text, timeLimit}: run learner code under a plan ({"mode": "run"} or a Check's)
-  KEEP: "keep", // {plan: JSON text}: a Check's plan, parsed now while the worker waits in the pool, so a RUN of the
-  //   same plan text does not parse it inside the learner's click -> KEPT
+  RUN: "run", // {source, plan: JSON text, timeLimit, planId?}: run learner code under a plan ({"mode": "run"} or a
+  //   Check's; planId: the id of a Check's plan, which the worker may have parsed already: KEEP)
+  KEEP: "keep", // {plan: JSON text, planId}: a Check's plan, parsed now while the worker waits in the pool, so a RUN
+  //   naming it does not parse it inside the learner's click -> KEPT
   // grader worker
   PREPARE: "prepare", // {lessonId, checkpoint, lang}: the checkpoint's cases (example data in `lang`; the same for
   //   every Check) -> PREPARED
@@ -71,7 +72,7 @@ export const Res = Object.freeze({
 const FIELDS = {
   [Req.INIT]: {},
   [Req.RUN]: { source: "string", plan: "string", timeLimit: "number" },
-  [Req.KEEP]: { plan: "string" },
+  [Req.KEEP]: { plan: "string", planId: "string" },
   [Req.PREPARE]: { lessonId: "string", checkpoint: "string", lang: "string" },
   [Req.JUDGE]: { lessonId: "string", checkpoint: "string", runJson: "string", lang: "string" },
   [Req.SHRINK]: {

@@ -510,6 +510,7 @@ export class Runtime {
     const keeping = this.keeping;
     if (keeping && keeping.slot === slot && belongsTo(msg, keeping.runId, "learner")) {
       if (msg.type === Res.KEPT || msg.type === Res.FAILURE) {
+        if (msg.type === Res.KEPT) mark("werkbank:learner:kept");
         this.keeping = null;
         this._keepPlans();
       }
@@ -722,7 +723,8 @@ export class Runtime {
     clearTimeout(warmup.timer);
     const limit = prepared.timeLimit * 1000 * MAX_SLOWNESS + SLACK_MS;
     warmup.timer = setTimeout(() => this.warmup === warmup && this._endWarmup(), limit);
-    const payload = { source, plan: prepared.plan, timeLimit: prepared.timeLimit };
+    const id = planId(this.warmList.lessonId, checkpoint, String(this.lang));
+    const payload = { source, plan: prepared.plan, timeLimit: prepared.timeLimit, planId: id };
     warmup.slot.worker.postMessage(request(Req.RUN, warmup.runId, payload));
   }
 
@@ -777,7 +779,8 @@ export class Runtime {
       const send = (prepared) => {
         if (this.keeping !== keeping) return;
         if (prepared && prepared.plan && slot.phase === "ready" && !slot.dirty && !this.job && !this.warmup) {
-          slot.worker.postMessage(request(Req.KEEP, keeping.runId, { plan: prepared.plan }));
+          const payload = { plan: prepared.plan, planId: planId(lessonId, checkpoint, lang) };
+          slot.worker.postMessage(request(Req.KEEP, keeping.runId, payload));
         } else {
           this.keeping = null; // the job's end or the next ready worker asks again
           if (!this.job && !this.warmup) this._keepPlans();
@@ -970,7 +973,7 @@ export class Runtime {
     job.baseLimit = timeLimit;
     job.timeLimit = scaled(timeLimit, job.slowness); // the grader says it beside the plan, which the page does not parse
     mark("werkbank:check:run");
-    const runJson = await this._learnerRun(job, plan, job.timeLimit);
+    const runJson = await this._learnerRun(job, plan, job.timeLimit, planId(job.lessonId, checkpoint, lang));
     if (this.job !== job) return;
     mark("werkbank:check:judge");
     const msg = await judge(runJson);
@@ -1061,11 +1064,15 @@ export class Runtime {
     this._finish({ kind: "result", run, ...(plotData ? { plot: plotData } : {}) });
   }
 
-  /** Send RUN to the job's learner worker; resolves to the run JSON text. */
-  _learnerRun(job, plan, timeLimit) {
+  /**
+   * Send RUN to the job's learner worker; resolves to the run JSON text. `id`: the plan's planId, for a Check's plan
+   * (the worker may have parsed it already, _keepPlans).
+   */
+  _learnerRun(job, plan, timeLimit, id) {
     return new Promise((resolve) => {
       job.onResult = resolve;
-      job.slot.worker.postMessage(request(Req.RUN, job.runId, { source: job.source, plan, timeLimit }));
+      const payload = { source: job.source, plan, timeLimit, ...(id ? { planId: id } : {}) };
+      job.slot.worker.postMessage(request(Req.RUN, job.runId, payload));
     });
   }
 

@@ -228,18 +228,20 @@ function needsEverything(source, planJson) {
 }
 
 /**
- * Check plans parsed ahead of the click (KEEP), as {text, plan: the parsed plan, a PyProxy}: a RUN whose plan text is
- * one of them runs that plan without parsing it (graders/hosts/pyodide.py keep_plan). The worker runs one job, so
- * nothing here is ever reused after learner code ran.
+ * Check plans parsed ahead of the click (KEEP), by the page's id of each (lesson, checkpoint, language): a RUN that
+ * names one runs that plan without parsing its text (graders/hosts/pyodide.py keep_plan). The page's plan for an id
+ * never changes, so the id stands for the text. The worker runs one job, so nothing here is reused once learner code
+ * ran.
  */
-const keptPlans = [];
+const keptPlans = new Map();
 /** RUN requests that arrived and have not started: a KEEP still queued then is left, as the run parses its own. */
 let runsWaiting = 0;
 
 async function keep(msg) {
   await complete;
-  if (!learnerRan && runsWaiting === 0 && !keptPlans.some((k) => k.text === msg.plan)) {
-    keptPlans.push({ text: msg.plan, plan: bridge.keep_plan(encoder.encode(msg.plan)) });
+  const id = typeof msg.planId === "string" ? msg.planId : "";
+  if (id && !learnerRan && runsWaiting === 0 && !keptPlans.has(id)) {
+    keptPlans.set(id, bridge.keep_plan(encoder.encode(msg.plan)));
   }
   post(response(Res.KEPT, msg.runId, {}));
 }
@@ -249,7 +251,7 @@ async function run(msg) {
   if (needsEverything(msg.source, msg.plan)) await complete;
   openSink(msg.runId);
   // a plan parsed ahead, unless learner code ran here already (a shrink round: its plan is new anyway)
-  const kept = learnerRan ? undefined : keptPlans.find((k) => k.text === msg.plan);
+  const kept = learnerRan || typeof msg.planId !== "string" ? undefined : keptPlans.get(msg.planId);
   learnerRan = true;
   post(response(Res.STARTED, msg.runId, { kept: Boolean(kept) }));
   let runJson;
@@ -263,7 +265,7 @@ async function run(msg) {
       view.release();
     }
   };
-  const out = bridge.run_encoded(msg.source, kept ? kept.plan : encoder.encode(msg.plan), onOutput, onPartial);
+  const out = bridge.run_encoded(msg.source, kept || encoder.encode(msg.plan), onOutput, onPartial);
   try {
     const bytes = out.getBuffer("u8");
     try {

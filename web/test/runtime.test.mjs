@@ -1462,7 +1462,11 @@ test("pristine learner workers parse the page's Check plans ahead of the click: 
   // a Check takes the oldest worker; its replacement boots but parses nothing while learner code runs
   const check = runtime.execute({ type: "check", source: "x", lessonId: "l", checkpoint: "1", lang: "en" });
   await until(() => release !== null);
-  assert.ok(learners()[0].sent.some((m) => m.type === Req.RUN && m.plan === PLAN));
+  // its RUN names the plan the worker parsed for checkpoint 1 (the first it was sent), and still carries the text
+  const run = learners()[0].sent.find((m) => m.type === Req.RUN);
+  assert.equal(run.plan, PLAN);
+  assert.equal(run.planId, keeps[0][0].planId);
+  assert.notEqual(keeps[0][0].planId, keeps[1][0].planId);
   await sleep(FILL_IDLE_MS + 50);
   assert.equal(keeps.length, 6, "nothing parsed beside the run");
   release();
