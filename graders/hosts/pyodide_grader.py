@@ -169,7 +169,7 @@ MAX_CHECKS = 128
 
 
 def _keep(ref: str, prepared: dict) -> None:
-    if "key" in prepared:  # the text of each expected value, so a judge reads a value returned just so at C speed
+    if "key" in prepared:  # the expected values a judge takes at C speed when a run returns them just so
         prepared["known"] = known_values(prepared["key"])
     _CHECKS.pop(ref, None)
     _CHECKS[ref] = prepared

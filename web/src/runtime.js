@@ -680,9 +680,9 @@ export class Runtime {
    * other kind: its first Check compiled everything hot again. So once the grader has rehearsed every checkpoint and
    * the pool is full, the newest such worker runs each reference the grader rehearsed over its plan, one after
    * another, WARMUP_ROUNDS times over (after one round the first Checks there still compiled much of checkpoint 3's
-   * code again), keeping nothing; then it is terminated (it is no longer pristine) and the pool boots its replacement. No
-   * boot starts meanwhile, and a job queued meanwhile ends it at once, so the learner's Check runs alone. Once one of
-   * its runs has come back the page does it no more; it gives up after two tries.
+   * code again), keeping nothing; then it is terminated (it is no longer pristine) and the pool boots its
+   * replacement. No boot starts meanwhile, and a job queued meanwhile ends it at once, so the learner's Check runs
+   * alone. Once one of its runs has come back the page does it no more; it gives up after two tries.
    */
   _warmLearner() {
     if (!this.rehearse || !this.engaged || !this.warmList || this.failure || this.warmup || this.learnerWarm) return;
@@ -773,17 +773,20 @@ export class Runtime {
       if (slot.phase !== "ready" || slot.dirty) continue;
       const checkpoint = checkpoints.find((c) => !slot.kept.has(planId(lessonId, c, lang)));
       if (checkpoint === undefined) continue;
-      slot.kept.add(planId(lessonId, checkpoint, lang)); // asked once, whatever comes of it
+      const id = planId(lessonId, checkpoint, lang);
+      slot.kept.add(id);
       const keeping = { slot, runId: newRunId() };
       this.keeping = keeping;
       const send = (prepared) => {
         if (this.keeping !== keeping) return;
-        if (prepared && prepared.plan && slot.phase === "ready" && !slot.dirty && !this.job && !this.warmup) {
-          const payload = { plan: prepared.plan, planId: planId(lessonId, checkpoint, lang) };
-          slot.worker.postMessage(request(Req.KEEP, keeping.runId, payload));
+        if (!prepared || !prepared.plan) {
+          this.keeping = null; // nothing to parse (an author error): on to the next plan
+          this._keepPlans();
+        } else if (slot.phase === "ready" && !slot.dirty && !this.job && !this.warmup) {
+          slot.worker.postMessage(request(Req.KEEP, keeping.runId, { plan: prepared.plan, planId: id }));
         } else {
-          this.keeping = null; // the job's end or the next ready worker asks again
-          if (!this.job && !this.warmup) this._keepPlans();
+          slot.kept.delete(id); // a job came first: asked for again once it ends
+          this.keeping = null;
         }
       };
       this._plan(lessonId, checkpoint, lang).then(send, () => send(null));
