@@ -1027,17 +1027,22 @@ def process_problems(lesson: Lesson, prepared: dict, seed: int) -> tuple[list[st
 def grade_cpython(
     work: list[Item], prepared: dict, *, jobs: int = 2, lang: str = FALLBACK_LANGUAGE
 ) -> dict[str, Graded]:
-    """Grade every item with the CPython host (a child process each), against its checkpoint's prepared key."""
-    from graders.engine.judge import judge
+    """Grade every item with the CPython host (a child process each), against its checkpoint's prepared key. Each
+    checkpoint's expected values the judge takes at once (``known_values``) are made once here, as the grader worker
+    keeps them with its Checks, not again for every file."""
+    from graders.engine.judge import judge, known_values
     from graders.hosts import cpython
 
+    known = {where: known_values(ready["key"]) for where, ready in prepared.items() if "key" in ready}
+
     def grade(item: Item) -> Graded:
-        ready = prepared[(item.lesson.id, item.checkpoint.id)]
+        where = (item.lesson.id, item.checkpoint.id)
+        ready = prepared[where]
         run = cpython.run(item.source(), ready["plan"])
         outcomes = [
             {k: v for k, v in o.items() if k not in ("traceback", "error_line")} for o in run.get("outcomes", [])
         ]
-        return Graded(judge(ready, run, lang), outcomes)
+        return Graded(judge({**ready, "known": known.get(where)}, run, lang), outcomes)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(grade, work))
